@@ -1,0 +1,83 @@
+/*
+ * arrays.c - reading and building float8[] vectors, with the checks every
+ * entry point shares.
+ */
+#include "jldp.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "utils/lsyscache.h"
+
+/*
+ * The elements of a one-dimensional float8[] without NULLs, NaN or infinity.
+ * Returns a pointer into the array's data (no copy); *n is its length.
+ */
+double *
+jl_array_vector(ArrayType *a, const char *what, int *n)
+{
+	double	   *v;
+	int			i,
+				len;
+
+	if (ARR_ELEMTYPE(a) != FLOAT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s must be an array of double precision", what)));
+	if (ARR_NDIM(a) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s must not be empty", what)));
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s must be one-dimensional, not %d-dimensional",
+						what, ARR_NDIM(a))));
+	if (array_contains_nulls(a))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not contain NULL elements", what)));
+	len = ARR_DIMS(a)[0];
+	v = (double *) ARR_DATA_PTR(a);
+	for (i = 0; i < len; i++)
+		if (!isfinite(v[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("%s must contain only finite numbers", what),
+					 errdetail("Element %d is %s.", i + ARR_LBOUND(a)[0],
+							   isnan(v[i]) ? "NaN" :
+							   (v[i] > 0 ? "Infinity" : "-Infinity"))));
+	if (len > JL_MAX_D)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s has too many elements", what)));
+	*n = len;
+	return v;
+}
+
+ArrayType *
+jl_vector_array(const double *v, int n)
+{
+	ArrayType  *a;
+	Size		nbytes = add_size(ARR_OVERHEAD_NONULLS(1),
+								  mul_size(sizeof(double), n));
+
+	a = (ArrayType *) palloc0(nbytes);
+	SET_VARSIZE(a, nbytes);
+	a->ndim = 1;
+	a->dataoffset = 0;
+	a->elemtype = FLOAT8OID;
+	ARR_DIMS(a)[0] = n;
+	ARR_LBOUND(a)[0] = 1;
+	memcpy(ARR_DATA_PTR(a), v, sizeof(double) * n);
+	return a;
+}
+
+void
+jl_check_k(int32 k)
+{
+	if (k < 1 || k > JL_MAX_K)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must be between 1 and %d, not %d", JL_MAX_K, k)));
+}

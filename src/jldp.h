@@ -1,0 +1,63 @@
+/*
+ * jldp.h - shared declarations of the PostgreSQL glue.
+ */
+#ifndef JLDP_H
+#define JLDP_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/array.h"
+
+#include "mechanism.h"
+#include "projection.h"
+#include "randbits.h"
+#include "sensitivity.h"
+
+#define JLDP_VERSION "0.1.0"
+#define JLDP_KEY_TABLE "jldp_key"
+
+/* arrays.c */
+extern double *jl_array_vector(ArrayType *a, const char *what, int *n);
+extern ArrayType *jl_vector_array(const double *v, int n);
+extern void jl_check_k(int32 k);
+
+/* options.c */
+extern JlNeighbor jl_parse_neighbor(text *t);
+extern JlCalibration jl_parse_calibration(text *t);
+extern const char *jl_neighbor_name(JlNeighbor n);
+extern const char *jl_calibration_name(JlCalibration c);
+extern void jl_report_status(JlStatus s);
+
+/* keystore.c */
+typedef struct JlKey
+{
+	uint8		secret[JL_KEY_BYTES];
+	char		fingerprint[33];
+} JlKey;
+extern void jl_key_lookup(Oid nsp, const char *name, JlKey *key);
+
+/* pcache.c */
+typedef struct JlProjection
+{
+	uint8		secret[JL_KEY_BYTES];
+	JlKind		kind;
+	int			k;
+	int64		d;
+	double	   *P;				/* d x k, row-major */
+	double		max_abs;
+	double		max_row_l1;
+	bool		row_done;
+	double		row_sensitivity;
+	JlRowMethod row_method;
+	uint64		last_used;
+	Size		bytes;
+} JlProjection;
+extern JlProjection *jl_projection_get(const uint8 *secret, JlKind kind, int k,
+									   int64 d);
+extern double jl_projection_row_sensitivity(JlProjection *p);
+
+/* strong_random.c */
+extern JlRandom *jl_strong_random(void);
+
+#endif

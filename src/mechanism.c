@@ -1,0 +1,182 @@
+/*
+ * mechanism.c - Laplace calibration and release on a power-of-two grid.
+ *
+ * Release of x: y = fl(x P); n_j = round(y_j / g); z_j = g (n_j + L_j) with
+ * L_j discrete Laplace of integer scale t.  For neighbours x, x':
+ *   |n_j g - n'_j g| <= |y_j - y'_j| + g            (rounding, each side g/2)
+ *   |fl(y_j) - y_j|  <= gamma_d ||x||_1 max|P| <= g/4   (checked per row)
+ * so ||n g - n' g||_1 <= D + k g + 2 k g/4 = D + 1.5 k g, where D is the L1
+ * sensitivity of the exact x P.  The output lies on the grid, so its low
+ * bits carry nothing about x (Mironov 2012), and the discrete Laplace is
+ * sampled exactly, so the guarantee is pure epsilon-DP with
+ *   epsilon_effective = (D + 1.5 k g) / (t g) <= epsilon.
+ */
+#include "mechanism.h"
+#include "laplace.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+
+#define U_ROUND (DBL_EPSILON / 2.0)
+/* output and grid indices stay below 2^52 so g * n is exact */
+#define JL_MAX_GRID_INDEX 4503599627370496.0
+
+const char *
+jl_status_message(JlStatus s)
+{
+	switch (s)
+	{
+		case JL_OK:
+			return "ok";
+		case JL_ERR_EPSILON:
+			return "epsilon must be a finite number greater than 0";
+		case JL_ERR_BOUND:
+			return "bound must be a finite number greater than 0";
+		case JL_ERR_DELTA_REQUIRED:
+			return "delta is required for paper calibration with row neighbours";
+		case JL_ERR_DELTA:
+			return "delta must lie strictly between 0 and 1";
+		case JL_ERR_SCALE:
+			return "epsilon is too small: the noise scale exceeds the sampler's range";
+		case JL_ERR_GRID:
+			return "sensitivity is outside the representable range";
+		case JL_ERR_ROW_MAGNITUDE:
+			return "row is too large for the release's floating-point allowance";
+		case JL_ERR_OUTPUT_RANGE:
+			return "projected value is too large for the release grid";
+	}
+	return "unknown status";
+}
+
+/* Largest power of two <= v (v > 0, normal). */
+static double
+pow2_floor(double v)
+{
+	int			e;
+
+	(void) frexp(v, &e);		/* v = f 2^e, f in [0.5, 1) */
+	return ldexp(1.0, e - 1);
+}
+
+JlStatus
+jl_laplace_calibrate(JlLaplace *m)
+{
+	double		target,
+				g,
+				tt;
+
+	if (!(isfinite(m->epsilon) && m->epsilon > 0.0))
+		return JL_ERR_EPSILON;
+	if (!(isfinite(m->bound) && m->bound > 0.0))
+		return JL_ERR_BOUND;
+	if (!isnan(m->delta) && !(m->delta > 0.0 && m->delta < 1.0))
+		return JL_ERR_DELTA;
+
+	m->data_sensitivity = m->bound * m->proj_sensitivity * (1.0 + 2.0 * U_ROUND);
+	m->paper_c = NAN;
+	m->paper_delta = NAN;
+
+	if (m->calibration == JL_CALIBRATION_PAPER)
+	{
+		if (m->neighbor == JL_NEIGHBOR_ELEMENT)
+		{
+			/* Theorem 3: c = 2 sqrt(k) B, w.p. >= 1 - d e^(-k/2) over P */
+			m->paper_c = 2.0 * sqrt((double) m->k) * m->bound;
+			m->paper_delta = (double) m->d * exp(-0.5 * m->k);
+		}
+		else
+		{
+			/* Theorem 5: c = k t, t = sqrt(2 R^2 ln(2k/delta) / k) */
+			double		t;
+
+			if (isnan(m->delta))
+				return JL_ERR_DELTA_REQUIRED;
+			t = sqrt(2.0 * m->bound * m->bound * log(2.0 * m->k / m->delta) / m->k);
+			m->paper_c = m->k * t;
+			m->paper_delta = m->delta;
+		}
+		target = m->paper_c;
+	}
+	else
+		target = m->data_sensitivity;
+
+	if (!(isfinite(target) && target > 0.0 && isfinite(m->data_sensitivity) &&
+		  target >= DBL_MIN * 1e10 && target <= 1e250))
+		return JL_ERR_GRID;
+
+	/*
+	 * Grid: rounding costs 1.5 k g of sensitivity, at most 1/1024 of it; and
+	 * the integer scale t = ceil(.) is at least 1024, so rounding t up costs
+	 * at most another 1/1024.
+	 */
+	g = fmin(target / (1536.0 * m->k), target / (1024.0 * m->epsilon));
+	if (!(g >= DBL_MIN * 4.0))
+		return JL_ERR_GRID;
+	g = pow2_floor(g);
+	m->grid = g;
+	m->fp_allowance = g / 4.0;
+	m->sensitivity = (m->data_sensitivity + 1.5 * m->k * g) * (1.0 + 4.0 * U_ROUND);
+
+	if (m->calibration == JL_CALIBRATION_PAPER)
+		tt = ceil(m->paper_c / (g * m->epsilon) * (1.0 + 4.0 * U_ROUND));
+	else
+		tt = ceil(m->sensitivity / (g * m->epsilon) * (1.0 + 4.0 * U_ROUND));
+	if (!(tt >= 1.0 && tt <= (double) JL_LAPLACE_MAX_T))
+		return JL_ERR_SCALE;
+	m->t = (uint64_t) tt;
+	m->scale = (double) m->t * g;
+	m->noise_variance = g * g * jl_discrete_laplace_variance(m->t);
+	m->epsilon_effective = m->sensitivity / m->scale;
+	m->valid = (m->sensitivity <= m->scale * m->epsilon);
+	return JL_OK;
+}
+
+void
+jl_project_vec(const double *P, int64_t d, int k, const double *x, double *y)
+{
+	cblas_dgemv(CblasRowMajor, CblasTrans, (int) d, k, 1.0, P, k, x, 1, 0.0,
+				y, 1);
+}
+
+JlStatus
+jl_laplace_release_row(const JlLaplace *m, const double *P, const double *x,
+					   double *out, JlRandom *r)
+{
+	double		l1 = 0.0;
+	double		gamma_d;
+	int64_t		i;
+	int			j;
+
+	for (i = 0; i < m->d; i++)
+		l1 += fabs(x[i]);
+	/* the computed l1 itself is within gamma_d of the truth; inflate */
+	gamma_d = (m->d + 2) * U_ROUND / (1.0 - (m->d + 2) * U_ROUND);
+	if (!(gamma_d * l1 * (1.0 + 2.0 * gamma_d) * m->max_abs <= m->fp_allowance))
+		return JL_ERR_ROW_MAGNITUDE;
+
+	jl_project_vec(P, m->d, m->k, x, out);
+	for (j = 0; j < m->k; j++)
+	{
+		double		n = nearbyint(out[j] / m->grid);
+		int64_t		noise;
+		double		z;
+
+		if (!(fabs(n) < JL_MAX_GRID_INDEX))
+			return JL_ERR_OUTPUT_RANGE;
+		noise = jl_discrete_laplace(r, m->t);
+		z = (double) ((int64_t) n + noise);
+		if (!(fabs(z) < 2.0 * JL_MAX_GRID_INDEX))
+			return JL_ERR_OUTPUT_RANGE;
+		out[j] = z * m->grid;
+	}
+	return JL_OK;
+}
+
+bool
+jl_on_grid(double v, double grid)
+{
+	double		n = v / grid;
+
+	return isfinite(n) && n == nearbyint(n);
+}

@@ -1,0 +1,84 @@
+/*
+ * options.c - option words of the release functions and the mapping of
+ * mechanism status codes to errors.
+ */
+#include "jldp.h"
+
+#include "utils/builtins.h"
+
+JlNeighbor
+jl_parse_neighbor(text *t)
+{
+	char	   *s = text_to_cstring(t);
+
+	if (strcmp(s, "element") == 0)
+		return JL_NEIGHBOR_ELEMENT;
+	if (strcmp(s, "row") == 0)
+		return JL_NEIGHBOR_ROW;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown neighbor \"%s\"", s),
+			 errhint("Use 'element' (one element changes by at most bound) "
+					 "or 'row' (one row changes by at most bound in L2 norm).")));
+	pg_unreachable();
+}
+
+JlCalibration
+jl_parse_calibration(text *t)
+{
+	char	   *s = text_to_cstring(t);
+
+	if (strcmp(s, "exact") == 0)
+		return JL_CALIBRATION_EXACT;
+	if (strcmp(s, "paper") == 0)
+		return JL_CALIBRATION_PAPER;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown calibration \"%s\"", s),
+			 errhint("Use 'exact' (sensitivity of the realized projection) "
+					 "or 'paper' (Dhaliwal et al.'s constants).")));
+	pg_unreachable();
+}
+
+const char *
+jl_neighbor_name(JlNeighbor n)
+{
+	return n == JL_NEIGHBOR_ROW ? "row" : "element";
+}
+
+const char *
+jl_calibration_name(JlCalibration c)
+{
+	return c == JL_CALIBRATION_PAPER ? "paper" : "exact";
+}
+
+void
+jl_report_status(JlStatus s)
+{
+	int			code;
+	const char *hint = NULL;
+
+	switch (s)
+	{
+		case JL_OK:
+			return;
+		case JL_ERR_DELTA_REQUIRED:
+			code = ERRCODE_NULL_VALUE_NOT_ALLOWED;
+			hint = "Pass delta => a value in (0, 1), or use calibration => 'exact'.";
+			break;
+		case JL_ERR_ROW_MAGNITUDE:
+		case JL_ERR_OUTPUT_RANGE:
+			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			hint = "The values are far larger than bound; rescale the data or declare a larger bound.";
+			break;
+		case JL_ERR_SCALE:
+		case JL_ERR_GRID:
+			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			break;
+		default:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			break;
+	}
+	ereport(ERROR, (errcode(code), errmsg("%s", jl_status_message(s)),
+					hint ? errhint("%s", hint) : 0));
+}

@@ -1,0 +1,153 @@
+/*
+ * pcache.c - per-backend cache of projection matrices.
+ *
+ * Generating P costs d k normal draws; a release of many rows must not pay
+ * it per row.  Entries are keyed by (secret, kind, k, d), so a key that is
+ * dropped and recreated under the same name never reuses a stale P.  The
+ * cache is bounded in entries and bytes; the least recently used entry goes
+ * first, and its memory (secret included) is wiped.
+ */
+#include "jldp.h"
+
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#define JL_CACHE_ENTRIES 8
+#define JL_CACHE_BYTES ((Size) 1024 * 1024 * 1024)
+
+static JlProjection cache[JL_CACHE_ENTRIES];
+static uint64 cache_clock = 0;
+
+static void
+evict(JlProjection *e)
+{
+	if (e->P != NULL)
+	{
+		explicit_bzero(e->P, e->bytes);
+		pfree(e->P);
+	}
+	explicit_bzero(e, sizeof(*e));
+}
+
+static Size
+cache_bytes(void)
+{
+	Size		total = 0;
+	int			i;
+
+	for (i = 0; i < JL_CACHE_ENTRIES; i++)
+		if (cache[i].P != NULL)
+			total += cache[i].bytes;
+	return total;
+}
+
+JlProjection *
+jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
+{
+	JlProjection *slot = NULL;
+	double	   *P;
+	Size		bytes;
+	int64		i;
+	int			n;
+
+	for (n = 0; n < JL_CACHE_ENTRIES; n++)
+	{
+		JlProjection *e = &cache[n];
+
+		if (e->P != NULL && e->k == k && e->d == d && e->kind == kind &&
+			memcmp(e->secret, secret, JL_KEY_BYTES) == 0)
+		{
+			e->last_used = ++cache_clock;
+			return e;
+		}
+	}
+
+	if ((double) d * (double) k * sizeof(double) > (double) JL_CACHE_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("projection matrix of %lld x %d is too large",
+						(long long) d, k),
+				 errdetail("It would need %.0f MB; the limit is %zu MB.",
+						   (double) d * k * sizeof(double) / 1048576.0,
+						   JL_CACHE_BYTES / 1048576)));
+	bytes = mul_size(mul_size((Size) d, (Size) k), sizeof(double));
+
+	/* make room: evict least recently used entries */
+	for (;;)
+	{
+		JlProjection *lru = NULL;
+		int			free_slot = -1;
+
+		for (n = 0; n < JL_CACHE_ENTRIES; n++)
+		{
+			if (cache[n].P == NULL)
+			{
+				if (free_slot < 0)
+					free_slot = n;
+			}
+			else if (lru == NULL || cache[n].last_used < lru->last_used)
+				lru = &cache[n];
+		}
+		if (free_slot >= 0 && cache_bytes() + bytes <= JL_CACHE_BYTES)
+		{
+			slot = &cache[free_slot];
+			break;
+		}
+		Assert(lru != NULL);
+		evict(lru);
+	}
+
+	P = MemoryContextAllocExtended(TopMemoryContext, bytes,
+								   MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	if (P == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory for a %lld x %d projection matrix",
+						(long long) d, k)));
+	PG_TRY();
+	{
+		for (i = 0; i < d; i++)
+		{
+			if ((i & 1023) == 0)
+				CHECK_FOR_INTERRUPTS();
+			jl_projection_row(secret, kind, k, (uint32) i, P + i * (int64) k);
+		}
+	}
+	PG_CATCH();
+	{
+		explicit_bzero(P, bytes);
+		pfree(P);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	memcpy(slot->secret, secret, JL_KEY_BYTES);
+	slot->kind = kind;
+	slot->k = k;
+	slot->d = d;
+	slot->bytes = bytes;
+	slot->max_abs = jl_max_abs(P, d * (int64) k);
+	slot->max_row_l1 = jl_max_row_l1(P, d, k);
+	slot->row_done = false;
+	slot->last_used = ++cache_clock;
+	slot->P = P;
+	return slot;
+}
+
+double
+jl_projection_row_sensitivity(JlProjection *p)
+{
+	if (!p->row_done)
+	{
+		double		r = jl_row_l1_sensitivity(p->P, p->d, p->k, &p->row_method);
+
+		if (r < 0.0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not compute the row sensitivity of the projection"),
+					 errdetail("LAPACK or memory allocation failed.")));
+		p->row_sensitivity = r;
+		p->row_done = true;
+	}
+	return p->row_sensitivity;
+}

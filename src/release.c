@@ -1,0 +1,274 @@
+/*
+ * release.c - jl_private_release, jl_release_info and jl_project.
+ *
+ * Per call site (fn_extra) the key is looked up once per statement and the
+ * calibration is kept while the options stay the same; P comes from the
+ * per-backend cache.  Per row there is only the array check, one BLAS
+ * matrix-vector product and the noise.
+ */
+#include "jldp.h"
+
+#include <math.h>
+
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+
+PG_FUNCTION_INFO_V1(jl_private_release);
+PG_FUNCTION_INFO_V1(jl_release_info);
+PG_FUNCTION_INFO_V1(jl_project);
+
+typedef struct ReleaseOptions
+{
+	int32		k;
+	double		epsilon;
+	JlNeighbor	neighbor;
+	double		bound;
+	JlCalibration calibration;
+	double		delta;			/* NaN when NULL */
+	char	   *keyname;
+} ReleaseOptions;
+
+typedef struct CallState
+{
+	Oid			nsp;			/* schema of the extension */
+	char	   *keyname;		/* key cached below, or NULL */
+	JlKey		key;
+	bool		have_m;
+	JlLaplace	m;				/* last calibration */
+	uint8		m_secret[JL_KEY_BYTES];
+	double	   *out;			/* scratch of k doubles */
+	int			outk;
+} CallState;
+
+static CallState *
+call_state(FunctionCallInfo fcinfo)
+{
+	CallState  *st = (CallState *) fcinfo->flinfo->fn_extra;
+
+	if (st == NULL)
+	{
+		st = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CallState));
+		st->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+		fcinfo->flinfo->fn_extra = st;
+	}
+	return st;
+}
+
+static const JlKey *
+call_key(FunctionCallInfo fcinfo, CallState *st, const char *name)
+{
+	if (st->keyname == NULL || strcmp(st->keyname, name) != 0)
+	{
+		if (st->keyname != NULL)
+			pfree(st->keyname);
+		st->keyname = NULL;
+		jl_key_lookup(st->nsp, name, &st->key);
+		st->keyname = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, name);
+	}
+	return &st->key;
+}
+
+static void
+require_arg(FunctionCallInfo fcinfo, int n, const char *name)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", name)));
+}
+
+/* Arguments 1..7 of jl_private_release and jl_release_info. */
+static void
+read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
+{
+	require_arg(fcinfo, 1, "k");
+	require_arg(fcinfo, 2, "epsilon");
+	require_arg(fcinfo, 3, "neighbor");
+	require_arg(fcinfo, 4, "bound");
+	require_arg(fcinfo, 5, "calibration");
+	require_arg(fcinfo, 7, "key");
+	o->k = PG_GETARG_INT32(1);
+	jl_check_k(o->k);
+	o->epsilon = PG_GETARG_FLOAT8(2);
+	o->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(3));
+	o->bound = PG_GETARG_FLOAT8(4);
+	o->calibration = jl_parse_calibration(PG_GETARG_TEXT_PP(5));
+	o->delta = PG_ARGISNULL(6) ? NAN : PG_GETARG_FLOAT8(6);
+	o->keyname = text_to_cstring(PG_GETARG_TEXT_PP(7));
+}
+
+static bool
+same_double(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+/* The calibration for these options on this P, reusing the last one. */
+static const JlLaplace *
+calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o)
+{
+	JlLaplace  *m = &st->m;
+	JlStatus	s;
+
+	if (st->have_m && m->d == p->d && m->k == o->k &&
+		same_double(m->epsilon, o->epsilon) && m->neighbor == o->neighbor &&
+		same_double(m->bound, o->bound) && m->calibration == o->calibration &&
+		same_double(m->delta, o->delta) &&
+		memcmp(st->m_secret, p->secret, JL_KEY_BYTES) == 0)
+		return m;
+
+	st->have_m = false;
+	memset(m, 0, sizeof(*m));
+	m->d = p->d;
+	m->k = o->k;
+	m->epsilon = o->epsilon;
+	m->neighbor = o->neighbor;
+	m->bound = o->bound;
+	m->calibration = o->calibration;
+	m->delta = o->delta;
+	m->max_abs = p->max_abs;
+	m->proj_sensitivity = (o->neighbor == JL_NEIGHBOR_ELEMENT) ?
+		p->max_row_l1 : jl_projection_row_sensitivity(p);
+	s = jl_laplace_calibrate(m);
+	jl_report_status(s);
+	memcpy(st->m_secret, p->secret, JL_KEY_BYTES);
+	st->have_m = true;
+	return m;
+}
+
+static void
+refuse_invalid(const JlLaplace *m)
+{
+	if (!m->valid)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("paper calibration does not cover this projection"),
+				 errdetail("The realized L1 sensitivity %g exceeds the paper's c = %g, "
+						   "so this release would only be %g-differentially private, not %g.",
+						   m->sensitivity, m->paper_c, m->epsilon_effective, m->epsilon),
+				 errhint("Use calibration => 'exact', which calibrates to the realized projection.")));
+}
+
+Datum
+jl_private_release(PG_FUNCTION_ARGS)
+{
+	CallState  *st = call_state(fcinfo);
+	ReleaseOptions o;
+	const JlKey *key;
+	JlProjection *p;
+	const JlLaplace *m;
+	double	   *x;
+	int			d;
+	JlStatus	s;
+
+	require_arg(fcinfo, 0, "x");
+	read_options(fcinfo, &o);
+	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
+	key = call_key(fcinfo, st, o.keyname);
+	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o.k, d);
+	m = calibrate(st, p, &o);
+	refuse_invalid(m);
+
+	if (st->outk < o.k)
+	{
+		if (st->out)
+			pfree(st->out);
+		st->out = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(double) * o.k);
+		st->outk = o.k;
+	}
+	s = jl_laplace_release_row(m, p->P, x, st->out, jl_strong_random());
+	jl_report_status(s);
+	PG_RETURN_ARRAYTYPE_P(jl_vector_array(st->out, o.k));
+}
+
+static void
+json_num(StringInfo b, const char *name, double v)
+{
+	if (isfinite(v))
+		appendStringInfo(b, ", \"%s\": %.17g", name, v);
+	else
+		appendStringInfo(b, ", \"%s\": null", name);
+}
+
+Datum
+jl_release_info(PG_FUNCTION_ARGS)
+{
+	CallState  *st = call_state(fcinfo);
+	ReleaseOptions o;
+	const JlKey *key;
+	JlProjection *p;
+	const JlLaplace *m;
+	StringInfoData b;
+	int32		d;
+	const char *method;
+
+	require_arg(fcinfo, 0, "d");
+	read_options(fcinfo, &o);
+	d = PG_GETARG_INT32(0);
+	if (d < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("d must be at least 1, not %d", d)));
+	key = call_key(fcinfo, st, o.keyname);
+	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o.k, d);
+	m = calibrate(st, p, &o);
+
+	if (o.neighbor == JL_NEIGHBOR_ELEMENT)
+		method = "max row L1 norm of P";
+	else if (p->row_method == JL_ROW_EXACT_ENUMERATION)
+		method = "max over sign vectors s of ||P s||_2 (exact enumeration)";
+	else
+		method = "sqrt(k) * spectral norm of P (certified upper bound)";
+
+	initStringInfo(&b);
+	appendStringInfo(&b, "{\"mechanism\": \"laplace\", \"noise\": \"discrete laplace on a power-of-two grid\"");
+	appendStringInfo(&b, ", \"projection\": \"gaussian\", \"d\": %d, \"k\": %d", d, o.k);
+	appendStringInfo(&b, ", \"neighbor\": \"%s\", \"calibration\": \"%s\"",
+					 jl_neighbor_name(o.neighbor), jl_calibration_name(o.calibration));
+	json_num(&b, "bound", o.bound);
+	appendStringInfo(&b, ", \"valid\": %s", m->valid ? "true" : "false");
+	/* what actually holds: pure DP at epsilon, or at the larger effective one */
+	json_num(&b, "epsilon", m->valid ? m->epsilon : m->epsilon_effective);
+	json_num(&b, "delta", 0.0);
+	json_num(&b, "epsilon_requested", m->epsilon);
+	json_num(&b, "epsilon_effective", m->epsilon_effective);
+	json_num(&b, "sensitivity", m->sensitivity);
+	json_num(&b, "projection_sensitivity", m->data_sensitivity);
+	appendStringInfo(&b, ", \"sensitivity_method\": \"%s\"", method);
+	json_num(&b, "scale", m->scale);
+	json_num(&b, "grid", m->grid);
+	appendStringInfo(&b, ", \"scale_in_grid_steps\": %llu", (unsigned long long) m->t);
+	json_num(&b, "fp_allowance", m->fp_allowance);
+	json_num(&b, "noise_variance", m->noise_variance);
+	json_num(&b, "paper_c", m->paper_c);
+	json_num(&b, "paper_delta", m->paper_delta);
+	if (o.calibration == JL_CALIBRATION_PAPER)
+		appendStringInfo(&b, ", \"paper_delta_vacuous\": %s",
+						 m->paper_delta >= 1.0 ? "true" : "false");
+	appendStringInfo(&b, ", \"key_fingerprint\": \"%s\", \"version\": \"%s\"}",
+					 key->fingerprint, JLDP_VERSION);
+
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
+}
+
+Datum
+jl_project(PG_FUNCTION_ARGS)
+{
+	CallState  *st = call_state(fcinfo);
+	const JlKey *key;
+	JlProjection *p;
+	double	   *x,
+			   *y;
+	int32		k = PG_GETARG_INT32(1);
+	int			d;
+
+	jl_check_k(k);
+	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
+	key = call_key(fcinfo, st, text_to_cstring(PG_GETARG_TEXT_PP(2)));
+	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, k, d);
+	y = palloc(sizeof(double) * k);
+	jl_project_vec(p->P, d, k, x, y);
+	PG_RETURN_ARRAYTYPE_P(jl_vector_array(y, k));
+}

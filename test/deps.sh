@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install what building, running and testing jldp needs (Debian 12).
+set -euo pipefail
+pkgs=(postgresql-15 postgresql-server-dev-15 libopenblas-dev build-essential)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "installing: ${missing[*]}"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi

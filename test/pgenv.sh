@@ -1,0 +1,43 @@
+# Sourced by the scripts in test/: build and install jldp, then point the
+# PG* variables at a server.  With PGHOST, PGPORT or PGDATABASE already set,
+# that server is used (jldp must be installable there); otherwise a throwaway
+# cluster is created in a temporary directory and removed on exit.
+
+JLDP_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PGBIN=$(/usr/lib/postgresql/15/bin/pg_config --bindir 2>/dev/null || pg_config --bindir)
+
+as_pg() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+jl_install() {
+  local SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  make -C "$JLDP_TOP" -s >/dev/null
+  $SUDO make -C "$JLDP_TOP" -s install >/dev/null
+}
+
+jl_stop_cluster() {
+  if [ -n "${JL_CLUSTER_DIR:-}" ] && [ -d "$JL_CLUSTER_DIR" ]; then
+    as_pg "$PGBIN/pg_ctl" -D "$JL_CLUSTER_DIR/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$JL_CLUSTER_DIR"
+  fi
+}
+
+jl_start_cluster() {
+  if [ -n "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}" ]; then
+    echo "using the server of the PG* variables (host ${PGHOST:-default}, port ${PGPORT:-default})"
+    return
+  fi
+  JL_CLUSTER_DIR=$(mktemp -d /tmp/jldp-cluster.XXXXXX)
+  chmod 755 "$JL_CLUSTER_DIR"
+  [ "$(id -u)" -eq 0 ] && chown postgres: "$JL_CLUSTER_DIR"
+  trap jl_stop_cluster EXIT
+  as_pg "$PGBIN/initdb" -D "$JL_CLUSTER_DIR/data" -A trust -U postgres --no-sync >/dev/null
+  local port=$(( 20000 + RANDOM % 20000 ))
+  as_pg "$PGBIN/pg_ctl" -D "$JL_CLUSTER_DIR/data" -l "$JL_CLUSTER_DIR/log" -w \
+    -o "-p $port -k $JL_CLUSTER_DIR -c listen_addresses='' -c fsync=off -c max_worker_processes=8 -c max_parallel_workers=4" \
+    start >/dev/null
+  export PGHOST=$JL_CLUSTER_DIR PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+  echo "throwaway cluster in $JL_CLUSTER_DIR, port $port"
+}
