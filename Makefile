@@ -13,12 +13,14 @@ GLUE_OBJS = src/jldp.o src/arrays.o src/options.o src/keystore.o \
 OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
 SHLIB_LINK = -lopenblas -lm
+
+$(OBJS): $(wildcard src/*.h)
 PG_CPPFLAGS = -I$(srcdir)/src
 # noise sampling and sensitivity bounds rely on IEEE semantics
 PG_CFLAGS = -fno-fast-math -std=gnu99
 
 REGRESS = keys release recover privileges
-REGRESS_OPTS = --inputdir=. --outputdir=results
+REGRESS_OPTS = --inputdir=.
 
 ifneq ($(wildcard /usr/lib/postgresql/15/bin/pg_config),)
 PG_CONFIG ?= /usr/lib/postgresql/15/bin/pg_config

@@ -145,6 +145,7 @@ jl_laplace_release_row(const JlLaplace *m, const double *P, const double *x,
 {
 	double		l1 = 0.0;
 	double		gamma_d;
+	double		inv_grid = 1.0 / m->grid;
 	int64_t		i;
 	int			j;
 
@@ -158,7 +159,8 @@ jl_laplace_release_row(const JlLaplace *m, const double *P, const double *x,
 	jl_project_vec(P, m->d, m->k, x, out);
 	for (j = 0; j < m->k; j++)
 	{
-		double		n = nearbyint(out[j] / m->grid);
+		/* grid is a power of two: multiplying by its inverse is exact */
+		double		n = nearbyint(out[j] * inv_grid);
 		int64_t		noise;
 		double		z;
 

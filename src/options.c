@@ -6,15 +6,25 @@
 
 #include "utils/builtins.h"
 
+/* text equals a C string, without copying (called per row) */
+static bool
+text_is(text *t, const char *s)
+{
+	size_t		n = strlen(s);
+
+	return VARSIZE_ANY_EXHDR(t) == n && memcmp(VARDATA_ANY(t), s, n) == 0;
+}
+
 JlNeighbor
 jl_parse_neighbor(text *t)
 {
-	char	   *s = text_to_cstring(t);
+	char	   *s;
 
-	if (strcmp(s, "element") == 0)
+	if (text_is(t, "element"))
 		return JL_NEIGHBOR_ELEMENT;
-	if (strcmp(s, "row") == 0)
+	if (text_is(t, "row"))
 		return JL_NEIGHBOR_ROW;
+	s = text_to_cstring(t);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown neighbor \"%s\"", s),
@@ -26,12 +36,13 @@ jl_parse_neighbor(text *t)
 JlCalibration
 jl_parse_calibration(text *t)
 {
-	char	   *s = text_to_cstring(t);
+	char	   *s;
 
-	if (strcmp(s, "exact") == 0)
+	if (text_is(t, "exact"))
 		return JL_CALIBRATION_EXACT;
-	if (strcmp(s, "paper") == 0)
+	if (text_is(t, "paper"))
 		return JL_CALIBRATION_PAPER;
+	s = text_to_cstring(t);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown calibration \"%s\"", s),

@@ -40,7 +40,7 @@ next_word(JlRandom *r)
 }
 
 uint64_t
-jl_rand_bits(JlRandom *r, int nbits)
+jl_rand_bits_refill(JlRandom *r, int nbits)
 {
 	uint64_t	v;
 
@@ -78,24 +78,50 @@ bit_length(uint64_t v)
 uint64_t
 jl_rand_below(JlRandom *r, uint64_t n)
 {
-	int			nbits;
-	uint64_t	v;
-
 	if (n <= 1)
 		return 0;
-	nbits = bit_length(n - 1);
-	do
-		v = jl_rand_bits(r, nbits);
-	while (v >= n);
-	return v;
+	if (n <= UINT32_MAX)
+	{
+		/*
+		 * Lemire's multiply-shift with rejection: exact, and the rejection
+		 * (probability below n / 2^32) is rare, so the branch predicts well.
+		 */
+		uint32_t	threshold = (uint32_t) (-(uint32_t) n) % (uint32_t) n;
+
+		for (;;)
+		{
+			uint64_t	m = jl_rand_bits(r, 32) * n;
+
+			if ((uint32_t) m >= threshold)
+				return m >> 32;
+		}
+	}
+	else
+	{
+		int			nbits = bit_length(n - 1);
+		uint64_t	v;
+
+		do
+			v = jl_rand_bits(r, nbits);
+		while (v >= n);
+		return v;
+	}
 }
 
 bool
-jl_rand_bernoulli(JlRandom *r, uint64_t num, uint64_t den)
+jl_rand_bernoulli_wide(JlRandom *r, uint64_t num, uint64_t den)
 {
-	if (num >= den)
-		return true;
-	if (num == 0)
-		return false;
-	return jl_rand_below(r, den) < num;
+	/* as jl_rand_bernoulli, for den >= 2^55: 128-bit long division */
+	for (;;)
+	{
+		unsigned __int128 scaled = (unsigned __int128) num << 8;
+		uint64_t	q = (uint64_t) (scaled / den);
+		uint64_t	R = jl_rand_bits(r, 8);
+
+		if (R != q)
+			return R < q;
+		num = (uint64_t) (scaled % den);
+		if (num == 0)
+			return false;		/* expansion ended: r >= num/den */
+	}
 }

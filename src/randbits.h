@@ -32,13 +32,57 @@ void		jl_random_init(JlRandom *r, JlRandomFill fill, void *ctx);
 /* Forget any buffered randomness (e.g. after fork). */
 void		jl_random_reset(JlRandom *r);
 
+/* Slow path of jl_rand_bits: the accumulator holds fewer than nbits. */
+uint64_t	jl_rand_bits_refill(JlRandom *r, int nbits);
+
 /* nbits uniform random bits, 0 <= nbits <= 64. */
-uint64_t	jl_rand_bits(JlRandom *r, int nbits);
+static inline uint64_t
+jl_rand_bits(JlRandom *r, int nbits)
+{
+	uint64_t	v;
+
+	if (nbits > r->nacc || nbits >= 64)
+		return jl_rand_bits_refill(r, nbits);
+	v = r->acc & ((UINT64_C(1) << nbits) - 1);
+	r->acc >>= nbits;
+	r->nacc -= nbits;
+	return v;
+}
 
 /* Uniform on {0, ..., n-1}, n >= 1, by rejection (exact). */
 uint64_t	jl_rand_below(JlRandom *r, uint64_t n);
 
-/* Bernoulli(num/den), 0 <= num <= den, den >= 1 (exact). */
-bool		jl_rand_bernoulli(JlRandom *r, uint64_t num, uint64_t den);
+bool		jl_rand_bernoulli_wide(JlRandom *r, uint64_t num, uint64_t den);
+
+/*
+ * Bernoulli(num/den), 0 <= num <= den, den >= 1 (exact).
+ *
+ * Compares a uniform random real r with num/den, 8 bits at a time: with R
+ * the next 8 random bits, r < (R+1)/2^8 <= num/den decides true and
+ * r >= R/2^8 >= num/den decides false; otherwise R is exactly the next 8
+ * bits of the expansion of num/den and the comparison moves on to the
+ * remainder.  One data-dependent branch per trial, multiplications only.
+ */
+static inline bool
+jl_rand_bernoulli(JlRandom *r, uint64_t num, uint64_t den)
+{
+	if (num >= den)
+		return true;
+	if (num == 0)
+		return false;
+	if (den >= (UINT64_C(1) << 55))
+		return jl_rand_bernoulli_wide(r, num, den);
+	for (;;)
+	{
+		uint64_t	target = num << 8;	/* < 2^63 */
+		uint64_t	lo = jl_rand_bits(r, 8) * den;	/* < 2^63 */
+
+		if (lo + den <= target)
+			return true;
+		if (lo >= target)
+			return false;
+		num = target - lo;		/* in (0, den) */
+	}
+}
 
 #endif

@@ -27,7 +27,7 @@ typedef struct ReleaseOptions
 	double		bound;
 	JlCalibration calibration;
 	double		delta;			/* NaN when NULL */
-	char	   *keyname;
+	text	   *keyname;
 } ReleaseOptions;
 
 typedef struct CallState
@@ -56,16 +56,22 @@ call_state(FunctionCallInfo fcinfo)
 	return st;
 }
 
+/* The key of this name, looked up once per call site and statement. */
 static const JlKey *
-call_key(FunctionCallInfo fcinfo, CallState *st, const char *name)
+call_key(FunctionCallInfo fcinfo, CallState *st, text *name)
 {
-	if (st->keyname == NULL || strcmp(st->keyname, name) != 0)
+	size_t		n = VARSIZE_ANY_EXHDR(name);
+
+	if (st->keyname == NULL || strlen(st->keyname) != n ||
+		memcmp(st->keyname, VARDATA_ANY(name), n) != 0)
 	{
+		char	   *s = text_to_cstring(name);
+
 		if (st->keyname != NULL)
 			pfree(st->keyname);
 		st->keyname = NULL;
-		jl_key_lookup(st->nsp, name, &st->key);
-		st->keyname = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, name);
+		jl_key_lookup(st->nsp, s, &st->key);
+		st->keyname = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, s);
 	}
 	return &st->key;
 }
@@ -96,7 +102,9 @@ read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 	o->bound = PG_GETARG_FLOAT8(4);
 	o->calibration = jl_parse_calibration(PG_GETARG_TEXT_PP(5));
 	o->delta = PG_ARGISNULL(6) ? NAN : PG_GETARG_FLOAT8(6);
-	o->keyname = text_to_cstring(PG_GETARG_TEXT_PP(7));
+	if (!PG_ARGISNULL(6) && isnan(o->delta))
+		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
+	o->keyname = PG_GETARG_TEXT_PP(7);
 }
 
 static bool
@@ -266,7 +274,7 @@ jl_project(PG_FUNCTION_ARGS)
 
 	jl_check_k(k);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
-	key = call_key(fcinfo, st, text_to_cstring(PG_GETARG_TEXT_PP(2)));
+	key = call_key(fcinfo, st, PG_GETARG_TEXT_PP(2));
 	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, k, d);
 	y = palloc(sizeof(double) * k);
 	jl_project_vec(p->P, d, k, x, y);

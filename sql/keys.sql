@@ -1,0 +1,44 @@
+-- Keys: create, import, drop, fingerprints, errors.
+CREATE EXTENSION jldp;
+
+-- error(sql): the SQLSTATE and message of a failing statement, so that the
+-- expected output pins the error class as well as the text
+CREATE FUNCTION error(sql text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE sql;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+
+-- a pinned key: its fingerprint is fixed
+SELECT jl_key_import('pinned', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
+SELECT jl_key_import('pinned2', '\x1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100');
+SELECT error($$SELECT jl_key_import('pinned', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f')$$);
+SELECT error($$SELECT jl_key_import('short', '\x0001')$$);
+SELECT error($$SELECT jl_key_import(NULL, '\x0001')$$);
+SELECT error($$SELECT jl_key_import('x', NULL)$$);
+
+-- a random key: a 32-digit fingerprint, different every time
+SELECT length(jl_key_create('random')) AS fingerprint_length;
+SELECT length(jl_key_create()) AS default_fingerprint_length;
+SELECT error($$SELECT jl_key_create('random')$$);
+SELECT error($$SELECT jl_key_create('')$$);
+SELECT error($$SELECT jl_key_create(NULL)$$);
+SELECT error($$SELECT jl_key_create(repeat('k', 64))$$);
+SELECT count(DISTINCT fingerprint) AS distinct_fingerprints FROM jl_keys;
+
+-- the view shows names and fingerprints, never the secret
+SELECT name, fingerprint FROM jl_keys WHERE name LIKE 'pinned%' ORDER BY name;
+SELECT column_name FROM information_schema.columns
+ WHERE table_name = 'jl_keys' ORDER BY ordinal_position;
+
+-- drop
+SELECT jl_key_drop('random');
+SELECT error($$SELECT jl_key_drop('random')$$);
+SELECT error($$SELECT jl_key_drop(NULL)$$);
+SELECT name FROM jl_keys ORDER BY name;
+
+-- a failed statement changes nothing
+SELECT error($$SELECT jl_key_import('atomic', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f'), jl_key_import('atomic', '\x00')$$);
+SELECT count(*) AS atomic_keys FROM jl_keys WHERE name = 'atomic';

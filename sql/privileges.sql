@@ -1,0 +1,67 @@
+-- Who may do what: analysts read sketches, never keys.
+CREATE ROLE regress_jldp_analyst;
+CREATE ROLE regress_jldp_curator;
+CREATE ROLE regress_jldp_other;
+GRANT EXECUTE ON FUNCTION error(text) TO PUBLIC;
+GRANT EXECUTE ON FUNCTION jl_private_release(float8[], int, float8, text, float8, text, float8, text),
+                          jl_release_info(int, int, float8, text, float8, text, float8, text),
+                          jl_key_create(text), jl_key_drop(text)
+  TO regress_jldp_curator, regress_jldp_other;
+GRANT EXECUTE ON FUNCTION jl_key_import(text, bytea) TO regress_jldp_curator;
+
+CREATE TABLE private_sketch AS
+  SELECT 1 AS id, '{1,2,3,4}'::float8[] AS sketch UNION ALL SELECT 2, '{2,2,3,5}';
+GRANT SELECT ON private_sketch TO regress_jldp_analyst;
+
+SET ROLE regress_jldp_analyst;
+-- no key material, no key-using function
+SELECT error($$SELECT secret FROM jldp_key$$);
+SELECT error($$SELECT count(*) FROM jldp_key$$);
+SELECT error($$SELECT * FROM jl_keys$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 2, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_project('{1,2}', 2, 'pinned')$$);
+SELECT error($$SELECT jl_release_info(2, 2, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_key_create('mine')$$);
+SELECT error($$SELECT jl_key_drop('pinned')$$);
+SELECT error($$SELECT jl_key_import('mine', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f')$$);
+-- but recovery works on what it can read
+SELECT a.id, b.id, jl_recover_dist(a.sketch, b.sketch, 0.25)
+  FROM private_sketch a, private_sketch b WHERE a.id < b.id;
+SELECT round(jl_recover_dist_stddev(a.sketch, b.sketch, 0.25)::numeric, 6)
+  FROM private_sketch a, private_sketch b WHERE a.id < b.id;
+RESET ROLE;
+
+SET ROLE regress_jldp_curator;
+-- a curator with grants releases with a key it cannot read
+SELECT array_length(jl_private_release('{1,2}', 2, 1.0, key => 'pinned'), 1) AS curator_release;
+SELECT (jl_release_info(2, 2, 1.0, key => 'pinned')->>'key_fingerprint') AS curator_info;
+SELECT error($$SELECT secret FROM jldp_key$$);
+SELECT error($$SELECT jl_project('{1,2}', 2, 'pinned')$$);
+-- importing known bytes takes a superuser, EXECUTE or not
+SELECT error($$SELECT jl_key_import('mine', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f')$$);
+SELECT length(jl_key_create('curator_key')) AS created;
+RESET ROLE;
+
+SET ROLE regress_jldp_other;
+-- another role cannot drop the curator's key
+SELECT error($$SELECT jl_key_drop('curator_key')$$);
+RESET ROLE;
+
+SET ROLE regress_jldp_curator;
+SELECT jl_key_drop('curator_key');
+RESET ROLE;
+
+-- the secret is stored where only the owner can read it
+SELECT has_table_privilege('regress_jldp_analyst', 'jldp_key', 'SELECT') AS analyst_reads,
+       has_table_privilege('regress_jldp_curator', 'jldp_key', 'SELECT') AS curator_reads,
+       has_function_privilege('regress_jldp_analyst', 'jl_recover_dist(float8[], float8[], float8)', 'EXECUTE') AS analyst_recovers;
+
+DROP TABLE private_sketch;
+REVOKE ALL ON FUNCTION jl_private_release(float8[], int, float8, text, float8, text, float8, text),
+                       jl_release_info(int, int, float8, text, float8, text, float8, text),
+                       jl_key_create(text), jl_key_drop(text)
+  FROM regress_jldp_curator, regress_jldp_other;
+REVOKE ALL ON FUNCTION jl_key_import(text, bytea) FROM regress_jldp_curator;
+DROP ROLE regress_jldp_analyst;
+DROP ROLE regress_jldp_curator;
+DROP ROLE regress_jldp_other;

@@ -1,0 +1,112 @@
+-- Projection and release under the pinned key from keys.sql.
+
+-- exact values of x P (rounded to 12 decimals: libm's last bit is not ours)
+SELECT round(v::numeric, 12) AS p_row0 FROM unnest(jl_project('{1,0,0}', 4, 'pinned')) v;
+SELECT round(v::numeric, 12) AS p_row2 FROM unnest(jl_project('{0,0,1}', 4, 'pinned')) v;
+SELECT round(v::numeric, 12) AS xp FROM unnest(jl_project('{0.5,-2,3.25}', 4, 'pinned')) v;
+
+-- row i of P depends on (key, k, i) only, not on d
+SELECT jl_project('{0,1}', 5, 'pinned') = jl_project('{0,1,0,0,0,0,0}', 5, 'pinned') AS row_independent_of_d;
+-- ... and not the same for another k or key
+SELECT (jl_project('{1}', 5, 'pinned'))[1:4] <> jl_project('{1}', 4, 'pinned') AS k_separates;
+SELECT jl_project('{1}', 4, 'pinned') <> jl_project('{1}', 4, 'pinned2') AS key_separates;
+-- array lower bounds do not matter
+SELECT jl_project('[0:2]={1,2,3}'::float8[], 3, 'pinned') = jl_project('{1,2,3}', 3, 'pinned') AS lbound_ignored;
+
+-- what a release guarantees and uses, for the pinned key
+SELECT key, CASE WHEN jsonb_typeof(value) = 'number' THEN round(value::text::numeric, 9)::text ELSE value::text END AS value
+  FROM jsonb_each(jl_release_info(3, 4, 1.0, key => 'pinned')) ORDER BY key;
+SELECT (i->>'sensitivity_method') AS method, round((i->>'projection_sensitivity')::numeric, 9) AS sens,
+       (i->>'epsilon')::float8 AS epsilon, (i->>'delta')::float8 AS delta
+  FROM jl_release_info(3, 4, 1.0, neighbor => 'row', key => 'pinned') i;
+-- k beyond exact enumeration: the certified spectral bound
+SELECT (i->>'sensitivity_method') AS method, (i->>'valid')::bool AS valid
+  FROM jl_release_info(30, 30, 1.0, neighbor => 'row', key => 'pinned') i;
+
+-- the grid: a power of two, the scale a whole number of steps, at least 1024
+SELECT (i->>'grid')::float8 = 2 ^ round(log(2, (i->>'grid')::float8::numeric)) AS grid_power_of_two,
+       (i->>'scale')::float8 = (i->>'grid')::float8 * (i->>'scale_in_grid_steps')::float8 AS scale_on_grid,
+       (i->>'scale_in_grid_steps')::bigint >= 1024 AS fine_grid,
+       (i->>'sensitivity')::float8 >= (i->>'projection_sensitivity')::float8 + 1.5 * 20 * (i->>'grid')::float8 AS grid_in_sensitivity,
+       (i->>'scale')::float8 * 4.0 >= (i->>'sensitivity')::float8 AS epsilon_holds,
+       (i->>'epsilon_effective')::float8 <= 4.0 AS effective_below_requested
+  FROM jl_release_info(100, 20, 4.0, key => 'pinned') i;
+
+-- paper calibration: element c = 2 sqrt(k) B with the probability claim d e^(-k/2)
+SELECT round((i->>'paper_c')::numeric, 9) AS c, round((i->>'paper_delta')::numeric, 9) AS paper_delta,
+       (i->>'paper_delta_vacuous')::bool AS vacuous, (i->>'valid')::bool AS valid,
+       (i->>'epsilon')::float8 AS epsilon, (i->>'delta')::float8 AS delta
+  FROM jl_release_info(100, 20, 4.0, calibration => 'paper', key => 'pinned') i;
+-- d e^(-k/2) >= 1: the paper's guarantee is vacuous, the realized check decides
+SELECT (i->>'paper_delta_vacuous')::bool AS vacuous, (i->>'valid')::bool AS valid
+  FROM jl_release_info(3, 2, 4.0, calibration => 'paper', key => 'pinned') i;
+-- row: c = k sqrt(2 B^2 ln(2k/delta)/k), delta required
+SELECT round((i->>'paper_c')::numeric, 9) AS c, (i->>'valid')::bool AS valid, (i->>'delta')::float8 AS delta
+  FROM jl_release_info(100, 20, 4.0, 'row', 1, 'paper', 1e-5, 'pinned') i;
+-- a paper constant below the realized sensitivity: reported as not valid, with
+-- the epsilon that does hold, and refused by the release
+SELECT (i->>'valid')::bool AS valid, (i->>'epsilon')::float8 > 4 AS holds_only_larger_epsilon
+  FROM jl_release_info(100, 20, 4.0, 'row', 1, 'paper', 0.9, 'pinned') i;
+SELECT error($$SELECT jl_private_release(array_fill(0::float8, ARRAY[100]), 20, 4.0, 'row', 1, 'paper', 0.9, 'pinned')$$);
+SELECT array_length(jl_private_release(array_fill(0::float8, ARRAY[100]), 20, 4.0, 'row', 1, 'paper', 1e-5, 'pinned'), 1) AS paper_row_release;
+
+-- releases: length k, on the grid, fresh noise every call
+CREATE TEMP TABLE rel AS
+  SELECT i, jl_private_release('{0.5,-2,3.25}', 4, 1.0, key => 'pinned') AS z
+  FROM generate_series(1, 200) i;
+SELECT count(*) FILTER (WHERE array_length(z, 1) = 4) AS length_k,
+       count(DISTINCT z) AS distinct_releases
+  FROM rel;
+SELECT bool_and(v / g = round(v / g)) AS all_on_grid
+  FROM rel, unnest(z) v, (SELECT (jl_release_info(3, 4, 1.0, key => 'pinned')->>'grid')::float8 AS g) gg;
+-- the same options by name and by position
+SELECT array_length(jl_private_release(x => '{1,2,3}', k => 2, epsilon => 0.5, neighbor => 'row',
+       bound => 2, calibration => 'exact', key => 'pinned'), 1) AS named_args;
+
+-- bad input: each class has its own SQLSTATE, no crash
+SELECT error($$SELECT jl_private_release(NULL, 4, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,NULL}', 4, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{}', 4, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{{1,2},{3,4}}', 4, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,NaN}', 4, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,Infinity}', 4, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{-Infinity}', 4, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 0, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 10001, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', NULL, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, -1, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 'NaN', key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 'Infinity', key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, NULL, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1e-12, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, neighbor => 'column', key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, neighbor => NULL, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, calibration => 'tight', key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, bound => 0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, bound => -1, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, bound => 'NaN', key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 1, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 'NaN', key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, 'row', 1, 'paper', NULL, 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, key => 'no such key')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, key => NULL)$$);
+SELECT error($$SELECT jl_private_release('{1e300,1}', 4, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(0, 4, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(NULL, 4, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(200000000, 10000, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_project('{1,2}', 0, 'pinned')$$);
+SELECT error($$SELECT jl_project('{1,NaN}', 2, 'pinned')$$);
+SELECT jl_project(NULL, 2, 'pinned') IS NULL AS project_strict;
+
+-- a statement that fails on one row writes nothing
+CREATE TEMP TABLE src (id int, x float8[]);
+INSERT INTO src VALUES (1, '{1,2,3}'), (2, '{4,5,6}'), (3, '{7,NaN,9}');
+CREATE TEMP TABLE out (id int, z float8[]);
+SELECT error($$INSERT INTO out SELECT id, jl_private_release(x, 2, 1.0, key => 'pinned') FROM src$$);
+SELECT count(*) AS rows_written FROM out;
+
+-- volatility, strictness and parallel safety as declared
+SELECT proname, provolatile, proisstrict, proparallel, prosecdef
+  FROM pg_proc WHERE proname LIKE 'jl\_%' ORDER BY proname, pronargs;

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Benchmark: prints figures, asserts nothing.
+#   n rows (default 200000) of d = 100 doubles, k = 20, epsilon = 4.
+#   1. SELECT jl_private_release(x, 20, 4.0) FROM t  against  SELECT x[1:20] FROM t
+#   2. nearest neighbours: ORDER BY jl_recover_dist(...) LIMIT 10  against
+#      ORDER BY a plain squared-distance SQL expression LIMIT 10
+# Queries run through EXPLAIN (ANALYZE, TIMING OFF), which evaluates every
+# target-list expression but sends no rows to the client; each figure is the
+# median of 3 runs after a warm-up, with parallel query off (one core).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source test/pgenv.sh
+N=${JLDP_BENCH_ROWS:-200000}
+jl_install
+jl_start_cluster
+DB=jldp_bench
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+export PGDATABASE=$DB
+q() { psql -qXAt -v ON_ERROR_STOP=1 "$@"; }
+
+q <<SQL
+CREATE EXTENSION jldp;
+SELECT jl_key_create() \g /dev/null
+CREATE TABLE t AS
+  SELECT i AS id, ARRAY(SELECT random() FROM generate_series(1, 100) WHERE i > 0) AS x
+  FROM generate_series(1, $N) i;
+ALTER TABLE t SET (parallel_workers = 0);
+VACUUM ANALYZE t;
+CREATE TABLE s AS SELECT id, jl_private_release(x, 20, 4.0) AS sketch FROM t;
+VACUUM ANALYZE s;
+SQL
+NV=$(q -c "SELECT jl_release_info(100, 20, 4.0)->>'noise_variance'")
+
+# median execution time (ms) of a query over 3 runs after one warm-up
+timeit() {
+  local sql=$1 i ms=()
+  for i in 0 1 2 3; do
+    t=$(q -c "SET max_parallel_workers_per_gather = 0" \
+          -c "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) $sql" \
+        | grep -o '"Execution Time": [0-9.]*' | grep -o '[0-9.]*$')
+    [ "$i" -gt 0 ] && ms+=("$t")
+  done
+  printf '%s\n' "${ms[@]}" | sort -g | sed -n 2p
+}
+
+echo "rows: $N, d = 100, k = 20, epsilon = 4 (median of 3, ms)"
+slice=$(timeit "SELECT x[1:20] FROM t")
+rel=$(timeit "SELECT jl_private_release(x, 20, 4.0) FROM t")
+proj=$(timeit "SELECT jl_project(x, 20) FROM t")
+awk -v a="$rel" -v b="$slice" -v p="$proj" -v n="$N" 'BEGIN {
+  printf "  slice scan   SELECT x[1:20] FROM t                 %9.1f ms\n", b
+  printf "  release      SELECT jl_private_release(x,20,4) ...  %9.1f ms  (%.2fx the slice scan, %.0f rows/s)\n", a, a/b, n/(a/1000)
+  printf "  projection   SELECT jl_project(x,20) ... (no noise) %9.1f ms  (%.2fx)\n", p, p/b }'
+
+QV="(SELECT sketch FROM s WHERE id = 1)"
+knn=$(timeit "SELECT id FROM s ORDER BY jl_recover_dist(sketch, $QV, $NV) LIMIT 10")
+plain=$(timeit "SELECT id FROM s ORDER BY (SELECT sum((a - b) * (a - b)) FROM unnest(sketch, $QV) AS u(a, b)) LIMIT 10")
+awk -v a="$knn" -v b="$plain" 'BEGIN {
+  printf "  10-NN by jl_recover_dist                            %9.1f ms\n", a
+  printf "  10-NN by SQL sum((a-b)^2) over unnest               %9.1f ms  (jl_recover_dist is %.1fx faster)\n", b, b/a }'
+psql -qX -d postgres -c "DROP DATABASE $DB"
