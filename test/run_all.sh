@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Every test: C unit tests (no server), pg_regress, the statistical suite and
+# the demo, against a throwaway cluster (or the server of the PG* variables).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source test/pgenv.sh
+
+echo "== build and install"
+jl_install
+
+echo "== C unit tests (no server)"
+make -s unit
+
+jl_start_cluster
+
+echo "== pg_regress"
+if ! make -s installcheck; then
+  [ -f regression.diffs ] && cat regression.diffs
+  exit 1
+fi
+
+echo "== statistical tests"
+test/stat/run.sh
+
+echo "== demo (the main job, as a smoke test)"
+test/demo.sh >/dev/null
+
+echo "all tests passed"
