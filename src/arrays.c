@@ -55,6 +55,7 @@ jl_array_vector(ArrayType *a, const char *what, int *n)
 	return v;
 }
 
+/* A float8[] of n elements, copied from v, or uninitialised when v is NULL. */
 ArrayType *
 jl_vector_array(const double *v, int n)
 {
@@ -62,14 +63,15 @@ jl_vector_array(const double *v, int n)
 	Size		nbytes = add_size(ARR_OVERHEAD_NONULLS(1),
 								  mul_size(sizeof(double), n));
 
-	a = (ArrayType *) palloc0(nbytes);
+	a = (ArrayType *) palloc(nbytes);
 	SET_VARSIZE(a, nbytes);
 	a->ndim = 1;
 	a->dataoffset = 0;
 	a->elemtype = FLOAT8OID;
 	ARR_DIMS(a)[0] = n;
 	ARR_LBOUND(a)[0] = 1;
-	memcpy(ARR_DATA_PTR(a), v, sizeof(double) * n);
+	if (v != NULL)
+		memcpy(ARR_DATA_PTR(a), v, sizeof(double) * n);
 	return a;
 }
 

@@ -9,7 +9,7 @@
 #include <math.h>
 
 /* Bernoulli(exp(-num/den)) for 0 <= num/den <= 1. */
-static bool
+static inline bool
 bernoulli_exp_unit(JlRandom *r, uint64_t num, uint64_t den)
 {
 	uint64_t	i = 1;
@@ -48,18 +48,19 @@ jl_discrete_laplace(JlRandom *r, uint64_t t)
 	{
 		uint64_t	u = jl_rand_below(r, t);
 		uint64_t	v = 0;
-		uint64_t	x;
-		bool		negative;
+		int64_t		x;
+		int64_t		negative;
 
 		if (!bernoulli_exp_unit(r, u, t))
 			continue;
 		while (bernoulli_exp_unit(r, 1, 1))
 			v++;
-		x = u + t * v;
-		negative = jl_rand_bits(r, 1) == 1;
+		x = (int64_t) (u + t * v);
+		negative = (int64_t) jl_rand_bits(r, 1);
 		if (negative && x == 0)
-			continue;
-		return negative ? -(int64_t) x : (int64_t) x;
+			continue;			/* rare: keeps Pr[0] right */
+		/* branch-free sign: the sign bit is a coin flip, hard to predict */
+		return x - 2 * negative * x;
 	}
 }
 

@@ -38,8 +38,10 @@ typedef struct CallState
 	bool		have_m;
 	JlLaplace	m;				/* last calibration */
 	uint8		m_secret[JL_KEY_BYTES];
-	double	   *out;			/* scratch of k doubles */
-	int			outk;
+	bool		opts_checked;	/* opts_stable has been determined */
+	bool		opts_stable;	/* options are constants or parameters */
+	bool		have_opts;
+	ReleaseOptions opts;		/* parsed once when opts_stable */
 } CallState;
 
 static CallState *
@@ -107,6 +109,37 @@ read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 	o->keyname = PG_GETARG_TEXT_PP(7);
 }
 
+/*
+ * The options of this call: parsed once per call site when they are
+ * constants or parameters (the usual case), otherwise per row.
+ */
+static const ReleaseOptions *
+call_options(FunctionCallInfo fcinfo, CallState *st)
+{
+	int			i;
+
+	if (!st->opts_checked)
+	{
+		st->opts_stable = true;
+		for (i = 1; i <= 7; i++)
+			if (!get_fn_expr_arg_stable(fcinfo->flinfo, i))
+				st->opts_stable = false;
+		st->opts_checked = true;
+	}
+	if (st->opts_stable && st->have_opts)
+		return &st->opts;
+	read_options(fcinfo, &st->opts);
+	if (st->opts_stable)
+	{
+		/* keep the key name beyond this row */
+		st->opts.keyname = (text *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
+													   VARSIZE_ANY(st->opts.keyname));
+		memcpy(st->opts.keyname, PG_GETARG_TEXT_PP(7), VARSIZE_ANY(PG_GETARG_TEXT_PP(7)));
+		st->have_opts = true;
+	}
+	return &st->opts;
+}
+
 static bool
 same_double(double a, double b)
 {
@@ -163,32 +196,29 @@ Datum
 jl_private_release(PG_FUNCTION_ARGS)
 {
 	CallState  *st = call_state(fcinfo);
-	ReleaseOptions o;
+	const ReleaseOptions *o;
 	const JlKey *key;
 	JlProjection *p;
 	const JlLaplace *m;
+	ArrayType  *result;
 	double	   *x;
 	int			d;
 	JlStatus	s;
 
 	require_arg(fcinfo, 0, "x");
-	read_options(fcinfo, &o);
+	o = call_options(fcinfo, st);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
-	key = call_key(fcinfo, st, o.keyname);
-	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o.k, d);
-	m = calibrate(st, p, &o);
+	key = call_key(fcinfo, st, o->keyname);
+	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o->k, d);
+	m = calibrate(st, p, o);
 	refuse_invalid(m);
 
-	if (st->outk < o.k)
-	{
-		if (st->out)
-			pfree(st->out);
-		st->out = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(double) * o.k);
-		st->outk = o.k;
-	}
-	s = jl_laplace_release_row(m, p->P, x, st->out, jl_strong_random());
+	/* release straight into the result array */
+	result = jl_vector_array(NULL, o->k);
+	s = jl_laplace_release_row(m, p->P, x, (double *) ARR_DATA_PTR(result),
+							   jl_strong_random());
 	jl_report_status(s);
-	PG_RETURN_ARRAYTYPE_P(jl_vector_array(st->out, o.k));
+	PG_RETURN_ARRAYTYPE_P(result);
 }
 
 static void
