@@ -110,3 +110,19 @@ SELECT count(*) AS rows_written FROM out;
 -- volatility, strictness and parallel safety as declared
 SELECT proname, provolatile, proisstrict, proparallel, prosecdef
   FROM pg_proc WHERE proname LIKE 'jl\_%' ORDER BY proname, pronargs;
+
+-- parallel query: the release runs in the workers, each with its own noise
+CREATE TABLE par AS SELECT i, ARRAY[i, i + 1, i + 2]::float8[] AS x FROM generate_series(1, 5000) i;
+ANALYZE par;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT jl_private_release(x, 2, 1.0, key => 'pinned') FROM par;
+SELECT count(*) AS releases, count(DISTINCT z) AS distinct_releases
+  FROM (SELECT jl_private_release(x, 2, 1.0, key => 'pinned') AS z FROM par) s;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+DROP TABLE par;
