@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Statistical tests of jldp (DESIGN.md, "Testing doctrine").
+#
+# Assumes the PG* environment variables point at a server where jldp is
+# installed, with a superuser connection.  Creates a fresh database (dropped
+# at the start and at the end), pins the key 'stat', runs
+#   zero_variance.sql  check 1: releases of the zero vector (mean, variance,
+#                      grid), four neighbour/calibration settings
+#   recovery.sql       check 2: jl_recover_dist mean and variance given P,
+#                      jl_recover_dist_stddev
+#   epsilon.sql        check 3: empirical epsilon on worst-case neighbours
+# and prints one line per check or negative control with its statistic, band
+# and verdict.  Exits non-zero if a check fails, a negative control is not
+# rejected, a check has no control, or any SQL fails.
+#
+# False failures: every statistical line has a false-failure rate of at most
+# 5e-8 (lib.sql), fewer than 20 lines, so a correct extension fails a run
+# with probability below 1e-6.  Deterministic lines ('exact') cannot fail by
+# chance.  Negative controls are rejected with margins of 7 standard errors
+# or more (epsilon: eps_lb about 2 to 3 against the claimed 1).
+#
+# Usage: test/stat/run.sh        (JLDP_STAT_DB overrides the database name)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+db=${JLDP_STAT_DB:-jldp_stat}
+# the pinned key: P, and so the tuned figures (r2P / (k s2), worst-case
+# neighbours), are fixed by it
+key='0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'
+
+psql_db() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+drop_db() { psql -X -q -d postgres -c "DROP DATABASE IF EXISTS \"$db\"" >/dev/null 2>&1 || true; }
+
+start=$(date +%s)
+drop_db
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE \"$db\""
+trap drop_db EXIT
+
+psql_db -o /dev/null <<SQL
+SET client_min_messages = warning;
+CREATE EXTENSION jldp;
+SELECT jl_key_import('stat', ('\\x' || '$key')::bytea);
+\\i $here/lib.sql
+SQL
+echo "jldp $(psql_db -At -c "SELECT extversion FROM pg_extension WHERE extname = 'jldp'"), key 'stat' fingerprint $(psql_db -At -c "SELECT fingerprint FROM jl_keys WHERE name = 'stat'")"
+
+status=0
+for part in zero_variance recovery epsilon; do
+  t0=$(date +%s)
+  from=$(psql_db -At -c "SELECT coalesce(max(seq), 0) FROM stat_result")
+  if ! psql_db -o /dev/null -c "SET client_min_messages = warning" -f "$here/$part.sql"; then
+    echo "FAIL $part.sql: SQL error"
+    status=1
+  fi
+  echo
+  echo "== $part.sql ($(( $(date +%s) - t0 )) s)"
+  psql_db -At -c "SELECT stat_line(r) FROM stat_result r WHERE seq > $from ORDER BY seq"
+done
+
+echo
+echo "== summary"
+psql_db -At <<'SQL'
+SELECT format('%s checks (%s statistical, %s exact): %s passed, %s failed',
+              count(*) FILTER (WHERE kind <> 'control'),
+              count(*) FILTER (WHERE kind = 'check'),
+              count(*) FILTER (WHERE kind = 'exact'),
+              count(*) FILTER (WHERE kind <> 'control' AND ok),
+              count(*) FILTER (WHERE kind <> 'control' AND NOT ok))
+FROM stat_result;
+SELECT format('%s negative controls: %s rejected, %s NOT rejected',
+              count(*), count(*) FILTER (WHERE ok), count(*) FILTER (WHERE NOT ok))
+FROM stat_result WHERE kind = 'control';
+SELECT format('false-failure rate: %s per statistical line, %s for the run (union bound)',
+              stat_alpha(), stat_alpha() * count(*))
+FROM stat_result WHERE kind = 'check';
+SELECT format('FAIL %s %s has no negative control', r.name, r.kind)
+FROM stat_result r
+WHERE r.kind = 'check'
+  AND NOT EXISTS (SELECT FROM stat_result c WHERE c.name = r.name AND c.kind = 'control');
+SQL
+bad=$(psql_db -At <<'SQL'
+SELECT count(*) FILTER (WHERE NOT ok)
+     + (SELECT count(*) FROM stat_result r
+        WHERE r.kind = 'check'
+          AND NOT EXISTS (SELECT FROM stat_result c WHERE c.name = r.name AND c.kind = 'control'))
+     + CASE WHEN count(*) FILTER (WHERE kind = 'check') = 0 THEN 1 ELSE 0 END
+FROM stat_result;
+SQL
+)
+[ "$bad" = 0 ] || status=1
+echo "runtime $(( $(date +%s) - start )) s"
+if [ "$status" = 0 ]; then echo "stat: PASS"; else echo "stat: FAIL"; fi
+exit "$status"
