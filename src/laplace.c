@@ -20,8 +20,14 @@ bernoulli_exp_unit(JlRandom *r, uint64_t num, uint64_t den)
 	 */
 	for (;;)
 	{
-		/* gamma / i = num / (den * i); den * i cannot overflow in practice */
-		if (!jl_rand_bernoulli(r, num, den * i))
+		bool		a;
+
+		/* gamma / i = num / (den i); split in two trials if den i overflows */
+		if (den <= UINT64_MAX / i)
+			a = jl_rand_bernoulli(r, num, den * i);
+		else
+			a = jl_rand_bernoulli(r, num, den) && jl_rand_bernoulli(r, 1, i);
+		if (!a)
 			break;
 		i++;
 	}

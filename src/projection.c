@@ -37,8 +37,12 @@ make_nonce(uint8_t nonce[12], uint32_t purpose, uint32_t kind, uint32_t k,
 double
 jl_open_unit(uint64_t bits)
 {
-	/* (m + 1/2) / 2^53 with m in [0, 2^53): never 0, never 1. */
-	return ((double) (bits >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+	/*
+	 * (2m + 1) / 2^53 with m the top 52 bits: 2m + 1 < 2^53 is exact in a
+	 * double, so u lies in [2^-53, 1 - 2^-53], never 0 or 1, and the grid
+	 * is symmetric (u(m) + u(~m) = 1).
+	 */
+	return (double) (((bits >> 12) << 1) | 1) * (1.0 / 9007199254740992.0);
 }
 
 void
