@@ -129,6 +129,7 @@ jl_laplace_calibrate(JlLaplace *m)
 	m->noise_variance = g * g * jl_discrete_laplace_variance(m->t);
 	m->epsilon_effective = m->sensitivity / m->scale;
 	m->valid = (m->sensitivity <= m->scale * m->epsilon);
+	m->noise_table = NULL;
 	return JL_OK;
 }
 
@@ -166,7 +167,7 @@ jl_laplace_release_row(const JlLaplace *m, const double *P, const double *x,
 
 		if (!(fabs(n) < JL_MAX_GRID_INDEX))
 			return JL_ERR_OUTPUT_RANGE;
-		noise = jl_discrete_laplace(r, m->t);
+		noise = jl_discrete_laplace_table(r, m->t, m->noise_table);
 		z = (double) ((int64_t) n + noise);
 		if (!(fabs(z) < 2.0 * JL_MAX_GRID_INDEX))
 			return JL_ERR_OUTPUT_RANGE;

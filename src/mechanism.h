@@ -64,6 +64,12 @@ typedef struct JlLaplace
 	double		paper_c;		/* NaN unless calibration is paper */
 	double		paper_delta;	/* the paper's probability over P, or NaN */
 	bool		valid;			/* epsilon-DP holds for this P */
+
+	/*
+	 * Optional: jl_laplace_table_fill(t, .) bounds (2t entries) that speed
+	 * up the sampler, set by the caller after calibration; NULL is fine.
+	 */
+	const uint32_t *noise_table;
 } JlLaplace;
 
 const char *jl_status_message(JlStatus s);

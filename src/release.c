@@ -14,6 +14,9 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "laplace.h"
 
 PG_FUNCTION_INFO_V1(jl_private_release);
 PG_FUNCTION_INFO_V1(jl_release_info);
@@ -37,6 +40,8 @@ typedef struct CallState
 	JlKey		key;
 	bool		have_m;
 	JlLaplace	m;				/* last calibration */
+	uint32	   *noise_table;	/* its sampler table, or NULL */
+	MemoryContext mcxt;			/* fn_mcxt */
 	uint8		m_secret[JL_KEY_BYTES];
 	bool		opts_checked;	/* opts_stable has been determined */
 	bool		opts_stable;	/* options are constants or parameters */
@@ -53,6 +58,7 @@ call_state(FunctionCallInfo fcinfo)
 	{
 		st = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CallState));
 		st->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+		st->mcxt = fcinfo->flinfo->fn_mcxt;
 		fcinfo->flinfo->fn_extra = st;
 	}
 	return st;
@@ -148,7 +154,8 @@ same_double(double a, double b)
 
 /* The calibration for these options on this P, reusing the last one. */
 static const JlLaplace *
-calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o)
+calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
+		  bool sampling)
 {
 	JlLaplace  *m = &st->m;
 	JlStatus	s;
@@ -157,7 +164,8 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o)
 		same_double(m->epsilon, o->epsilon) && m->neighbor == o->neighbor &&
 		same_double(m->bound, o->bound) && m->calibration == o->calibration &&
 		same_double(m->delta, o->delta) &&
-		memcmp(st->m_secret, p->secret, JL_KEY_BYTES) == 0)
+		memcmp(st->m_secret, p->secret, JL_KEY_BYTES) == 0 &&
+		(!sampling || m->noise_table != NULL || m->t > JL_LAPLACE_TABLE_MAX_T))
 		return m;
 
 	st->have_m = false;
@@ -174,6 +182,18 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o)
 		p->max_row_l1 : jl_projection_row_sensitivity(p);
 	s = jl_laplace_calibrate(m);
 	jl_report_status(s);
+	if (st->noise_table != NULL)
+	{
+		pfree(st->noise_table);
+		st->noise_table = NULL;
+	}
+	if (sampling && m->t <= JL_LAPLACE_TABLE_MAX_T)
+	{
+		/* exp(-u/t) bounds for the sampler: built once per call site */
+		st->noise_table = MemoryContextAllocHuge(st->mcxt, sizeof(uint32) * 2 * m->t);
+		jl_laplace_table_fill(m->t, st->noise_table);
+		m->noise_table = st->noise_table;
+	}
 	memcpy(st->m_secret, p->secret, JL_KEY_BYTES);
 	st->have_m = true;
 	return m;
@@ -210,7 +230,7 @@ jl_private_release(PG_FUNCTION_ARGS)
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
 	key = call_key(fcinfo, st, o->keyname);
 	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o->k, d);
-	m = calibrate(st, p, o);
+	m = calibrate(st, p, o, true);
 	refuse_invalid(m);
 
 	/* release straight into the result array */
@@ -251,7 +271,7 @@ jl_release_info(PG_FUNCTION_ARGS)
 				 errmsg("d must be at least 1, not %d", d)));
 	key = call_key(fcinfo, st, o.keyname);
 	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o.k, d);
-	m = calibrate(st, p, &o);
+	m = calibrate(st, p, &o, false);
 
 	if (o.neighbor == JL_NEIGHBOR_ELEMENT)
 		method = "max row L1 norm of P";
