@@ -12,7 +12,8 @@ GLUE_OBJS = src/jldp.o src/arrays.o src/options.o src/keystore.o \
 	src/pcache.o src/strong_random.o src/release.o src/recover.o
 OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
-SHLIB_LINK = -lopenblas -lm
+# calls between our own files bind directly, not through the PLT
+SHLIB_LINK = -lopenblas -lm -Wl,-Bsymbolic-functions
 
 $(OBJS): $(wildcard src/*.h)
 PG_CPPFLAGS = -I$(srcdir)/src

@@ -19,8 +19,10 @@
 #include <math.h>
 
 #define U_ROUND (DBL_EPSILON / 2.0)
-/* output and grid indices stay below 2^52 so g * n is exact */
-#define JL_MAX_GRID_INDEX 4503599627370496.0
+/* output and grid indices stay below 2^51 so g * n is exact */
+#define JL_MAX_GRID_INDEX 2251799813685248.0
+/* 1.5 * 2^52: adding and subtracting it rounds |q| < 2^51 to an integer */
+#define JL_ROUND_MAGIC 6755399441055744.0
 
 const char *
 jl_status_message(JlStatus s)
@@ -161,15 +163,18 @@ jl_laplace_release_row(const JlLaplace *m, const double *P, const double *x,
 	for (j = 0; j < m->k; j++)
 	{
 		/* grid is a power of two: multiplying by its inverse is exact */
-		double		n = nearbyint(out[j] * inv_grid);
+		double		q = out[j] * inv_grid;
+		double		n;
 		int64_t		noise;
 		double		z;
 
-		if (!(fabs(n) < JL_MAX_GRID_INDEX))
+		if (!(fabs(q) < JL_MAX_GRID_INDEX))
 			return JL_ERR_OUTPUT_RANGE;
+		/* round to nearest (even): exact for |q| < 2^51, no libm call */
+		n = (q + JL_ROUND_MAGIC) - JL_ROUND_MAGIC;
 		noise = jl_discrete_laplace_table(r, m->t, m->noise_table);
 		z = (double) ((int64_t) n + noise);
-		if (!(fabs(z) < 2.0 * JL_MAX_GRID_INDEX))
+		if (!(fabs(z) < 4.0 * JL_MAX_GRID_INDEX))
 			return JL_ERR_OUTPUT_RANGE;
 		out[j] = z * m->grid;
 	}

@@ -76,36 +76,15 @@ bit_length(uint64_t v)
 }
 
 uint64_t
-jl_rand_below(JlRandom *r, uint64_t n)
+jl_rand_below_wide(JlRandom *r, uint64_t n)
 {
-	if (n <= 1)
-		return 0;
-	if (n <= UINT32_MAX)
-	{
-		/*
-		 * Lemire's multiply-shift with rejection: exact, and the rejection
-		 * (probability below n / 2^32) is rare, so the branch predicts well.
-		 */
-		uint32_t	threshold = (uint32_t) (-(uint32_t) n) % (uint32_t) n;
+	int			nbits = bit_length(n - 1);
+	uint64_t	v;
 
-		for (;;)
-		{
-			uint64_t	m = jl_rand_bits(r, 32) * n;
-
-			if ((uint32_t) m >= threshold)
-				return m >> 32;
-		}
-	}
-	else
-	{
-		int			nbits = bit_length(n - 1);
-		uint64_t	v;
-
-		do
-			v = jl_rand_bits(r, nbits);
-		while (v >= n);
-		return v;
-	}
+	do
+		v = jl_rand_bits(r, nbits);
+	while (v >= n);
+	return v;
 }
 
 bool

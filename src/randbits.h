@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JL_RAND_BUFSIZE 4096
+#define JL_RAND_BUFSIZE 65536	/* OpenSSL costs per call: fill in large blocks */
 
 typedef void (*JlRandomFill) (void *ctx, uint8_t *buf, size_t len);
 
@@ -49,8 +49,32 @@ jl_rand_bits(JlRandom *r, int nbits)
 	return v;
 }
 
-/* Uniform on {0, ..., n-1}, n >= 1, by rejection (exact). */
-uint64_t	jl_rand_below(JlRandom *r, uint64_t n);
+/* Slow path of jl_rand_below: n >= 2^32. */
+uint64_t	jl_rand_below_wide(JlRandom *r, uint64_t n);
+
+/*
+ * Uniform on {0, ..., n-1}, n >= 1 (exact).  Lemire's multiply-shift with
+ * rejection for n < 2^32: the rejection (probability below n / 2^32) is
+ * rare, so the branch predicts well.
+ */
+static inline uint64_t
+jl_rand_below(JlRandom *r, uint64_t n)
+{
+	uint32_t	threshold;
+
+	if (n <= 1)
+		return 0;
+	if (n > UINT32_MAX)
+		return jl_rand_below_wide(r, n);
+	threshold = (uint32_t) (-(uint32_t) n) % (uint32_t) n;
+	for (;;)
+	{
+		uint64_t	m = jl_rand_bits(r, 32) * n;
+
+		if ((uint32_t) m >= threshold)
+			return m >> 32;
+	}
+}
 
 bool		jl_rand_bernoulli_wide(JlRandom *r, uint64_t num, uint64_t den);
 
