@@ -96,6 +96,7 @@ SELECT error($$SELECT jl_private_release('{1e300,1}', 4, 1.0, key => 'pinned')$$
 SELECT error($$SELECT jl_release_info(0, 4, 1.0, key => 'pinned')$$);
 SELECT error($$SELECT jl_release_info(NULL, 4, 1.0, key => 'pinned')$$);
 SELECT error($$SELECT jl_release_info(200000000, 10000, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(1000, 3000, 1.0, 'row', key => 'pinned')$$);
 SELECT error($$SELECT jl_project('{1,2}', 0, 'pinned')$$);
 SELECT error($$SELECT jl_project('{1,NaN}', 2, 'pinned')$$);
 SELECT jl_project(NULL, 2, 'pinned') IS NULL AS project_strict;

@@ -14,6 +14,8 @@
 
 #define JL_CACHE_ENTRIES 8
 #define JL_CACHE_BYTES ((Size) 1024 * 1024 * 1024)
+#define JL_ROW_MAX_K 2048
+#define JL_ROW_MAX_WORK 4e10
 
 static JlProjection cache[JL_CACHE_ENTRIES];
 static uint64 cache_clock = 0;
@@ -139,7 +141,22 @@ jl_projection_row_sensitivity(JlProjection *p)
 {
 	if (!p->row_done)
 	{
-		double		r = jl_row_l1_sensitivity(p->P, p->d, p->k, &p->row_method);
+		double		r;
+
+		/*
+		 * P^T P costs d k^2 and its eigenvalues k^3, in BLAS/LAPACK calls
+		 * that cannot be interrupted: keep them to seconds.
+		 */
+		if (p->k > JL_ROW_MAX_K || (double) p->d * p->k * p->k > JL_ROW_MAX_WORK)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("row neighbours with d = %lld and k = %d are too expensive to calibrate",
+							(long long) p->d, p->k),
+					 errdetail("The row sensitivity needs P^T P and its spectral norm; "
+							   "the limits are k <= %d and d k^2 <= %.0e.",
+							   JL_ROW_MAX_K, JL_ROW_MAX_WORK),
+					 errhint("Use a smaller k, or element neighbours.")));
+		r = jl_row_l1_sensitivity(p->P, p->d, p->k, &p->row_method);
 
 		if (r < 0.0)
 			ereport(ERROR,
