@@ -296,6 +296,8 @@ jl_exp_bounds32(uint64_t num, uint64_t den, uint64_t *lo, uint64_t *hi)
 
 	*lo = (l < 0.0) ? 0 : (uint64_t) l;
 	*hi = (h > 4294967296.0) ? UINT64_C(4294967296) : (uint64_t) h;
+	if (*hi == 0)
+		*hi = 1;				/* exp underflowed; the true value is > 0 */
 }
 
 bool

@@ -31,7 +31,10 @@ int64_t		jl_discrete_laplace(JlRandom *r, uint64_t t);
  */
 #define JL_LAPLACE_TABLE_MAX_T 262144
 
-/* bounds: 2t entries, bounds[2u] <= 2^32 exp(-u/t) <= bounds[2u+1] */
+/*
+ * bounds: 2t entries, bounds[2u] <= 2^32 exp(-u/t) <= bounds[2u+1] for
+ * u >= 1 (entry 0 is unused: u = 0 always accepts)
+ */
 void		jl_laplace_table_fill(uint64_t t, uint32_t *bounds);
 
 /* Discrete Laplace with scale t using the table (bounds NULL: as above). */
