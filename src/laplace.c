@@ -284,20 +284,28 @@ jl_bernoulli_exp_resolve(JlRandom *r, uint64_t num, uint64_t den, uint32_t R)
 }
 
 void
-jl_exp_bounds32(uint64_t num, uint64_t den, uint64_t *lo, uint64_t *hi)
+jl_exp_bounds(uint64_t num, uint64_t den, int bits, uint64_t *lo,
+			  uint64_t *hi)
 {
 	/*
 	 * fl(num/den) and libm's exp (correctly rounded or within 1 ulp) put e
 	 * within 3 2^-53 of exp(-num/den) relatively; 2^-40 is a wide margin.
 	 */
-	double		e = exp(-(double) num / (double) den) * 4294967296.0;
+	double		one = ldexp(1.0, bits);
+	double		e = exp(-(double) num / (double) den) * one;
 	double		l = floor(e * (1.0 - 0x1p-40));
 	double		h = ceil(e * (1.0 + 0x1p-40));
 
 	*lo = (l < 0.0) ? 0 : (uint64_t) l;
-	*hi = (h > 4294967296.0) ? UINT64_C(4294967296) : (uint64_t) h;
+	*hi = (h > one) ? (UINT64_C(1) << bits) : (uint64_t) h;
 	if (*hi == 0)
 		*hi = 1;				/* exp underflowed; the true value is > 0 */
+}
+
+void
+jl_exp_bounds32(uint64_t num, uint64_t den, uint64_t *lo, uint64_t *hi)
+{
+	jl_exp_bounds(num, den, 32, lo, hi);
 }
 
 bool
@@ -313,27 +321,47 @@ jl_bernoulli_exp_bounded(JlRandom *r, uint64_t num, uint64_t den,
 	return jl_bernoulli_exp_resolve(r, num, den, (uint32_t) R);
 }
 
+/*
+ * The same with 16-bit bounds packed as lo | (hi - lo) << 16: half the
+ * random bits and half the table of the 32-bit form; the bounds leave a
+ * trial undecided with probability about 2^-16, and the resolver then
+ * draws the next 16 bits of u.
+ */
+static inline bool
+bernoulli_exp_bounded16(JlRandom *r, uint64_t num, uint64_t den,
+						uint32_t packed)
+{
+	uint64_t	lo = packed & 0xffff;
+	uint64_t	hi = lo + (packed >> 16);
+	uint64_t	R = jl_rand_bits(r, 16);
+
+	if (R + 1 <= lo)
+		return true;
+	if (R >= hi)
+		return false;
+	return jl_bernoulli_exp_resolve(r, num, den,
+									(uint32_t) ((R << 16) | jl_rand_bits(r, 16)));
+}
+
 void
 jl_laplace_table_fill(uint64_t t, uint32_t *bounds)
 {
 	uint64_t	u;
 
-	bounds[0] = bounds[1] = 0;	/* u = 0 always accepts */
+	bounds[0] = 0;				/* u = 0 always accepts */
 	for (u = 1; u < t; u++)
 	{
 		uint64_t	lo,
 					hi;
 
-		jl_exp_bounds32(u, t, &lo, &hi);
-		/* exp(-u/t) < 1 for u >= 1, so hi fits in 32 bits */
-		bounds[2 * u] = (uint32_t) lo;
-		bounds[2 * u + 1] = (uint32_t) (hi > UINT32_MAX ? UINT32_MAX : hi);
+		/* exp(-u/t) < 1 for u >= 1: lo < 2^16, and hi - lo <= 2 */
+		jl_exp_bounds(u, t, 16, &lo, &hi);
+		bounds[u] = (uint32_t) (lo | ((hi - lo) << 16));
 	}
 }
 
-/* 2^32 exp(-1) = 1580030168.702... */
-#define JL_EXP1_LO UINT64_C(1580030168)
-#define JL_EXP1_HI UINT64_C(1580030169)
+/* 2^16 exp(-1) = 24109.3...: lo 24109, hi 24110 */
+#define JL_EXP1_PACKED (UINT32_C(24109) | (UINT32_C(1) << 16))
 
 int64_t
 jl_discrete_laplace_table(JlRandom *r, uint64_t t, const uint32_t *bounds)
@@ -347,10 +375,9 @@ jl_discrete_laplace_table(JlRandom *r, uint64_t t, const uint32_t *bounds)
 		int64_t		x;
 		int64_t		negative;
 
-		if (u != 0 && !jl_bernoulli_exp_bounded(r, u, t, bounds[2 * u],
-												 bounds[2 * u + 1]))
+		if (u != 0 && !bernoulli_exp_bounded16(r, u, t, bounds[u]))
 			continue;
-		while (jl_bernoulli_exp_bounded(r, 1, 1, JL_EXP1_LO, JL_EXP1_HI))
+		while (bernoulli_exp_bounded16(r, 1, 1, JL_EXP1_PACKED))
 			v++;
 		x = (int64_t) (u + t * v);
 		negative = (int64_t) jl_rand_bits(r, 1);

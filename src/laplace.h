@@ -23,17 +23,17 @@ int64_t		jl_discrete_laplace(JlRandom *r, uint64_t t);
 
 /*
  * A faster exact sampler for scales up to JL_LAPLACE_TABLE_MAX_T: a table of
- * 32-bit bounds on 2^32 exp(-u/t) lets almost every Bernoulli(exp(-u/t))
- * trial be decided by one comparison with 32 random bits; the rare trials
- * the bounds cannot decide (probability about 2^-31) are resolved exactly by
+ * 16-bit bounds on 2^16 exp(-u/t) lets almost every Bernoulli(exp(-u/t))
+ * trial be decided by one comparison with 16 random bits; the rare trials
+ * the bounds cannot decide (probability about 2^-16) are resolved exactly by
  * evaluating exp(-u/t) in multi-precision fixed point against further random
  * bits.  The distribution is the same exact discrete Laplace.
  */
 #define JL_LAPLACE_TABLE_MAX_T 262144
 
 /*
- * bounds: 2t entries, bounds[2u] <= 2^32 exp(-u/t) <= bounds[2u+1] for
- * u >= 1 (entry 0 is unused: u = 0 always accepts)
+ * bounds: t entries; for u >= 1, bounds[u] = lo | (hi - lo) << 16 with
+ * lo <= 2^16 exp(-u/t) <= hi (entry 0 is unused: u = 0 always accepts)
  */
 void		jl_laplace_table_fill(uint64_t t, uint32_t *bounds);
 
@@ -41,7 +41,12 @@ void		jl_laplace_table_fill(uint64_t t, uint32_t *bounds);
 int64_t		jl_discrete_laplace_table(JlRandom *r, uint64_t t,
 									  const uint32_t *bounds);
 
-/* lo <= 2^32 exp(-num/den) <= hi, from libm with a safety margin. */
+/*
+ * lo <= 2^bits exp(-num/den) <= hi (1 <= bits <= 32), from libm with a
+ * safety margin; jl_exp_bounds32 is bits = 32.
+ */
+void		jl_exp_bounds(uint64_t num, uint64_t den, int bits, uint64_t *lo,
+						  uint64_t *hi);
 void		jl_exp_bounds32(uint64_t num, uint64_t den, uint64_t *lo,
 							uint64_t *hi);
 

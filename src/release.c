@@ -190,7 +190,7 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 	if (sampling && m->t <= JL_LAPLACE_TABLE_MAX_T)
 	{
 		/* exp(-u/t) bounds for the sampler: built once per call site */
-		st->noise_table = MemoryContextAllocHuge(st->mcxt, sizeof(uint32) * 2 * m->t);
+		st->noise_table = MemoryContextAllocHuge(st->mcxt, sizeof(uint32) * m->t);
 		jl_laplace_table_fill(m->t, st->noise_table);
 		m->noise_table = st->noise_table;
 	}
