@@ -33,16 +33,25 @@ typedef struct ReleaseOptions
 	text	   *keyname;
 } ReleaseOptions;
 
+/* a calibration and its sampler table */
+typedef struct CalSlot
+{
+	bool		used;
+	JlLaplace	m;
+	uint8		secret[JL_KEY_BYTES];
+	uint32	   *noise_table;	/* or NULL */
+} CalSlot;
+
+#define JL_CAL_SLOTS 4
+
 typedef struct CallState
 {
 	Oid			nsp;			/* schema of the extension */
 	char	   *keyname;		/* key cached below, or NULL */
 	JlKey		key;
-	bool		have_m;
-	JlLaplace	m;				/* last calibration */
-	uint32	   *noise_table;	/* its sampler table, or NULL */
+	CalSlot		cal[JL_CAL_SLOTS];	/* recent calibrations */
+	int			cal_next;		/* slot to replace next */
 	MemoryContext mcxt;			/* fn_mcxt */
-	uint8		m_secret[JL_KEY_BYTES];
 	bool		opts_checked;	/* opts_stable has been determined */
 	bool		opts_stable;	/* options are constants or parameters */
 	bool		have_opts;
@@ -153,50 +162,71 @@ same_double(double a, double b)
 }
 
 /* The calibration for these options on this P, reusing the last one. */
+static bool
+same_calibration(const CalSlot *c, const JlProjection *p,
+				 const ReleaseOptions *o)
+{
+	const JlLaplace *m = &c->m;
+
+	return c->used && m->d == p->d && m->k == o->k &&
+		same_double(m->epsilon, o->epsilon) && m->neighbor == o->neighbor &&
+		same_double(m->bound, o->bound) && m->calibration == o->calibration &&
+		same_double(m->delta, o->delta) &&
+		memcmp(c->secret, p->secret, JL_KEY_BYTES) == 0;
+}
+
+/*
+ * The calibration for these options on this P.  A call site keeps the last
+ * few (options may come from columns and alternate); the sampler's table is
+ * built when a calibration is used a second time, so that options changing
+ * on every row do not pay for a table per row.
+ */
 static const JlLaplace *
 calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 		  bool sampling)
 {
-	JlLaplace  *m = &st->m;
+	CalSlot    *c = NULL;
 	JlStatus	s;
+	int			i;
 
-	if (st->have_m && m->d == p->d && m->k == o->k &&
-		same_double(m->epsilon, o->epsilon) && m->neighbor == o->neighbor &&
-		same_double(m->bound, o->bound) && m->calibration == o->calibration &&
-		same_double(m->delta, o->delta) &&
-		memcmp(st->m_secret, p->secret, JL_KEY_BYTES) == 0 &&
-		(!sampling || m->noise_table != NULL || m->t > JL_LAPLACE_TABLE_MAX_T))
-		return m;
+	for (i = 0; i < JL_CAL_SLOTS; i++)
+		if (same_calibration(&st->cal[i], p, o))
+			c = &st->cal[i];
 
-	st->have_m = false;
-	memset(m, 0, sizeof(*m));
-	m->d = p->d;
-	m->k = o->k;
-	m->epsilon = o->epsilon;
-	m->neighbor = o->neighbor;
-	m->bound = o->bound;
-	m->calibration = o->calibration;
-	m->delta = o->delta;
-	m->max_abs = p->max_abs;
-	m->proj_sensitivity = (o->neighbor == JL_NEIGHBOR_ELEMENT) ?
-		p->max_row_l1 : jl_projection_row_sensitivity(p);
-	s = jl_laplace_calibrate(m);
-	jl_report_status(s);
-	if (st->noise_table != NULL)
+	if (c == NULL)
 	{
-		pfree(st->noise_table);
-		st->noise_table = NULL;
+		JlLaplace  *m;
+
+		c = &st->cal[st->cal_next];
+		st->cal_next = (st->cal_next + 1) % JL_CAL_SLOTS;
+		if (c->noise_table != NULL)
+			pfree(c->noise_table);
+		memset(c, 0, sizeof(*c));
+		m = &c->m;
+		m->d = p->d;
+		m->k = o->k;
+		m->epsilon = o->epsilon;
+		m->neighbor = o->neighbor;
+		m->bound = o->bound;
+		m->calibration = o->calibration;
+		m->delta = o->delta;
+		m->max_abs = p->max_abs;
+		m->proj_sensitivity = (o->neighbor == JL_NEIGHBOR_ELEMENT) ?
+			p->max_row_l1 : jl_projection_row_sensitivity(p);
+		s = jl_laplace_calibrate(m);
+		jl_report_status(s);
+		memcpy(c->secret, p->secret, JL_KEY_BYTES);
+		c->used = true;
 	}
-	if (sampling && m->t <= JL_LAPLACE_TABLE_MAX_T)
+	else if (sampling && c->noise_table == NULL &&
+			 c->m.t <= JL_LAPLACE_TABLE_MAX_T)
 	{
-		/* exp(-u/t) bounds for the sampler: built once per call site */
-		st->noise_table = MemoryContextAllocHuge(st->mcxt, sizeof(uint32) * m->t);
-		jl_laplace_table_fill(m->t, st->noise_table);
-		m->noise_table = st->noise_table;
+		/* second use: the exp(-u/t) bounds for the sampler pay off */
+		c->noise_table = MemoryContextAllocHuge(st->mcxt, sizeof(uint32) * c->m.t);
+		jl_laplace_table_fill(c->m.t, c->noise_table);
+		c->m.noise_table = c->noise_table;
 	}
-	memcpy(st->m_secret, p->secret, JL_KEY_BYTES);
-	st->have_m = true;
-	return m;
+	return &c->m;
 }
 
 static void
