@@ -51,6 +51,7 @@ typedef struct CallState
 	JlKey		key;
 	CalSlot		cal[JL_CAL_SLOTS];	/* recent calibrations */
 	int			cal_next;		/* slot to replace next */
+	int			cal_last;		/* slot used last */
 	MemoryContext mcxt;			/* fn_mcxt */
 	bool		opts_checked;	/* opts_stable has been determined */
 	bool		opts_stable;	/* options are constants or parameters */
@@ -189,9 +190,12 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 	JlStatus	s;
 	int			i;
 
-	for (i = 0; i < JL_CAL_SLOTS; i++)
-		if (same_calibration(&st->cal[i], p, o))
-			c = &st->cal[i];
+	if (same_calibration(&st->cal[st->cal_last], p, o))
+		c = &st->cal[st->cal_last];
+	else
+		for (i = 0; i < JL_CAL_SLOTS; i++)
+			if (same_calibration(&st->cal[i], p, o))
+				c = &st->cal[i];
 
 	if (c == NULL)
 	{
@@ -199,6 +203,7 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 
 		c = &st->cal[st->cal_next];
 		st->cal_next = (st->cal_next + 1) % JL_CAL_SLOTS;
+		st->cal_last = c - st->cal;
 		if (c->noise_table != NULL)
 			pfree(c->noise_table);
 		memset(c, 0, sizeof(*c));
@@ -226,6 +231,7 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 		jl_laplace_table_fill(c->m.t, c->noise_table);
 		c->m.noise_table = c->noise_table;
 	}
+	st->cal_last = c - st->cal;
 	return &c->m;
 }
 
