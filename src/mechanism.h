@@ -83,13 +83,13 @@ void		jl_project_vec(const double *P, int64_t d, int k, const double *x,
 
 /*
  * One release: y = x P rounded to the grid plus discrete Laplace noise,
- * out[0..k-1].  work must hold k doubles (may equal out).
+ * out[0..k-1].
  */
 JlStatus	jl_laplace_release_row(const JlLaplace *m, const double *P,
 								   const double *x, double *out,
 								   JlRandom *r);
 
-/* The (epsilon, delta) of the grid arithmetic: true iff v is on the grid. */
+/* True iff v is an exact multiple of grid (every released value is). */
 bool		jl_on_grid(double v, double grid);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * release.c - jl_private_release, jl_release_info and jl_project.
  *
- * Per call site (fn_extra) the key is looked up once per statement and the
- * calibration is kept while the options stay the same; P comes from the
+ * Per call site (fn_extra) the key is looked up once per statement, the
+ * options are parsed once when they are constants, and the last few
+ * calibrations are kept with their sampler tables; P comes from the
  * per-backend cache.  Per row there is only the array check, one BLAS
  * matrix-vector product and the noise.
  */
@@ -59,6 +60,18 @@ typedef struct CallState
 	ReleaseOptions opts;		/* parsed once when opts_stable */
 } CallState;
 
+/* when the call site's memory goes, the key copied into it goes first */
+static void
+wipe_call_state(void *arg)
+{
+	CallState  *st = (CallState *) arg;
+	int			i;
+
+	explicit_bzero(&st->key, sizeof(st->key));
+	for (i = 0; i < JL_CAL_SLOTS; i++)
+		explicit_bzero(st->cal[i].secret, JL_KEY_BYTES);
+}
+
 static CallState *
 call_state(FunctionCallInfo fcinfo)
 {
@@ -66,9 +79,15 @@ call_state(FunctionCallInfo fcinfo)
 
 	if (st == NULL)
 	{
+		MemoryContextCallback *cb;
+
 		st = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CallState));
 		st->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 		st->mcxt = fcinfo->flinfo->fn_mcxt;
+		cb = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(*cb));
+		cb->func = wipe_call_state;
+		cb->arg = st;
+		MemoryContextRegisterResetCallback(fcinfo->flinfo->fn_mcxt, cb);
 		fcinfo->flinfo->fn_extra = st;
 	}
 	return st;
