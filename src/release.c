@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "lib/stringinfo.h"
+#include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -50,6 +51,7 @@ typedef struct CallState
 	Oid			nsp;			/* schema of the extension */
 	char	   *keyname;		/* key cached below, or NULL */
 	JlKey		key;
+	LocalTransactionId key_lxid;	/* transaction that looked it up */
 	CalSlot		cal[JL_CAL_SLOTS];	/* recent calibrations */
 	int			cal_next;		/* slot to replace next */
 	int			cal_last;		/* slot used last */
@@ -93,13 +95,18 @@ call_state(FunctionCallInfo fcinfo)
 	return st;
 }
 
-/* The key of this name, looked up once per call site and statement. */
+/*
+ * The key of this name, looked up once per call site and transaction (a
+ * call site can outlive a statement, e.g. in PL/pgSQL; a key dropped and
+ * recreated meanwhile must not be used stale).
+ */
 static const JlKey *
 call_key(FunctionCallInfo fcinfo, CallState *st, text *name)
 {
 	size_t		n = VARSIZE_ANY_EXHDR(name);
 
-	if (st->keyname == NULL || strlen(st->keyname) != n ||
+	if (st->keyname == NULL || st->key_lxid != MyProc->lxid ||
+		strlen(st->keyname) != n ||
 		memcmp(st->keyname, VARDATA_ANY(name), n) != 0)
 	{
 		char	   *s = text_to_cstring(name);
@@ -109,6 +116,7 @@ call_key(FunctionCallInfo fcinfo, CallState *st, text *name)
 		st->keyname = NULL;
 		jl_key_lookup(st->nsp, s, &st->key);
 		st->keyname = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, s);
+		st->key_lxid = MyProc->lxid;
 	}
 	return &st->key;
 }
