@@ -9,7 +9,8 @@ MATH_OBJS = src/chacha20.o src/projection.o src/randbits.o src/laplace.o \
 	src/sensitivity.o src/mechanism.o src/distance.o
 # PostgreSQL glue
 GLUE_OBJS = src/jldp.o src/arrays.o src/options.o src/keystore.o \
-	src/pcache.o src/strong_random.o src/release.o src/recover.o
+	src/pcache.o src/strong_random.o src/release.o src/recover.o \
+	src/budget.o
 OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
 # calls between our own files bind directly, not through the PLT

@@ -103,3 +103,89 @@ AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8) IS
   'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + 14 k s2^2) at r^2 = max(estimate, 0), over the projection and the Laplace noise.';
+
+-- Privacy budget ------------------------------------------------------------
+-- Protected datasets with caps; every release is charged by basic
+-- composition under a row lock on its dataset, so concurrent releases
+-- cannot together pass a cap.  Only jldp's own functions write here.
+
+CREATE TABLE @extschema@.jldp_dataset (
+    name          text PRIMARY KEY,
+    -- numeric: sums of decimal epsilons are exact, so a cap is met exactly
+    epsilon_cap   numeric NOT NULL CHECK (epsilon_cap >= 0),
+    delta_cap     numeric NOT NULL CHECK (delta_cap >= 0 AND delta_cap <= 1),
+    epsilon_spent numeric NOT NULL DEFAULT 0,
+    delta_spent   numeric NOT NULL DEFAULT 0,
+    source        regclass,
+    owner         oid NOT NULL,
+    created       timestamptz NOT NULL DEFAULT now()
+);
+REVOKE ALL ON @extschema@.jldp_dataset FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_dataset', '');
+
+CREATE TABLE @extschema@.jldp_ledger (
+    id            bigserial PRIMARY KEY,
+    dataset       text NOT NULL,
+    event         text NOT NULL CHECK (event IN ('declare', 'cap', 'reset', 'charge', 'reserve')),
+    epsilon       numeric,
+    delta         numeric,
+    epsilon_spent numeric NOT NULL,
+    delta_spent   numeric NOT NULL,
+    what          text,
+    role          oid NOT NULL,
+    xact          xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    at            timestamptz NOT NULL DEFAULT now()
+);
+REVOKE ALL ON @extschema@.jldp_ledger FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_ledger', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_ledger_id_seq', '');
+
+CREATE FUNCTION @extschema@.jl_dataset_declare(name text, epsilon_cap float8,
+    delta_cap float8 DEFAULT 0, source regclass DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_declare'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass) IS
+  'Declare a protected dataset with a privacy budget cap (epsilon, delta); the caller owns it.';
+
+CREATE FUNCTION @extschema@.jl_dataset_set_cap(name text, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_set_cap'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_set_cap(text, float8, float8) IS
+  'Change a dataset''s cap (its owner or a superuser); recorded in the ledger.';
+
+CREATE FUNCTION @extschema@.jl_dataset_reset(name text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_reset'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_reset(text) IS
+  'Set a dataset''s spent budget back to 0 (its owner or a superuser); recorded in the ledger.';
+
+CREATE FUNCTION @extschema@.jl_budget_reserve(dataset text, epsilon float8, delta float8 DEFAULT 0)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_budget_reserve'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_budget_reserve(text, float8, float8) IS
+  'Charge (epsilon, delta) to a dataset now, for one aggregate release later in the same transaction.';
+
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_set_cap(text, float8, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_reset(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_budget_reserve(text, float8, float8) FROM PUBLIC;
+
+-- what the current role may see: datasets it owns (superusers: all)
+CREATE VIEW @extschema@.jl_budgets WITH (security_barrier) AS
+  SELECT name, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
+         epsilon_cap - epsilon_spent AS epsilon_remaining,
+         delta_cap - delta_spent AS delta_remaining,
+         source, owner::regrole AS owner, created
+  FROM @extschema@.jldp_dataset
+  WHERE pg_catalog.pg_has_role(current_user, owner, 'USAGE');
+CREATE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
+  SELECT l.id, l.dataset, l.event, l.epsilon, l.delta, l.epsilon_spent, l.delta_spent,
+         l.what, l.role::regrole AS role, l.at
+  FROM @extschema@.jldp_ledger l JOIN @extschema@.jldp_dataset d ON d.name = l.dataset
+  WHERE pg_catalog.pg_has_role(current_user, d.owner, 'USAGE');
+REVOKE ALL ON @extschema@.jl_budgets, @extschema@.jl_ledger FROM PUBLIC;
+GRANT SELECT ON @extschema@.jl_budgets, @extschema@.jl_ledger TO PUBLIC;

@@ -1,0 +1,40 @@
+/*
+ * budget.h - the privacy budget: protected datasets with caps, charged by
+ * basic composition.
+ */
+#ifndef JLDP_BUDGET_H
+#define JLDP_BUDGET_H
+
+#include "postgres.h"
+
+/*
+ * Charge (epsilon, delta) to dataset, refusing (ERROR, nothing written)
+ * past its cap.  A dataset not yet declared is declared on first use when
+ * source_relid is valid, without a cap.  Serialised by a row lock on the
+ * dataset, so concurrent charges cannot together pass the cap.  Needs a
+ * transaction that may write (not in parallel mode).  Returns the ledger id.
+ */
+extern int64 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
+							  double epsilon, double delta, const char *what);
+
+/*
+ * For releases that cannot write (an aggregate's final function may run in
+ * parallel mode): consume a reservation made with jl_budget_reserve in this
+ * transaction for dataset that covers (epsilon, delta).  Each reservation
+ * covers one release.  ERROR if there is none.
+ */
+extern void jl_budget_consume_reservation(Oid nsp, const char *dataset,
+										  double epsilon, double delta);
+
+/* Run SPI as the extension's owner (who owns its tables). */
+typedef struct JlOwnerScope
+{
+	Oid			save_user;
+	int			save_sec;
+} JlOwnerScope;
+
+extern void jl_become_owner(Oid nsp, JlOwnerScope *scope);
+extern void jl_restore_user(const JlOwnerScope *scope);
+extern char *jl_qualified(Oid nsp, const char *name);
+
+#endif
