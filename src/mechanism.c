@@ -143,14 +143,11 @@ jl_project_vec(const double *P, int64_t d, int k, const double *x, double *y)
 }
 
 JlStatus
-jl_laplace_release_row(const JlLaplace *m, const double *P, const double *x,
-					   double *out, JlRandom *r)
+jl_laplace_check_row(const JlLaplace *m, const double *x)
 {
-	double		l1 = 0.0;
+	double		l1;
 	double		gamma_d;
-	double		inv_grid = 1.0 / m->grid;
 	int64_t		i;
-	int			j;
 
 	/* four partial sums: the add latency, not the loads, bounds this loop */
 	{
@@ -174,12 +171,19 @@ jl_laplace_release_row(const JlLaplace *m, const double *P, const double *x,
 	gamma_d = (m->d + 2) * U_ROUND / (1.0 - (m->d + 2) * U_ROUND);
 	if (!(gamma_d * l1 * (1.0 + 2.0 * gamma_d) * m->max_abs <= m->fp_allowance))
 		return JL_ERR_ROW_MAGNITUDE;
+	return JL_OK;
+}
 
-	jl_project_vec(P, m->d, m->k, x, out);
+JlStatus
+jl_laplace_noise(const JlLaplace *m, double *y, JlRandom *r)
+{
+	double		inv_grid = 1.0 / m->grid;
+	int			j;
+
 	for (j = 0; j < m->k; j++)
 	{
 		/* grid is a power of two: multiplying by its inverse is exact */
-		double		q = out[j] * inv_grid;
+		double		q = y[j] * inv_grid;
 		double		n;
 		int64_t		noise;
 		double		z;
@@ -192,9 +196,21 @@ jl_laplace_release_row(const JlLaplace *m, const double *P, const double *x,
 		z = (double) ((int64_t) n + noise);
 		if (!(fabs(z) < 4.0 * JL_MAX_GRID_INDEX))
 			return JL_ERR_OUTPUT_RANGE;
-		out[j] = z * m->grid;
+		y[j] = z * m->grid;
 	}
 	return JL_OK;
+}
+
+JlStatus
+jl_laplace_release_row(const JlLaplace *m, const double *P, const double *x,
+					   double *out, JlRandom *r)
+{
+	JlStatus	s = jl_laplace_check_row(m, x);
+
+	if (s != JL_OK)
+		return s;
+	jl_project_vec(P, m->d, m->k, x, out);
+	return jl_laplace_noise(m, out, r);
 }
 
 bool

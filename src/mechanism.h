@@ -82,6 +82,16 @@ void		jl_project_vec(const double *P, int64_t d, int k, const double *x,
 						   double *y);
 
 /*
+ * The floating-point allowance holds for row x: gamma_d ||x||_1 max|P| <=
+ * fp_allowance, so any summation order of x P (BLAS level 2 or 3) stays
+ * within the sensitivity's margin.
+ */
+JlStatus	jl_laplace_check_row(const JlLaplace *m, const double *x);
+
+/* y = x P (computed by any BLAS routine) rounded to the grid plus noise. */
+JlStatus	jl_laplace_noise(const JlLaplace *m, double *y, JlRandom *r);
+
+/*
  * One release: y = x P rounded to the grid plus discrete Laplace noise,
  * out[0..k-1].
  */
