@@ -10,7 +10,7 @@ MATH_OBJS = src/chacha20.o src/projection.o src/randbits.o src/laplace.o \
 # PostgreSQL glue
 GLUE_OBJS = src/jldp.o src/arrays.o src/options.o src/keystore.o \
 	src/pcache.o src/strong_random.o src/release.o src/recover.o \
-	src/budget.o
+	src/budget.o src/table_release.o
 OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
 # calls between our own files bind directly, not through the PLT

@@ -189,3 +189,73 @@ CREATE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
   WHERE pg_catalog.pg_has_role(current_user, d.owner, 'USAGE');
 REVOKE ALL ON @extschema@.jl_budgets, @extschema@.jl_ledger FROM PUBLIC;
 GRANT SELECT ON @extschema@.jl_budgets, @extschema@.jl_ledger TO PUBLIC;
+
+-- Table release and the release registry -----------------------------------
+
+CREATE TABLE @extschema@.jldp_release (
+    id              bigserial PRIMARY KEY,
+    source          text NOT NULL,
+    target          regclass NOT NULL,
+    id_column       text NOT NULL,
+    vector          text NOT NULL,
+    d               int NOT NULL,
+    k               int NOT NULL,
+    projection      text NOT NULL,
+    neighbor        text NOT NULL,
+    bound           float8 NOT NULL,
+    clipping        text NOT NULL,
+    calibration     text NOT NULL,
+    epsilon         float8 NOT NULL,
+    delta           float8 NOT NULL,
+    noise_variance  float8 NOT NULL,
+    grid            float8 NOT NULL,
+    key_fingerprint text NOT NULL,
+    dataset         text NOT NULL,
+    ledger_id       bigint,
+    info            jsonb NOT NULL,
+    version         text NOT NULL DEFAULT '0.1.0',
+    released_at     timestamptz NOT NULL DEFAULT now(),
+    released_by     oid NOT NULL
+);
+REVOKE ALL ON @extschema@.jldp_release FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release_id_seq', '');
+
+-- an analyst sees the record of a release exactly when it can read the target
+CREATE VIEW @extschema@.jl_releases WITH (security_barrier) AS
+  SELECT id, target, source, id_column, vector, d, k, projection, neighbor, bound,
+         clipping, calibration, epsilon, delta, noise_variance, grid, key_fingerprint,
+         dataset, info, version, released_at, released_by::regrole AS released_by
+  FROM @extschema@.jldp_release
+  WHERE pg_catalog.has_table_privilege(target, 'SELECT');
+REVOKE ALL ON @extschema@.jl_releases FROM PUBLIC;
+GRANT SELECT ON @extschema@.jl_releases TO PUBLIC;
+COMMENT ON VIEW @extschema@.jl_releases IS
+  'Release registry: one row per table release, visible to roles that can read its target.';
+
+CREATE FUNCTION @extschema@.jl_release_table(
+    source regclass, id_column text, vector text[], target text, k int, epsilon float8,
+    neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
+    calibration text DEFAULT 'exact', delta float8 DEFAULT NULL,
+    key text DEFAULT 'default', dataset text DEFAULT NULL,
+    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_release_table'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8) IS
+  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), charged to dataset (default: the source relation) and recorded in jl_releases. Returns the registry id.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release regclass)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], regclass) IS
+  'jl_recover_dist with the noise variance of the release that wrote the table (from the registry).';
+
+CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], release regclass)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], regclass) IS
+  'jl_recover_dist_stddev with the noise variance of the release that wrote the table (from the registry).';

@@ -8,11 +8,80 @@
 
 #include "distance.h"
 
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+
+#include "budget.h"
+
 PG_FUNCTION_INFO_V1(jl_recover_dist);
 PG_FUNCTION_INFO_V1(jl_recover_dist_stddev);
+PG_FUNCTION_INFO_V1(jl_recover_dist_release);
+PG_FUNCTION_INFO_V1(jl_recover_dist_stddev_release);
+
+/* per call site: the release last looked up and its noise variance */
+typedef struct ReleaseVariance
+{
+	Oid			target;
+	int			k;
+	double		noise_variance;
+} ReleaseVariance;
+
+/*
+ * The noise variance the registry records for the release that wrote the
+ * table target; the caller must be able to read target.
+ */
+static double
+registry_variance(FunctionCallInfo fcinfo, Oid target, int *k)
+{
+	ReleaseVariance *rv = (ReleaseVariance *) fcinfo->flinfo->fn_extra;
+
+	if (rv == NULL || rv->target != target)
+	{
+		Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+		Oid			types[1] = {OIDOID};
+		Datum		values[1] = {ObjectIdGetDatum(target)};
+		JlOwnerScope scope;
+		bool		isnull;
+		int			rc;
+
+		if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied for table %s", get_rel_name(target))));
+		if (rv == NULL)
+			rv = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(*rv));
+		rv->target = InvalidOid;
+		SPI_connect();
+		jl_become_owner(nsp, &scope);
+		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k FROM %s WHERE target = $1 "
+											"ORDER BY id DESC LIMIT 1",
+											jl_qualified(nsp, "jldp_release")),
+								   1, types, values, NULL, true, 1);
+		jl_restore_user(&scope);
+		if (rc != SPI_OK_SELECT)
+			elog(ERROR, "could not read the release registry");
+		if (SPI_processed == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("table %s was not written by a jldp release", get_rel_name(target)),
+					 errhint("Pass the release's noise_variance instead.")));
+		rv->noise_variance = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0],
+														  SPI_tuptable->tupdesc, 1, &isnull));
+		rv->k = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
+											SPI_tuptable->tupdesc, 2, &isnull));
+		SPI_finish();
+		rv->target = target;
+		fcinfo->flinfo->fn_extra = rv;
+	}
+	*k = rv->k;
+	return rv->noise_variance;
+}
 
 static void
-read_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, double *nv)
+read_sketches(FunctionCallInfo fcinfo, double **a, double **b, int *k)
 {
 	int			ka,
 				kb;
@@ -23,12 +92,55 @@ read_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, double *nv)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("sketches have different dimensions %d and %d", ka, kb)));
+	*k = ka;
+}
+
+static void
+read_release_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, double *nv)
+{
+	int			rk;
+
+	read_sketches(fcinfo, a, b, k);
+	*nv = registry_variance(fcinfo, PG_GETARG_OID(2), &rk);
+	if (rk != *k)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("sketches have %d dimensions, the release has k = %d", *k, rk)));
+}
+
+Datum
+jl_recover_dist_release(PG_FUNCTION_ARGS)
+{
+	double	   *a,
+			   *b,
+				nv;
+	int			k;
+
+	read_release_pair(fcinfo, &a, &b, &k, &nv);
+	PG_RETURN_FLOAT8(jl_recover_sqdist(a, b, k, nv));
+}
+
+Datum
+jl_recover_dist_stddev_release(PG_FUNCTION_ARGS)
+{
+	double	   *a,
+			   *b,
+				nv;
+	int			k;
+
+	read_release_pair(fcinfo, &a, &b, &k, &nv);
+	PG_RETURN_FLOAT8(jl_recover_stddev(a, b, k, nv));
+}
+
+static void
+read_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, double *nv)
+{
+	read_sketches(fcinfo, a, b, k);
 	*nv = PG_GETARG_FLOAT8(2);
 	if (!(isfinite(*nv) && *nv >= 0.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("noise_variance must be a finite number >= 0")));
-	*k = ka;
 }
 
 Datum

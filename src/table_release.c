@@ -1,0 +1,558 @@
+/*
+ * table_release.c - jl_release_table: a whole table (or the rows of a
+ * relation) released into a new private table (id, sketch) in one call,
+ * with clipping, a budget charge and a registry record.
+ *
+ * Rows are fetched through an SPI cursor in batches, projected together with
+ * one BLAS level-3 product (X P for a batch of rows), noised on the grid as
+ * jl_private_release does, and inserted straight into the new heap.  All of
+ * it happens in the caller's transaction: a failure or a cancel leaves no
+ * target, no charge and no registry row behind.
+ */
+#include "jldp.h"
+
+#include <cblas.h>
+#include <math.h>
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "portability/instr_time.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+#include "utils/varlena.h"
+
+#include "budget.h"
+#include "laplace.h"
+
+PG_FUNCTION_INFO_V1(jl_release_table);
+
+#define BATCH_ROWS 512
+#define PROGRESS_SECONDS 5.0
+
+typedef enum ClipKind
+{
+	CLIP_NONE,
+	CLIP_ELEMENT,				/* clamp each element to [lo, hi] */
+	CLIP_NORM					/* scale each row to L2 norm <= C */
+} ClipKind;
+
+static char *
+required_text(FunctionCallInfo fcinfo, int n, const char *what)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", what)));
+	return text_to_cstring(PG_GETARG_TEXT_PP(n));
+}
+
+/* A column of relid by name: its number and type, or ERROR. */
+static AttrNumber
+column_of(Oid relid, const char *name, Oid *type)
+{
+	AttrNumber	att = get_attnum(relid, name);
+
+	if (att == InvalidAttrNumber || att < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation %s does not exist",
+						name, get_rel_name(relid))));
+	*type = get_atttype(relid, att);
+	return att;
+}
+
+static bool
+numeric_type(Oid t)
+{
+	return t == FLOAT8OID || t == FLOAT4OID || t == INT2OID || t == INT4OID ||
+		t == INT8OID || t == NUMERICOID;
+}
+
+/* Clamp or scale x in place. */
+static void
+clip_row(double *x, int d, ClipKind clip, double lo, double hi, double c)
+{
+	int			i;
+
+	if (clip == CLIP_ELEMENT)
+	{
+		for (i = 0; i < d; i++)
+			x[i] = x[i] < lo ? lo : (x[i] > hi ? hi : x[i]);
+	}
+	else if (clip == CLIP_NORM)
+	{
+		double		n2 = 0.0;
+
+		for (i = 0; i < d; i++)
+			n2 += x[i] * x[i];
+		if (n2 > c * c)
+		{
+			/* a hair inside, so rounding cannot leave the norm above c */
+			double		s = c / sqrt(n2) * (1.0 - 1e-12);
+
+			for (i = 0; i < d; i++)
+				x[i] *= s;
+		}
+	}
+}
+
+static void
+json_num(StringInfo b, const char *name, double v)
+{
+	if (isfinite(v))
+		appendStringInfo(b, ", \"%s\": %.17g", name, v);
+	else
+		appendStringInfo(b, ", \"%s\": null", name);
+}
+
+/*
+ * jl_release_table(source regclass, id_column text, vector text[],
+ *                  target text, k int, epsilon float8, neighbor text,
+ *                  bound float8, calibration text, delta float8, key text,
+ *                  dataset text, clip_lo float8, clip_hi float8,
+ *                  clip_norm float8) RETURNS bigint (the registry id)
+ */
+Datum
+jl_release_table(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			source;
+	char	   *id_col;
+	ArrayType  *vec_arr;
+	char	   *target_name;
+	int32		k;
+	double		epsilon,
+				bound,
+				delta,
+				clip_lo = NAN,
+				clip_hi = NAN,
+				clip_c = NAN;
+	JlNeighbor	neighbor;
+	JlCalibration calibration;
+	char	   *keyname,
+			   *dataset;
+	ClipKind	clip = CLIP_NONE;
+	Oid			id_type;
+	Datum	   *vec_names;
+	int			nvec;
+	StringInfoData sql,
+				vec_desc,
+				clip_desc;
+	List	   *target_names;
+	char	   *target_q;
+	JlKey		key;
+	JlProjection *proj = NULL;
+	JlLaplace	m;
+	JlStatus	s;
+	Portal		portal;
+	Relation	target_rel;
+	int64		nrows = 0;
+	int64		ledger_id;
+	int64		release_id;
+	int			d = -1;
+	double	   *X = NULL,
+			   *Y = NULL;
+	Datum	   *ids = NULL;
+	uint32	   *table = NULL;
+	MemoryContext batch_cxt,
+				old;
+	instr_time	start,
+				last_report,
+				now;
+	int			i;
+
+	/* ---- arguments */
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("source must not be NULL")));
+	source = PG_GETARG_OID(0);
+	id_col = required_text(fcinfo, 1, "id_column");
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("vector must not be NULL")));
+	vec_arr = PG_GETARG_ARRAYTYPE_P(2);
+	target_name = required_text(fcinfo, 3, "target");
+	if (PG_ARGISNULL(4) || PG_ARGISNULL(5))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("k and epsilon must not be NULL")));
+	k = PG_GETARG_INT32(4);
+	jl_check_k(k);
+	epsilon = PG_GETARG_FLOAT8(5);
+	if (PG_ARGISNULL(6) || PG_ARGISNULL(8) || PG_ARGISNULL(10))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("neighbor, calibration and key must not be NULL")));
+	neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(6));
+	calibration = jl_parse_calibration(PG_GETARG_TEXT_PP(8));
+	delta = PG_ARGISNULL(9) ? NAN : PG_GETARG_FLOAT8(9);
+	if (!PG_ARGISNULL(9) && isnan(delta))
+		jl_report_status(JL_ERR_DELTA);
+	keyname = text_to_cstring(PG_GETARG_TEXT_PP(10));
+	dataset = PG_ARGISNULL(11) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(11));
+
+	/* clipping makes the bound true; without it the bound is assumed */
+	if (!PG_ARGISNULL(12) || !PG_ARGISNULL(13))
+	{
+		if (PG_ARGISNULL(12) || PG_ARGISNULL(13))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("clip_lo and clip_hi go together")));
+		clip_lo = PG_GETARG_FLOAT8(12);
+		clip_hi = PG_GETARG_FLOAT8(13);
+		if (!(isfinite(clip_lo) && isfinite(clip_hi) && clip_lo < clip_hi))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("clip_lo and clip_hi must be finite with clip_lo < clip_hi")));
+		if (neighbor != JL_NEIGHBOR_ELEMENT)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("element clipping (clip_lo, clip_hi) goes with neighbor 'element'"),
+					 errhint("For row neighbours clip the norm with clip_norm.")));
+		clip = CLIP_ELEMENT;
+	}
+	if (!PG_ARGISNULL(14))
+	{
+		if (clip != CLIP_NONE)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("use either clip_lo/clip_hi or clip_norm, not both")));
+		clip_c = PG_GETARG_FLOAT8(14);
+		if (!(isfinite(clip_c) && clip_c > 0.0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("clip_norm must be a finite number greater than 0")));
+		if (neighbor != JL_NEIGHBOR_ROW)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("norm clipping (clip_norm) goes with neighbor 'row'"),
+					 errhint("For element neighbours clamp with clip_lo and clip_hi.")));
+		clip = CLIP_NORM;
+	}
+	if (clip == CLIP_ELEMENT)
+		bound = clip_hi - clip_lo;
+	else if (clip == CLIP_NORM)
+		bound = 2.0 * clip_c;	/* replace one row by any other */
+	else
+		bound = 1.0;
+	if (!PG_ARGISNULL(7))
+	{
+		double		given = PG_GETARG_FLOAT8(7);
+
+		if (clip != CLIP_NONE && given < bound)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("bound %g is smaller than the %g that the clipping implies", given, bound),
+					 errhint("Leave bound out: clipping sets it.")));
+		bound = given;
+	}
+
+	/* ---- the source: columns checked against the catalog, names quoted */
+	if (get_rel_relkind(source) == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", source)));
+	column_of(source, id_col, &id_type);
+	if (ARR_NDIM(vec_arr) != 1 || array_contains_nulls(vec_arr))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("vector must be a non-empty list of column names")));
+	deconstruct_array(vec_arr, TEXTOID, -1, false, TYPALIGN_INT, &vec_names, NULL, &nvec);
+	initStringInfo(&sql);
+	initStringInfo(&vec_desc);
+	appendStringInfo(&sql, "SELECT %s, ", quote_identifier(id_col));
+	if (nvec == 1)
+	{
+		char	   *c = TextDatumGetCString(vec_names[0]);
+		Oid			t;
+
+		column_of(source, c, &t);
+		if (t == FLOAT8ARRAYOID)
+			appendStringInfoString(&sql, quote_identifier(c));
+		else if (numeric_type(t))
+			appendStringInfo(&sql, "ARRAY[%s::float8]", quote_identifier(c));
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("column \"%s\" must be float8[] or numeric", c)));
+		appendStringInfoString(&vec_desc, c);
+	}
+	else
+	{
+		appendStringInfoString(&sql, "ARRAY[");
+		for (i = 0; i < nvec; i++)
+		{
+			char	   *c = TextDatumGetCString(vec_names[i]);
+			Oid			t;
+
+			column_of(source, c, &t);
+			if (!numeric_type(t))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATATYPE_MISMATCH),
+						 errmsg("column \"%s\" must be numeric to be a vector element", c)));
+			appendStringInfo(&sql, "%s%s::float8", i ? ", " : "", quote_identifier(c));
+			appendStringInfo(&vec_desc, "%s%s", i ? ", " : "", c);
+		}
+		appendStringInfoString(&sql, "]");
+		d = nvec;
+	}
+	appendStringInfo(&sql, " FROM %s",
+					 quote_qualified_identifier(get_namespace_name(get_rel_namespace(source)),
+												get_rel_name(source)));
+
+	/* ---- key and target name */
+	jl_key_lookup(nsp, keyname, &key);
+	target_names = textToQualifiedNameList(cstring_to_text(target_name));
+	if (list_length(target_names) == 1)
+		target_q = pstrdup(quote_identifier(strVal(linitial(target_names))));
+	else if (list_length(target_names) == 2)
+		target_q = quote_qualified_identifier(strVal(linitial(target_names)),
+											  strVal(lsecond(target_names)));
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_NAME),
+				 errmsg("target must be a table name, optionally schema-qualified")));
+
+	/* ---- budget first: a refused release writes nothing */
+	if (dataset == NULL)
+		dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(source)),
+											 get_rel_name(source));
+
+	/*
+	 * d may be known only from the first row (an array column); calibrate
+	 * after reading it, but charge the budget, which depends only on
+	 * epsilon and delta, before any output exists.
+	 */
+	/* a Laplace release that is accepted is pure epsilon-DP: delta 0 */
+	ledger_id = jl_budget_charge(nsp, dataset, source, epsilon, 0.0,
+								 psprintf("jl_release_table into %s", target_name));
+
+	SPI_connect();
+	if (SPI_execute(psprintf("CREATE TABLE %s (id %s, sketch float8[])", target_q,
+							 format_type_be(id_type)), false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "could not create the target table");
+	target_rel = table_openrv(makeRangeVarFromNameList(target_names), RowExclusiveLock);
+
+	portal = SPI_cursor_open_with_args(NULL, sql.data, 0, NULL, NULL, NULL, true, 0);
+	batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "jldp release batch",
+									  ALLOCSET_DEFAULT_SIZES);
+	INSTR_TIME_SET_CURRENT(start);
+	last_report = start;
+	memset(&m, 0, sizeof(m));
+
+	for (;;)
+	{
+		uint64		n,
+					r;
+
+		CHECK_FOR_INTERRUPTS();
+		SPI_cursor_fetch(portal, true, BATCH_ROWS);
+		n = SPI_processed;
+		if (n == 0)
+			break;
+		MemoryContextReset(batch_cxt);
+		old = MemoryContextSwitchTo(batch_cxt);
+
+		for (r = 0; r < n; r++)
+		{
+			HeapTuple	tup = SPI_tuptable->vals[r];
+			bool		isnull;
+			Datum		idv = SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull);
+			Datum		v;
+			double	   *x;
+			int			len;
+
+			if (isnull)
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("id column \"%s\" must not be NULL", id_col)));
+			v = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+			if (isnull)
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("vector of row %lld must not be NULL", (long long) (nrows + r + 1)),
+						 errhint("Filter NULLs out of the source, e.g. with a view.")));
+			x = jl_array_vector(DatumGetArrayTypeP(v), "vector", &len);
+
+			if (d < 0)
+				d = len;
+			if (proj == NULL)
+			{
+				MemoryContextSwitchTo(old);
+				proj = jl_projection_get(key.secret, JL_KIND_GAUSSIAN, k, d);
+				m.d = d;
+				m.k = k;
+				m.epsilon = epsilon;
+				m.neighbor = neighbor;
+				m.bound = bound;
+				m.calibration = calibration;
+				m.delta = delta;
+				m.max_abs = proj->max_abs;
+				m.proj_sensitivity = (neighbor == JL_NEIGHBOR_ELEMENT) ?
+					proj->max_row_l1 : jl_projection_row_sensitivity(proj);
+				s = jl_laplace_calibrate(&m);
+				jl_report_status(s);
+				if (!m.valid)
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("paper calibration does not cover this projection"),
+							 errhint("Use calibration => 'exact'.")));
+				if (m.t <= JL_LAPLACE_TABLE_MAX_T)
+				{
+					table = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * m.t);
+					jl_laplace_table_fill(m.t, table);
+					m.noise_table = table;
+				}
+				X = palloc(sizeof(double) * BATCH_ROWS * (Size) d);
+				Y = palloc(sizeof(double) * BATCH_ROWS * (Size) k);
+				ids = palloc(sizeof(Datum) * BATCH_ROWS);
+				MemoryContextSwitchTo(batch_cxt);
+			}
+			if (len != d)
+				ereport(ERROR,
+						(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+						 errmsg("row %lld has %d elements, earlier rows %d",
+								(long long) (nrows + r + 1), len, d)));
+			memcpy(X + r * (Size) d, x, sizeof(double) * d);
+			clip_row(X + r * (Size) d, d, clip, clip_lo, clip_hi, clip_c);
+			s = jl_laplace_check_row(&m, X + r * (Size) d);
+			jl_report_status(s);
+			ids[r] = datumCopy(idv, get_typbyval(id_type), get_typlen(id_type));
+		}
+
+		/* the batch's projection in one BLAS level-3 product */
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int) n, k, d,
+					1.0, X, d, proj->P, k, 0.0, Y, k);
+
+		for (r = 0; r < n; r++)
+		{
+			Datum		values[2];
+			bool		nulls[2] = {false, false};
+			HeapTuple	out;
+
+			s = jl_laplace_noise(&m, Y + r * (Size) k, jl_strong_random());
+			jl_report_status(s);
+			values[0] = ids[r];
+			values[1] = PointerGetDatum(jl_vector_array(Y + r * (Size) k, k));
+			out = heap_form_tuple(RelationGetDescr(target_rel), values, nulls);
+			simple_heap_insert(target_rel, out);
+		}
+		MemoryContextSwitchTo(old);
+		nrows += n;
+
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_SUBTRACT(now, last_report);
+		if (INSTR_TIME_GET_DOUBLE(now) >= PROGRESS_SECONDS)
+		{
+			INSTR_TIME_SET_CURRENT(last_report);
+			now = last_report;
+			INSTR_TIME_SUBTRACT(now, start);
+			ereport(NOTICE,
+					(errmsg("jl_release_table: %lld rows released in %.1f s",
+							(long long) nrows, INSTR_TIME_GET_DOUBLE(now))));
+		}
+	}
+	SPI_cursor_close(portal);
+	table_close(target_rel, NoLock);
+
+	if (nrows == 0)
+	{
+		/* nothing read: calibrate for the record with the declared columns */
+		if (d < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_NO_DATA),
+					 errmsg("source has no rows, so the vector length is unknown"),
+					 errhint("Name the vector's columns, or release a non-empty table.")));
+		proj = jl_projection_get(key.secret, JL_KIND_GAUSSIAN, k, d);
+		m.d = d;
+		m.k = k;
+		m.epsilon = epsilon;
+		m.neighbor = neighbor;
+		m.bound = bound;
+		m.calibration = calibration;
+		m.delta = delta;
+		m.max_abs = proj->max_abs;
+		m.proj_sensitivity = (neighbor == JL_NEIGHBOR_ELEMENT) ?
+			proj->max_row_l1 : jl_projection_row_sensitivity(proj);
+		jl_report_status(jl_laplace_calibrate(&m));
+	}
+
+	/* ---- the registry record, written as the extension's owner */
+	initStringInfo(&clip_desc);
+	if (clip == CLIP_ELEMENT)
+		appendStringInfo(&clip_desc, "elements clamped to [%.17g, %.17g]", clip_lo, clip_hi);
+	else if (clip == CLIP_NORM)
+		appendStringInfo(&clip_desc, "rows scaled to L2 norm <= %.17g", clip_c);
+	else
+		appendStringInfoString(&clip_desc, "none: the bound is assumed, not enforced");
+	{
+		StringInfoData info;
+		JlOwnerScope scope;
+		Oid			types[9] = {TEXTOID, OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, INT8OID, TEXTOID};
+		Datum		values[9];
+		bool		isnull;
+		Oid			target_oid = RangeVarGetRelid(makeRangeVarFromNameList(target_names), NoLock, false);
+
+		initStringInfo(&info);
+		appendStringInfo(&info, "{\"mechanism\": \"laplace\", \"projection\": \"gaussian\", \"d\": %d, \"k\": %d", d, k);
+		appendStringInfo(&info, ", \"neighbor\": \"%s\", \"calibration\": \"%s\"",
+						 jl_neighbor_name(neighbor), jl_calibration_name(calibration));
+		json_num(&info, "bound", bound);
+		json_num(&info, "epsilon", epsilon);
+		json_num(&info, "delta", 0.0);
+		json_num(&info, "epsilon_effective", m.epsilon_effective);
+		json_num(&info, "sensitivity", m.sensitivity);
+		json_num(&info, "projection_sensitivity", m.data_sensitivity);
+		json_num(&info, "scale", m.scale);
+		json_num(&info, "grid", m.grid);
+		appendStringInfo(&info, ", \"scale_in_grid_steps\": %llu", (unsigned long long) m.t);
+		json_num(&info, "noise_variance", m.noise_variance);
+		json_num(&info, "paper_c", m.paper_c);
+		json_num(&info, "paper_delta", m.paper_delta);
+		appendStringInfo(&info, ", \"rows\": %lld}", (long long) nrows);
+
+		values[0] = CStringGetTextDatum(quote_qualified_identifier(get_namespace_name(get_rel_namespace(source)),
+																   get_rel_name(source)));
+		values[1] = ObjectIdGetDatum(target_oid);
+		values[2] = CStringGetTextDatum(id_col);
+		values[3] = CStringGetTextDatum(vec_desc.data);
+		values[4] = CStringGetTextDatum(clip_desc.data);
+		values[5] = CStringGetTextDatum(key.fingerprint);
+		values[6] = DirectFunctionCall1(jsonb_in, CStringGetDatum(info.data));
+		values[7] = Int64GetDatum(ledger_id);
+		values[8] = CStringGetTextDatum(dataset);
+
+		jl_become_owner(nsp, &scope);
+		if (SPI_execute_with_args(psprintf("INSERT INTO %s (source, target, id_column, vector, d, k, projection, "
+										   "neighbor, bound, clipping, calibration, epsilon, delta, noise_variance, "
+										   "grid, key_fingerprint, dataset, ledger_id, info, released_by) "
+										   "SELECT $1, $2, $3, $4, (i->>'d')::int, (i->>'k')::int, i->>'projection', "
+										   "i->>'neighbor', (i->>'bound')::float8, $5, i->>'calibration', "
+										   "(i->>'epsilon')::float8, (i->>'delta')::float8, (i->>'noise_variance')::float8, "
+										   "(i->>'grid')::float8, $6, $9, $8, i, %u FROM (SELECT $7 AS i) s RETURNING id",
+										   jl_qualified(nsp, "jldp_release"), GetOuterUserId()),
+								  9, types, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
+			elog(ERROR, "could not write the release registry");
+		release_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		jl_restore_user(&scope);
+	}
+	SPI_finish();
+	explicit_bzero(&key, sizeof(key));
+	PG_RETURN_INT64(release_id);
+}
