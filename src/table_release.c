@@ -146,6 +146,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 	char	   *keyname,
 			   *dataset;
 	ClipKind	clip = CLIP_NONE;
+	bool		dataset_given;
 	Oid			id_type;
 	Datum	   *vec_names;
 	int			nvec;
@@ -330,6 +331,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 				 errmsg("target must be a table name, optionally schema-qualified")));
 
 	/* ---- budget first: a refused release writes nothing */
+	dataset_given = (dataset != NULL);
 	if (dataset == NULL)
 		dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(source)),
 											 get_rel_name(source));
@@ -340,7 +342,8 @@ jl_release_table(PG_FUNCTION_ARGS)
 	 * epsilon and delta, before any output exists.
 	 */
 	/* a Laplace release that is accepted is pure epsilon-DP: delta 0 */
-	ledger_id = jl_budget_charge(nsp, dataset, source, epsilon, 0.0,
+	ledger_id = jl_budget_charge(nsp, dataset, dataset_given ? InvalidOid : source,
+								 epsilon, 0.0,
 								 psprintf("jl_release_table into %s", target_name));
 
 	SPI_connect();
