@@ -22,6 +22,9 @@ fi
 echo "== statistical tests"
 test/stat/run.sh
 
+echo "== two sessions racing for the last of a budget"
+test/concurrency.sh
+
 echo "== demo (the main job, as a smoke test)"
 test/demo.sh >/dev/null
 

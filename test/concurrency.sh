@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Two real sessions race for the last of a privacy budget.  Assumes the PG*
+# variables point at a server with jldp installable (superuser connection).
+#   1. Ordered: session A charges 0.6 of a cap of 1.0 inside an open
+#      transaction; session B asks for 0.6 meanwhile and must wait on A's lock,
+#      then be refused once A commits.
+#   2. Unordered: ROUNDS times, two sessions start a 0.6 release at the same
+#      moment; exactly one may succeed each round, and the spent budget must
+#      never pass the cap.
+# Exits non-zero on any violation.
+set -euo pipefail
+ROUNDS=${JLDP_RACE_ROUNDS:-20}
+db=jldp_race
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
+trap 'psql -qX -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true' EXIT
+q() { psql -qXAt -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+q <<'SQL' >/dev/null
+CREATE EXTENSION jldp;
+SELECT jl_key_import('race', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
+CREATE TABLE src AS SELECT i AS id, ARRAY[random(), random(), random()] AS x FROM generate_series(1, 2000) i;
+SQL
+fail=0
+tmp=$(mktemp -d)
+
+# 1. ordered
+q -c "SELECT jl_dataset_declare('ordered', 1.0)" >/dev/null
+( q <<'SQL' > "$tmp/a.out" 2>&1
+BEGIN;
+SELECT jl_release_table('src', 'id', '{x}', 'ordered_a', 2, 0.6, key => 'race', dataset => 'ordered') > 0;
+SELECT pg_sleep(2);
+COMMIT;
+SQL
+) &
+apid=$!
+sleep 0.7
+t0=$(date +%s.%N)
+q -c "SELECT jl_release_table('src', 'id', '{x}', 'ordered_b', 2, 0.6, key => 'race', dataset => 'ordered')" > "$tmp/b.out" 2>&1 || true
+t1=$(date +%s.%N)
+wait $apid
+waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+spent=$(q -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'ordered'")
+if grep -q "would be exceeded" "$tmp/b.out" && [ "$spent" = "0.6" ] && \
+   awk -v w="$waited" 'BEGIN { exit !(w >= 0.8) }'; then
+  echo "ok   ordered: B waited ${waited}s for A's lock, then was refused; spent $spent of 1.0"
+else
+  echo "FAIL ordered: B waited ${waited}s, spent $spent; B said: $(cat "$tmp/b.out")"
+  fail=1
+fi
+
+# 2. unordered rounds
+wins_total=0
+for r in $(seq 1 "$ROUNDS"); do
+  q -c "SELECT jl_dataset_declare('race$r', 1.0)" >/dev/null
+  for s in a b; do
+    ( q -c "SELECT jl_release_table('src', 'id', '{x}', 'race${r}_$s', 2, 0.6, key => 'race', dataset => 'race$r')" \
+        > "$tmp/$r$s.out" 2>&1 && echo ok > "$tmp/$r$s.rc" || echo refused > "$tmp/$r$s.rc" ) &
+  done
+  wait
+  wins=$(cat "$tmp/${r}a.rc" "$tmp/${r}b.rc" | grep -c '^ok$' || true)
+  spent=$(q -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'race$r'")
+  refusal=$(cat "$tmp/${r}a.out" "$tmp/${r}b.out" | grep -c "would be exceeded" || true)
+  if [ "$wins" != 1 ] || [ "$spent" != "0.6" ] || [ "$refusal" != 1 ]; then
+    echo "FAIL round $r: $wins releases succeeded, spent $spent"
+    cat "$tmp/${r}a.out" "$tmp/${r}b.out"
+    fail=1
+  fi
+  wins_total=$((wins_total + wins))
+done
+[ $fail = 0 ] && echo "ok   unordered: $ROUNDS rounds of two simultaneous 0.6 releases against a cap of 1.0: exactly one succeeded each round"
+rm -rf "$tmp"
+exit $fail
