@@ -17,6 +17,8 @@
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
+#include "access/tableam.h"
+#include "executor/tuptable.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_attribute.h"
@@ -119,6 +121,178 @@ json_num(StringInfo b, const char *name, double v)
 		appendStringInfo(b, ", \"%s\": null", name);
 }
 
+typedef struct Releaser
+{
+	DestReceiver pub;
+	/* configuration */
+	const JlKey *key;
+	int			k;
+	int			d;				/* -1 until the first row (array column) */
+	ClipKind	clip;
+	double		clip_lo,
+				clip_hi,
+				clip_c;
+	const char *id_col;
+	int16		id_len;
+	bool		id_byval;
+	/* set up at the first row */
+	JlLaplace	m;				/* options filled in by the caller */
+	JlProjection *proj;
+	double	   *X;				/* BATCH_ROWS x d */
+	double	   *Y;				/* BATCH_ROWS x k */
+	Datum	   *ids;
+	/* output */
+	Relation	target;
+	BulkInsertState bistate;
+	TupleTableSlot **slots;
+	MemoryContext batch_cxt;	/* reset after each batch */
+	MemoryContext setup_cxt;	/* lives for the whole release */
+	int			n;				/* rows in the current batch */
+	int64		nrows;
+	instr_time	start,
+				last_report;
+} Releaser;
+
+static void
+releaser_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+}
+
+static void
+releaser_shutdown(DestReceiver *self)
+{
+}
+
+static void
+releaser_destroy(DestReceiver *self)
+{
+}
+
+/* Calibrate to the realized P once the vector length is known. */
+static void
+releaser_setup(Releaser *rl)
+{
+	MemoryContext old = MemoryContextSwitchTo(rl->setup_cxt);
+	JlLaplace  *m = &rl->m;
+
+	rl->proj = jl_projection_get(rl->key->secret, JL_KIND_GAUSSIAN, rl->k, rl->d);
+	m->d = rl->d;
+	m->k = rl->k;
+	m->max_abs = rl->proj->max_abs;
+	m->proj_sensitivity = (m->neighbor == JL_NEIGHBOR_ELEMENT) ?
+		rl->proj->max_row_l1 : jl_projection_row_sensitivity(rl->proj);
+	jl_report_status(jl_laplace_calibrate(m));
+	if (!m->valid)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("paper calibration does not cover this projection"),
+				 errhint("Use calibration => 'exact'.")));
+	if (m->t <= JL_LAPLACE_TABLE_MAX_T)
+	{
+		uint32	   *table = MemoryContextAllocHuge(rl->setup_cxt, sizeof(uint32) * m->t);
+
+		jl_laplace_table_fill(m->t, table);
+		m->noise_table = table;
+	}
+	rl->X = palloc(sizeof(double) * BATCH_ROWS * (Size) rl->d);
+	rl->Y = palloc(sizeof(double) * BATCH_ROWS * (Size) rl->k);
+	rl->ids = palloc(sizeof(Datum) * BATCH_ROWS);
+	MemoryContextSwitchTo(old);
+}
+
+/* Project the batch with one BLAS level-3 product, noise it, insert it. */
+static void
+releaser_flush(Releaser *rl)
+{
+	int			r;
+	MemoryContext old;
+
+	if (rl->n == 0)
+		return;
+	old = MemoryContextSwitchTo(rl->batch_cxt);
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rl->n, rl->k, rl->d,
+				1.0, rl->X, rl->d, rl->proj->P, rl->k, 0.0, rl->Y, rl->k);
+	for (r = 0; r < rl->n; r++)
+	{
+		TupleTableSlot *slot = rl->slots[r];
+		double	   *y = rl->Y + r * (Size) rl->k;
+
+		jl_report_status(jl_laplace_noise(&rl->m, y, jl_strong_random()));
+		ExecClearTuple(slot);
+		slot->tts_values[0] = rl->ids[r];
+		slot->tts_values[1] = PointerGetDatum(jl_vector_array(y, rl->k));
+		slot->tts_isnull[0] = slot->tts_isnull[1] = false;
+		ExecStoreVirtualTuple(slot);
+	}
+	/* one WAL record per page, not per row */
+	table_multi_insert(rl->target, rl->slots, rl->n, GetCurrentCommandId(true),
+					   0, rl->bistate);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(rl->batch_cxt);
+	rl->nrows += rl->n;
+	rl->n = 0;
+
+	CHECK_FOR_INTERRUPTS();
+	{
+		instr_time	now;
+
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_SUBTRACT(now, rl->last_report);
+		if (INSTR_TIME_GET_DOUBLE(now) >= PROGRESS_SECONDS)
+		{
+			INSTR_TIME_SET_CURRENT(rl->last_report);
+			now = rl->last_report;
+			INSTR_TIME_SUBTRACT(now, rl->start);
+			ereport(NOTICE,
+					(errmsg("jl_release_table: %lld rows released in %.1f s",
+							(long long) rl->nrows, INSTR_TIME_GET_DOUBLE(now))));
+		}
+	}
+}
+
+static bool
+releaser_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	Releaser   *rl = (Releaser *) self;
+	bool		isnull;
+	Datum		idv,
+				v;
+	double	   *x;
+	int			len;
+	MemoryContext old;
+
+	idv = slot_getattr(slot, 1, &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("id column \"%s\" must not be NULL", rl->id_col)));
+	v = slot_getattr(slot, 2, &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("vector of row %lld must not be NULL", (long long) (rl->nrows + rl->n + 1)),
+				 errhint("Filter NULLs out of the source, e.g. with a view.")));
+	old = MemoryContextSwitchTo(rl->batch_cxt);
+	x = jl_array_vector(DatumGetArrayTypeP(v), "vector", &len);
+	if (rl->d < 0)
+		rl->d = len;
+	if (rl->proj == NULL)
+		releaser_setup(rl);
+	if (len != rl->d)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("row %lld has %d elements, earlier rows %d",
+						(long long) (rl->nrows + rl->n + 1), len, rl->d)));
+	memcpy(rl->X + rl->n * (Size) rl->d, x, sizeof(double) * rl->d);
+	clip_row(rl->X + rl->n * (Size) rl->d, rl->d, rl->clip, rl->clip_lo, rl->clip_hi, rl->clip_c);
+	jl_report_status(jl_laplace_check_row(&rl->m, rl->X + rl->n * (Size) rl->d));
+	rl->ids[rl->n] = datumCopy(idv, rl->id_byval, rl->id_len);
+	MemoryContextSwitchTo(old);
+	if (++rl->n == BATCH_ROWS)
+		releaser_flush(rl);
+	return true;
+}
+
 /*
  * jl_release_table(source regclass, id_column text, vector text[],
  *                  target text, k int, epsilon float8, neighbor text,
@@ -156,24 +330,14 @@ jl_release_table(PG_FUNCTION_ARGS)
 	List	   *target_names;
 	char	   *target_q;
 	JlKey		key;
-	JlProjection *proj = NULL;
+	JlProjection *proj;
 	JlLaplace	m;
-	JlStatus	s;
-	Portal		portal;
-	Relation	target_rel;
+	Releaser	rl;
+	SPIExecuteOptions opts;
 	int64		nrows = 0;
 	int64		ledger_id;
 	int64		release_id;
 	int			d = -1;
-	double	   *X = NULL,
-			   *Y = NULL;
-	Datum	   *ids = NULL;
-	uint32	   *table = NULL;
-	MemoryContext batch_cxt,
-				old;
-	instr_time	start,
-				last_report,
-				now;
 	int			i;
 
 	/* ---- arguments */
@@ -350,129 +514,54 @@ jl_release_table(PG_FUNCTION_ARGS)
 	if (SPI_execute(psprintf("CREATE TABLE %s (id %s, sketch float8[])", target_q,
 							 format_type_be(id_type)), false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "could not create the target table");
-	target_rel = table_openrv(makeRangeVarFromNameList(target_names), RowExclusiveLock);
 
-	portal = SPI_cursor_open_with_args(NULL, sql.data, 0, NULL, NULL, NULL, true, 0);
-	batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "jldp release batch",
-									  ALLOCSET_DEFAULT_SIZES);
-	INSTR_TIME_SET_CURRENT(start);
-	last_report = start;
-	memset(&m, 0, sizeof(m));
+	/* stream the source's rows into batches: no materialisation */
+	memset(&rl, 0, sizeof(rl));
+	rl.pub.receiveSlot = releaser_receive;
+	rl.pub.rStartup = releaser_startup;
+	rl.pub.rShutdown = releaser_shutdown;
+	rl.pub.rDestroy = releaser_destroy;
+	rl.pub.mydest = DestNone;
+	rl.key = &key;
+	rl.k = k;
+	rl.d = d;
+	rl.m.epsilon = epsilon;
+	rl.m.neighbor = neighbor;
+	rl.m.bound = bound;
+	rl.m.calibration = calibration;
+	rl.m.delta = delta;
+	rl.clip = clip;
+	rl.clip_lo = clip_lo;
+	rl.clip_hi = clip_hi;
+	rl.clip_c = clip_c;
+	rl.id_col = id_col;
+	get_typlenbyval(id_type, &rl.id_len, &rl.id_byval);
+	rl.target = table_openrv(makeRangeVarFromNameList(target_names), RowExclusiveLock);
+	rl.bistate = GetBulkInsertState();
+	rl.slots = palloc(sizeof(TupleTableSlot *) * BATCH_ROWS);
+	for (i = 0; i < BATCH_ROWS; i++)
+		rl.slots[i] = table_slot_create(rl.target, NULL);
+	rl.batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "jldp release batch",
+										 ALLOCSET_DEFAULT_SIZES);
+	rl.setup_cxt = CurrentMemoryContext;
+	INSTR_TIME_SET_CURRENT(rl.start);
+	rl.last_report = rl.start;
 
-	for (;;)
-	{
-		uint64		n,
-					r;
+	memset(&opts, 0, sizeof(opts));
+	opts.read_only = true;
+	opts.dest = &rl.pub;
+	if (SPI_execute_extended(sql.data, &opts) < 0)
+		elog(ERROR, "could not read the source");
+	releaser_flush(&rl);
 
-		CHECK_FOR_INTERRUPTS();
-		SPI_cursor_fetch(portal, true, BATCH_ROWS);
-		n = SPI_processed;
-		if (n == 0)
-			break;
-		MemoryContextReset(batch_cxt);
-		old = MemoryContextSwitchTo(batch_cxt);
-
-		for (r = 0; r < n; r++)
-		{
-			HeapTuple	tup = SPI_tuptable->vals[r];
-			bool		isnull;
-			Datum		idv = SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull);
-			Datum		v;
-			double	   *x;
-			int			len;
-
-			if (isnull)
-				ereport(ERROR,
-						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						 errmsg("id column \"%s\" must not be NULL", id_col)));
-			v = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
-			if (isnull)
-				ereport(ERROR,
-						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						 errmsg("vector of row %lld must not be NULL", (long long) (nrows + r + 1)),
-						 errhint("Filter NULLs out of the source, e.g. with a view.")));
-			x = jl_array_vector(DatumGetArrayTypeP(v), "vector", &len);
-
-			if (d < 0)
-				d = len;
-			if (proj == NULL)
-			{
-				MemoryContextSwitchTo(old);
-				proj = jl_projection_get(key.secret, JL_KIND_GAUSSIAN, k, d);
-				m.d = d;
-				m.k = k;
-				m.epsilon = epsilon;
-				m.neighbor = neighbor;
-				m.bound = bound;
-				m.calibration = calibration;
-				m.delta = delta;
-				m.max_abs = proj->max_abs;
-				m.proj_sensitivity = (neighbor == JL_NEIGHBOR_ELEMENT) ?
-					proj->max_row_l1 : jl_projection_row_sensitivity(proj);
-				s = jl_laplace_calibrate(&m);
-				jl_report_status(s);
-				if (!m.valid)
-					ereport(ERROR,
-							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-							 errmsg("paper calibration does not cover this projection"),
-							 errhint("Use calibration => 'exact'.")));
-				if (m.t <= JL_LAPLACE_TABLE_MAX_T)
-				{
-					table = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * m.t);
-					jl_laplace_table_fill(m.t, table);
-					m.noise_table = table;
-				}
-				X = palloc(sizeof(double) * BATCH_ROWS * (Size) d);
-				Y = palloc(sizeof(double) * BATCH_ROWS * (Size) k);
-				ids = palloc(sizeof(Datum) * BATCH_ROWS);
-				MemoryContextSwitchTo(batch_cxt);
-			}
-			if (len != d)
-				ereport(ERROR,
-						(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-						 errmsg("row %lld has %d elements, earlier rows %d",
-								(long long) (nrows + r + 1), len, d)));
-			memcpy(X + r * (Size) d, x, sizeof(double) * d);
-			clip_row(X + r * (Size) d, d, clip, clip_lo, clip_hi, clip_c);
-			s = jl_laplace_check_row(&m, X + r * (Size) d);
-			jl_report_status(s);
-			ids[r] = datumCopy(idv, get_typbyval(id_type), get_typlen(id_type));
-		}
-
-		/* the batch's projection in one BLAS level-3 product */
-		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int) n, k, d,
-					1.0, X, d, proj->P, k, 0.0, Y, k);
-
-		for (r = 0; r < n; r++)
-		{
-			Datum		values[2];
-			bool		nulls[2] = {false, false};
-			HeapTuple	out;
-
-			s = jl_laplace_noise(&m, Y + r * (Size) k, jl_strong_random());
-			jl_report_status(s);
-			values[0] = ids[r];
-			values[1] = PointerGetDatum(jl_vector_array(Y + r * (Size) k, k));
-			out = heap_form_tuple(RelationGetDescr(target_rel), values, nulls);
-			simple_heap_insert(target_rel, out);
-		}
-		MemoryContextSwitchTo(old);
-		nrows += n;
-
-		INSTR_TIME_SET_CURRENT(now);
-		INSTR_TIME_SUBTRACT(now, last_report);
-		if (INSTR_TIME_GET_DOUBLE(now) >= PROGRESS_SECONDS)
-		{
-			INSTR_TIME_SET_CURRENT(last_report);
-			now = last_report;
-			INSTR_TIME_SUBTRACT(now, start);
-			ereport(NOTICE,
-					(errmsg("jl_release_table: %lld rows released in %.1f s",
-							(long long) nrows, INSTR_TIME_GET_DOUBLE(now))));
-		}
-	}
-	SPI_cursor_close(portal);
-	table_close(target_rel, NoLock);
+	table_finish_bulk_insert(rl.target, 0);
+	FreeBulkInsertState(rl.bistate);
+	for (i = 0; i < BATCH_ROWS; i++)
+		ExecDropSingleTupleTableSlot(rl.slots[i]);
+	table_close(rl.target, NoLock);
+	nrows = rl.nrows;
+	d = rl.d;
+	m = rl.m;
 
 	if (nrows == 0)
 	{

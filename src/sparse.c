@@ -1,0 +1,342 @@
+/*
+ * sparse.c - long-format input: pair lists, x P from rows of P generated on
+ * demand, and the sensitivities of P streamed row by row.
+ *
+ * Row i of P depends only on (key, kind, k, i), so a sparse x needs only the
+ * rows of its nonzero attributes, and the sensitivities (a maximum over rows,
+ * and the Gram matrix P^T P, a sum over rows) can be accumulated over rows
+ * generated a block at a time: memory O(k^2) instead of O(d k).
+ */
+#include "sparse.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define U_ROUND (DBL_EPSILON / 2.0)
+
+static double
+gamma_n(double n)
+{
+	return n * U_ROUND / (1.0 - n * U_ROUND);
+}
+
+/* ---- sorting pairs by attribute: introsort, in place ---- */
+
+#define INSERTION_MAX 16
+
+static void
+insertion_sort(JlSparsePair *a, int64_t n)
+{
+	int64_t		i,
+				j;
+
+	for (i = 1; i < n; i++)
+	{
+		JlSparsePair v = a[i];
+
+		for (j = i; j > 0 && a[j - 1].attr > v.attr; j--)
+			a[j] = a[j - 1];
+		a[j] = v;
+	}
+}
+
+static void
+sift_down(JlSparsePair *a, int64_t root, int64_t n)
+{
+	JlSparsePair v = a[root];
+
+	for (;;)
+	{
+		int64_t		c = 2 * root + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && a[c + 1].attr > a[c].attr)
+			c++;
+		if (a[c].attr <= v.attr)
+			break;
+		a[root] = a[c];
+		root = c;
+	}
+	a[root] = v;
+}
+
+static void
+heap_sort(JlSparsePair *a, int64_t n)
+{
+	int64_t		i;
+
+	for (i = n / 2 - 1; i >= 0; i--)
+		sift_down(a, i, n);
+	for (i = n - 1; i > 0; i--)
+	{
+		JlSparsePair t = a[0];
+
+		a[0] = a[i];
+		a[i] = t;
+		sift_down(a, 0, i);
+	}
+}
+
+static void
+swap_pairs(JlSparsePair *a, JlSparsePair *b)
+{
+	JlSparsePair t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* quicksort on the larger part by iteration, the smaller by recursion */
+static void
+intro_sort(JlSparsePair *a, int64_t n, int depth)
+{
+	while (n > INSERTION_MAX)
+	{
+		int64_t		mid = n / 2,
+					i,
+					j;
+		int32_t		pivot;
+
+		if (depth-- <= 0)
+		{
+			heap_sort(a, n);	/* adversarial input: O(n log n) anyway */
+			return;
+		}
+		/* median of three into a[mid] */
+		if (a[mid].attr < a[0].attr)
+			swap_pairs(&a[mid], &a[0]);
+		if (a[n - 1].attr < a[mid].attr)
+		{
+			swap_pairs(&a[n - 1], &a[mid]);
+			if (a[mid].attr < a[0].attr)
+				swap_pairs(&a[mid], &a[0]);
+		}
+		pivot = a[mid].attr;
+		/* Hoare partition */
+		i = -1;
+		j = n;
+		for (;;)
+		{
+			do
+				i++;
+			while (a[i].attr < pivot);
+			do
+				j--;
+			while (a[j].attr > pivot);
+			if (i >= j)
+				break;
+			swap_pairs(&a[i], &a[j]);
+		}
+		/* a[0..j] <= pivot <= a[j+1..n-1] */
+		if (j + 1 < n - (j + 1))
+		{
+			intro_sort(a, j + 1, depth);
+			a += j + 1;
+			n -= j + 1;
+		}
+		else
+		{
+			intro_sort(a + j + 1, n - (j + 1), depth);
+			n = j + 1;
+		}
+	}
+	insertion_sort(a, n);
+}
+
+int64_t
+jl_sparse_compact(JlSparsePair *pairs, int64_t n)
+{
+	int64_t		i,
+				m = 0;
+	int			depth = 0;
+
+	if (n <= 1)
+		return n;
+	for (i = n; i > 0; i >>= 1)
+		depth += 2;
+	intro_sort(pairs, n, depth);
+	for (i = 0; i < n; i++)
+	{
+		if (m > 0 && pairs[m - 1].attr == pairs[i].attr)
+			pairs[m - 1].value += pairs[i].value;
+		else
+			pairs[m++] = pairs[i];
+	}
+	return m;
+}
+
+/* ---- x P ---- */
+
+void
+jl_sparse_project(const JlSparsePair *pairs, int64_t n,
+				  const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
+				  const double *P, double *rowbuf, double *y)
+{
+	int64_t		i;
+	int			j;
+
+	for (j = 0; j < k; j++)
+		y[j] = 0.0;
+	for (i = 0; i < n; i++)
+	{
+		const double *row;
+		double		v = pairs[i].value;
+
+		if (P != NULL)
+			row = P + (int64_t) (pairs[i].attr - 1) * k;
+		else
+		{
+			jl_projection_row(key, kind, k, (uint32_t) (pairs[i].attr - 1), rowbuf);
+			row = rowbuf;
+		}
+		for (j = 0; j < k; j++)
+			y[j] += v * row[j];
+	}
+}
+
+JlStatus
+jl_sparse_check(const JlLaplace *m, int64_t nterms, double l1)
+{
+	double		g = gamma_n((double) nterms + 2.0);
+
+	if (!(g * l1 * (1.0 + 2.0 * g) * m->max_abs <= m->fp_allowance))
+		return JL_ERR_ROW_MAGNITUDE;
+	return JL_OK;
+}
+
+/* ---- sensitivities streamed over the rows of P ---- */
+
+void
+jl_stream_rows(const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
+			   int64_t first, int64_t n, double *buf, JlStreamStats *st,
+			   double *G)
+{
+	int64_t		i;
+	double		v;
+
+	for (i = 0; i < n; i++)
+		jl_projection_row(key, kind, k, (uint32_t) (first + i), buf + i * k);
+
+	/*
+	 * jl_max_row_l1 is the maximum of the rows' L1 norms times a constant
+	 * (rounded): the maximum over blocks of it is the value over all rows.
+	 */
+	v = jl_max_abs(buf, n * k);
+	if (v > st->max_abs)
+		st->max_abs = v;
+	v = jl_max_row_l1(buf, n, k);
+	if (v > st->max_row_l1)
+		st->max_row_l1 = v;
+	if (G != NULL)
+		cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, k, (int) n, 1.0,
+					buf, k, 1.0, G, k);
+}
+
+/*
+ * max over s in {+-1}^k of s^T G s with s_0 = +1 fixed, walking the other
+ * signs in Gray-code order (the enumeration of sensitivity.c, which keeps it
+ * private to its P-based entry point).
+ */
+#define RESYNC 256
+
+static void
+resync(const double *G, int k, const int *s, double *v, double *q)
+{
+	int			a,
+				b;
+
+	*q = 0.0;
+	for (a = 0; a < k; a++)
+	{
+		double		acc = 0.0;
+
+		for (b = 0; b < k; b++)
+			acc += G[a * k + b] * s[b];
+		v[a] = acc;
+		*q += s[a] * acc;
+	}
+}
+
+static double
+max_sign_quadratic(const double *G, int k)
+{
+	double	   *v = malloc((size_t) k * sizeof(double));
+	int		   *s = calloc((size_t) k, sizeof(int));
+	double		q,
+				best;
+	uint64_t	step,
+				nsteps;
+	int			a;
+
+	if (v == NULL || s == NULL)
+	{
+		free(v);
+		free(s);
+		return -1.0;
+	}
+	for (a = 0; a < k; a++)
+		s[a] = 1;
+	nsteps = (k > 1) ? (UINT64_C(1) << (k - 1)) : 1;
+	resync(G, k, s, v, &q);
+	best = q;
+	for (step = 1; step < nsteps; step++)
+	{
+		int			j = 1 + __builtin_ctzll(step);
+
+		s[j] = -s[j];
+		if (step % RESYNC == 0)
+			resync(G, k, s, v, &q);
+		else
+		{
+			q += 4.0 * (s[j] * v[j] + G[j * k + j]);
+			for (a = 0; a < k; a++)
+				v[a] += 2.0 * s[j] * G[a * k + j];
+		}
+		if (q > best)
+			best = q;
+	}
+	free(v);
+	free(s);
+	return best;
+}
+
+double
+jl_row_l1_sensitivity_gram(double *G, int64_t d, int k, JlRowMethod *method)
+{
+	double		trace = 0.0,
+				err,
+				r;
+	int			a,
+				b;
+
+	for (a = 0; a < k; a++)
+		for (b = 0; b < a; b++)
+			G[a * k + b] = G[b * k + a];
+	for (a = 0; a < k; a++)
+		trace += G[a * k + a];
+	/* as in sensitivity.c: |s^T E s| and ||E|| <= gamma_d k trace(G) */
+	err = gamma_n((double) d + 2) * k * trace;
+
+	if (k <= JL_ROW_ENUM_MAX_K)
+	{
+		double		q = max_sign_quadratic(G, k);
+
+		if (q < 0.0)
+			return -1.0;
+		q += err + gamma_n(8.0 * RESYNC + 2.0 * k) * k * trace;
+		r = sqrt(q) * (1.0 + 2.0 * U_ROUND);
+		*method = JL_ROW_EXACT_ENUMERATION;
+	}
+	else
+	{
+		r = jl_spectral_norm_gram(G, k, err);
+		if (r >= 0.0)
+			r *= sqrt((double) k) * (1.0 + 2.0 * U_ROUND);
+		*method = JL_ROW_SPECTRAL_BOUND;
+	}
+	return r;
+}

@@ -1,0 +1,79 @@
+/*
+ * sparse.h - long-format (attribute, value) input to the JL release: the
+ * pair list of an aggregate state, x P from rows of P generated on demand,
+ * and the sensitivities of P streamed row by row, so that neither P nor a
+ * dense x is ever materialized when d is large.
+ *
+ * Plain C: no postgres.h.
+ */
+#ifndef JLDP_SPARSE_H
+#define JLDP_SPARSE_H
+
+#include "mechanism.h"
+#include "projection.h"
+#include "sensitivity.h"
+
+#include <stdint.h>
+
+/* One attribute (1-based, as SQL array subscripts) and its value. */
+typedef struct JlSparsePair
+{
+	int32_t		attr;
+	double		value;
+} JlSparsePair;
+
+/*
+ * Sort pairs[0..n-1] by attribute and sum the values of equal attributes
+ * in place; returns the number of distinct attributes.  In place, O(n log n).
+ */
+int64_t		jl_sparse_compact(JlSparsePair *pairs, int64_t n);
+
+/*
+ * y[0..k-1] = sum over pairs of value * P_(attr - 1), summed in the order of
+ * the pairs (sorted: attribute order).  P is the dense d x k matrix when the
+ * caller has one (attr <= its d), or NULL: then each row is generated from
+ * the key into rowbuf (k doubles).
+ */
+void		jl_sparse_project(const JlSparsePair *pairs, int64_t n,
+							  const uint8_t key[JL_KEY_BYTES], JlKind kind,
+							  int k, const double *P, double *rowbuf,
+							  double *y);
+
+/*
+ * The floating-point allowance of the release for a sparse row: every raw
+ * input value passes through at most nterms roundings on its way into
+ * fl(x P) (summing duplicates, the product, the sum over attributes), so
+ * |fl(y_j) - y_j| <= gamma_(nterms + 2) l1 max|P| with l1 the sum of |v| over
+ * all nterms raw values; it must be within m->fp_allowance, as in
+ * jl_laplace_check_row (where nterms = d).
+ */
+JlStatus	jl_sparse_check(const JlLaplace *m, int64_t nterms, double l1);
+
+/* Statistics of P streamed over its rows. */
+typedef struct JlStreamStats
+{
+	double		max_abs;		/* max |P_ij| */
+	double		max_row_l1;		/* jl_max_row_l1 over the rows seen */
+} JlStreamStats;
+
+/*
+ * Rows first .. first + n - 1 of P, generated into buf (n * k doubles):
+ * fold them into st (max_abs and max_row_l1 start at 0), and when G is not
+ * NULL add their Gram matrix to the upper triangle of G (k x k).  Over all d
+ * rows, st equals jl_max_abs / jl_max_row_l1 of the dense P exactly, and G
+ * is P^T P with the same error bound as a single dsyrk.
+ */
+void		jl_stream_rows(const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
+						   int64_t first, int64_t n, double *buf,
+						   JlStreamStats *st, double *G);
+
+/*
+ * jl_row_l1_sensitivity from the Gram matrix G = P^T P of d rows (upper
+ * triangle filled; the lower one is overwritten): max over sign vectors s of
+ * ||P s||_2, exact for k <= JL_ROW_ENUM_MAX_K, otherwise sqrt(k) sigma_max,
+ * with the same rounding margins.  Negative if LAPACK or malloc fails.
+ */
+double		jl_row_l1_sensitivity_gram(double *G, int64_t d, int k,
+									   JlRowMethod *method);
+
+#endif
