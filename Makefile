@@ -13,6 +13,9 @@ GLUE_OBJS = src/jldp.o src/arrays.o src/options.o src/keystore.o \
 	src/budget.o src/table_release.o
 OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
+# plain "make" builds the extension (PGXS's "all"), not the first object
+.DEFAULT_GOAL := all
+
 # calls between our own files bind directly, not through the PLT
 SHLIB_LINK = -lopenblas -lm -Wl,-Bsymbolic-functions
 

@@ -108,6 +108,36 @@ CREATE TEMP TABLE out (id int, z float8[]);
 SELECT error($$INSERT INTO out SELECT id, jl_private_release(x, 2, 1.0, key => 'pinned') FROM src$$);
 SELECT count(*) AS rows_written FROM out;
 
+-- options held in PL/pgSQL variables change between calls of one expression
+DO $$
+DECLARE
+  kk int;
+  e float8;
+  r float8[];
+  big float8 := 0;
+BEGIN
+  FOREACH kk IN ARRAY ARRAY[2, 3, 5] LOOP
+    r := jl_private_release('{0,0,0}', kk, 1.0, key => 'pinned');
+    IF array_length(r, 1) <> kk THEN
+      RAISE EXCEPTION 'k = % gave % coordinates', kk, array_length(r, 1);
+    END IF;
+  END LOOP;
+  FOREACH e IN ARRAY ARRAY[1e6, 0.01, 0.01, 0.01] LOOP
+    r := jl_private_release('{0,0,0}', 2, e, key => 'pinned');
+    IF e = 1e6 AND (abs(r[1]) > 1e-3 OR abs(r[2]) > 1e-3) THEN
+      RAISE EXCEPTION 'epsilon 1e6 gave noise %', r;
+    END IF;
+    IF e = 0.01 THEN
+      big := greatest(big, abs(r[1]), abs(r[2]));
+    END IF;
+  END LOOP;
+  -- scale about 140 at epsilon 0.01: all six |noise| < 1 has probability ~1e-13
+  IF big < 1 THEN
+    RAISE EXCEPTION 'epsilon 0.01 after 1e6 gave noise below 1: options were reused';
+  END IF;
+  RAISE NOTICE 'k and epsilon follow the variables';
+END $$;
+
 -- volatility, strictness and parallel safety as declared
 SELECT proname, provolatile, proisstrict, proparallel, prosecdef
   FROM pg_proc WHERE proname LIKE 'jl\_%' ORDER BY proname, pronargs;

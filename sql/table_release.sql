@@ -83,6 +83,15 @@ SELECT to_regclass('tr_c') IS NULL AS nothing_left_behind;
 CREATE TABLE tr_ragged AS SELECT 1 AS pid, '{1,2}'::float8[] AS x UNION ALL SELECT 2, '{1,2,3}';
 SELECT error($$SELECT jl_release_table('tr_ragged', 'pid', '{x}', 'tr_c', 2, 1.0, key => 'pinned')$$);
 
+-- a temporary table of the same name does not capture the release
+CREATE TEMP TABLE tr_shadow (id text, sketch text);
+SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_shadow', 2, 1.0, key => 'pinned', clip_lo => 0, clip_hi => 1) > 0 AS released;
+SELECT (SELECT count(*) FROM public.tr_shadow) AS in_public, (SELECT count(*) FROM pg_temp.tr_shadow) AS in_temp;
+SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_unqualified', 2, 1.0, key => 'pinned', clip_lo => 0, clip_hi => 1) > 0 AS released;
+SELECT target FROM jl_releases WHERE target IN ('public.tr_shadow'::regclass, 'tr_unqualified'::regclass) ORDER BY id;
+DROP TABLE pg_temp.tr_shadow;
+DROP TABLE public.tr_shadow, tr_unqualified;
+
 -- privileges: the registry row follows SELECT on the target
 CREATE ROLE regress_jldp_reader;
 GRANT SELECT ON tr_elem TO regress_jldp_reader;

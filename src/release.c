@@ -12,6 +12,8 @@
 #include <math.h>
 
 #include "lib/stringinfo.h"
+#include "nodes/primnodes.h"
+#include "nodes/pg_list.h"
 #include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -153,8 +155,25 @@ read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 }
 
 /*
- * The options of this call: parsed once per call site when they are
- * constants or parameters (the usual case), otherwise per row.
+ * True if argument argnum of this call is a Const in the call's expression.
+ * (Not get_fn_expr_arg_stable: a PARAM_EXTERN is "stable" but PL/pgSQL
+ * evaluates one expression with changing parameter values.)
+ */
+static bool
+arg_is_const(FmgrInfo *flinfo, int argnum)
+{
+	Node	   *expr = flinfo->fn_expr;
+	List	   *args;
+
+	if (expr == NULL || !IsA(expr, FuncExpr))
+		return false;
+	args = ((FuncExpr *) expr)->args;
+	return argnum < list_length(args) && IsA(list_nth(args, argnum), Const);
+}
+
+/*
+ * The options of this call: parsed once per call site when they are all
+ * constants in the query (the usual case), otherwise on every call.
  */
 static const ReleaseOptions *
 call_options(FunctionCallInfo fcinfo, CallState *st)
@@ -165,7 +184,7 @@ call_options(FunctionCallInfo fcinfo, CallState *st)
 	{
 		st->opts_stable = true;
 		for (i = 1; i <= 7; i++)
-			if (!get_fn_expr_arg_stable(fcinfo->flinfo, i))
+			if (!arg_is_const(fcinfo->flinfo, i))
 				st->opts_stable = false;
 		st->opts_checked = true;
 	}
@@ -338,7 +357,7 @@ jl_release_info(PG_FUNCTION_ARGS)
 
 	if (o.neighbor == JL_NEIGHBOR_ELEMENT)
 		method = "max row L1 norm of P";
-	else if (p->row_method == JL_ROW_EXACT_ENUMERATION)
+	else if (o.k <= JL_ROW_ENUM_MAX_K)	/* as jl_row_l1_sensitivity decides */
 		method = "max over sign vectors s of ||P s||_2 (exact enumeration)";
 	else
 		method = "sqrt(k) * spectral norm of P (certified upper bound)";

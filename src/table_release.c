@@ -329,6 +329,9 @@ jl_release_table(PG_FUNCTION_ARGS)
 				clip_desc;
 	List	   *target_names;
 	char	   *target_q;
+	Oid			target_nsp;
+	char	   *target_rel;
+	Oid			target_oid;
 	JlKey		key;
 	JlProjection *proj;
 	JlLaplace	m;
@@ -484,15 +487,18 @@ jl_release_table(PG_FUNCTION_ARGS)
 	/* ---- key and target name */
 	jl_key_lookup(nsp, keyname, &key);
 	target_names = textToQualifiedNameList(cstring_to_text(target_name));
-	if (list_length(target_names) == 1)
-		target_q = pstrdup(quote_identifier(strVal(linitial(target_names))));
-	else if (list_length(target_names) == 2)
-		target_q = quote_qualified_identifier(strVal(linitial(target_names)),
-											  strVal(lsecond(target_names)));
-	else
+	if (list_length(target_names) < 1 || list_length(target_names) > 2)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_NAME),
 				 errmsg("target must be a table name, optionally schema-qualified")));
+	{
+		/* create in an explicit schema, then open what was created by OID */
+		RangeVar   *rv = makeRangeVarFromNameList(target_names);
+
+		target_nsp = RangeVarGetCreationNamespace(rv);
+		target_rel = rv->relname;
+		target_q = quote_qualified_identifier(get_namespace_name(target_nsp), target_rel);
+	}
 
 	/* ---- budget first: a refused release writes nothing */
 	dataset_given = (dataset != NULL);
@@ -514,6 +520,9 @@ jl_release_table(PG_FUNCTION_ARGS)
 	if (SPI_execute(psprintf("CREATE TABLE %s (id %s, sketch float8[])", target_q,
 							 format_type_be(id_type)), false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "could not create the target table");
+	target_oid = get_relname_relid(target_rel, target_nsp);
+	if (!OidIsValid(target_oid))
+		elog(ERROR, "created table %s not found", target_q);
 
 	/* stream the source's rows into batches: no materialisation */
 	memset(&rl, 0, sizeof(rl));
@@ -536,7 +545,10 @@ jl_release_table(PG_FUNCTION_ARGS)
 	rl.clip_c = clip_c;
 	rl.id_col = id_col;
 	get_typlenbyval(id_type, &rl.id_len, &rl.id_byval);
-	rl.target = table_openrv(makeRangeVarFromNameList(target_names), RowExclusiveLock);
+	rl.target = table_open(target_oid, RowExclusiveLock);
+	if (RelationGetDescr(rl.target)->natts != 2 ||
+		TupleDescAttr(RelationGetDescr(rl.target), 1)->atttypid != FLOAT8ARRAYOID)
+		elog(ERROR, "created table %s has an unexpected shape", target_q);
 	rl.bistate = GetBulkInsertState();
 	rl.slots = palloc(sizeof(TupleTableSlot *) * BATCH_ROWS);
 	for (i = 0; i < BATCH_ROWS; i++)
@@ -599,7 +611,6 @@ jl_release_table(PG_FUNCTION_ARGS)
 		Oid			types[9] = {TEXTOID, OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, INT8OID, TEXTOID};
 		Datum		values[9];
 		bool		isnull;
-		Oid			target_oid = RangeVarGetRelid(makeRangeVarFromNameList(target_names), NoLock, false);
 
 		initStringInfo(&info);
 		appendStringInfo(&info, "{\"mechanism\": \"laplace\", \"projection\": \"gaussian\", \"d\": %d, \"k\": %d", d, k);
