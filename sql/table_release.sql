@@ -53,6 +53,18 @@ SELECT jl_dataset_set_cap('tr_data', 2.0);
 SELECT jl_dataset_reset('tr_data');
 SELECT event, epsilon, delta, epsilon_spent, what FROM jl_ledger WHERE dataset = 'tr_data' ORDER BY id;
 
+-- a dataset declared for the source is charged when none is named, so
+-- leaving the dataset out cannot escape its cap
+CREATE TABLE tr_src2 AS SELECT * FROM tr_src;
+SELECT jl_dataset_declare('tr_bound', 0.5, source => 'tr_src2');
+SELECT jl_release_table('tr_src2', 'pid', '{x}', 'tr_e', 4, 0.5, key => 'pinned') > 0 AS charged_to_declared;
+SELECT error($$SELECT jl_release_table('tr_src2', 'pid', '{x}', 'tr_f', 4, 0.5, key => 'pinned')$$);
+SELECT dataset FROM jl_releases WHERE target = 'tr_e'::regclass;
+-- one dataset per source; the default one of tr_src exists already
+SELECT error($$SELECT jl_dataset_declare('tr_bound2', 0.5, source => 'tr_src2')$$);
+SELECT error($$SELECT jl_dataset_declare('tr_bound3', 0.5, source => 'tr_src')$$);
+DROP TABLE tr_e, tr_src2;
+
 -- reservations for releases that cannot write themselves
 BEGIN;
 SELECT jl_budget_reserve('tr_data', 0.5) > 0 AS reserved;

@@ -66,11 +66,46 @@ jl_restore_user(const JlOwnerScope *scope)
 	SetUserIdAndSecContext(scope->save_user, scope->save_sec);
 }
 
-/* the role on whose behalf we act (not changed by SECURITY DEFINER) */
+/* the role on whose behalf we act: the current user (as SQL sees it) */
 static Oid
 acting_role(void)
 {
-	return GetOuterUserId();
+	return GetUserId();
+}
+
+char *
+jl_budget_dataset_for(Oid nsp, Oid source_relid)
+{
+	JlOwnerScope scope;
+	Oid			types[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(source_relid)};
+	char	   *result = NULL;
+	int			rc;
+
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	rc = SPI_execute_with_args(psprintf("SELECT name FROM %s WHERE source = $1 ORDER BY name",
+										jl_qualified(nsp, "jldp_dataset")),
+							   1, types, values, NULL, true, 0);
+	jl_restore_user(&scope);
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "could not read the budget");
+	if (SPI_processed > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_AMBIGUOUS_PARAMETER),
+				 errmsg("several datasets are declared for relation %s", get_rel_name(source_relid)),
+				 errhint("Name the dataset to charge with dataset => ...")));
+	if (SPI_processed == 1)
+		result = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	if (result)
+	{
+		MemoryContext old = MemoryContextSwitchTo(CurTransactionContext);
+
+		result = pstrdup(result);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_finish();
+	return result;
 }
 
 static void
@@ -166,6 +201,22 @@ declare_dataset(Oid nsp, const char *dataset, const char *eps_cap,
 	values[1] = CStringGetTextDatum(eps_cap);
 	values[2] = CStringGetTextDatum(delta_cap);
 	values[3] = ObjectIdGetDatum(source_relid);
+	if (OidIsValid(source_relid))
+	{
+		char	   *existing = NULL;
+
+		rc = SPI_execute_with_args(psprintf("SELECT name FROM %s WHERE source = $4::regclass",
+											jl_qualified(nsp, "jldp_dataset")),
+								   4, types, values, nulls, true, 1);
+		if (rc == SPI_OK_SELECT && SPI_processed > 0)
+			existing = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		if (existing)
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_OBJECT),
+					 errmsg("relation %s already has a dataset, \"%s\"",
+							get_rel_name(source_relid), existing),
+					 errhint("Set its cap with jl_dataset_set_cap('%s', ...).", existing)));
+	}
 	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, epsilon_cap, delta_cap, source, owner) "
 										"VALUES ($1, $2::numeric, $3::numeric, $4::regclass, %u) "
 										"ON CONFLICT (name) DO NOTHING",

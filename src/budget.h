@@ -26,6 +26,12 @@ extern int64 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
 extern void jl_budget_consume_reservation(Oid nsp, const char *dataset,
 										  double epsilon, double delta);
 
+/*
+ * The dataset declared for a source relation (jl_dataset_declare(...,
+ * source => rel)), or NULL; ERROR if several are.
+ */
+extern char *jl_budget_dataset_for(Oid nsp, Oid source_relid);
+
 /* Run SPI as the extension's owner (who owns its tables). */
 typedef struct JlOwnerScope
 {

@@ -29,26 +29,23 @@ COMMENT ON VIEW @extschema@.jl_keys IS
 CREATE FUNCTION @extschema@.jl_key_create(name text DEFAULT 'default')
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_key_create'
-LANGUAGE C VOLATILE SECURITY DEFINER PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp;
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_key_create(text) IS
   'Create a new 256-bit key from pg_strong_random; returns its non-secret fingerprint.';
 
 CREATE FUNCTION @extschema@.jl_key_import(name text, secret bytea)
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_key_import'
-LANGUAGE C VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp;
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_key_import(text, bytea) IS
   'Pin a key to 32 known bytes (reproducible tests, the same key on every shard). Superuser only; the bytes appear in the query text.';
 
 CREATE FUNCTION @extschema@.jl_key_drop(name text)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_key_drop'
-LANGUAGE C VOLATILE SECURITY DEFINER PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp;
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_key_drop(text) IS
-  'Drop a key (its creator or a superuser). Sketches released under it can no longer be reproduced.';
+  'Drop a key (its creator, a member of the creator''s role, or a superuser). Sketches released under it can no longer be reproduced.';
 
 -- Release ----------------------------------------------------------------
 
@@ -121,6 +118,8 @@ CREATE TABLE @extschema@.jldp_dataset (
     created       timestamptz NOT NULL DEFAULT now()
 );
 REVOKE ALL ON @extschema@.jldp_dataset FROM PUBLIC;
+-- one dataset per source relation: releases that name none are charged to it
+CREATE UNIQUE INDEX jldp_dataset_source ON @extschema@.jldp_dataset (source);
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_dataset', '');
 
 CREATE TABLE @extschema@.jldp_ledger (

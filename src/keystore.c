@@ -7,9 +7,12 @@
  * privilege), so a role may use a key without being able to see it.  The
  * secret never leaves this file except as the projection it seeds, and never
  * appears in query text: create generates it here, inserts go through SPI
- * parameters.
+ * parameters.  The key functions are not SECURITY DEFINER: they check the
+ * calling role, then write the table as the extension's owner.
  */
 #include "jldp.h"
+
+#include "budget.h"
 
 #include "access/table.h"
 #include "access/tableam.h"
@@ -118,6 +121,7 @@ insert_key(Oid nsp, const char *name, const uint8 *secret)
 	bytea	   *b = palloc(VARHDRSZ + JL_KEY_BYTES);
 	Oid			types[4] = {TEXTOID, BYTEAOID, TEXTOID, OIDOID};
 	Datum		values[4];
+	JlOwnerScope scope;
 	int			rc;
 
 	check_key_name(name);
@@ -128,9 +132,10 @@ insert_key(Oid nsp, const char *name, const uint8 *secret)
 	values[0] = CStringGetTextDatum(name);
 	values[1] = PointerGetDatum(b);
 	values[2] = CStringGetTextDatum(fp);
-	values[3] = ObjectIdGetDatum(GetOuterUserId());
+	values[3] = ObjectIdGetDatum(GetUserId());
 
 	SPI_connect();
+	jl_become_owner(nsp, &scope);
 	rc = SPI_execute_with_args(psprintf("SELECT 1 FROM %s WHERE name = $1 FOR UPDATE", tbl),
 							   1, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT)
@@ -144,6 +149,7 @@ insert_key(Oid nsp, const char *name, const uint8 *secret)
 							   4, types, values, NULL, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "SPI_execute_with_args failed: %d", rc);
+	jl_restore_user(&scope);
 	SPI_finish();
 
 	memset(VARDATA(b), 0, JL_KEY_BYTES);
@@ -176,7 +182,7 @@ jl_key_import(PG_FUNCTION_ARGS)
 	bytea	   *b;
 	text	   *fp;
 
-	if (!superuser_arg(GetOuterUserId()))
+	if (!superuser())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("only a superuser may import a key")));
@@ -205,7 +211,8 @@ jl_key_drop(PG_FUNCTION_ARGS)
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
 	Oid			owner,
-				caller = GetOuterUserId();
+				caller = GetUserId();
+	JlOwnerScope scope;
 	bool		isnull;
 	int			rc;
 
@@ -217,6 +224,7 @@ jl_key_drop(PG_FUNCTION_ARGS)
 	values[0] = CStringGetTextDatum(name);
 
 	SPI_connect();
+	jl_become_owner(nsp, &scope);
 	rc = SPI_execute_with_args(psprintf("SELECT owner FROM %s WHERE name = $1 FOR UPDATE", tbl),
 							   1, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT)
@@ -230,11 +238,12 @@ jl_key_drop(PG_FUNCTION_ARGS)
 	if (!superuser_arg(caller) && !has_privs_of_role(caller, owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("only the creator of key \"%s\" or a superuser may drop it", name)));
+				 errmsg("only the creator of key \"%s\" (or a member of its role) or a superuser may drop it", name)));
 	rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE name = $1", tbl),
 							   1, types, values, NULL, false, 0);
 	if (rc != SPI_OK_DELETE)
 		elog(ERROR, "SPI_execute_with_args failed: %d", rc);
+	jl_restore_user(&scope);
 	SPI_finish();
 	PG_RETURN_VOID();
 }

@@ -501,6 +501,12 @@ jl_release_table(PG_FUNCTION_ARGS)
 	}
 
 	/* ---- budget first: a refused release writes nothing */
+	/*
+	 * Without a dataset: the one declared for this source, else a dataset
+	 * named after the source (tracked, without a cap, until one is set).
+	 */
+	if (dataset == NULL)
+		dataset = jl_budget_dataset_for(nsp, source);
 	dataset_given = (dataset != NULL);
 	if (dataset == NULL)
 		dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(source)),
@@ -649,7 +655,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 										   "i->>'neighbor', (i->>'bound')::float8, $5, i->>'calibration', "
 										   "(i->>'epsilon')::float8, (i->>'delta')::float8, (i->>'noise_variance')::float8, "
 										   "(i->>'grid')::float8, $6, $9, $8, i, %u FROM (SELECT $7 AS i) s RETURNING id",
-										   jl_qualified(nsp, "jldp_release"), GetOuterUserId()),
+										   jl_qualified(nsp, "jldp_release"), GetUserId()),
 								  9, types, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
 			elog(ERROR, "could not write the release registry");
 		release_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
