@@ -18,6 +18,7 @@
 #include "miscadmin.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
+#include "utils/guc.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -57,12 +58,24 @@ jl_become_owner(Oid nsp, JlOwnerScope *scope)
 	ReleaseSysCache(tup);
 
 	GetUserIdAndSecContext(&scope->save_user, &scope->save_sec);
-	SetUserIdAndSecContext(owner, scope->save_sec | SECURITY_LOCAL_USERID_CHANGE);
+	SetUserIdAndSecContext(owner, scope->save_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+
+	/*
+	 * As a SECURITY DEFINER function would: the queries run with the owner's
+	 * rights must not resolve operators or functions through the caller's
+	 * search_path.
+	 */
+	scope->guc_level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
 }
 
 void
 jl_restore_user(const JlOwnerScope *scope)
 {
+	AtEOXact_GUC(true, scope->guc_level);
 	SetUserIdAndSecContext(scope->save_user, scope->save_sec);
 }
 

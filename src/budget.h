@@ -37,6 +37,7 @@ typedef struct JlOwnerScope
 {
 	Oid			save_user;
 	int			save_sec;
+	int			guc_level;		/* search_path pinned to pg_catalog, pg_temp */
 } JlOwnerScope;
 
 extern void jl_become_owner(Oid nsp, JlOwnerScope *scope);
