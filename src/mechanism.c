@@ -17,10 +17,14 @@
 #include <cblas.h>
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define U_ROUND (DBL_EPSILON / 2.0)
 /* output and grid indices stay below 2^51 so g * n is exact */
 #define JL_MAX_GRID_INDEX 2251799813685248.0
+/* projections saturate at 2^49 grid steps (see jl_laplace_noise) */
+#define JL_SATURATE 562949953421312.0
 /* 1.5 * 2^52: adding and subtracting it rounds |q| < 2^51 to an integer */
 #define JL_ROUND_MAGIC 6755399441055744.0
 
@@ -44,7 +48,7 @@ jl_status_message(JlStatus s)
 		case JL_ERR_GRID:
 			return "sensitivity is outside the representable range";
 		case JL_ERR_ROW_MAGNITUDE:
-			return "row is too large for the release's floating-point allowance";
+			return "out of memory while preparing a row";
 		case JL_ERR_OUTPUT_RANGE:
 			return "projected value is too large for the release grid";
 	}
@@ -118,6 +122,21 @@ jl_laplace_calibrate(JlLaplace *m)
 	g = pow2_floor(g);
 	m->grid = g;
 	m->fp_allowance = g / 4.0;
+
+	/*
+	 * Inputs are clamped to |x_i| <= input_limit, so that the compensated
+	 * projection's gamma_d^2 term, gamma_d^2 d input_limit max|P|, stays
+	 * below g/8 (its other term, u |y|, is below g/8 for the |y| < 2^49 g
+	 * that are not saturated).  In practice nothing is clamped: the limit is
+	 * about 10^21 bound for d = 100.
+	 */
+	{
+		double		gd = (m->d + 2) * U_ROUND / (1.0 - (m->d + 2) * U_ROUND);
+		double		lim = (g / 8.0) / (gd * gd * (double) m->d * (m->max_abs > 0 ? m->max_abs : 1.0)) *
+			(1.0 - 1e-6);
+
+		m->input_limit = fmin(lim, 1e290);
+	}
 	m->sensitivity = (m->data_sensitivity + 1.5 * m->k * g) * (1.0 + 4.0 * U_ROUND);
 
 	if (m->calibration == JL_CALIBRATION_PAPER)
@@ -142,36 +161,98 @@ jl_project_vec(const double *P, int64_t d, int k, const double *x, double *y)
 				y, 1);
 }
 
-JlStatus
-jl_laplace_check_row(const JlLaplace *m, const double *x)
+static inline double
+gamma_n(double n)
 {
-	double		l1;
-	double		gamma_d;
+	return n * U_ROUND / (1.0 - n * U_ROUND);
+}
+
+/* absolute error of products that underflow: at most 2^-1074 each */
+#define JL_UNDERFLOW_UNIT 4.9406564584124654e-324
+
+int
+jl_laplace_row_class(const JlLaplace *m, const double *x)
+{
+	double		s0 = 0.0,
+				s1 = 0.0,
+				s2 = 0.0,
+				s3 = 0.0;
+	double		lim = m->input_limit;
+	double		l1,
+				gd;
+	int			cls = JL_ROW_PLAIN;
 	int64_t		i;
 
 	/* four partial sums: the add latency, not the loads, bounds this loop */
+	for (i = 0; i + 4 <= m->d; i += 4)
 	{
-		double		s0 = 0.0,
-					s1 = 0.0,
-					s2 = 0.0,
-					s3 = 0.0;
-
-		for (i = 0; i + 4 <= m->d; i += 4)
-		{
-			s0 += fabs(x[i]);
-			s1 += fabs(x[i + 1]);
-			s2 += fabs(x[i + 2]);
-			s3 += fabs(x[i + 3]);
-		}
-		for (; i < m->d; i++)
-			s0 += fabs(x[i]);
-		l1 = (s0 + s1) + (s2 + s3);
+		s0 += fmin(fabs(x[i]), lim);
+		s1 += fmin(fabs(x[i + 1]), lim);
+		s2 += fmin(fabs(x[i + 2]), lim);
+		s3 += fmin(fabs(x[i + 3]), lim);
 	}
+	for (; i < m->d; i++)
+		s0 += fmin(fabs(x[i]), lim);
+	l1 = (s0 + s1) + (s2 + s3);
+	for (i = 0; i < m->d; i++)
+		if (fabs(x[i]) > lim)
+		{
+			cls |= JL_ROW_CLAMP;
+			break;
+		}
 	/* the computed l1 (any summation order) is within gamma_d of the truth */
-	gamma_d = (m->d + 2) * U_ROUND / (1.0 - (m->d + 2) * U_ROUND);
-	if (!(gamma_d * l1 * (1.0 + 2.0 * gamma_d) * m->max_abs <= m->fp_allowance))
-		return JL_ERR_ROW_MAGNITUDE;
-	return JL_OK;
+	gd = gamma_n((double) m->d + 2);
+	if (!(gd * l1 * (1.0 + 2.0 * gd) * m->max_abs +
+		  (double) m->d * JL_UNDERFLOW_UNIT <= m->fp_allowance))
+		cls |= JL_ROW_COMPENSATED;
+	return cls;
+}
+
+void
+jl_laplace_clamp(const JlLaplace *m, double *x)
+{
+	int64_t		i;
+
+	for (i = 0; i < m->d; i++)
+		x[i] = fmax(-m->input_limit, fmin(x[i], m->input_limit));
+}
+
+/* a + b = s + e exactly (Knuth) */
+static inline void
+two_sum(double a, double b, double *s, double *e)
+{
+	double		z;
+
+	*s = a + b;
+	z = *s - a;
+	*e = (a - (*s - z)) + (b - z);
+}
+
+void
+jl_project_vec_compensated(const double *P, int64_t d, int k, const double *x,
+						   double *y)
+{
+	int			j;
+
+	for (j = 0; j < k; j++)
+	{
+		double		s = 0.0,
+					c = 0.0;
+		int64_t		i;
+
+		for (i = 0; i < d; i++)
+		{
+			double		p = x[i] * P[i * (int64_t) k + j];
+			double		pe = fma(x[i], P[i * (int64_t) k + j], -p);	/* exact */
+			double		t,
+						te;
+
+			two_sum(s, p, &t, &te);
+			s = t;
+			c += te + pe;
+		}
+		y[j] = s + c;
+	}
 }
 
 JlStatus
@@ -188,12 +269,17 @@ jl_laplace_noise(const JlLaplace *m, double *y, JlRandom *r)
 		int64_t		noise;
 		double		z;
 
-		if (!(fabs(q) < JL_MAX_GRID_INDEX))
-			return JL_ERR_OUTPUT_RANGE;
+		/*
+		 * Saturate instead of refusing: clamping is 1-Lipschitz, so it adds
+		 * nothing to the sensitivity, and an error here would depend on the
+		 * data.  2^49 grid steps is about 10^10 bound.
+		 */
+		q = fmax(-JL_SATURATE, fmin(q, JL_SATURATE));
 		/* round to nearest (even): exact for |q| < 2^51, no libm call */
 		n = (q + JL_ROUND_MAGIC) - JL_ROUND_MAGIC;
 		noise = jl_discrete_laplace_table(r, m->t, m->noise_table);
 		z = (double) ((int64_t) n + noise);
+		/* depends on the noise only, never reached in practice (e^-256) */
 		if (!(fabs(z) < 4.0 * JL_MAX_GRID_INDEX))
 			return JL_ERR_OUTPUT_RANGE;
 		y[j] = z * m->grid;
@@ -205,11 +291,23 @@ JlStatus
 jl_laplace_release_row(const JlLaplace *m, const double *P, const double *x,
 					   double *out, JlRandom *r)
 {
-	JlStatus	s = jl_laplace_check_row(m, x);
+	int			cls = jl_laplace_row_class(m, x);
+	double	   *work = NULL;
 
-	if (s != JL_OK)
-		return s;
-	jl_project_vec(P, m->d, m->k, x, out);
+	if (cls & JL_ROW_CLAMP)
+	{
+		work = malloc(sizeof(double) * m->d);
+		if (work == NULL)
+			return JL_ERR_ROW_MAGNITUDE;
+		memcpy(work, x, sizeof(double) * m->d);
+		jl_laplace_clamp(m, work);
+		x = work;
+	}
+	if (cls & JL_ROW_COMPENSATED)
+		jl_project_vec_compensated(P, m->d, m->k, x, out);
+	else
+		jl_project_vec(P, m->d, m->k, x, out);
+	free(work);
 	return jl_laplace_noise(m, out, r);
 }
 

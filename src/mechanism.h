@@ -56,6 +56,7 @@ typedef struct JlLaplace
 	double		data_sensitivity;	/* bound * proj_sensitivity */
 	double		grid;			/* power-of-two grid step g */
 	double		fp_allowance;	/* per coordinate allowance for rounding in x P */
+	double		input_limit;	/* |x_i| beyond this is clamped to it */
 	double		sensitivity;	/* effective: data + rounding to grid + fp */
 	uint64_t	t;				/* scale in grid steps */
 	double		scale;			/* t * g */
@@ -82,13 +83,36 @@ void		jl_project_vec(const double *P, int64_t d, int k, const double *x,
 						   double *y);
 
 /*
- * The floating-point allowance holds for row x: gamma_d ||x||_1 max|P| <=
- * fp_allowance, so any summation order of x P (BLAS level 2 or 3) stays
- * within the sensitivity's margin.
+ * How row x must be projected so that the floating-point error of x P stays
+ * within fp_allowance whatever the data (no data-dependent refusal, which
+ * would itself tell neighbours apart):
+ *   JL_ROW_CLAMP       some |x_i| exceeds input_limit: clamp first (a
+ *                      contraction, so the sensitivity is unchanged);
+ *   JL_ROW_COMPENSATED gamma_d ||x||_1 max|P| exceeds the allowance: project
+ *                      with jl_project_vec_compensated instead of BLAS.
+ * Returns JL_ROW_PLAIN (0) for ordinary rows.  x must be finite.
  */
-JlStatus	jl_laplace_check_row(const JlLaplace *m, const double *x);
+#define JL_ROW_PLAIN 0
+#define JL_ROW_CLAMP 1
+#define JL_ROW_COMPENSATED 2
+int			jl_laplace_row_class(const JlLaplace *m, const double *x);
 
-/* y = x P (computed by any BLAS routine) rounded to the grid plus noise. */
+/* Clamp x in place to [-input_limit, input_limit]. */
+void		jl_laplace_clamp(const JlLaplace *m, double *x);
+
+/*
+ * y = x P with a compensated dot product per coordinate (error-free
+ * products by fma, compensated sums): error <= u |y_j| + gamma_d^2
+ * sum_i |x_i P_ij| (Ogita, Rump, Oishi 2005), far below the allowance for
+ * clamped rows.
+ */
+void		jl_project_vec_compensated(const double *P, int64_t d, int k,
+									   const double *x, double *y);
+
+/*
+ * y = x P (by whichever projection jl_laplace_row_class asked for) clamped
+ * to +-2^49 grid steps, rounded to the grid, plus noise.
+ */
 JlStatus	jl_laplace_noise(const JlLaplace *m, double *y, JlRandom *r);
 
 /*

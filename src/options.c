@@ -78,9 +78,10 @@ jl_report_status(JlStatus s)
 			hint = "Pass delta => a value in (0, 1), or use calibration => 'exact'.";
 			break;
 		case JL_ERR_ROW_MAGNITUDE:
+			code = ERRCODE_OUT_OF_MEMORY;
+			break;
 		case JL_ERR_OUTPUT_RANGE:
 			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-			hint = "The values are far larger than bound; rescale the data or declare a larger bound.";
 			break;
 		case JL_ERR_SCALE:
 		case JL_ERR_GRID:

@@ -140,6 +140,7 @@ typedef struct Releaser
 	JlProjection *proj;
 	double	   *X;				/* BATCH_ROWS x d */
 	double	   *Y;				/* BATCH_ROWS x k */
+	bool	   *compensated;	/* per row of the batch */
 	Datum	   *ids;
 	/* output */
 	Relation	target;
@@ -197,6 +198,7 @@ releaser_setup(Releaser *rl)
 	rl->X = palloc(sizeof(double) * BATCH_ROWS * (Size) rl->d);
 	rl->Y = palloc(sizeof(double) * BATCH_ROWS * (Size) rl->k);
 	rl->ids = palloc(sizeof(Datum) * BATCH_ROWS);
+	rl->compensated = palloc(sizeof(bool) * BATCH_ROWS);
 	MemoryContextSwitchTo(old);
 }
 
@@ -212,6 +214,14 @@ releaser_flush(Releaser *rl)
 	old = MemoryContextSwitchTo(rl->batch_cxt);
 	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rl->n, rl->k, rl->d,
 				1.0, rl->X, rl->d, rl->proj->P, rl->k, 0.0, rl->Y, rl->k);
+	for (r = 0; r < rl->n; r++)
+	{
+		/* rows whose BLAS error bound is too wide: compensated instead */
+		if (rl->compensated[r])
+			jl_project_vec_compensated(rl->proj->P, rl->d, rl->k,
+									   rl->X + r * (Size) rl->d,
+									   rl->Y + r * (Size) rl->k);
+	}
 	for (r = 0; r < rl->n; r++)
 	{
 		TupleTableSlot *slot = rl->slots[r];
@@ -283,9 +293,17 @@ releaser_receive(TupleTableSlot *slot, DestReceiver *self)
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("row %lld has %d elements, earlier rows %d",
 						(long long) (rl->nrows + rl->n + 1), len, rl->d)));
-	memcpy(rl->X + rl->n * (Size) rl->d, x, sizeof(double) * rl->d);
-	clip_row(rl->X + rl->n * (Size) rl->d, rl->d, rl->clip, rl->clip_lo, rl->clip_hi, rl->clip_c);
-	jl_report_status(jl_laplace_check_row(&rl->m, rl->X + rl->n * (Size) rl->d));
+	{
+		double	   *row = rl->X + rl->n * (Size) rl->d;
+		int			cls;
+
+		memcpy(row, x, sizeof(double) * rl->d);
+		clip_row(row, rl->d, rl->clip, rl->clip_lo, rl->clip_hi, rl->clip_c);
+		cls = jl_laplace_row_class(&rl->m, row);
+		if (cls & JL_ROW_CLAMP)
+			jl_laplace_clamp(&rl->m, row);
+		rl->compensated[rl->n] = (cls & JL_ROW_COMPENSATED) != 0;
+	}
 	rl->ids[rl->n] = datumCopy(idv, rl->id_byval, rl->id_len);
 	MemoryContextSwitchTo(old);
 	if (++rl->n == BATCH_ROWS)

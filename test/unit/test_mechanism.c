@@ -576,44 +576,64 @@ test_release(void)
 			  var_wrong, zw);
 	}
 
-	/* rows too large for the floating-point allowance */
+	/*
+	 * Rows beyond the fast path's floating-point allowance are projected
+	 * with the compensated dot product, and huge values are clamped and the
+	 * projection saturated: never a data-dependent refusal (which would tell
+	 * neighbours apart).
+	 */
 	{
 		double		gamma_d = (d + 2) * (DBL_EPSILON / 2) / (1.0 - (d + 2) * (DBL_EPSILON / 2));
 		double		limit = m.fp_allowance / (gamma_d * (1.0 + 2.0 * gamma_d) * m.max_abs);
+		double		worst = 0.0;
+		int			cls,
+					ok = 1;
 
 		for (i = 0; i < d; i++)
 			x[i] = (i % 2 ? -2.0 : 2.0) * limit / d;
-		st = jl_laplace_release_row(&m, P, x, out, det);
-		check(st == JL_ERR_ROW_MAGNITUDE, "row with ||x||_1 = 2x the allowance limit %.4g: "
-			  "JL_ERR_ROW_MAGNITUDE (%d)", limit, (int) st);
-		for (i = 0; i < d; i++)
-			x[i] = (i % 2 ? -0.5 : 0.5) * limit / d;
-		st = jl_laplace_release_row(&m, P, x, out, det);
-		ongrid = 1;
+		cls = jl_laplace_row_class(&m, x);
+		check(cls == JL_ROW_COMPENSATED, "row with ||x||_1 = 2x the fast path's limit %.4g: compensated (class %d)",
+			  limit, cls);
+		/* the compensated projection is within the allowance of the exact one */
+		jl_project_vec_compensated(P, d, k, x, y);
 		for (j = 0; j < k; j++)
-			ongrid &= jl_on_grid(out[j], m.grid);
-		check(st == JL_OK && ongrid, "row with ||x||_1 = half the limit: JL_OK, on grid (%d)", (int) st);
+		{
+			long double ex = 0.0L;
+
+			for (i = 0; i < d; i++)
+				ex += (long double) x[i] * P[i * k + j];
+			if (fabsl((long double) y[j] - ex) > worst)
+				worst = (double) fabsl((long double) y[j] - ex);
+		}
+		check(worst <= m.fp_allowance, "compensated x P within %.3g of the long-double value (allowance %.3g)",
+			  worst, m.fp_allowance);
+		/* neighbours on both sides of the old refusal threshold: both released */
 		for (i = 0; i < d; i++)
-			x[i] = 0.1;
-		x[7] = NAN;
+			x[i] = 0.0;
+		x[0] = limit * 0.999;
 		st = jl_laplace_release_row(&m, P, x, out, det);
-		check(st == JL_ERR_ROW_MAGNITUDE, "row with a NaN: JL_ERR_ROW_MAGNITUDE (%d)", (int) st);
-		x[7] = -INFINITY;
+		ok &= (st == JL_OK);
+		x[0] += 1.0 * m.bound * limit * 0.002;
 		st = jl_laplace_release_row(&m, P, x, out, det);
-		check(st == JL_ERR_ROW_MAGNITUDE, "row with -Inf: JL_ERR_ROW_MAGNITUDE (%d)", (int) st);
+		ok &= (st == JL_OK);
+		for (j = 0; j < k; j++)
+			ok &= jl_on_grid(out[j], m.grid);
+		check(ok, "rows on both sides of the fast path's limit are released, on the grid");
+
+		/* huge values: clamped inputs, saturated projections */
+		for (i = 0; i < d; i++)
+			x[i] = (i % 3 ? 1e200 : -1e250);
+		cls = jl_laplace_row_class(&m, x);
+		st = jl_laplace_release_row(&m, P, x, out, det);
+		ok = (st == JL_OK);
+		for (j = 0; j < k; j++)
+			ok &= jl_on_grid(out[j], m.grid) &&
+				fabs(out[j] / m.grid) <= 562949953421312.0 + 60.0 * (double) m.t;
+		check((cls & JL_ROW_CLAMP) && ok,
+			  "row of 1e200 and -1e250: clamped (class %d), released within 2^49 grid steps plus noise",
+			  cls);
 	}
 
-	/* output range guard (reachable only with an inconsistent allowance) */
-	{
-		JlLaplace	m2 = m;
-
-		m2.fp_allowance = INFINITY;
-		for (i = 0; i < d; i++)
-			x[i] = 1e200;
-		st = jl_laplace_release_row(&m2, P, x, out, det);
-		check(st == JL_ERR_OUTPUT_RANGE, "projected value beyond 2^52 grid steps: JL_ERR_OUTPUT_RANGE (%d)",
-			  (int) st);
-	}
 	free(det);
 	free(rng);
 	free(P);
