@@ -31,17 +31,20 @@ CREATE TABLE patients AS
 SELECT format('patients: %s rows of %s attributes in [0, 1], two segments', count(*), $D) FROM patients;
 SQL
 
-echo "== curator: release into a private table"
+echo "== curator: a privacy budget, and the release into a private table"
 q <<SQL
+SELECT jl_dataset_declare('patients', epsilon_cap => 10, source => 'patients');
 \timing on
-CREATE TABLE patients_private AS
-  SELECT id, jl_private_release(features, $K, $EPS, key => 'demo') AS sketch FROM patients;
+SELECT 'registry id ' || jl_release_table('patients', 'id', '{features}', 'patients_private', $K, $EPS,
+                                          key => 'demo', clip_lo => 0, clip_hi => 1);
 \timing off
-CREATE TABLE release_info AS SELECT jl_release_info($D, $K, $EPS, key => 'demo') AS info;
-SELECT format('guarantee: (epsilon %s, delta %s)-DP when one attribute of one patient changes by at most %s',
+SELECT format('budget of dataset %s: spent epsilon %s of %s, %s left', name, epsilon_spent, epsilon_cap, epsilon_remaining)
+  FROM jl_budgets;
+CREATE TABLE release_info AS SELECT info FROM jl_releases WHERE target = 'patients_private'::regclass;
+SELECT format('guarantee: (epsilon %s, delta %s)-DP when one attribute of one patient changes by at most %s (attributes clamped to [0, 1])',
               info->>'epsilon', info->>'delta', info->>'bound') FROM release_info;
-SELECT format('calibrated to the realized projection: L1 sensitivity %s (%s), Laplace scale %s on a grid of %s, noise variance %s per coordinate',
-              round((info->>'sensitivity')::numeric, 4), info->>'sensitivity_method', round((info->>'scale')::numeric, 4),
+SELECT format('calibrated to the realized projection: L1 sensitivity %s, Laplace scale %s on a grid of %s, noise variance %s per coordinate',
+              round((info->>'sensitivity')::numeric, 4), round((info->>'scale')::numeric, 4),
               info->>'grid', round((info->>'noise_variance')::numeric, 4)) FROM release_info;
 SQL
 
@@ -53,11 +56,11 @@ CREATE TEMP TABLE pairs AS
   FROM (SELECT (random() * ($N - 1))::int + 1 AS i, (random() * ($N - 1))::int + 1 AS j
         FROM generate_series(1, 5000)) r
   JOIN patients a ON a.id = r.i JOIN patients b ON b.id = r.j WHERE r.i <> r.j;
+-- the analyst needs no numbers from the curator: the registry has them
 CREATE TEMP TABLE est AS
-  SELECT p.*, jl_recover_dist(a.sketch, b.sketch, nv) AS rec,
-              jl_recover_dist_stddev(a.sketch, b.sketch, nv) AS se
-  FROM pairs p JOIN patients_private a ON a.id = p.i JOIN patients_private b ON b.id = p.j,
-       (SELECT (info->>'noise_variance')::float8 AS nv FROM release_info) n;
+  SELECT p.*, jl_recover_dist(a.sketch, b.sketch, 'patients_private'::regclass) AS rec,
+              jl_recover_dist_stddev(a.sketch, b.sketch, 'patients_private'::regclass) AS se
+  FROM pairs p JOIN patients_private a ON a.id = p.i JOIN patients_private b ON b.id = p.j;
 SELECT format('%s pairs: true squared distance %s (same segment) and %s (different); recovered on average %s and %s',
               count(*), round(avg(truth) FILTER (WHERE same)::numeric, 2), round(avg(truth) FILTER (WHERE NOT same)::numeric, 2),
               round(avg(rec) FILTER (WHERE same)::numeric, 2), round(avg(rec) FILTER (WHERE NOT same)::numeric, 2)) FROM est;
