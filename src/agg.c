@@ -7,8 +7,11 @@
  *
  * over (row, attribute, value) rows grouped by row.  Attribute i (1-based,
  * like an array subscript) uses row i - 1 of the same P as the dense path, so
- * a group releases exactly what jl_private_release releases for the dense
- * vector with x[attr] = value.
+ * a group releases what jl_private_release releases for the dense vector
+ * with x[attr] = value: the same calibration, clamping, compensated
+ * projection for rows past the floating-point allowance, grid and noise.
+ * Values of the same attribute in a group are summed (in floating point, in
+ * no fixed order); rows whose value is NULL are skipped.
  *
  * The state is the list of (attr, value) pairs seen, kept sorted and summed
  * by attribute when it fills up, so its memory is bounded by the number of
@@ -19,16 +22,25 @@
  * P of the per-backend cache is used instead (same rows, same statistics).
  *
  * Noise is drawn once per group, in the final function, which never changes
- * the state.  All groups of one call share their parameters and one charge:
- * the first group consumes a budget reservation (jl_budget_reserve) for the
- * dataset before anything is output; the final function may run in parallel
- * mode, where the budget tables cannot be written.
+ * the state.  All groups of one scan of the aggregate share their parameters
+ * and one charge (the groups hold disjoint rows): the first group consumes a
+ * budget reservation (jl_budget_reserve) for the dataset before anything is
+ * output; the final function may run in parallel mode, where the budget
+ * tables cannot be written.  What would release the same rows twice under
+ * one charge is refused or charged again: a rescan of the aggregate's plan
+ * node (a correlated subquery, a nested loop) needs a reservation of its own
+ * (see final_charge); grouping sets and window use are refused.
  */
 #include "jldp.h"
 
 #include <math.h>
 
+#include "access/parallel.h"
+#include "executor/executor.h"
+#include "executor/nodeAgg.h"
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "nodes/plannodes.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -79,16 +91,14 @@ typedef struct AggParams
 	char	   *dataset;		/* NULL for project */
 } AggParams;
 
-typedef struct AggState
+typedef struct JlAggState
 {
 	AggParams	p;
-	int64		nraw;			/* values added, duplicates included */
-	double		l1raw;			/* sum of their |value| */
 	JlSparsePair *pairs;
 	int64		n;				/* pairs used */
 	int64		ncompact;		/* pairs[0..ncompact-1]: sorted, distinct */
 	int64		cap;
-} AggState;
+} JlAggState;
 
 /* ------------------------------------------------------------------------
  * parameters
@@ -114,8 +124,7 @@ text_is_cstr(text *t, const char *s)
 {
 	size_t		n = strlen(s);
 
-	return s != NULL && VARSIZE_ANY_EXHDR(t) == n &&
-		memcmp(VARDATA_ANY(t), s, n) == 0;
+	return VARSIZE_ANY_EXHDR(t) == n && memcmp(VARDATA_ANY(t), s, n) == 0;
 }
 
 /* The first parameter in which a and b differ, or NULL. */
@@ -221,10 +230,10 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
  * the state
  */
 
-static AggState *
+static JlAggState *
 state_create(MemoryContext mcxt, const AggParams *p, text *key, text *dataset)
 {
-	AggState   *st = MemoryContextAllocZero(mcxt, sizeof(AggState));
+	JlAggState   *st = MemoryContextAllocZero(mcxt, sizeof(JlAggState));
 
 	st->p = *p;
 	st->p.key = key ? MemoryContextStrdup(mcxt, text_to_cstring(key))
@@ -237,7 +246,7 @@ state_create(MemoryContext mcxt, const AggParams *p, text *key, text *dataset)
 
 /* The state's row has these parameters (strings from the arguments). */
 static void
-state_check_params(const AggState *st, const AggParams *p, text *key,
+state_check_params(const JlAggState *st, const AggParams *p, text *key,
 				   text *dataset)
 {
 	const char *what = NULL;
@@ -260,9 +269,13 @@ state_check_params(const AggState *st, const AggParams *p, text *key,
 				 errdetail("The %s differs between rows.", what)));
 }
 
-/* Make room for one more pair: compact, and double when still half full. */
+/*
+ * Make room for more pairs: compact, and double while less than a quarter
+ * would stay free, so that a compaction (n log n) comes at most every cap/4
+ * additions and the capacity stays below 8/3 of the distinct attributes.
+ */
 static void
-state_reserve(AggState *st, int64 more)
+state_reserve(JlAggState *st, int64 more)
 {
 	if (st->n + more <= st->cap)
 		return;
@@ -271,11 +284,11 @@ state_reserve(AggState *st, int64 more)
 		st->n = jl_sparse_compact(st->pairs, st->n);
 		st->ncompact = st->n;
 	}
-	if (st->n + more > st->cap / 2)
+	if (st->n + more > st->cap - st->cap / 4)
 	{
 		int64		cap = st->cap;
 
-		while (st->n + more > cap / 2)
+		while (st->n + more > cap - cap / 4)
 			cap *= 2;
 		st->pairs = repalloc_huge(st->pairs, mul_size(sizeof(JlSparsePair), (Size) cap));
 		st->cap = cap;
@@ -283,10 +296,8 @@ state_reserve(AggState *st, int64 more)
 }
 
 static inline void
-state_add(AggState *st, int32 attr, double v)
+state_add(JlAggState *st, int32 attr, double v)
 {
-	st->nraw++;
-	st->l1raw += fabs(v);
 	if (st->n > 0 && st->ncompact == st->n)
 	{
 		JlSparsePair *last = &st->pairs[st->n - 1];
@@ -309,7 +320,7 @@ state_add(AggState *st, int32 attr, double v)
 }
 
 static void
-state_compact(AggState *st)
+state_compact(JlAggState *st)
 {
 	if (st->ncompact < st->n)
 	{
@@ -319,7 +330,7 @@ state_compact(AggState *st)
 }
 
 static void
-check_attr_value(const AggState *st, int32 attr, double v)
+check_attr_value(const JlAggState *st, int32 attr, double v)
 {
 	if (attr < 1 || (st->p.kind == AGG_RELEASE && attr > st->p.d))
 	{
@@ -377,7 +388,7 @@ Datum
 jl_private_release_agg_trans(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcxt = agg_context(fcinfo, "jl_private_release_agg_trans");
-	AggState   *st = PG_ARGISNULL(0) ? NULL : (AggState *) PG_GETARG_POINTER(0);
+	JlAggState   *st = PG_ARGISNULL(0) ? NULL : (JlAggState *) PG_GETARG_POINTER(0);
 	AggParams	p;
 	text	   *key,
 			   *dataset;
@@ -410,7 +421,7 @@ Datum
 jl_project_agg_trans(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcxt = agg_context(fcinfo, "jl_project_agg_trans");
-	AggState   *st = PG_ARGISNULL(0) ? NULL : (AggState *) PG_GETARG_POINTER(0);
+	JlAggState   *st = PG_ARGISNULL(0) ? NULL : (JlAggState *) PG_GETARG_POINTER(0);
 	AggParams	p;
 	text	   *key;
 	int32		attr;
@@ -439,16 +450,14 @@ jl_project_agg_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
-static AggState *
-state_copy(MemoryContext mcxt, const AggState *src)
+static JlAggState *
+state_copy(MemoryContext mcxt, const JlAggState *src)
 {
-	AggState   *st = MemoryContextAllocZero(mcxt, sizeof(AggState));
+	JlAggState   *st = MemoryContextAllocZero(mcxt, sizeof(JlAggState));
 
 	st->p = src->p;
 	st->p.key = MemoryContextStrdup(mcxt, src->p.key);
 	st->p.dataset = src->p.dataset ? MemoryContextStrdup(mcxt, src->p.dataset) : NULL;
-	st->nraw = src->nraw;
-	st->l1raw = src->l1raw;
 	st->cap = Max(src->n, JL_AGG_INITIAL_PAIRS);
 	st->pairs = MemoryContextAllocHuge(mcxt, mul_size(sizeof(JlSparsePair), (Size) st->cap));
 	memcpy(st->pairs, src->pairs, sizeof(JlSparsePair) * src->n);
@@ -461,8 +470,8 @@ Datum
 jl_agg_combine(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcxt = agg_context(fcinfo, "jl_agg_combine");
-	AggState   *s1 = PG_ARGISNULL(0) ? NULL : (AggState *) PG_GETARG_POINTER(0);
-	AggState   *s2 = PG_ARGISNULL(1) ? NULL : (AggState *) PG_GETARG_POINTER(1);
+	JlAggState   *s1 = PG_ARGISNULL(0) ? NULL : (JlAggState *) PG_GETARG_POINTER(0);
+	JlAggState   *s2 = PG_ARGISNULL(1) ? NULL : (JlAggState *) PG_GETARG_POINTER(1);
 	const char *what;
 
 	if (s2 == NULL)
@@ -487,8 +496,6 @@ jl_agg_combine(PG_FUNCTION_ARGS)
 		s1->ncompact += s2->n;
 	memcpy(s1->pairs + s1->n, s2->pairs, sizeof(JlSparsePair) * s2->n);
 	s1->n += s2->n;
-	s1->nraw += s2->nraw;
-	s1->l1raw += s2->l1raw;
 	/* keep the bound on memory: distinct attributes, not inputs */
 	state_compact(s1);
 	PG_RETURN_POINTER(s1);
@@ -513,8 +520,6 @@ typedef struct SerialHeader
 	double		epsilon;
 	double		bound;
 	double		delta;
-	int64		nraw;
-	double		l1raw;
 	int64		npairs;
 	int32		keylen;
 	int32		datasetlen;		/* -1: none */
@@ -525,7 +530,7 @@ typedef struct SerialHeader
 Datum
 jl_agg_serialize(PG_FUNCTION_ARGS)
 {
-	AggState   *st;
+	JlAggState   *st;
 	SerialHeader h;
 	bytea	   *out;
 	char	   *w;
@@ -533,7 +538,7 @@ jl_agg_serialize(PG_FUNCTION_ARGS)
 	int64		i;
 
 	agg_context(fcinfo, "jl_agg_serialize");
-	st = (AggState *) PG_GETARG_POINTER(0);
+	st = (JlAggState *) PG_GETARG_POINTER(0);
 	/* the state is not used after serialization; its value is unchanged */
 	state_compact(st);
 
@@ -548,8 +553,6 @@ jl_agg_serialize(PG_FUNCTION_ARGS)
 	h.epsilon = st->p.epsilon;
 	h.bound = st->p.bound;
 	h.delta = st->p.delta;
-	h.nraw = st->nraw;
-	h.l1raw = st->l1raw;
 	h.npairs = st->n;
 	h.keylen = strlen(st->p.key);
 	h.datasetlen = st->p.dataset ? strlen(st->p.dataset) : -1;
@@ -599,7 +602,7 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	const char *r;
 	Size		len;
 	SerialHeader h;
-	AggState   *st;
+	JlAggState   *st;
 	AggParams	p;
 	int64		i;
 
@@ -616,9 +619,7 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 		malformed("Its magic number is wrong.");
 	if (h.version != JL_AGG_VERSION)
 		malformed("It comes from another version of jldp.");
-	if (h.keylen < 0 || h.keylen >= NAMEDATALEN * 4 ||
-		h.datasetlen < -1 || h.datasetlen >= NAMEDATALEN * 1024 ||
-		h.npairs < 0 || h.nraw < h.npairs || !(h.l1raw >= 0.0))
+	if (h.keylen < 0 || h.datasetlen < -1 || h.npairs < 0)
 		malformed("Its header is inconsistent.");
 	if ((Size) h.keylen + Max(h.datasetlen, 0) > len ||
 		(Size) h.npairs != (len - h.keylen - Max(h.datasetlen, 0)) / PAIR_BYTES ||
@@ -651,7 +652,7 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	else
 		malformed("Its kind is unknown.");
 
-	st = palloc0(sizeof(AggState));
+	st = palloc0(sizeof(JlAggState));
 	st->p = p;
 	st->p.key = pnstrdup(r, h.keylen);
 	r += h.keylen;
@@ -664,8 +665,6 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 		if (strlen(st->p.dataset) != (size_t) h.datasetlen)
 			malformed("Its dataset name contains a NUL byte.");
 	}
-	st->nraw = h.nraw;
-	st->l1raw = h.l1raw;
 	st->cap = Max(h.npairs, JL_AGG_INITIAL_PAIRS);
 	st->pairs = palloc_extended(mul_size(sizeof(JlSparsePair), (Size) st->cap),
 								MCXT_ALLOC_HUGE);
@@ -676,8 +675,9 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 		memcpy(&q->attr, r, sizeof(int32));
 		memcpy(&q->value, r + sizeof(int32), sizeof(double));
 		r += PAIR_BYTES;
+		/* values may be infinite: sums of duplicates can overflow */
 		if (q->attr < 1 || (p.kind == AGG_RELEASE && q->attr > p.d) ||
-			(i > 0 && q->attr <= st->pairs[i - 1].attr) || !isfinite(q->value))
+			(i > 0 && q->attr <= st->pairs[i - 1].attr))
 			malformed("Its attributes are out of order or out of range.");
 	}
 	st->n = st->ncompact = h.npairs;
@@ -837,8 +837,14 @@ typedef struct FinalCache
 	JlLaplace	m;
 	uint32	   *noise_table;
 	int64		groups;
+	bool		charged;		/* this scan of the plan node is paid for */
+	bool		armed;			/* reset callback registered */
+	bool		reset_seen;		/* the node's expression context was reset */
+	Datum		last_result;	/* what the last call returned */
+	int			bufk;			/* length of rowbuf and y */
 	double	   *rowbuf;			/* k: a generated row of P */
 	double	   *y;				/* k */
+	double	   *cbuf;			/* k: compensation terms */
 } FinalCache;
 
 static void
@@ -848,7 +854,7 @@ wipe_final_cache(void *arg)
 
 	explicit_bzero(&fc->key, sizeof(fc->key));
 	if (fc->rowbuf != NULL)
-		explicit_bzero(fc->rowbuf, sizeof(double) * fc->first.k);
+		explicit_bzero(fc->rowbuf, sizeof(double) * fc->bufk);
 }
 
 static FinalCache *
@@ -890,23 +896,25 @@ final_key(FinalCache *fc, const char *name)
 static void
 final_buffers(FinalCache *fc, int k)
 {
-	if (fc->rowbuf == NULL || fc->first.k != k)
+	if (fc->rowbuf == NULL || fc->bufk != k)
 	{
 		if (fc->rowbuf != NULL)
 		{
-			explicit_bzero(fc->rowbuf, sizeof(double) * fc->first.k);
+			explicit_bzero(fc->rowbuf, sizeof(double) * fc->bufk);
 			pfree(fc->rowbuf);
 			pfree(fc->y);
+			pfree(fc->cbuf);
 		}
-		fc->first.k = k;
+		fc->bufk = k;
 		fc->rowbuf = MemoryContextAlloc(fc->mcxt, sizeof(double) * k);
 		fc->y = MemoryContextAlloc(fc->mcxt, sizeof(double) * k);
+		fc->cbuf = MemoryContextAlloc(fc->mcxt, sizeof(double) * k);
 	}
 }
 
 /* The state's pairs sorted and distinct, without changing the state. */
 static const JlSparsePair *
-compact_pairs(const AggState *st, int64 *n)
+compact_pairs(const JlAggState *st, int64 *n)
 {
 	JlSparsePair *copy;
 
@@ -940,12 +948,100 @@ refuse_invalid(const JlLaplace *m)
 				 errhint("Use calibration => 'exact', which calibrates to the realized projection.")));
 }
 
+/* the aggregate node's output expression context was reset */
+static void
+agg_context_reset(Datum arg)
+{
+	FinalCache *fc = (FinalCache *) DatumGetPointer(arg);
+
+	fc->reset_seen = true;
+	fc->armed = false;			/* callbacks fire once */
+}
+
 /*
- * The first group of a call: key, sensitivities, calibration, then the
- * budget, before any group is output.
+ * One reservation per scan of the plan node, consumed before the scan's
+ * first group is output.  A rescan (ExecReScan) resets the node's output
+ * expression context, which runs our callback; hashed aggregation never
+ * resets it otherwise.  Sorted aggregation also resets it before every
+ * group, but only a rescan clears the node's aggregate values, where our
+ * previous result still sits while a scan goes on.  Plain aggregation has
+ * one group per scan.  When unsure, charge: a spurious charge refuses a
+ * query, a missed one would release the same rows twice.
  */
 static void
-final_first(FinalCache *fc, const AggState *st)
+final_charge(FunctionCallInfo fcinfo, FinalCache *fc)
+{
+	AggState   *aggstate = (AggState *) fcinfo->context;
+	ExprContext *econtext = aggstate->ss.ps.ps_ExprContext;
+	bool		new_scan;
+
+	if (!fc->charged || aggstate->aggstrategy == AGG_PLAIN)
+		new_scan = true;
+	else if (!fc->reset_seen)
+		new_scan = false;
+	else if (aggstate->aggstrategy == AGG_HASHED)
+		new_scan = true;
+	else
+	{
+		int			slot = aggstate->curperagg - aggstate->peragg;
+
+		new_scan = !(aggstate->curperagg != NULL && slot >= 0 &&
+					 slot < aggstate->numaggs &&
+					 !econtext->ecxt_aggnulls[slot] &&
+					 econtext->ecxt_aggvalues[slot] == fc->last_result);
+	}
+	if (new_scan)
+	{
+		fc->charged = false;
+		/* every accepted release is pure epsilon-DP: charged with delta 0 */
+		jl_budget_consume_reservation(fc->nsp, fc->first.dataset,
+									  fc->first.epsilon, 0.0);
+		fc->charged = true;
+	}
+	fc->reset_seen = false;
+	if (!fc->armed)
+	{
+		RegisterExprContextCallback(econtext, agg_context_reset,
+									PointerGetDatum(fc));
+		fc->armed = true;
+	}
+}
+
+/*
+ * Plans whose groups are not disjoint in rows, or where the budget cannot
+ * be consumed safely, are refused before anything is released.
+ */
+static void
+check_plan(FunctionCallInfo fcinfo)
+{
+	AggState   *aggstate = (AggState *) fcinfo->context;
+	Agg		   *plan = (Agg *) aggstate->ss.ps.plan;
+
+	/* grouping sets release the same rows once per set */
+	if (list_length(plan->groupingSets) > 1 || plan->chain != NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("jl_private_release_agg cannot be used with GROUPING SETS, ROLLUP or CUBE"),
+				 errdetail("Every grouping set would release the same rows again under one charge."),
+				 errhint("Release each grouping in a statement of its own.")));
+
+	/*
+	 * The final step runs in a parallel worker only under partitionwise
+	 * aggregation; a worker cannot tell which reservations the others used.
+	 */
+	if (IsParallelWorker())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("jl_private_release_agg cannot finish in a parallel worker"),
+				 errhint("SET enable_partitionwise_aggregate = off for the release.")));
+}
+
+/*
+ * The first group of a call: key, sensitivities and calibration, once per
+ * call site.
+ */
+static void
+final_first(FinalCache *fc, const JlAggState *st)
 {
 	const AggParams *p = &st->p;
 	const JlKey *key;
@@ -955,7 +1051,6 @@ final_first(FinalCache *fc, const AggState *st)
 	fc->first = *p;
 	fc->first.key = MemoryContextStrdup(fc->mcxt, p->key);
 	fc->first.dataset = MemoryContextStrdup(fc->mcxt, p->dataset);
-	fc->rowbuf = NULL;
 	final_buffers(fc, p->k);
 
 	key = final_key(fc, p->key);
@@ -988,9 +1083,6 @@ final_first(FinalCache *fc, const AggState *st)
 	s = jl_laplace_calibrate(m);
 	jl_report_status(s);
 	refuse_invalid(m);
-
-	/* every accepted release is pure epsilon-DP: charged with delta 0 */
-	jl_budget_consume_reservation(fc->nsp, p->dataset, p->epsilon, 0.0);
 	fc->have_first = true;
 }
 
@@ -998,7 +1090,7 @@ Datum
 jl_private_release_agg_final(PG_FUNCTION_ARGS)
 {
 	FinalCache *fc;
-	const AggState *st;
+	const JlAggState *st;
 	const JlSparsePair *pairs;
 	const JlKey *key;
 	const double *P = NULL;
@@ -1012,10 +1104,16 @@ jl_private_release_agg_final(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("jl_private_release_agg cannot be used as a window function"),
 				 errdetail("Each window frame would be released with fresh noise, spending epsilon again.")));
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();		/* no rows at all */
-	st = (const AggState *) PG_GETARG_POINTER(0);
 	fc = final_cache(fcinfo);
+	if (!fc->have_first)
+		check_plan(fcinfo);
+	if (PG_ARGISNULL(0))
+	{
+		/* no rows at all: nothing released; the next group charges anew */
+		fc->charged = false;
+		PG_RETURN_NULL();
+	}
+	st = (const JlAggState *) PG_GETARG_POINTER(0);
 
 	if (!fc->have_first)
 		final_first(fc, st);
@@ -1033,21 +1131,31 @@ jl_private_release_agg_final(PG_FUNCTION_ARGS)
 		jl_laplace_table_fill(fc->m.t, fc->noise_table);
 		fc->m.noise_table = fc->noise_table;
 	}
+	final_charge(fcinfo, fc);
 
+	/*
+	 * As jl_laplace_release_row, never refusing a row (which would tell
+	 * neighbours apart): values beyond input_limit are clamped, rows beyond
+	 * the floating-point allowance are projected with compensated sums, and
+	 * jl_laplace_noise saturates the projection.
+	 */
 	key = final_key(fc, st->p.key);
 	if (fc->dense)
 		P = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, st->p.k, st->p.d)->P;
-
-	s = jl_sparse_check(&fc->m, st->nraw, st->l1raw);
-	jl_report_status(s);
 	pairs = compact_pairs(st, &n);
-	jl_sparse_project(pairs, n, key->secret, JL_KIND_GAUSSIAN, st->p.k, P,
-					  fc->rowbuf, fc->y);
+	if (jl_sparse_row_class(&fc->m, pairs, n) & JL_ROW_COMPENSATED)
+		jl_sparse_project_compensated(pairs, n, key->secret, JL_KIND_GAUSSIAN,
+									  st->p.k, P, fc->rowbuf, fc->m.input_limit,
+									  fc->cbuf, fc->y);
+	else
+		jl_sparse_project(pairs, n, key->secret, JL_KIND_GAUSSIAN, st->p.k, P,
+						  fc->rowbuf, fc->m.input_limit, fc->y);
 	s = jl_laplace_noise(&fc->m, fc->y, jl_strong_random());
 	jl_report_status(s);
 	result = jl_vector_array(fc->y, st->p.k);
 	if (pairs != st->pairs)
 		pfree((void *) pairs);
+	fc->last_result = PointerGetDatum(result);
 	PG_RETURN_ARRAYTYPE_P(result);
 }
 
@@ -1055,22 +1163,37 @@ Datum
 jl_project_agg_final(PG_FUNCTION_ARGS)
 {
 	FinalCache *fc;
-	const AggState *st;
+	const JlAggState *st;
 	const JlSparsePair *pairs;
 	const JlKey *key;
+	const double *P = NULL;
 	ArrayType  *result;
 	int64		n;
 
 	agg_context(fcinfo, "jl_project_agg_final");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	st = (const AggState *) PG_GETARG_POINTER(0);
+	st = (const JlAggState *) PG_GETARG_POINTER(0);
 	fc = final_cache(fcinfo);
 	key = final_key(fc, st->p.key);
 	final_buffers(fc, st->p.k);
 	pairs = compact_pairs(st, &n);
-	jl_sparse_project(pairs, n, key->secret, JL_KIND_GAUSSIAN, st->p.k, NULL,
-					  fc->rowbuf, fc->y);
+
+	/*
+	 * Rows of P do not depend on d: when the largest attribute is small, the
+	 * cached dense P of a power-of-two d covering it has the same rows.
+	 */
+	if (n > 0)
+	{
+		int64		dd = 64;
+
+		while (dd < pairs[n - 1].attr)
+			dd *= 2;
+		if (use_dense(dd, st->p.k))
+			P = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, st->p.k, dd)->P;
+	}
+	jl_sparse_project(pairs, n, key->secret, JL_KIND_GAUSSIAN, st->p.k, P,
+					  fc->rowbuf, INFINITY, fc->y);
 	result = jl_vector_array(fc->y, st->p.k);
 	if (pairs != st->pairs)
 		pfree((void *) pairs);

@@ -258,3 +258,110 @@ AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev_release'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], regclass) IS
   'jl_recover_dist_stddev with the noise variance of the release that wrote the table (from the registry).';
+
+-- Aggregate release of long-format data -------------------------------------
+-- (row, attribute, value) rows, GROUP BY row: attribute i (1-based) uses row
+-- i - 1 of the same P as the dense path.  The state holds the distinct
+-- attributes seen (never d values), P is never materialized for large d.
+
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8, text, float8)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8, text, float8, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.jl_agg_combine(internal, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_agg_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_agg_serialize(internal)
+RETURNS bytea AS 'MODULE_PATHNAME', 'jl_agg_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_agg_deserialize(bytea, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_agg_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- noise: VOLATILE, never folded or reused
+CREATE FUNCTION @extschema@.jl_private_release_agg_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_private_release_agg_final'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_project_agg_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_project_agg_final'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
+    key text) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text) (
+  SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text) IS
+  'Private k-dimensional sketch of each group of (attr, value) rows, e.g. SELECT row_id, jl_private_release_agg(attr, val, d, 20, 1.0, ''facts'') FROM facts GROUP BY row_id: the same release as jl_private_release of the dense vector with x[attr] = value (attr 1..d, else an error). Duplicate attributes in a group are summed (the bound applies to the sum); rows with a NULL value are skipped. Needs jl_budget_reserve(dataset, epsilon) earlier in the transaction: one reservation covers every group of one call. Options as jl_private_release; jl_release_info(d, ...) describes the guarantee.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8) IS
+  'jl_private_release_agg with neighbor (''element'' or ''row'') and bound; calibration ''exact'', key ''default''.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8) IS
+  'jl_private_release_agg with neighbor, bound, calibration (''exact'' or ''paper'') and delta (NULL unless paper + row); key ''default''.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text) IS
+  'jl_private_release_agg with every option: neighbor, bound, calibration, delta and the key''s name.';
+COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text) IS
+  'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
+
+REVOKE ALL ON FUNCTION
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text),
+    @extschema@.jl_project_agg(int, float8, int, text),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text),
+    @extschema@.jl_project_agg_trans(internal, int, float8, int, text),
+    @extschema@.jl_agg_combine(internal, internal),
+    @extschema@.jl_agg_serialize(internal),
+    @extschema@.jl_agg_deserialize(bytea, internal),
+    @extschema@.jl_private_release_agg_final(internal),
+    @extschema@.jl_project_agg_final(internal)
+  FROM PUBLIC;

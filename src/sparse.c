@@ -171,10 +171,27 @@ jl_sparse_compact(JlSparsePair *pairs, int64_t n)
 
 /* ---- x P ---- */
 
+static inline const double *
+p_row(const JlSparsePair *pair, const uint8_t key[JL_KEY_BYTES], JlKind kind,
+	  int k, const double *P, double *rowbuf)
+{
+	if (P != NULL)
+		return P + (int64_t) (pair->attr - 1) * k;
+	jl_projection_row(key, kind, k, (uint32_t) (pair->attr - 1), rowbuf);
+	return rowbuf;
+}
+
+static inline double
+clamp(double v, double limit)
+{
+	/* fmin/fmax also map a NaN sum (of overflowed duplicates) into range */
+	return fmax(-limit, fmin(v, limit));
+}
+
 void
 jl_sparse_project(const JlSparsePair *pairs, int64_t n,
 				  const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
-				  const double *P, double *rowbuf, double *y)
+				  const double *P, double *rowbuf, double limit, double *y)
 {
 	int64_t		i;
 	int			j;
@@ -183,29 +200,87 @@ jl_sparse_project(const JlSparsePair *pairs, int64_t n,
 		y[j] = 0.0;
 	for (i = 0; i < n; i++)
 	{
-		const double *row;
-		double		v = pairs[i].value;
+		const double *row = p_row(&pairs[i], key, kind, k, P, rowbuf);
+		double		v = clamp(pairs[i].value, limit);
 
-		if (P != NULL)
-			row = P + (int64_t) (pairs[i].attr - 1) * k;
-		else
-		{
-			jl_projection_row(key, kind, k, (uint32_t) (pairs[i].attr - 1), rowbuf);
-			row = rowbuf;
-		}
 		for (j = 0; j < k; j++)
 			y[j] += v * row[j];
 	}
 }
 
-JlStatus
-jl_sparse_check(const JlLaplace *m, int64_t nterms, double l1)
+/* a + b = s + e exactly (Knuth) */
+static inline void
+two_sum(double a, double b, double *s, double *e)
 {
-	double		g = gamma_n((double) nterms + 2.0);
+	double		z;
 
-	if (!(g * l1 * (1.0 + 2.0 * g) * m->max_abs <= m->fp_allowance))
-		return JL_ERR_ROW_MAGNITUDE;
-	return JL_OK;
+	*s = a + b;
+	z = *s - a;
+	*e = (a - (*s - z)) + (b - z);
+}
+
+void
+jl_sparse_project_compensated(const JlSparsePair *pairs, int64_t n,
+							  const uint8_t key[JL_KEY_BYTES], JlKind kind,
+							  int k, const double *P, double *rowbuf,
+							  double limit, double *cbuf, double *y)
+{
+	int64_t		i;
+	int			j;
+
+	for (j = 0; j < k; j++)
+		y[j] = cbuf[j] = 0.0;
+	for (i = 0; i < n; i++)
+	{
+		const double *row = p_row(&pairs[i], key, kind, k, P, rowbuf);
+		double		v = clamp(pairs[i].value, limit);
+
+		for (j = 0; j < k; j++)
+		{
+			double		p = v * row[j];
+			double		pe = fma(v, row[j], -p);	/* exact */
+			double		t,
+						te;
+
+			two_sum(y[j], p, &t, &te);
+			y[j] = t;
+			cbuf[j] += te + pe;
+		}
+	}
+	for (j = 0; j < k; j++)
+		y[j] += cbuf[j];
+}
+
+/* absolute error of products that underflow: at most 2^-1074 each */
+#define JL_UNDERFLOW_UNIT 4.9406564584124654e-324
+
+int
+jl_sparse_row_class(const JlLaplace *m, const JlSparsePair *pairs, int64_t n)
+{
+	double		lim = m->input_limit;
+	double		l1 = 0.0,
+				gd;
+	int			cls = JL_ROW_PLAIN;
+	int64_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		double		a = fabs(pairs[i].value);
+
+		/* !(a <= lim): NaN, the sum of overflowed duplicates, is clamped */
+		if (!(a <= lim))
+		{
+			cls |= JL_ROW_CLAMP;
+			a = lim;
+		}
+		l1 += a;
+	}
+	/* as jl_laplace_row_class, with the dense row's dimension */
+	gd = gamma_n((double) m->d + 2);
+	if (!(gd * l1 * (1.0 + 2.0 * gd) * m->max_abs +
+		  (double) m->d * JL_UNDERFLOW_UNIT <= m->fp_allowance))
+		cls |= JL_ROW_COMPENSATED;
+	return cls;
 }
 
 /* ---- sensitivities streamed over the rows of P ---- */
@@ -313,6 +388,8 @@ jl_row_l1_sensitivity_gram(double *G, int64_t d, int k, JlRowMethod *method)
 	int			a,
 				b;
 
+	if (k < 1)
+		return -1.0;
 	for (a = 0; a < k; a++)
 		for (b = 0; b < a; b++)
 			G[a * k + b] = G[b * k + a];

@@ -29,25 +29,34 @@ typedef struct JlSparsePair
 int64_t		jl_sparse_compact(JlSparsePair *pairs, int64_t n);
 
 /*
- * y[0..k-1] = sum over pairs of value * P_(attr - 1), summed in the order of
- * the pairs (sorted: attribute order).  P is the dense d x k matrix when the
- * caller has one (attr <= its d), or NULL: then each row is generated from
- * the key into rowbuf (k doubles).
+ * y[0..k-1] = sum over pairs of clamp(value) * P_(attr - 1), summed in the
+ * order of the pairs (sorted: attribute order), with values clamped to
+ * [-limit, limit] (pass INFINITY for none).  P is the dense d x k matrix
+ * when the caller has one (attr <= its d), or NULL: then each row is
+ * generated from the key into rowbuf (k doubles).
  */
 void		jl_sparse_project(const JlSparsePair *pairs, int64_t n,
 							  const uint8_t key[JL_KEY_BYTES], JlKind kind,
 							  int k, const double *P, double *rowbuf,
-							  double *y);
+							  double limit, double *y);
 
 /*
- * The floating-point allowance of the release for a sparse row: every raw
- * input value passes through at most nterms roundings on its way into
- * fl(x P) (summing duplicates, the product, the sum over attributes), so
- * |fl(y_j) - y_j| <= gamma_(nterms + 2) l1 max|P| with l1 the sum of |v| over
- * all nterms raw values; it must be within m->fp_allowance, as in
- * jl_laplace_check_row (where nterms = d).
+ * The same with a compensated dot product per coordinate (fma products,
+ * two-sum accumulation), as jl_project_vec_compensated; cbuf: k doubles.
  */
-JlStatus	jl_sparse_check(const JlLaplace *m, int64_t nterms, double l1);
+void		jl_sparse_project_compensated(const JlSparsePair *pairs, int64_t n,
+										  const uint8_t key[JL_KEY_BYTES],
+										  JlKind kind, int k, const double *P,
+										  double *rowbuf, double limit,
+										  double *cbuf, double *y);
+
+/*
+ * jl_laplace_row_class for the sparse row: the dense row of dimension m->d
+ * with these nonzero entries gets the same answer (zeros add nothing to its
+ * L1 norm, and the bounds are those of d terms, an upper bound for n).
+ */
+int			jl_sparse_row_class(const JlLaplace *m, const JlSparsePair *pairs,
+								int64_t n);
 
 /* Statistics of P streamed over its rows. */
 typedef struct JlStreamStats

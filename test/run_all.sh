@@ -21,6 +21,7 @@ fi
 
 echo "== statistical tests"
 test/stat/run.sh
+test/sparse_memory.sh
 
 echo "== two sessions racing for the last of a budget"
 test/concurrency.sh
