@@ -179,27 +179,42 @@ jl_laplace_row_class(const JlLaplace *m, const double *x)
 				s3 = 0.0;
 	double		lim = m->input_limit;
 	double		l1,
-				gd;
+				gd,
+				amax = 0.0;
 	int			cls = JL_ROW_PLAIN;
 	int64_t		i;
 
-	/* four partial sums: the add latency, not the loads, bounds this loop */
+	/*
+	 * One pass: four partial sums (the add latency, not the loads, bounds
+	 * this loop) and the largest magnitude.  Plain comparisons rather than
+	 * fmin/fmax, which are library calls without -ffast-math; x is finite.
+	 */
 	for (i = 0; i + 4 <= m->d; i += 4)
 	{
-		s0 += fmin(fabs(x[i]), lim);
-		s1 += fmin(fabs(x[i + 1]), lim);
-		s2 += fmin(fabs(x[i + 2]), lim);
-		s3 += fmin(fabs(x[i + 3]), lim);
+		double		a0 = fabs(x[i]),
+					a1 = fabs(x[i + 1]),
+					a2 = fabs(x[i + 2]),
+					a3 = fabs(x[i + 3]);
+
+		amax = a0 > amax ? a0 : amax;
+		amax = a1 > amax ? a1 : amax;
+		amax = a2 > amax ? a2 : amax;
+		amax = a3 > amax ? a3 : amax;
+		s0 += a0 < lim ? a0 : lim;
+		s1 += a1 < lim ? a1 : lim;
+		s2 += a2 < lim ? a2 : lim;
+		s3 += a3 < lim ? a3 : lim;
 	}
 	for (; i < m->d; i++)
-		s0 += fmin(fabs(x[i]), lim);
+	{
+		double		a = fabs(x[i]);
+
+		amax = a > amax ? a : amax;
+		s0 += a < lim ? a : lim;
+	}
 	l1 = (s0 + s1) + (s2 + s3);
-	for (i = 0; i < m->d; i++)
-		if (fabs(x[i]) > lim)
-		{
-			cls |= JL_ROW_CLAMP;
-			break;
-		}
+	if (amax > lim)
+		cls |= JL_ROW_CLAMP;
 	/* the computed l1 (any summation order) is within gamma_d of the truth */
 	gd = gamma_n((double) m->d + 2);
 	if (!(gd * l1 * (1.0 + 2.0 * gd) * m->max_abs +
@@ -214,7 +229,8 @@ jl_laplace_clamp(const JlLaplace *m, double *x)
 	int64_t		i;
 
 	for (i = 0; i < m->d; i++)
-		x[i] = fmax(-m->input_limit, fmin(x[i], m->input_limit));
+		x[i] = x[i] > m->input_limit ? m->input_limit :
+			(x[i] < -m->input_limit ? -m->input_limit : x[i]);
 }
 
 /* a + b = s + e exactly (Knuth) */
@@ -274,7 +290,7 @@ jl_laplace_noise(const JlLaplace *m, double *y, JlRandom *r)
 		 * nothing to the sensitivity, and an error here would depend on the
 		 * data.  2^49 grid steps is about 10^10 bound.
 		 */
-		q = fmax(-JL_SATURATE, fmin(q, JL_SATURATE));
+		q = q > JL_SATURATE ? JL_SATURATE : (q < -JL_SATURATE ? -JL_SATURATE : q);
 		/* round to nearest (even): exact for |q| < 2^51, no libm call */
 		n = (q + JL_ROUND_MAGIC) - JL_ROUND_MAGIC;
 		noise = jl_discrete_laplace_table(r, m->t, m->noise_table);
