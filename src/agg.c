@@ -745,7 +745,16 @@ stream_stats(StatsEntry *e, bool need_row)
 						   buf, &acc, G);
 		}
 		if (need_row)
+		{
+			int			x,
+						y;
+
+			/* dsyrk filled the upper triangle: mirror it */
+			for (x = 0; x < e->k; x++)
+				for (y = 0; y < x; y++)
+					G[x * e->k + y] = G[y * e->k + x];
 			r = jl_row_l1_sensitivity_gram(G, e->d, e->k, &method);
+		}
 	}
 	PG_FINALLY();
 	{

@@ -221,13 +221,24 @@ double
 jl_row_l1_sensitivity(const double *P, int64_t d, int k, JlRowMethod *method)
 {
 	double	   *G = gram(P, d, k);
+	double		r;
+
+	if (G == NULL)
+		return -1.0;
+	r = jl_row_l1_sensitivity_gram(G, d, k, method);
+	free(G);
+	return r;
+}
+
+double
+jl_row_l1_sensitivity_gram(const double *G, int64_t d, int k,
+						   JlRowMethod *method)
+{
 	double		trace = 0.0,
 				err,
 				r;
 	int			j;
 
-	if (G == NULL)
-		return -1.0;
 	for (j = 0; j < k; j++)
 		trace += G[j * k + j];
 	err = gamma_n((double) d + 2) * k * trace;
@@ -237,10 +248,7 @@ jl_row_l1_sensitivity(const double *P, int64_t d, int k, JlRowMethod *method)
 		double		q = max_sign_quadratic(G, k);
 
 		if (q < 0.0)
-		{
-			free(G);
 			return -1.0;
-		}
 
 		/*
 		 * Each term of q or of an update is at most k * max|G_ab| <= k trace
@@ -258,6 +266,5 @@ jl_row_l1_sensitivity(const double *P, int64_t d, int k, JlRowMethod *method)
 			r *= sqrt((double) k) * (1.0 + 2.0 * U_ROUND);
 		*method = JL_ROW_SPECTRAL_BOUND;
 	}
-	free(G);
 	return r;
 }

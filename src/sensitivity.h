@@ -31,6 +31,13 @@ double		jl_max_row_l1(const double *P, int64_t d, int k);
 double		jl_row_l1_sensitivity(const double *P, int64_t d, int k,
 								  JlRowMethod *method);
 
+/*
+ * The same from a Gram matrix G = P^T P (k x k, both triangles filled) that
+ * was accumulated from d rows, e.g. streamed without materialising P.
+ */
+double		jl_row_l1_sensitivity_gram(const double *G, int64_t d, int k,
+									   JlRowMethod *method);
+
 /* Upper bound on the spectral norm sigma_max(P) (LAPACK dsyev on P^T P). */
 double		jl_spectral_norm(const double *P, int64_t d, int k);
 

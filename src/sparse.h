@@ -76,13 +76,6 @@ void		jl_stream_rows(const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
 						   int64_t first, int64_t n, double *buf,
 						   JlStreamStats *st, double *G);
 
-/*
- * jl_row_l1_sensitivity from the Gram matrix G = P^T P of d rows (upper
- * triangle filled; the lower one is overwritten): max over sign vectors s of
- * ||P s||_2, exact for k <= JL_ROW_ENUM_MAX_K, otherwise sqrt(k) sigma_max,
- * with the same rounding margins.  Negative if LAPACK or malloc fails.
- */
-double		jl_row_l1_sensitivity_gram(double *G, int64_t d, int k,
-									   JlRowMethod *method);
+
 
 #endif
