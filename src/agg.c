@@ -944,19 +944,6 @@ use_dense(int64 d, int k)
 	return (double) d * k * sizeof(double) <= JL_AGG_DENSE_MAX_BYTES;
 }
 
-static void
-refuse_invalid(const JlLaplace *m)
-{
-	if (!m->valid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("paper calibration does not cover this projection"),
-				 errdetail("The realized L1 sensitivity %g exceeds the paper's c = %g, "
-						   "so this release would only be %g-differentially private, not %g.",
-						   m->sensitivity, m->paper_c, m->epsilon_effective, m->epsilon),
-				 errhint("Use calibration => 'exact', which calibrates to the realized projection.")));
-}
-
 /* the aggregate node's output expression context was reset */
 static void
 agg_context_reset(Datum arg)
@@ -1091,7 +1078,7 @@ final_first(FinalCache *fc, const JlAggState *st)
 	}
 	s = jl_laplace_calibrate(m);
 	jl_report_status(s);
-	refuse_invalid(m);
+	jl_refuse_invalid(m);
 	fc->have_first = true;
 }
 

@@ -28,6 +28,7 @@ extern JlCalibration jl_parse_calibration(text *t);
 extern const char *jl_neighbor_name(JlNeighbor n);
 extern const char *jl_calibration_name(JlCalibration c);
 extern void jl_report_status(JlStatus s);
+extern void jl_refuse_invalid(const JlLaplace *m);
 
 /* keystore.c */
 typedef struct JlKey
@@ -56,6 +57,7 @@ typedef struct JlProjection
 extern JlProjection *jl_projection_get(const uint8 *secret, JlKind kind, int k,
 									   int64 d);
 extern double jl_projection_row_sensitivity(JlProjection *p);
+extern void jl_calibrate_on(JlLaplace *m, JlProjection *p);
 
 /* strong_random.c */
 extern JlRandom *jl_strong_random(void);

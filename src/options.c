@@ -94,3 +94,17 @@ jl_report_status(JlStatus s)
 	ereport(ERROR, (errcode(code), errmsg("%s", jl_status_message(s)),
 					hint ? errhint("%s", hint) : 0));
 }
+
+/* A release whose paper calibration does not cover the realized P is refused. */
+void
+jl_refuse_invalid(const JlLaplace *m)
+{
+	if (!m->valid)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("paper calibration does not cover this projection"),
+				 errdetail("The realized L1 sensitivity %g exceeds the paper's c = %g, "
+						   "so this release would only be %g-differentially private, not %g.",
+						   m->sensitivity, m->paper_c, m->epsilon_effective, m->epsilon),
+				 errhint("Use calibration => 'exact', which calibrates to the realized projection.")));
+}

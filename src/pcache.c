@@ -168,3 +168,19 @@ jl_projection_row_sensitivity(JlProjection *p)
 	}
 	return p->row_sensitivity;
 }
+
+/*
+ * Calibrate m (its options set by the caller) to the cached projection p:
+ * d, k and the statistics of P its neighbour notion needs.  Bad options
+ * are reported as errors.
+ */
+void
+jl_calibrate_on(JlLaplace *m, JlProjection *p)
+{
+	m->d = p->d;
+	m->k = p->k;
+	m->max_abs = p->max_abs;
+	m->proj_sensitivity = (m->neighbor == JL_NEIGHBOR_ELEMENT) ?
+		p->max_row_l1 : jl_projection_row_sensitivity(p);
+	jl_report_status(jl_laplace_calibrate(m));
+}

@@ -233,7 +233,6 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 		  bool sampling)
 {
 	CalSlot    *c = NULL;
-	JlStatus	s;
 	int			i;
 
 	if (same_calibration(&st->cal[st->cal_last], p, o))
@@ -254,18 +253,12 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 			pfree(c->noise_table);
 		memset(c, 0, sizeof(*c));
 		m = &c->m;
-		m->d = p->d;
-		m->k = o->k;
 		m->epsilon = o->epsilon;
 		m->neighbor = o->neighbor;
 		m->bound = o->bound;
 		m->calibration = o->calibration;
 		m->delta = o->delta;
-		m->max_abs = p->max_abs;
-		m->proj_sensitivity = (o->neighbor == JL_NEIGHBOR_ELEMENT) ?
-			p->max_row_l1 : jl_projection_row_sensitivity(p);
-		s = jl_laplace_calibrate(m);
-		jl_report_status(s);
+		jl_calibrate_on(m, p);
 		memcpy(c->secret, p->secret, JL_KEY_BYTES);
 		c->used = true;
 	}
@@ -279,19 +272,6 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 	}
 	st->cal_last = c - st->cal;
 	return &c->m;
-}
-
-static void
-refuse_invalid(const JlLaplace *m)
-{
-	if (!m->valid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("paper calibration does not cover this projection"),
-				 errdetail("The realized L1 sensitivity %g exceeds the paper's c = %g, "
-						   "so this release would only be %g-differentially private, not %g.",
-						   m->sensitivity, m->paper_c, m->epsilon_effective, m->epsilon),
-				 errhint("Use calibration => 'exact', which calibrates to the realized projection.")));
 }
 
 Datum
@@ -313,7 +293,7 @@ jl_private_release(PG_FUNCTION_ARGS)
 	key = call_key(fcinfo, st, o->keyname);
 	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o->k, d);
 	m = calibrate(st, p, o, true);
-	refuse_invalid(m);
+	jl_refuse_invalid(m);
 
 	/* release straight into the result array */
 	result = jl_vector_array(NULL, o->k);

@@ -177,17 +177,8 @@ releaser_setup(Releaser *rl)
 	JlLaplace  *m = &rl->m;
 
 	rl->proj = jl_projection_get(rl->key->secret, JL_KIND_GAUSSIAN, rl->k, rl->d);
-	m->d = rl->d;
-	m->k = rl->k;
-	m->max_abs = rl->proj->max_abs;
-	m->proj_sensitivity = (m->neighbor == JL_NEIGHBOR_ELEMENT) ?
-		rl->proj->max_row_l1 : jl_projection_row_sensitivity(rl->proj);
-	jl_report_status(jl_laplace_calibrate(m));
-	if (!m->valid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("paper calibration does not cover this projection"),
-				 errhint("Use calibration => 'exact'.")));
+	jl_calibrate_on(m, rl->proj);
+	jl_refuse_invalid(m);
 	if (m->t <= JL_LAPLACE_TABLE_MAX_T)
 	{
 		uint32	   *table = MemoryContextAllocHuge(rl->setup_cxt, sizeof(uint32) * m->t);
@@ -608,17 +599,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 					 errmsg("source has no rows, so the vector length is unknown"),
 					 errhint("Name the vector's columns, or release a non-empty table.")));
 		proj = jl_projection_get(key.secret, JL_KIND_GAUSSIAN, k, d);
-		m.d = d;
-		m.k = k;
-		m.epsilon = epsilon;
-		m.neighbor = neighbor;
-		m.bound = bound;
-		m.calibration = calibration;
-		m.delta = delta;
-		m.max_abs = proj->max_abs;
-		m.proj_sensitivity = (neighbor == JL_NEIGHBOR_ELEMENT) ?
-			proj->max_row_l1 : jl_projection_row_sensitivity(proj);
-		jl_report_status(jl_laplace_calibrate(&m));
+		jl_calibrate_on(&m, proj);	/* the options, not yet calibrated */
 	}
 
 	/* ---- the registry record, written as the extension's owner */
