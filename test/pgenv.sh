@@ -4,7 +4,13 @@
 # cluster is created in a temporary directory and removed on exit.
 
 JLDP_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PGBIN=$(/usr/lib/postgresql/15/bin/pg_config --bindir 2>/dev/null || pg_config --bindir)
+# PG_CONFIG picks the PostgreSQL installation (default: Debian's PostgreSQL 15)
+if [ -z "${PG_CONFIG:-}" ]; then
+  PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+  [ -x "$PG_CONFIG" ] || PG_CONFIG=pg_config
+fi
+export PG_CONFIG
+PGBIN=$("$PG_CONFIG" --bindir)
 
 as_pg() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
