@@ -396,3 +396,60 @@ REVOKE ALL ON FUNCTION
     @extschema@.jl_private_release_agg_final(internal),
     @extschema@.jl_project_agg_final(internal)
   FROM PUBLIC;
+
+-- Analytics over sketches: k-means and labelling (no key involved, so
+-- executable by analysts).
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint, int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_combine(internal, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_serialize(internal)
+RETURNS bytea AS 'MODULE_PATHNAME', 'jl_kmeans_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_deserialize(bytea, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_kmeans_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- the final function sorts the points in place, which leaves the state's
+-- multiset of points (all the result depends on) unchanged
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int) IS
+  'k-means centroids of the sketches as an n_clusters x k float8[][]: k-means++ seeding (seed 0) and Lloyd iterations until no assignment changes (at most 300). The result depends only on the multiset of sketches (the same in serial and parallel plans). NULL sketches are skipped; no sketches gives NULL; with at most n_clusters distinct sketches the centroids are those sketches (fewer rows, with a NOTICE). An empty cluster is re-seeded with the point farthest from its centroid. The sketches are held in memory (below 1 GB).';
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint) IS
+  'jl_kmeans with the seed of the k-means++ seeding (any bigint; the same seed gives the same centroids).';
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint, int) IS
+  'jl_kmeans with the seed and the maximum number of Lloyd iterations (>= 1).';
+
+CREATE FUNCTION @extschema@.jl_nearest_centroid(sketch float8[], centroids float8[])
+RETURNS int AS 'MODULE_PATHNAME', 'jl_nearest_centroid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_nearest_centroid(float8[], float8[]) IS
+  'The 1-based row of the m x k centroids (e.g. from jl_kmeans) nearest to the sketch in squared L2 distance, the lowest row on ties: UPDATE t SET cluster = jl_nearest_centroid(sketch, c).';
