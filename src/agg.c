@@ -69,7 +69,7 @@ PG_FUNCTION_INFO_V1(jl_project_agg_final);
 #define JL_AGG_INITIAL_PAIRS 16
 
 #define JL_AGG_MAGIC 0x4a4c4147	/* "JLAG" */
-#define JL_AGG_VERSION 1
+#define JL_AGG_VERSION 2
 
 typedef enum AggKind
 {
@@ -84,6 +84,7 @@ typedef struct AggParams
 	int32		k;
 	int32		neighbor;		/* JlNeighbor */
 	int32		calibration;	/* JlCalibration */
+	uint32		proj;			/* JlKind, sparse density resolved */
 	double		epsilon;
 	double		bound;
 	double		delta;			/* NaN when NULL */
@@ -137,6 +138,8 @@ params_differ(const AggParams *a, const AggParams *b)
 		return "d";
 	if (a->k != b->k)
 		return "k";
+	if (a->proj != b->proj)
+		return "projection kind";
 	if (!same_double(a->epsilon, b->epsilon))
 		return "epsilon";
 	if ((a->dataset == NULL) != (b->dataset == NULL) ||
@@ -200,6 +203,7 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 	p->bound = 1.0;
 	p->calibration = JL_CALIBRATION_EXACT;
 	p->delta = NAN;
+	p->proj = JL_KIND_GAUSSIAN;
 	*key = NULL;
 	if (nargs > 8)
 	{
@@ -224,6 +228,14 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 		require_arg(fcinfo, 11, "key");
 		*key = PG_GETARG_TEXT_PP(11);
 	}
+	if (nargs > 12)
+	{
+		require_arg(fcinfo, 12, "kind");
+		p->proj = jl_parse_kind(PG_GETARG_TEXT_PP(12));
+	}
+	/* 'sparse': density 1/sqrt(d), so that the rows are those of the dense release */
+	if (p->d >= 1)
+		p->proj = jl_kind_resolve(p->proj, p->d);
 }
 
 /* ------------------------------------------------------------------------
@@ -433,10 +445,23 @@ jl_project_agg_trans(PG_FUNCTION_ARGS)
 	p.kind = AGG_PROJECT;
 	p.k = PG_GETARG_INT32(3);
 	p.delta = NAN;
+	p.proj = JL_KIND_GAUSSIAN;
 	key = PG_GETARG_TEXT_PP(4);
+	if (PG_NARGS() > 5)
+	{
+		require_arg(fcinfo, 5, "kind");
+		p.proj = jl_parse_kind(PG_GETARG_TEXT_PP(5));
+	}
 	if (st == NULL)
 	{
 		jl_check_k(p.k);
+		if (!jl_kind_ready(p.proj))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("kind 'sparse' needs a density here"),
+					 errdetail("Its default density 1/sqrt(d) needs d, which jl_project_agg is not given."),
+					 errhint("Give the density, e.g. kind => 'sparse(0.01)'; jl_release_info reports "
+							 "the density a release of dimension d uses.")));
 		st = state_create(aggcxt, &p, key, NULL);
 	}
 	else
@@ -517,6 +542,7 @@ typedef struct SerialHeader
 	int32		k;
 	int32		neighbor;
 	int32		calibration;
+	uint32		proj;
 	double		epsilon;
 	double		bound;
 	double		delta;
@@ -550,6 +576,7 @@ jl_agg_serialize(PG_FUNCTION_ARGS)
 	h.k = st->p.k;
 	h.neighbor = st->p.neighbor;
 	h.calibration = st->p.calibration;
+	h.proj = st->p.proj;
 	h.epsilon = st->p.epsilon;
 	h.bound = st->p.bound;
 	h.delta = st->p.delta;
@@ -632,6 +659,7 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	p.k = h.k;
 	p.neighbor = h.neighbor;
 	p.calibration = h.calibration;
+	p.proj = h.proj;
 	p.epsilon = h.epsilon;
 	p.bound = h.bound;
 	p.delta = h.delta;
@@ -651,6 +679,8 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	}
 	else
 		malformed("Its kind is unknown.");
+	if (!jl_kind_ready(p.proj))
+		malformed("Its projection kind is invalid.");
 
 	st = palloc0(sizeof(JlAggState));
 	st->p = p;
@@ -1061,7 +1091,7 @@ final_first(FinalCache *fc, const JlAggState *st)
 	fc->dense = use_dense(p->d, p->k);
 	if (fc->dense)
 	{
-		JlProjection *P = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, p->k, p->d);
+		JlProjection *P = jl_projection_get(key->secret, p->proj, p->k, p->d);
 
 		m->max_abs = P->max_abs;
 		m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
@@ -1069,7 +1099,7 @@ final_first(FinalCache *fc, const JlAggState *st)
 	}
 	else
 	{
-		StatsEntry *e = stats_get(key->secret, JL_KIND_GAUSSIAN, p->k, p->d,
+		StatsEntry *e = stats_get(key->secret, p->proj, p->k, p->d,
 								  p->neighbor == JL_NEIGHBOR_ROW);
 
 		m->max_abs = e->max_abs;
@@ -1137,14 +1167,14 @@ jl_private_release_agg_final(PG_FUNCTION_ARGS)
 	 */
 	key = final_key(fc, st->p.key);
 	if (fc->dense)
-		P = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, st->p.k, st->p.d)->P;
+		P = jl_projection_get(key->secret, st->p.proj, st->p.k, st->p.d)->P;
 	pairs = compact_pairs(st, &n);
 	if (jl_sparse_row_class(&fc->m, pairs, n) & JL_ROW_COMPENSATED)
-		jl_sparse_project_compensated(pairs, n, key->secret, JL_KIND_GAUSSIAN,
+		jl_sparse_project_compensated(pairs, n, key->secret, st->p.proj,
 									  st->p.k, P, fc->rowbuf, fc->m.input_limit,
 									  fc->cbuf, fc->y);
 	else
-		jl_sparse_project(pairs, n, key->secret, JL_KIND_GAUSSIAN, st->p.k, P,
+		jl_sparse_project(pairs, n, key->secret, st->p.proj, st->p.k, P,
 						  fc->rowbuf, fc->m.input_limit, fc->y);
 	s = jl_laplace_noise(&fc->m, fc->y, jl_strong_random());
 	jl_report_status(s);
@@ -1186,9 +1216,9 @@ jl_project_agg_final(PG_FUNCTION_ARGS)
 		while (dd < pairs[n - 1].attr)
 			dd *= 2;
 		if (use_dense(dd, st->p.k))
-			P = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, st->p.k, dd)->P;
+			P = jl_projection_get(key->secret, st->p.proj, st->p.k, dd)->P;
 	}
-	jl_sparse_project(pairs, n, key->secret, JL_KIND_GAUSSIAN, st->p.k, P,
+	jl_sparse_project(pairs, n, key->secret, st->p.proj, st->p.k, P,
 					  fc->rowbuf, INFINITY, fc->y);
 	result = jl_vector_array(fc->y, st->p.k);
 	if (pairs != st->pairs)

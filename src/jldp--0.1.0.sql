@@ -53,37 +53,38 @@ CREATE FUNCTION @extschema@.jl_private_release(
     x float8[], k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     calibration text DEFAULT 'exact', delta float8 DEFAULT NULL,
-    key text DEFAULT 'default')
+    key text DEFAULT 'default', kind text DEFAULT 'gaussian')
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_private_release'
 LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text) IS
-  'Private k-dimensional sketch of x: x P (secret Gaussian JL projection from the key) rounded to a power-of-two grid plus exact discrete Laplace noise calibrated to the L1 sensitivity of the realized P. See jl_release_info for the guarantee.';
+COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text) IS
+  'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''gaussian'' (default), ''rademacher'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)'') rounded to a power-of-two grid plus exact discrete Laplace noise calibrated to the L1 sensitivity of the realized P. See jl_release_info for the guarantee.';
 
 CREATE FUNCTION @extschema@.jl_release_info(
     d int, k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     calibration text DEFAULT 'exact', delta float8 DEFAULT NULL,
-    key text DEFAULT 'default')
+    key text DEFAULT 'default', kind text DEFAULT 'gaussian')
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_release_info'
 LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text) IS
+COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text) IS
   'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold) and uses (sensitivity, scale, grid, noise_variance). Contains no secret.';
 
-CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default')
+CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default',
+    kind text DEFAULT 'gaussian')
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_project'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text) IS
+COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text, text) IS
   'Noise-free x P, for the curator''s own verification. Reveals P: never grant it to analysts.';
 
 REVOKE ALL ON FUNCTION @extschema@.jl_key_create(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_import(text, bytea) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_drop(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_project(float8[], int, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_project(float8[], int, text, text) FROM PUBLIC;
 
 -- Recovery (reads sketches only: executable by everyone) -----------------
 
@@ -237,13 +238,14 @@ CREATE FUNCTION @extschema@.jl_release_table(
     neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
     calibration text DEFAULT 'exact', delta float8 DEFAULT NULL,
     key text DEFAULT 'default', dataset text DEFAULT NULL,
-    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL)
+    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
+    kind text DEFAULT 'gaussian')
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_release_table'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8) IS
+COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text) IS
   'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), charged to dataset (default: the source relation) and recorded in jl_releases. Returns the registry id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release regclass)
 RETURNS float8
@@ -279,7 +281,14 @@ CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, 
     text, float8, text, float8, text)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8, text, float8, text, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text, text)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
@@ -330,7 +339,21 @@ CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d in
   COMBINEFUNC = @extschema@.jl_agg_combine,
   SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
   PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
+    key text, kind text) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
 CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text) (
+  SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text, kind text) (
   SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
   FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
   COMBINEFUNC = @extschema@.jl_agg_combine,
@@ -345,6 +368,10 @@ COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, f
   'jl_private_release_agg with neighbor, bound, calibration (''exact'' or ''paper'') and delta (NULL unless paper + row); key ''default''.';
 COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text) IS
   'jl_private_release_agg with every option: neighbor, bound, calibration, delta and the key''s name.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text) IS
+  'jl_private_release_agg with every option and the projection kind (''gaussian'', ''rademacher'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), or ''sparse(s)''), as jl_private_release.';
+COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text, text) IS
+  'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d.';
 COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text) IS
   'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
 
@@ -353,12 +380,16 @@ REVOKE ALL ON FUNCTION
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8),
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8),
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text),
     @extschema@.jl_project_agg(int, float8, int, text),
+    @extschema@.jl_project_agg(int, float8, int, text, text),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text, text),
     @extschema@.jl_project_agg_trans(internal, int, float8, int, text),
+    @extschema@.jl_project_agg_trans(internal, int, float8, int, text, text),
     @extschema@.jl_agg_combine(internal, internal),
     @extschema@.jl_agg_serialize(internal),
     @extschema@.jl_agg_deserialize(bytea, internal),

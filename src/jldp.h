@@ -25,6 +25,8 @@ extern void jl_check_k(int32 k);
 /* options.c */
 extern JlNeighbor jl_parse_neighbor(text *t);
 extern JlCalibration jl_parse_calibration(text *t);
+extern JlKind jl_parse_kind(text *t);
+extern char *jl_kind_word(JlKind kind);
 extern const char *jl_neighbor_name(JlNeighbor n);
 extern const char *jl_calibration_name(JlCalibration c);
 extern void jl_report_status(JlStatus s);

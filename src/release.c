@@ -35,6 +35,7 @@ typedef struct ReleaseOptions
 	JlCalibration calibration;
 	double		delta;			/* NaN when NULL */
 	text	   *keyname;
+	JlKind		kind;			/* as parsed: 'sparse' resolved with d later */
 } ReleaseOptions;
 
 /* a calibration and its sampler table */
@@ -43,6 +44,7 @@ typedef struct CalSlot
 	bool		used;
 	JlLaplace	m;
 	uint8		secret[JL_KEY_BYTES];
+	JlKind		kind;			/* of the P it was calibrated on */
 	uint32	   *noise_table;	/* or NULL */
 } CalSlot;
 
@@ -132,7 +134,7 @@ require_arg(FunctionCallInfo fcinfo, int n, const char *name)
 				 errmsg("%s must not be NULL", name)));
 }
 
-/* Arguments 1..7 of jl_private_release and jl_release_info. */
+/* Arguments 1..8 of jl_private_release and jl_release_info. */
 static void
 read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 {
@@ -142,6 +144,7 @@ read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 	require_arg(fcinfo, 4, "bound");
 	require_arg(fcinfo, 5, "calibration");
 	require_arg(fcinfo, 7, "key");
+	require_arg(fcinfo, 8, "kind");
 	o->k = PG_GETARG_INT32(1);
 	jl_check_k(o->k);
 	o->epsilon = PG_GETARG_FLOAT8(2);
@@ -152,6 +155,7 @@ read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 	if (!PG_ARGISNULL(6) && isnan(o->delta))
 		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
 	o->keyname = PG_GETARG_TEXT_PP(7);
+	o->kind = jl_parse_kind(PG_GETARG_TEXT_PP(8));
 }
 
 /*
@@ -183,7 +187,7 @@ call_options(FunctionCallInfo fcinfo, CallState *st)
 	if (!st->opts_checked)
 	{
 		st->opts_stable = true;
-		for (i = 1; i <= 7; i++)
+		for (i = 1; i <= 8; i++)
 			if (!arg_is_const(fcinfo->flinfo, i))
 				st->opts_stable = false;
 		st->opts_checked = true;
@@ -218,7 +222,7 @@ same_calibration(const CalSlot *c, const JlProjection *p,
 	return c->used && m->d == p->d && m->k == o->k &&
 		same_double(m->epsilon, o->epsilon) && m->neighbor == o->neighbor &&
 		same_double(m->bound, o->bound) && m->calibration == o->calibration &&
-		same_double(m->delta, o->delta) &&
+		same_double(m->delta, o->delta) && c->kind == p->kind &&
 		memcmp(c->secret, p->secret, JL_KEY_BYTES) == 0;
 }
 
@@ -260,6 +264,7 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 		m->delta = o->delta;
 		jl_calibrate_on(m, p);
 		memcpy(c->secret, p->secret, JL_KEY_BYTES);
+		c->kind = p->kind;
 		c->used = true;
 	}
 	else if (sampling && c->noise_table == NULL &&
@@ -291,7 +296,7 @@ jl_private_release(PG_FUNCTION_ARGS)
 	o = call_options(fcinfo, st);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
 	key = call_key(fcinfo, st, o->keyname);
-	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o->k, d);
+	p = jl_projection_get(key->secret, o->kind, o->k, d);
 	m = calibrate(st, p, o, true);
 	jl_refuse_invalid(m);
 
@@ -332,7 +337,7 @@ jl_release_info(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("d must be at least 1, not %d", d)));
 	key = call_key(fcinfo, st, o.keyname);
-	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o.k, d);
+	p = jl_projection_get(key->secret, o.kind, o.k, d);
 	m = calibrate(st, p, &o, false);
 
 	if (o.neighbor == JL_NEIGHBOR_ELEMENT)
@@ -344,7 +349,10 @@ jl_release_info(PG_FUNCTION_ARGS)
 
 	initStringInfo(&b);
 	appendStringInfo(&b, "{\"mechanism\": \"laplace\", \"noise\": \"discrete laplace on a power-of-two grid\"");
-	appendStringInfo(&b, ", \"projection\": \"gaussian\", \"d\": %d, \"k\": %d", d, o.k);
+	appendStringInfo(&b, ", \"projection\": \"%s\"", jl_kind_name(p->kind));
+	json_num(&b, "density", jl_kind_density(p->kind));
+	appendStringInfo(&b, ", \"kind\": \"%s\", \"d\": %d, \"k\": %d",
+					 jl_kind_word(p->kind), d, o.k);
 	appendStringInfo(&b, ", \"neighbor\": \"%s\", \"calibration\": \"%s\"",
 					 jl_neighbor_name(o.neighbor), jl_calibration_name(o.calibration));
 	json_num(&b, "bound", o.bound);
@@ -382,12 +390,13 @@ jl_project(PG_FUNCTION_ARGS)
 	double	   *x,
 			   *y;
 	int32		k = PG_GETARG_INT32(1);
+	JlKind		kind = jl_parse_kind(PG_GETARG_TEXT_PP(3));
 	int			d;
 
 	jl_check_k(k);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
 	key = call_key(fcinfo, st, PG_GETARG_TEXT_PP(2));
-	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, k, d);
+	p = jl_projection_get(key->secret, kind, k, d);
 	y = palloc(sizeof(double) * k);
 	jl_project_vec(p->P, d, k, x, y);
 	PG_RETURN_ARRAYTYPE_P(jl_vector_array(y, k));
