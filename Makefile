@@ -42,7 +42,7 @@ all install installcheck:
 	@echo "PostgreSQL 15 server headers are missing: run 'make deps' (or test/deps.sh)" >&2; exit 1
 endif
 
-.PHONY: deps demo test bench unit
+.PHONY: deps demo test bench unit paper
 
 deps:
 	test/deps.sh
@@ -60,6 +60,11 @@ test:
 bench:
 	test/deps.sh
 	test/bench.sh
+
+# the papers' experiments, reproduced through the extension: docs/reproduction.md
+paper:
+	test/deps.sh
+	test/paper/run.sh
 
 unit:
 	$(MAKE) -C test/unit run
