@@ -77,9 +77,12 @@ jl_rr_flip_doubles(JlRandom *r, const JlRR *rr, double *v, int64_t n)
 {
 	int64_t		i;
 
+	/*
+	 * every output is written as exactly 0.0 or 1.0: an input -0.0 kept as
+	 * is would tell that this element was not flipped
+	 */
 	for (i = 0; i < n; i++)
-		if (jl_rr_flip(r, rr))
-			v[i] = 1.0 - v[i];
+		v[i] = ((v[i] != 0.0) != jl_rr_flip(r, rr)) ? 1.0 : 0.0;
 }
 
 void

@@ -64,7 +64,7 @@ double		jl_rr_flip_probability(double epsilon);
  */
 bool		jl_rr_flip(JlRandom *r, const JlRR *rr);
 
-/* Flip each of v[0..n-1] (0 or 1) in place. */
+/* Flip each of v[0..n-1] (0 or 1) in place; the outputs are 0.0 or 1.0. */
 void		jl_rr_flip_doubles(JlRandom *r, const JlRR *rr, double *v, int64_t n);
 void		jl_rr_flip_bytes(JlRandom *r, const JlRR *rr, uint8_t *v, int64_t n);
 
