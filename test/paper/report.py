@@ -366,7 +366,7 @@ def main():
         worst = None
         for d, k in configs:
             s = t1.get((d, k, meth))
-            if s and s["n"] and not math.isnan(s["model"]):
+            if s and s["n"] >= 5 and not math.isnan(s["model"]):
                 g = s["model"] - s["mean"]
                 if worst is None or g > worst[0]:
                     worst = (g, d, k)
