@@ -25,7 +25,7 @@ PG_CPPFLAGS = -I$(srcdir)/src
 # noise sampling and sensitivity bounds rely on IEEE semantics
 PG_CFLAGS = -fno-fast-math -std=gnu99
 
-REGRESS = keys release recover privileges fuzz table_release agg
+REGRESS = keys release recover privileges fuzz table_release agg gaussian
 REGRESS_OPTS = --inputdir=.
 
 ifneq ($(wildcard /usr/lib/postgresql/15/bin/pg_config),)

@@ -2,7 +2,8 @@
  * agg.c - the release of long-format data as an aggregate:
  *
  *   jl_private_release_agg(attr, value, d, k, epsilon, dataset
- *                          [, neighbor, bound [, calibration, delta [, key]]])
+ *                          [, neighbor, bound [, calibration, delta [, key
+ *                          [, noise]]]])
  *   jl_project_agg(attr, value, k, key)        (noise-free, for the curator)
  *
  * over (row, attribute, value) rows grouped by row.  Attribute i (1-based,
@@ -69,7 +70,10 @@ PG_FUNCTION_INFO_V1(jl_project_agg_final);
 #define JL_AGG_INITIAL_PAIRS 16
 
 #define JL_AGG_MAGIC 0x4a4c4147	/* "JLAG" */
-#define JL_AGG_VERSION 1
+#define JL_AGG_VERSION 2
+
+/* argument number of noise in the transition function */
+#define NOISE_ARG 12
 
 typedef enum AggKind
 {
@@ -84,6 +88,7 @@ typedef struct AggParams
 	int32		k;
 	int32		neighbor;		/* JlNeighbor */
 	int32		calibration;	/* JlCalibration */
+	int32		noise;			/* JlNoise */
 	double		epsilon;
 	double		bound;
 	double		delta;			/* NaN when NULL */
@@ -133,6 +138,8 @@ params_differ(const AggParams *a, const AggParams *b)
 {
 	if (a->kind != b->kind)
 		return "aggregate";
+	if (a->noise != b->noise)
+		return "noise";
 	if (a->d != b->d)
 		return "d";
 	if (a->k != b->k)
@@ -170,7 +177,9 @@ check_release_params(const AggParams *p)
 		jl_report_status(JL_ERR_BOUND);
 	if (!isnan(p->delta) && !(p->delta > 0.0 && p->delta < 1.0))
 		jl_report_status(JL_ERR_DELTA);
-	if (p->calibration == JL_CALIBRATION_PAPER &&
+	if (p->noise == JL_NOISE_GAUSSIAN && isnan(p->delta))
+		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
+	if (p->noise == JL_NOISE_LAPLACE && p->calibration == JL_CALIBRATION_PAPER &&
 		p->neighbor == JL_NEIGHBOR_ROW && isnan(p->delta))
 		jl_report_status(JL_ERR_DELTA_REQUIRED);
 }
@@ -198,9 +207,16 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 	*dataset = PG_GETARG_TEXT_PP(6);
 	p->neighbor = JL_NEIGHBOR_ELEMENT;
 	p->bound = 1.0;
+	p->noise = JL_NOISE_LAPLACE;
 	p->calibration = JL_CALIBRATION_EXACT;
 	p->delta = NAN;
 	*key = NULL;
+	if (nargs > NOISE_ARG)
+	{
+		require_arg(fcinfo, NOISE_ARG, "noise");
+		p->noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
+		p->calibration = jl_parse_calibration(NULL, p->noise);
+	}
 	if (nargs > 8)
 	{
 		require_arg(fcinfo, 7, "neighbor");
@@ -210,8 +226,9 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 	}
 	if (nargs > 10)
 	{
-		require_arg(fcinfo, 9, "calibration");
-		p->calibration = jl_parse_calibration(PG_GETARG_TEXT_PP(9));
+		/* NULL: the noise's default calibration */
+		p->calibration = jl_parse_calibration(PG_ARGISNULL(9) ? NULL : PG_GETARG_TEXT_PP(9),
+											  p->noise);
 		if (!PG_ARGISNULL(10))
 		{
 			p->delta = PG_GETARG_FLOAT8(10);
@@ -517,6 +534,7 @@ typedef struct SerialHeader
 	int32		k;
 	int32		neighbor;
 	int32		calibration;
+	int32		noise;
 	double		epsilon;
 	double		bound;
 	double		delta;
@@ -550,6 +568,7 @@ jl_agg_serialize(PG_FUNCTION_ARGS)
 	h.k = st->p.k;
 	h.neighbor = st->p.neighbor;
 	h.calibration = st->p.calibration;
+	h.noise = st->p.noise;
 	h.epsilon = st->p.epsilon;
 	h.bound = st->p.bound;
 	h.delta = st->p.delta;
@@ -632,6 +651,7 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	p.k = h.k;
 	p.neighbor = h.neighbor;
 	p.calibration = h.calibration;
+	p.noise = h.noise;
 	p.epsilon = h.epsilon;
 	p.bound = h.bound;
 	p.delta = h.delta;
@@ -639,7 +659,11 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	{
 		if (h.datasetlen < 1 ||
 			(p.neighbor != JL_NEIGHBOR_ELEMENT && p.neighbor != JL_NEIGHBOR_ROW) ||
-			(p.calibration != JL_CALIBRATION_EXACT && p.calibration != JL_CALIBRATION_PAPER))
+			(p.noise != JL_NOISE_LAPLACE && p.noise != JL_NOISE_GAUSSIAN) ||
+			(p.noise == JL_NOISE_LAPLACE && p.calibration != JL_CALIBRATION_EXACT &&
+			 p.calibration != JL_CALIBRATION_PAPER) ||
+			(p.noise == JL_NOISE_GAUSSIAN && p.calibration != JL_CALIBRATION_ANALYTIC &&
+			 p.calibration != JL_CALIBRATION_CLASSIC && p.calibration != JL_CALIBRATION_PAPER))
 			malformed("Its parameters are invalid.");
 		check_release_params(&p);
 	}
@@ -697,9 +721,11 @@ typedef struct StatsEntry
 	int64		d;
 	double		max_abs;
 	double		max_row_l1;
+	double		max_row_l2;
 	bool		row_done;
 	double		row_sensitivity;
 	JlRowMethod row_method;
+	double		spectral_norm;	/* with row_done */
 	uint64		last_used;
 } StatsEntry;
 
@@ -729,8 +755,9 @@ stream_stats(StatsEntry *e, bool need_row)
 	Size		gbytes = need_row ? mul_size(sizeof(double), (Size) e->k * e->k) : 0;
 	double	   *buf = palloc(bufbytes);
 	double	   *G = need_row ? palloc0(gbytes) : NULL;
-	JlStreamStats acc = {0.0, 0.0};
-	double		r = 0.0;
+	JlStreamStats acc = {0.0, 0.0, 0.0};
+	double		r = 0.0,
+				spec = 0.0;
 	JlRowMethod method = JL_ROW_SPECTRAL_BOUND;
 
 	/* the rows are secret: wipe them even when interrupted */
@@ -753,6 +780,7 @@ stream_stats(StatsEntry *e, bool need_row)
 			for (x = 0; x < e->k; x++)
 				for (y = 0; y < x; y++)
 					G[x * e->k + y] = G[y * e->k + x];
+			spec = jl_spectral_norm_from_gram(G, e->d, e->k);
 			r = jl_row_l1_sensitivity_gram(G, e->d, e->k, &method);
 		}
 	}
@@ -768,15 +796,17 @@ stream_stats(StatsEntry *e, bool need_row)
 	}
 	PG_END_TRY();
 
-	if (need_row && r < 0.0)
+	if (need_row && (r < 0.0 || spec < 0.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("could not compute the row sensitivity of the projection"),
 				 errdetail("LAPACK or memory allocation failed.")));
 	e->max_abs = acc.max_abs;
 	e->max_row_l1 = acc.max_row_l1;
+	e->max_row_l2 = acc.max_row_l2;
 	if (need_row)
 	{
+		e->spectral_norm = spec;
 		e->row_sensitivity = r;
 		e->row_method = method;
 		e->row_done = true;
@@ -989,9 +1019,14 @@ final_charge(FunctionCallInfo fcinfo, FinalCache *fc)
 	if (new_scan)
 	{
 		fc->charged = false;
-		/* every accepted release is pure epsilon-DP: charged with delta 0 */
+		/*
+		 * an accepted Laplace release is pure epsilon-DP: charged with
+		 * delta 0; a Gaussian one with the requested delta
+		 */
 		jl_budget_consume_reservation(fc->nsp, fc->first.dataset,
-									  fc->first.epsilon, 0.0);
+									  fc->first.epsilon,
+									  fc->first.noise == JL_NOISE_GAUSSIAN ?
+									  fc->first.delta : 0.0);
 		fc->charged = true;
 	}
 	fc->reset_seen = false;
@@ -1051,6 +1086,7 @@ final_first(FinalCache *fc, const JlAggState *st)
 
 	key = final_key(fc, p->key);
 	memset(m, 0, sizeof(*m));
+	m->noise = p->noise;
 	m->d = p->d;
 	m->k = p->k;
 	m->epsilon = p->epsilon;
@@ -1064,8 +1100,12 @@ final_first(FinalCache *fc, const JlAggState *st)
 		JlProjection *P = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, p->k, p->d);
 
 		m->max_abs = P->max_abs;
-		m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
-			P->max_row_l1 : jl_projection_row_sensitivity(P);
+		if (p->noise == JL_NOISE_GAUSSIAN)
+			m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
+				P->max_row_l2 : jl_projection_spectral_norm(P);
+		else
+			m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
+				P->max_row_l1 : jl_projection_row_sensitivity(P);
 	}
 	else
 	{
@@ -1073,8 +1113,12 @@ final_first(FinalCache *fc, const JlAggState *st)
 								  p->neighbor == JL_NEIGHBOR_ROW);
 
 		m->max_abs = e->max_abs;
-		m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
-			e->max_row_l1 : e->row_sensitivity;
+		if (p->noise == JL_NOISE_GAUSSIAN)
+			m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
+				e->max_row_l2 : e->spectral_norm;
+		else
+			m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
+				e->max_row_l1 : e->row_sensitivity;
 	}
 	s = jl_laplace_calibrate(m);
 	jl_report_status(s);

@@ -52,24 +52,24 @@ COMMENT ON FUNCTION @extschema@.jl_key_drop(text) IS
 CREATE FUNCTION @extschema@.jl_private_release(
     x float8[], k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
-    calibration text DEFAULT 'exact', delta float8 DEFAULT NULL,
-    key text DEFAULT 'default')
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
+    key text DEFAULT 'default', noise text DEFAULT 'laplace')
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_private_release'
 LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text) IS
-  'Private k-dimensional sketch of x: x P (secret Gaussian JL projection from the key) rounded to a power-of-two grid plus exact discrete Laplace noise calibrated to the L1 sensitivity of the realized P. See jl_release_info for the guarantee.';
+COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text) IS
+  'Private k-dimensional sketch of x: x P (secret Gaussian JL projection from the key) rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
 
 CREATE FUNCTION @extschema@.jl_release_info(
     d int, k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
-    calibration text DEFAULT 'exact', delta float8 DEFAULT NULL,
-    key text DEFAULT 'default')
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
+    key text DEFAULT 'default', noise text DEFAULT 'laplace')
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_release_info'
 LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text) IS
-  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold) and uses (sensitivity, scale, grid, noise_variance). Contains no secret.';
+COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text) IS
+  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance). Contains no secret.';
 
 CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default')
 RETURNS float8[]
@@ -81,8 +81,8 @@ COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text) IS
 REVOKE ALL ON FUNCTION @extschema@.jl_key_create(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_import(text, bytea) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_drop(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_project(float8[], int, text) FROM PUBLIC;
 
 -- Recovery (reads sketches only: executable by everyone) -----------------
@@ -94,12 +94,13 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], float8) IS
   'Unbiased estimate of the squared distance between the original rows: ||a - b||^2 - 2 k noise_variance.';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8)
+CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
+    noise text DEFAULT 'laplace')
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8) IS
-  'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + 14 k s2^2) at r^2 = max(estimate, 0), over the projection and the Laplace noise.';
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8, text) IS
+  'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) at r^2 = max(estimate, 0), over the projection and the noise: c = 14 for noise ''laplace'', 8 for ''gaussian''.';
 
 -- Privacy budget ------------------------------------------------------------
 -- Protected datasets with caps; every release is charged by basic
@@ -235,15 +236,16 @@ COMMENT ON VIEW @extschema@.jl_releases IS
 CREATE FUNCTION @extschema@.jl_release_table(
     source regclass, id_column text, vector text[], target text, k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
-    calibration text DEFAULT 'exact', delta float8 DEFAULT NULL,
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
     key text DEFAULT 'default', dataset text DEFAULT NULL,
-    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL)
+    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
+    noise text DEFAULT 'laplace')
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_release_table'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8) IS
-  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), charged to dataset (default: the source relation) and recorded in jl_releases. Returns the registry id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text) IS
+  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), noise ''laplace'' or ''gaussian'' (with delta) as jl_private_release, charged (epsilon, delta) to dataset (default: the source relation) and recorded in jl_releases (info->>''noise''). Returns the registry id.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release regclass)
 RETURNS float8
@@ -257,7 +259,7 @@ RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev_release'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], regclass) IS
-  'jl_recover_dist_stddev with the noise variance of the release that wrote the table (from the registry).';
+  'jl_recover_dist_stddev with the noise variance and the noise of the release that wrote the table (from the registry).';
 
 -- Aggregate release of long-format data -------------------------------------
 -- (row, attribute, value) rows, GROUP BY row: attribute i (1-based) uses row
@@ -277,6 +279,10 @@ RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
     text, float8, text, float8, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8, text, float8, text, text)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text)
@@ -330,6 +336,14 @@ CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d in
   COMBINEFUNC = @extschema@.jl_agg_combine,
   SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
   PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
+    key text, noise text) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
 CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text) (
   SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
   FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
@@ -345,6 +359,8 @@ COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, f
   'jl_private_release_agg with neighbor, bound, calibration (''exact'' or ''paper'') and delta (NULL unless paper + row); key ''default''.';
 COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text) IS
   'jl_private_release_agg with every option: neighbor, bound, calibration, delta and the key''s name.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text) IS
+  'jl_private_release_agg with every option and noise (''laplace'' or ''gaussian''; Gaussian needs delta, and calibration NULL means ''analytic''). Reserve (epsilon, delta) with jl_budget_reserve first.';
 COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text) IS
   'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
 
@@ -353,11 +369,13 @@ REVOKE ALL ON FUNCTION
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8),
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8),
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text),
     @extschema@.jl_project_agg(int, float8, int, text),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text, text),
     @extschema@.jl_project_agg_trans(internal, int, float8, int, text),
     @extschema@.jl_agg_combine(internal, internal),
     @extschema@.jl_agg_serialize(internal),
