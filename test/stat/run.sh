@@ -9,6 +9,9 @@
 #   recovery.sql       check 2: jl_recover_dist mean and variance given P,
 #                      jl_recover_dist_stddev
 #   epsilon.sql        check 3: empirical epsilon on worst-case neighbours
+#   gaussian.sql       checks 4 and 5: Gaussian noise, recovery mean and
+#                      variance, empirical (epsilon, delta) on worst-case
+#                      neighbours
 # and prints one line per check or negative control with its statistic, band
 # and verdict.  Exits non-zero if a check fails, a negative control is not
 # rejected, a check has no control, or any SQL fails.
@@ -45,7 +48,7 @@ SQL
 echo "jldp $(psql_db -At -c "SELECT extversion FROM pg_extension WHERE extname = 'jldp'"), key 'stat' fingerprint $(psql_db -At -c "SELECT fingerprint FROM jl_keys WHERE name = 'stat'")"
 
 status=0
-for part in zero_variance recovery epsilon; do
+for part in zero_variance recovery epsilon gaussian; do
   t0=$(date +%s)
   from=$(psql_db -At -c "SELECT coalesce(max(seq), 0) FROM stat_result")
   if ! psql_db -o /dev/null -c "SET client_min_messages = warning" -f "$here/$part.sql"; then
