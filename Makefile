@@ -7,11 +7,12 @@ DATA = src/jldp--0.1.0.sql
 # math in plain C (no postgres.h), unit-tested without a server
 MATH_OBJS = src/chacha20.o src/projection.o src/randbits.o src/laplace.o \
 	src/sensitivity.o src/mechanism.o src/distance.o src/sparse.o \
-	src/gaussian.o
+	src/kmeans.o src/gaussian.o
 # PostgreSQL glue
 GLUE_OBJS = src/jldp.o src/arrays.o src/options.o src/keystore.o \
 	src/pcache.o src/strong_random.o src/release.o src/recover.o \
-	src/budget.o src/table_release.o src/agg.o
+	src/budget.o src/table_release.o src/agg.o \
+	src/analytics.o
 OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
 # plain "make" builds the extension (PGXS's "all"), not the first object
@@ -25,7 +26,7 @@ PG_CPPFLAGS = -I$(srcdir)/src
 # noise sampling and sensitivity bounds rely on IEEE semantics
 PG_CFLAGS = -fno-fast-math -std=gnu99
 
-REGRESS = keys release recover privileges fuzz table_release agg gaussian
+REGRESS = keys release recover privileges fuzz table_release agg analytics kinds gaussian
 REGRESS_OPTS = --inputdir=.
 
 ifneq ($(wildcard /usr/lib/postgresql/15/bin/pg_config),)
@@ -41,7 +42,7 @@ all install installcheck:
 	@echo "PostgreSQL 15 server headers are missing: run 'make deps' (or test/deps.sh)" >&2; exit 1
 endif
 
-.PHONY: deps demo test bench unit
+.PHONY: deps demo test bench unit paper
 
 deps:
 	test/deps.sh
@@ -59,6 +60,11 @@ test:
 bench:
 	test/deps.sh
 	test/bench.sh
+
+# the papers' experiments, reproduced through the extension: docs/reproduction.md
+paper:
+	test/deps.sh
+	test/paper/run.sh
 
 unit:
 	$(MAKE) -C test/unit run

@@ -28,6 +28,10 @@ SELECT round(((i->>'projection_sensitivity')::float8 / 2.5)::numeric, 9) =
               unnest(jl_project((SELECT array_agg(CASE WHEN j = e THEN 1 ELSE 0 END ORDER BY j)::float8[]
                                  FROM generate_series(1, 6) j), 8, 'pinned')) v GROUP BY e) q)::numeric, 9) AS max_row_l2
   FROM jl_release_info(6, 8, 1.0, bound => 2.5, delta => 1e-5, key => 'pinned', noise => 'gaussian') i;
+-- with another projection kind: Rademacher rows have L2 norm exactly 1
+SELECT (i->>'kind') AS kind, (i->>'noise') AS noise, round((i->>'projection_sensitivity')::numeric, 9) AS sens,
+       (i->>'projection_sensitivity')::float8 >= 1 AS rounded_up
+  FROM jl_release_info(5, 16, 1.0, delta => 1e-5, key => 'pinned', kind => 'rademacher', noise => 'gaussian') i;
 -- row neighbours: R * sigma_max(P)
 SELECT (i->>'sensitivity_method') AS method, round((i->>'projection_sensitivity')::numeric, 6) AS sens,
        (i->>'valid')::bool AS valid
@@ -113,19 +117,19 @@ SELECT jl_budget_reserve('g_agg', 1.0, 1e-5) > 0 AS reserved;
 SELECT count(DISTINCT row_id) AS groups, min(array_length(z, 1)) AS k,
        bool_and(v / (jl_release_info(3, 4, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'grid')::float8 =
                 round(v / (jl_release_info(3, 4, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'grid')::float8)) AS on_dense_grid
-  FROM (SELECT row_id, jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian') z
+  FROM (SELECT row_id, jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian') z
         FROM g_long GROUP BY row_id) s, unnest(z) v;
 COMMIT;
 SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
 -- a Laplace reservation (delta 0) does not cover a Gaussian release
 BEGIN;
 SELECT jl_budget_reserve('g_agg', 1.0) > 0 AS reserved;
-SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian') FROM g_long GROUP BY row_id$$);
+SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);
 ROLLBACK;
-SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, NULL, 'pinned', 'gaussian') FROM g_long GROUP BY row_id$$);
-SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, 'exact', 1e-5, 'pinned', 'gaussian') FROM g_long GROUP BY row_id$$);
+SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, NULL, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);
+SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, 'exact', 1e-5, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);
 -- one group whose rows ask for different noise
-SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned',
+SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian',
                                             CASE WHEN attr = 1 THEN 'gaussian' ELSE 'laplace' END) FROM g_long GROUP BY row_id$$);
 
 -- parallel aggregation combines Gaussian states (serialize, deserialize, combine)
@@ -134,11 +138,11 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 CREATE TABLE g_par AS SELECT 1 AS row_id, a AS attr, 1.0::float8 AS val FROM generate_series(1, 3000) a;
-EXPLAIN (COSTS OFF) SELECT jl_private_release_agg(attr, val, 3000, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian')
+EXPLAIN (COSTS OFF) SELECT jl_private_release_agg(attr, val, 3000, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian')
   FROM g_par;
 BEGIN;
 SELECT jl_budget_reserve('g_agg', 1.0, 1e-5) > 0 AS reserved;
-SELECT array_length(jl_private_release_agg(attr, val, 3000, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian'), 1) AS k
+SELECT array_length(jl_private_release_agg(attr, val, 3000, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian'), 1) AS k
   FROM g_par;
 COMMIT;
 RESET parallel_setup_cost;

@@ -70,10 +70,10 @@ PG_FUNCTION_INFO_V1(jl_project_agg_final);
 #define JL_AGG_INITIAL_PAIRS 16
 
 #define JL_AGG_MAGIC 0x4a4c4147	/* "JLAG" */
-#define JL_AGG_VERSION 2
+#define JL_AGG_VERSION 3
 
 /* argument number of noise in the transition function */
-#define NOISE_ARG 12
+#define NOISE_ARG 13
 
 typedef enum AggKind
 {
@@ -88,6 +88,7 @@ typedef struct AggParams
 	int32		k;
 	int32		neighbor;		/* JlNeighbor */
 	int32		calibration;	/* JlCalibration */
+	uint32		proj;			/* JlKind, sparse density resolved */
 	int32		noise;			/* JlNoise */
 	double		epsilon;
 	double		bound;
@@ -144,6 +145,8 @@ params_differ(const AggParams *a, const AggParams *b)
 		return "d";
 	if (a->k != b->k)
 		return "k";
+	if (a->proj != b->proj)
+		return "projection kind";
 	if (!same_double(a->epsilon, b->epsilon))
 		return "epsilon";
 	if ((a->dataset == NULL) != (b->dataset == NULL) ||
@@ -210,6 +213,7 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 	p->noise = JL_NOISE_LAPLACE;
 	p->calibration = JL_CALIBRATION_EXACT;
 	p->delta = NAN;
+	p->proj = JL_KIND_GAUSSIAN;
 	*key = NULL;
 	if (nargs > NOISE_ARG)
 	{
@@ -241,6 +245,14 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 		require_arg(fcinfo, 11, "key");
 		*key = PG_GETARG_TEXT_PP(11);
 	}
+	if (nargs > 12)
+	{
+		require_arg(fcinfo, 12, "kind");
+		p->proj = jl_parse_kind(PG_GETARG_TEXT_PP(12));
+	}
+	/* 'sparse': density 1/sqrt(d), so that the rows are those of the dense release */
+	if (p->d >= 1)
+		p->proj = jl_kind_resolve(p->proj, p->d);
 }
 
 /* ------------------------------------------------------------------------
@@ -450,10 +462,23 @@ jl_project_agg_trans(PG_FUNCTION_ARGS)
 	p.kind = AGG_PROJECT;
 	p.k = PG_GETARG_INT32(3);
 	p.delta = NAN;
+	p.proj = JL_KIND_GAUSSIAN;
 	key = PG_GETARG_TEXT_PP(4);
+	if (PG_NARGS() > 5)
+	{
+		require_arg(fcinfo, 5, "kind");
+		p.proj = jl_parse_kind(PG_GETARG_TEXT_PP(5));
+	}
 	if (st == NULL)
 	{
 		jl_check_k(p.k);
+		if (!jl_kind_ready(p.proj))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("kind 'sparse' needs a density here"),
+					 errdetail("Its default density 1/sqrt(d) needs d, which jl_project_agg is not given."),
+					 errhint("Give the density, e.g. kind => 'sparse(0.01)'; jl_release_info reports "
+							 "the density a release of dimension d uses.")));
 		st = state_create(aggcxt, &p, key, NULL);
 	}
 	else
@@ -534,6 +559,7 @@ typedef struct SerialHeader
 	int32		k;
 	int32		neighbor;
 	int32		calibration;
+	uint32		proj;
 	int32		noise;
 	double		epsilon;
 	double		bound;
@@ -568,6 +594,7 @@ jl_agg_serialize(PG_FUNCTION_ARGS)
 	h.k = st->p.k;
 	h.neighbor = st->p.neighbor;
 	h.calibration = st->p.calibration;
+	h.proj = st->p.proj;
 	h.noise = st->p.noise;
 	h.epsilon = st->p.epsilon;
 	h.bound = st->p.bound;
@@ -651,6 +678,7 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	p.k = h.k;
 	p.neighbor = h.neighbor;
 	p.calibration = h.calibration;
+	p.proj = h.proj;
 	p.noise = h.noise;
 	p.epsilon = h.epsilon;
 	p.bound = h.bound;
@@ -675,6 +703,8 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	}
 	else
 		malformed("Its kind is unknown.");
+	if (!jl_kind_ready(p.proj))
+		malformed("Its projection kind is invalid.");
 
 	st = palloc0(sizeof(JlAggState));
 	st->p = p;
@@ -1097,7 +1127,7 @@ final_first(FinalCache *fc, const JlAggState *st)
 	fc->dense = use_dense(p->d, p->k);
 	if (fc->dense)
 	{
-		JlProjection *P = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, p->k, p->d);
+		JlProjection *P = jl_projection_get(key->secret, p->proj, p->k, p->d);
 
 		m->max_abs = P->max_abs;
 		if (p->noise == JL_NOISE_GAUSSIAN)
@@ -1109,7 +1139,7 @@ final_first(FinalCache *fc, const JlAggState *st)
 	}
 	else
 	{
-		StatsEntry *e = stats_get(key->secret, JL_KIND_GAUSSIAN, p->k, p->d,
+		StatsEntry *e = stats_get(key->secret, p->proj, p->k, p->d,
 								  p->neighbor == JL_NEIGHBOR_ROW);
 
 		m->max_abs = e->max_abs;
@@ -1181,14 +1211,14 @@ jl_private_release_agg_final(PG_FUNCTION_ARGS)
 	 */
 	key = final_key(fc, st->p.key);
 	if (fc->dense)
-		P = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, st->p.k, st->p.d)->P;
+		P = jl_projection_get(key->secret, st->p.proj, st->p.k, st->p.d)->P;
 	pairs = compact_pairs(st, &n);
 	if (jl_sparse_row_class(&fc->m, pairs, n) & JL_ROW_COMPENSATED)
-		jl_sparse_project_compensated(pairs, n, key->secret, JL_KIND_GAUSSIAN,
+		jl_sparse_project_compensated(pairs, n, key->secret, st->p.proj,
 									  st->p.k, P, fc->rowbuf, fc->m.input_limit,
 									  fc->cbuf, fc->y);
 	else
-		jl_sparse_project(pairs, n, key->secret, JL_KIND_GAUSSIAN, st->p.k, P,
+		jl_sparse_project(pairs, n, key->secret, st->p.proj, st->p.k, P,
 						  fc->rowbuf, fc->m.input_limit, fc->y);
 	s = jl_laplace_noise(&fc->m, fc->y, jl_strong_random());
 	jl_report_status(s);
@@ -1230,9 +1260,9 @@ jl_project_agg_final(PG_FUNCTION_ARGS)
 		while (dd < pairs[n - 1].attr)
 			dd *= 2;
 		if (use_dense(dd, st->p.k))
-			P = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, st->p.k, dd)->P;
+			P = jl_projection_get(key->secret, st->p.proj, st->p.k, dd)->P;
 	}
-	jl_sparse_project(pairs, n, key->secret, JL_KIND_GAUSSIAN, st->p.k, P,
+	jl_sparse_project(pairs, n, key->secret, st->p.proj, st->p.k, P,
 					  fc->rowbuf, INFINITY, fc->y);
 	result = jl_vector_array(fc->y, st->p.k);
 	if (pairs != st->pairs)

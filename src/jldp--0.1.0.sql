@@ -53,37 +53,40 @@ CREATE FUNCTION @extschema@.jl_private_release(
     x float8[], k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
-    key text DEFAULT 'default', noise text DEFAULT 'laplace')
+    key text DEFAULT 'default', kind text DEFAULT 'gaussian',
+    noise text DEFAULT 'laplace')
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_private_release'
 LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text) IS
-  'Private k-dimensional sketch of x: x P (secret Gaussian JL projection from the key) rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
+COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) IS
+  'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''gaussian'' (default), ''rademacher'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)'') rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
 
 CREATE FUNCTION @extschema@.jl_release_info(
     d int, k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
-    key text DEFAULT 'default', noise text DEFAULT 'laplace')
+    key text DEFAULT 'default', kind text DEFAULT 'gaussian',
+    noise text DEFAULT 'laplace')
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_release_info'
 LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text) IS
+COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) IS
   'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance). Contains no secret.';
 
-CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default')
+CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default',
+    kind text DEFAULT 'gaussian')
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_project'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text) IS
+COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text, text) IS
   'Noise-free x P, for the curator''s own verification. Reveals P: never grant it to analysts.';
 
 REVOKE ALL ON FUNCTION @extschema@.jl_key_create(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_import(text, bytea) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_drop(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_project(float8[], int, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_project(float8[], int, text, text) FROM PUBLIC;
 
 -- Recovery (reads sketches only: executable by everyone) -----------------
 
@@ -239,13 +242,13 @@ CREATE FUNCTION @extschema@.jl_release_table(
     calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
     key text DEFAULT 'default', dataset text DEFAULT NULL,
     clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
-    noise text DEFAULT 'laplace')
+    kind text DEFAULT 'gaussian', noise text DEFAULT 'laplace')
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_release_table'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text) IS
-  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), noise ''laplace'' or ''gaussian'' (with delta) as jl_private_release, charged (epsilon, delta) to dataset (default: the source relation) and recorded in jl_releases (info->>''noise''). Returns the registry id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text) IS
+  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), projection kind and noise (''laplace'' or ''gaussian'' with delta) as jl_private_release, charged (epsilon, delta) to dataset (default: the source relation) and recorded in jl_releases (info->>''noise''). Returns the registry id.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release regclass)
 RETURNS float8
@@ -285,7 +288,14 @@ CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, 
     text, float8, text, float8, text, text)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8, text, float8, text, text, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text, text)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
@@ -338,13 +348,27 @@ CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d in
   PARALLEL = SAFE);
 CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
     epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
-    key text, noise text) (
+    key text, kind text) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
+    key text, kind text, noise text) (
   SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
   FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
   COMBINEFUNC = @extschema@.jl_agg_combine,
   SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
   PARALLEL = SAFE);
 CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text) (
+  SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text, kind text) (
   SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
   FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
   COMBINEFUNC = @extschema@.jl_agg_combine,
@@ -360,7 +384,11 @@ COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, f
 COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text) IS
   'jl_private_release_agg with every option: neighbor, bound, calibration, delta and the key''s name.';
 COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text) IS
-  'jl_private_release_agg with every option and noise (''laplace'' or ''gaussian''; Gaussian needs delta, and calibration NULL means ''analytic''). Reserve (epsilon, delta) with jl_budget_reserve first.';
+  'jl_private_release_agg with every option and the projection kind (''gaussian'', ''rademacher'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), or ''sparse(s)''), as jl_private_release.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text) IS
+  'jl_private_release_agg with every option, the projection kind and the noise (''laplace'' or ''gaussian''; Gaussian needs delta, and calibration NULL means the noise''s default). Reserve (epsilon, delta) with jl_budget_reserve first.';
+COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text, text) IS
+  'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d.';
 COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text) IS
   'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
 
@@ -370,16 +398,77 @@ REVOKE ALL ON FUNCTION
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8),
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text),
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text),
     @extschema@.jl_project_agg(int, float8, int, text),
+    @extschema@.jl_project_agg(int, float8, int, text, text),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text, text),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text, text, text),
     @extschema@.jl_project_agg_trans(internal, int, float8, int, text),
+    @extschema@.jl_project_agg_trans(internal, int, float8, int, text, text),
     @extschema@.jl_agg_combine(internal, internal),
     @extschema@.jl_agg_serialize(internal),
     @extschema@.jl_agg_deserialize(bytea, internal),
     @extschema@.jl_private_release_agg_final(internal),
     @extschema@.jl_project_agg_final(internal)
   FROM PUBLIC;
+
+-- Analytics over sketches: k-means and labelling (no key involved, so
+-- executable by analysts).
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint, int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_combine(internal, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_serialize(internal)
+RETURNS bytea AS 'MODULE_PATHNAME', 'jl_kmeans_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_deserialize(bytea, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_kmeans_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- the final function sorts the points in place, which leaves the state's
+-- multiset of points (all the result depends on) unchanged
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int) IS
+  'k-means centroids of the sketches as an n_clusters x k float8[][]: k-means++ seeding (seed 0) and Lloyd iterations until no assignment changes (at most 300). The result depends only on the multiset of sketches (the same in serial and parallel plans). NULL sketches are skipped; no sketches gives NULL; with at most n_clusters distinct sketches the centroids are those sketches (fewer rows, with a NOTICE). An empty cluster is re-seeded with the point farthest from its centroid. The sketches are held in memory (below 1 GB).';
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint) IS
+  'jl_kmeans with the seed of the k-means++ seeding (any bigint; the same seed gives the same centroids).';
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint, int) IS
+  'jl_kmeans with the seed and the maximum number of Lloyd iterations (>= 1).';
+
+CREATE FUNCTION @extschema@.jl_nearest_centroid(sketch float8[], centroids float8[])
+RETURNS int AS 'MODULE_PATHNAME', 'jl_nearest_centroid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_nearest_centroid(float8[], float8[]) IS
+  'The 1-based row of the m x k centroids (e.g. from jl_kmeans) nearest to the sketch in squared L2 distance, the lowest row on ties: UPDATE t SET cluster = jl_nearest_centroid(sketch, c).';

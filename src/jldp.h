@@ -26,6 +26,8 @@ extern void jl_check_k(int32 k);
 extern JlNeighbor jl_parse_neighbor(text *t);
 extern JlNoise jl_parse_noise(text *t);
 extern JlCalibration jl_parse_calibration(text *t, JlNoise noise);
+extern JlKind jl_parse_kind(text *t);
+extern char *jl_kind_word(JlKind kind);
 extern const char *jl_neighbor_name(JlNeighbor n);
 extern const char *jl_calibration_name(JlCalibration c);
 extern const char *jl_noise_name(JlNoise n);

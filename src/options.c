@@ -4,6 +4,8 @@
  */
 #include "jldp.h"
 
+#include <errno.h>
+
 #include "utils/builtins.h"
 
 /* text equals a C string, without copying (called per row) */
@@ -89,6 +91,66 @@ jl_parse_calibration(text *t, JlNoise noise)
 					 "or 'paper' (Kenthapadi et al., Lemma 2)%s.",
 					 strcmp(s, "exact") == 0 ? "; 'exact' goes with noise => 'laplace'" : "")));
 	pg_unreachable();
+}
+
+/*
+ * 'gaussian', 'rademacher', 'achlioptas', 'sparse' (density 1/sqrt(d), set
+ * once d is known) or 'sparse(s)' with an explicit density s in [2^-50, 1].
+ */
+JlKind
+jl_parse_kind(text *t)
+{
+	char	   *s;
+
+	if (text_is(t, "gaussian"))
+		return JL_KIND_GAUSSIAN;
+	if (text_is(t, "rademacher"))
+		return JL_KIND_RADEMACHER;
+	if (text_is(t, "achlioptas"))
+		return JL_KIND_ACHLIOPTAS;
+	if (text_is(t, "sparse"))
+		return JL_KIND_SPARSE;
+	s = text_to_cstring(t);
+	if (strncmp(s, "sparse(", 7) == 0)
+	{
+		char	   *end;
+		double		density;
+		JlKind		kind;
+
+		errno = 0;
+		density = strtod(s + 7, &end);
+		if (end != s + 7 && errno == 0 && strcmp(end, ")") == 0)
+		{
+			kind = jl_kind_sparse(density);
+			if (kind != 0)
+				return kind;
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid sparse density in kind \"%s\"", s),
+				 errhint("Write 'sparse(s)' with a density s between 2^-50 and 1, e.g. 'sparse(0.01)', "
+						 "or 'sparse' for 1/sqrt(d).")));
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown projection kind \"%s\"", s),
+			 errhint("Use 'gaussian' (N(0, 1/k), the default), 'rademacher' (+-1/sqrt(k)), "
+					 "'achlioptas' (+-sqrt(3/k) w.p. 1/6 each, else 0), "
+					 "'sparse' (density 1/sqrt(d)) or 'sparse(s)' (density s).")));
+	pg_unreachable();
+}
+
+/*
+ * The word that selects this resolved kind again: sparse kinds carry their
+ * density, printed exactly (a dyadic rational), so it parses back to the
+ * same code.
+ */
+char *
+jl_kind_word(JlKind kind)
+{
+	if (JL_KIND_BASE(kind) == JL_KIND_SPARSE && kind != JL_KIND_SPARSE)
+		return psprintf("sparse(%.17g)", jl_kind_density(kind));
+	return pstrdup(jl_kind_name(kind));
 }
 
 const char *

@@ -2,12 +2,15 @@
  * pcache.c - per-backend cache of projection matrices.
  *
  * Generating P costs d k normal draws; a release of many rows must not pay
- * it per row.  Entries are keyed by (secret, kind, k, d), so a key that is
+ * it per row.  Entries are keyed by (secret, kind, k, d), the kind with its
+ * density (a sparse kind asked for without one gets 1/sqrt(d) here), so a key that is
  * dropped and recreated under the same name never reuses a stale P.  The
  * cache is bounded in entries and bytes; the least recently used entry goes
  * first, and its memory (secret included) is wiped.
  */
 #include "jldp.h"
+
+#include <math.h>
 
 #include "miscadmin.h"
 #include "utils/memutils.h"
@@ -51,6 +54,10 @@ jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 	Size		bytes;
 	int64		i;
 	int			n;
+
+	kind = jl_kind_resolve(kind, d);
+	if (!jl_kind_ready(kind))
+		elog(ERROR, "projection kind code 0x%x cannot generate rows", kind);
 
 	for (n = 0; n < JL_CACHE_ENTRIES; n++)
 	{
@@ -218,4 +225,14 @@ jl_calibrate_on(JlLaplace *m, JlProjection *p)
 		m->proj_sensitivity = (m->neighbor == JL_NEIGHBOR_ELEMENT) ?
 			p->max_row_l1 : jl_projection_row_sensitivity(p);
 	jl_report_status(jl_laplace_calibrate(m));
+
+	/*
+	 * Dhaliwal's constants bound the sensitivity of a Gaussian P with a
+	 * probability over P.  For the other kinds that probability is not
+	 * derived, so it is not reported; the release stays valid exactly when
+	 * the realized P meets the constant (m->valid, checked on P as for
+	 * Gaussian), which is all the guarantee rests on.
+	 */
+	if (JL_KIND_BASE(p->kind) != JL_KIND_GAUSSIAN)
+		m->paper_delta = NAN;
 }

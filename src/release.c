@@ -27,7 +27,7 @@ PG_FUNCTION_INFO_V1(jl_release_info);
 PG_FUNCTION_INFO_V1(jl_project);
 
 /* argument number of noise in jl_private_release and jl_release_info */
-#define NOISE_ARG 8
+#define NOISE_ARG 9
 
 typedef struct ReleaseOptions
 {
@@ -39,6 +39,7 @@ typedef struct ReleaseOptions
 	JlCalibration calibration;
 	double		delta;			/* NaN when NULL */
 	text	   *keyname;
+	JlKind		kind;			/* as parsed: 'sparse' resolved with d later */
 } ReleaseOptions;
 
 /* a calibration and its sampler table */
@@ -47,6 +48,7 @@ typedef struct CalSlot
 	bool		used;
 	JlLaplace	m;
 	uint8		secret[JL_KEY_BYTES];
+	JlKind		kind;			/* of the P it was calibrated on */
 	uint32	   *noise_table;	/* or NULL */
 } CalSlot;
 
@@ -145,6 +147,7 @@ read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 	require_arg(fcinfo, 3, "neighbor");
 	require_arg(fcinfo, 4, "bound");
 	require_arg(fcinfo, 7, "key");
+	require_arg(fcinfo, 8, "kind");
 	require_arg(fcinfo, NOISE_ARG, "noise");
 	o->noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
 	o->k = PG_GETARG_INT32(1);
@@ -159,6 +162,7 @@ read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 	if (!PG_ARGISNULL(6) && isnan(o->delta))
 		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
 	o->keyname = PG_GETARG_TEXT_PP(7);
+	o->kind = jl_parse_kind(PG_GETARG_TEXT_PP(8));
 }
 
 /*
@@ -225,7 +229,7 @@ same_calibration(const CalSlot *c, const JlProjection *p,
 	return c->used && m->noise == o->noise && m->d == p->d && m->k == o->k &&
 		same_double(m->epsilon, o->epsilon) && m->neighbor == o->neighbor &&
 		same_double(m->bound, o->bound) && m->calibration == o->calibration &&
-		same_double(m->delta, o->delta) &&
+		same_double(m->delta, o->delta) && c->kind == p->kind &&
 		memcmp(c->secret, p->secret, JL_KEY_BYTES) == 0;
 }
 
@@ -268,6 +272,7 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 		m->delta = o->delta;
 		jl_calibrate_on(m, p);
 		memcpy(c->secret, p->secret, JL_KEY_BYTES);
+		c->kind = p->kind;
 		c->used = true;
 	}
 	else if (sampling && c->noise_table == NULL &&
@@ -299,7 +304,7 @@ jl_private_release(PG_FUNCTION_ARGS)
 	o = call_options(fcinfo, st);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
 	key = call_key(fcinfo, st, o->keyname);
-	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o->k, d);
+	p = jl_projection_get(key->secret, o->kind, o->k, d);
 	m = calibrate(st, p, o, true);
 	jl_refuse_invalid(m);
 
@@ -340,7 +345,7 @@ jl_release_info(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("d must be at least 1, not %d", d)));
 	key = call_key(fcinfo, st, o.keyname);
-	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, o.k, d);
+	p = jl_projection_get(key->secret, o.kind, o.k, d);
 	m = calibrate(st, p, &o, false);
 
 	if (o.neighbor == JL_NEIGHBOR_ELEMENT)
@@ -355,7 +360,10 @@ jl_release_info(PG_FUNCTION_ARGS)
 					 jl_noise_name(o.noise), jl_noise_name(o.noise));
 	appendStringInfo(&b, ", \"sampler\": \"discrete %s on a power-of-two grid\"",
 					 jl_noise_name(o.noise));
-	appendStringInfo(&b, ", \"projection\": \"gaussian\", \"d\": %d, \"k\": %d", d, o.k);
+	appendStringInfo(&b, ", \"projection\": \"%s\"", jl_kind_name(p->kind));
+	json_num(&b, "density", jl_kind_density(p->kind));
+	appendStringInfo(&b, ", \"kind\": \"%s\", \"d\": %d, \"k\": %d",
+					 jl_kind_word(p->kind), d, o.k);
 	appendStringInfo(&b, ", \"neighbor\": \"%s\", \"calibration\": \"%s\"",
 					 jl_neighbor_name(o.neighbor), jl_calibration_name(o.calibration));
 	json_num(&b, "bound", o.bound);
@@ -423,12 +431,13 @@ jl_project(PG_FUNCTION_ARGS)
 	double	   *x,
 			   *y;
 	int32		k = PG_GETARG_INT32(1);
+	JlKind		kind = jl_parse_kind(PG_GETARG_TEXT_PP(3));
 	int			d;
 
 	jl_check_k(k);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
 	key = call_key(fcinfo, st, PG_GETARG_TEXT_PP(2));
-	p = jl_projection_get(key->secret, JL_KIND_GAUSSIAN, k, d);
+	p = jl_projection_get(key->secret, kind, k, d);
 	y = palloc(sizeof(double) * k);
 	jl_project_vec(p->P, d, k, x, y);
 	PG_RETURN_ARRAYTYPE_P(jl_vector_array(y, k));

@@ -43,7 +43,7 @@
 PG_FUNCTION_INFO_V1(jl_release_table);
 
 /* argument number of noise */
-#define NOISE_ARG 15
+#define NOISE_ARG 16
 
 #define BATCH_ROWS 512
 #define PROGRESS_SECONDS 5.0
@@ -129,6 +129,7 @@ typedef struct Releaser
 	DestReceiver pub;
 	/* configuration */
 	const JlKey *key;
+	JlKind		kind;			/* as parsed: 'sparse' resolved with d */
 	int			k;
 	int			d;				/* -1 until the first row (array column) */
 	ClipKind	clip;
@@ -179,7 +180,7 @@ releaser_setup(Releaser *rl)
 	MemoryContext old = MemoryContextSwitchTo(rl->setup_cxt);
 	JlLaplace  *m = &rl->m;
 
-	rl->proj = jl_projection_get(rl->key->secret, JL_KIND_GAUSSIAN, rl->k, rl->d);
+	rl->proj = jl_projection_get(rl->key->secret, rl->kind, rl->k, rl->d);
 	jl_calibrate_on(m, rl->proj);
 	jl_refuse_invalid(m);
 	if (m->t <= JL_LAPLACE_TABLE_MAX_T)
@@ -310,7 +311,7 @@ releaser_receive(TupleTableSlot *slot, DestReceiver *self)
  *                  target text, k int, epsilon float8, neighbor text,
  *                  bound float8, calibration text, delta float8, key text,
  *                  dataset text, clip_lo float8, clip_hi float8,
- *                  clip_norm float8, noise text) RETURNS bigint (the
+ *                  clip_norm float8, kind text, noise text) RETURNS bigint (the
  *                  registry id)
  */
 Datum
@@ -322,6 +323,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 	ArrayType  *vec_arr;
 	char	   *target_name;
 	int32		k;
+	JlKind		kind;
 	double		epsilon,
 				bound,
 				delta,
@@ -390,6 +392,11 @@ jl_release_table(PG_FUNCTION_ARGS)
 		jl_report_status(JL_ERR_DELTA);
 	keyname = text_to_cstring(PG_GETARG_TEXT_PP(10));
 	dataset = PG_ARGISNULL(11) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(11));
+	if (PG_ARGISNULL(15))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("kind must not be NULL")));
+	kind = jl_parse_kind(PG_GETARG_TEXT_PP(15));
 
 	/* clipping makes the bound true; without it the bound is assumed */
 	if (!PG_ARGISNULL(12) || !PG_ARGISNULL(13))
@@ -565,6 +572,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 	rl.pub.rDestroy = releaser_destroy;
 	rl.pub.mydest = DestNone;
 	rl.key = &key;
+	rl.kind = kind;
 	rl.k = k;
 	rl.d = d;
 	rl.m.noise = noise;
@@ -617,7 +625,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NO_DATA),
 					 errmsg("source has no rows, so the vector length is unknown"),
 					 errhint("Name the vector's columns, or release a non-empty table.")));
-		proj = jl_projection_get(key.secret, JL_KIND_GAUSSIAN, k, d);
+		proj = jl_projection_get(key.secret, kind, k, d);
 		jl_calibrate_on(&m, proj);	/* the options, not yet calibrated */
 	}
 
@@ -637,8 +645,11 @@ jl_release_table(PG_FUNCTION_ARGS)
 		bool		isnull;
 
 		initStringInfo(&info);
-		appendStringInfo(&info, "{\"mechanism\": \"%s\", \"noise\": \"%s\", \"projection\": \"gaussian\", \"d\": %d, \"k\": %d",
-						 jl_noise_name(noise), jl_noise_name(noise), d, k);
+		kind = jl_kind_resolve(kind, d);
+		appendStringInfo(&info, "{\"mechanism\": \"%s\", \"noise\": \"%s\", \"projection\": \"%s\"",
+						 jl_noise_name(noise), jl_noise_name(noise), jl_kind_name(kind));
+		json_num(&info, "density", jl_kind_density(kind));
+		appendStringInfo(&info, ", \"kind\": \"%s\", \"d\": %d, \"k\": %d", jl_kind_word(kind), d, k);
 		appendStringInfo(&info, ", \"neighbor\": \"%s\", \"calibration\": \"%s\"",
 						 jl_neighbor_name(neighbor), jl_calibration_name(calibration));
 		json_num(&info, "bound", bound);
@@ -685,7 +696,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 		if (SPI_execute_with_args(psprintf("INSERT INTO %s (source, target, id_column, vector, d, k, projection, "
 										   "neighbor, bound, clipping, calibration, epsilon, delta, noise_variance, "
 										   "grid, key_fingerprint, dataset, ledger_id, info, released_by) "
-										   "SELECT $1, $2, $3, $4, (i->>'d')::int, (i->>'k')::int, i->>'projection', "
+										   "SELECT $1, $2, $3, $4, (i->>'d')::int, (i->>'k')::int, i->>'kind', "
 										   "i->>'neighbor', (i->>'bound')::float8, $5, i->>'calibration', "
 										   "(i->>'epsilon')::float8, (i->>'delta')::float8, (i->>'noise_variance')::float8, "
 										   "(i->>'grid')::float8, $6, $9, $8, i, %u FROM (SELECT $7 AS i) s RETURNING id",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test: C unit tests (no server), pg_regress, the statistical suite and
-# the demo, against a throwaway cluster (or the server of the PG* variables).
+# Every test: C unit tests (no server), pg_regress, the statistical suite, a
+# reduced run of the papers' experiments and the demo, against a throwaway
+# cluster (or the server of the PG* variables).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source test/pgenv.sh
@@ -25,6 +26,11 @@ test/sparse_memory.sh
 
 echo "== two sessions racing for the last of a budget"
 test/concurrency.sh
+
+echo "== the papers' experiments, reduced (test/paper/run.sh --quick)"
+paper_out=$(mktemp -d)
+test/paper/run.sh --quick --out "$paper_out" >/dev/null
+rm -rf "$paper_out"
 
 echo "== demo (the main job, as a smoke test)"
 test/demo.sh >/dev/null

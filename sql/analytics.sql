@@ -1,0 +1,140 @@
+-- Analytics over sketches: jl_kmeans and jl_nearest_centroid.
+
+-- three well-separated clusters of 30 points in 4 dimensions, each point
+-- its centre plus a deterministic offset of norm below 1
+CREATE TEMP TABLE km_points AS
+  SELECT i AS id, i % 3 AS segment,
+         ARRAY[10 * (i % 3 = 1)::int + 0.4 * sin(i), 10 * (i % 3 = 2)::int + 0.4 * cos(i),
+               0.4 * sin(2 * i), 0.4 * cos(3 * i)]::float8[] AS sketch,
+         NULL::int AS cluster
+  FROM generate_series(1, 90) i;
+
+-- the centroids: an n_clusters x k array, equal to the segments' means
+SELECT array_dims(jl_kmeans(sketch, 3)) AS dims FROM km_points;
+CREATE TEMP TABLE km_result AS SELECT jl_kmeans(sketch, 3) AS c FROM km_points;
+WITH m AS (SELECT segment, j, avg(v) AS v, count(*) AS points
+           FROM km_points, unnest(sketch) WITH ORDINALITY u(v, j) GROUP BY segment, j),
+     means AS (SELECT segment, max(points) AS points, array_agg(v ORDER BY j) AS mean
+               FROM m GROUP BY segment)
+SELECT segment, points,
+       round(max(abs(u.v - c[jl_nearest_centroid(mean, c)][u.j]))::numeric, 12) AS max_centroid_error
+FROM means, km_result, unnest(mean) WITH ORDINALITY u(v, j)
+GROUP BY segment, points ORDER BY segment;
+
+-- labelling: every segment gets one label of its own
+UPDATE km_points SET cluster = jl_nearest_centroid(sketch, (SELECT c FROM km_result));
+SELECT segment, min(cluster) = max(cluster) AS one_label, count(*) AS points
+FROM km_points GROUP BY segment ORDER BY segment;
+SELECT count(DISTINCT cluster) AS labels, min(cluster) AS lowest, max(cluster) AS highest FROM km_points;
+
+-- deterministic: the same seed gives the same centroids, whatever the
+-- order of the input rows; NULL sketches are skipped
+SELECT (SELECT jl_kmeans(sketch, 3, 7) FROM km_points)
+     = (SELECT jl_kmeans(sketch, 3, 7) FROM km_points) AS same_seed_same_result,
+       (SELECT jl_kmeans(sketch, 3, 7 ORDER BY id) FROM km_points)
+     = (SELECT jl_kmeans(sketch, 3, 7 ORDER BY id DESC) FROM km_points) AS order_independent,
+       (SELECT jl_kmeans(sketch, 3, 7) FROM km_points)
+     = (SELECT jl_kmeans(s, 3, 7) FROM (SELECT sketch AS s FROM km_points
+                                       UNION ALL SELECT NULL FROM generate_series(1, 5)) t) AS nulls_skipped,
+       (SELECT jl_kmeans(sketch, 3) FROM km_points)
+     = (SELECT jl_kmeans(sketch, 3, 0, 300) FROM km_points) AS defaults_are_seed_0_max_iter_300;
+
+-- points on a grid have no clear clusters: different seeds find different
+-- local optima (k-means++ seeding is random), one seed always the same one
+CREATE TEMP TABLE km_grid AS
+  SELECT ARRAY[x, y]::float8[] AS sketch FROM generate_series(1, 12) x, generate_series(1, 12) y;
+SELECT count(DISTINCT c) > 1 AS seeds_differ
+FROM (SELECT s, (SELECT jl_kmeans(sketch, 7, s) FROM km_grid) AS c FROM generate_series(1, 10) s) t;
+SELECT count(DISTINCT c) AS results_of_one_seed
+FROM (SELECT (SELECT jl_kmeans(sketch, 7, 42) FROM km_grid) AS c FROM generate_series(1, 5) s) t;
+-- max_iter bounds the Lloyd iterations: one update gives other centroids
+SELECT (SELECT jl_kmeans(sketch, 7, 42, 1) FROM km_grid)
+    <> (SELECT jl_kmeans(sketch, 7, 42) FROM km_grid) AS one_iteration_differs;
+-- every centroid is the mean of the grid points nearest to it
+SELECT bool_and(abs(mean_x - c[l][1]) < 1e-12 AND abs(mean_y - c[l][2]) < 1e-12) AS centroids_are_means,
+       count(*) AS clusters
+FROM (SELECT l, avg(sketch[1]) AS mean_x, avg(sketch[2]) AS mean_y, c
+      FROM (SELECT sketch, c, jl_nearest_centroid(sketch, c) AS l
+            FROM km_grid, (SELECT jl_kmeans(sketch, 7, 42) AS c FROM km_grid) r) t
+      GROUP BY l, c) m;
+
+-- grouped: one result per group
+SELECT segment, array_dims(jl_kmeans(sketch, 2)) AS dims FROM km_points GROUP BY segment ORDER BY segment;
+
+-- no sketches: NULL
+SELECT jl_kmeans(sketch, 3) IS NULL AS empty_is_null FROM km_points WHERE false;
+SELECT jl_kmeans(NULL::float8[], 3) IS NULL AS only_nulls_is_null FROM generate_series(1, 3);
+
+-- at most n_clusters distinct sketches: the centroids are those sketches,
+-- in sorted order (fewer rows than n_clusters, with a notice)
+SELECT jl_kmeans(sketch, 5) AS fewer_rows_than_clusters FROM (VALUES ('{3,1}'::float8[]), ('{1,2}'), ('{1,1}')) v(sketch);
+SELECT jl_kmeans(sketch, 3) AS duplicates FROM (VALUES ('{2,2}'::float8[]), ('{1,1}'), ('{2,2}'), ('{1,1}'), ('{2,2}')) v(sketch);
+SELECT jl_kmeans(sketch, 2) AS as_many_distinct_as_clusters FROM (VALUES ('{2,2}'::float8[]), ('{1,1}'), ('{2,2}')) v(sketch);
+SELECT jl_kmeans(sketch, 1) AS one_cluster_is_the_mean FROM (VALUES ('{2,0}'::float8[]), ('{0,1}'), ('{1,2}')) v(sketch);
+-- with this seed a Lloyd update empties a cluster: it is re-seeded with the
+-- point farthest from its centroid, and all four centroids stay in use
+SELECT jl_kmeans(sketch, 4, 130308) AS reseeded
+FROM (VALUES ('{1,13}'::float8[]), ('{12,5}'), ('{14,2}'), ('{16,16}'), ('{18,9}'), ('{19,9}')) v(sketch);
+
+-- parallel plans: the workers' states are serialized and combined, and the
+-- result equals the serial one exactly
+CREATE TEMP TABLE km_serial AS SELECT NULL::float8[] AS c LIMIT 0;
+CREATE TABLE km_big AS
+  SELECT i AS id, ARRAY[10 * (i % 4 = 1)::int + sin(i), 10 * (i % 4 = 2)::int + cos(i),
+                        10 * (i % 4 = 3)::int + sin(3 * i)]::float8[] AS sketch
+  FROM generate_series(1, 30000) i;
+ANALYZE km_big;
+INSERT INTO km_serial SELECT jl_kmeans(sketch, 4, 3) FROM km_big;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT jl_kmeans(sketch, 4, 3) FROM km_big;
+SELECT jl_kmeans(sketch, 4, 3) = (SELECT c FROM km_serial) AS parallel_equals_serial FROM km_big;
+SELECT array_dims(c) AS dims, (SELECT count(DISTINCT jl_nearest_centroid(sketch, c)) FROM km_big) AS labels_used
+FROM km_serial;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+DROP TABLE km_big;
+
+-- jl_nearest_centroid: 1-based, lowest row on ties, NULL in NULL out
+SELECT jl_nearest_centroid('{0.9,0}', '{{0,0},{1,0},{0,1}}') AS second,
+       jl_nearest_centroid('{0.5,0}', '{{0,0},{1,0}}') AS tie_goes_to_first,
+       jl_nearest_centroid('{5,5}', '{{1,1}}') AS only_one,
+       jl_nearest_centroid('{7}', '[0:1][3:3]={{1},{6}}') AS any_lower_bounds,
+       jl_nearest_centroid(NULL, '{{1,1}}') AS null_sketch,
+       jl_nearest_centroid('{1,1}', NULL) AS null_centroids;
+
+-- bad arguments
+SELECT error($$SELECT jl_kmeans(sketch, 0) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, -2) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, 10001) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, NULL) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, 3, NULL) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, 3, 0, 0) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, 3, 0, NULL) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, 1 + id % 2) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, 2, id) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(s, 2) FROM (VALUES ('{1,2}'::float8[]), ('{1,2,3}')) v(s)$$);
+SELECT error($$SELECT jl_kmeans(s, 2) FROM (VALUES ('{1,2}'::float8[]), ('{1,NaN}')) v(s)$$);
+SELECT error($$SELECT jl_kmeans(s, 2) FROM (VALUES ('{1,2}'::float8[]), ('{Infinity,1}')) v(s)$$);
+SELECT error($$SELECT jl_kmeans(s, 2) FROM (VALUES ('{1,2}'::float8[]), ('{1,NULL}')) v(s)$$);
+SELECT error($$SELECT jl_kmeans(s, 2) FROM (VALUES ('{}'::float8[])) v(s)$$);
+SELECT error($$SELECT jl_kmeans(s, 2) FROM (VALUES ('{{1,2},{3,4}}'::float8[])) v(s)$$);
+SELECT error($$SELECT jl_nearest_centroid('{1,2}', '{1,2}')$$);
+SELECT error($$SELECT jl_nearest_centroid('{1,2}', '{{1,2,3}}')$$);
+SELECT error($$SELECT jl_nearest_centroid('{1,2,3}', '{{1,2}}')$$);
+SELECT error($$SELECT jl_nearest_centroid('{1,2}', '{{1,NaN}}')$$);
+SELECT error($$SELECT jl_nearest_centroid('{1,2}', '{{1,NULL}}')$$);
+SELECT error($$SELECT jl_nearest_centroid('{1,-Infinity}', '{{1,2}}')$$);
+SELECT error($$SELECT jl_nearest_centroid('{}', '{{1,2}}')$$);
+
+-- analysts need no key: both are executable by PUBLIC
+CREATE ROLE regress_jldp_km_analyst;
+SELECT has_function_privilege('regress_jldp_km_analyst', 'jl_kmeans(float8[], int)', 'EXECUTE') AS kmeans,
+       has_function_privilege('regress_jldp_km_analyst', 'jl_kmeans(float8[], int, bigint)', 'EXECUTE') AS kmeans_seed,
+       has_function_privilege('regress_jldp_km_analyst', 'jl_kmeans(float8[], int, bigint, int)', 'EXECUTE') AS kmeans_max_iter,
+       has_function_privilege('regress_jldp_km_analyst', 'jl_nearest_centroid(float8[], float8[])', 'EXECUTE') AS nearest;
+DROP ROLE regress_jldp_km_analyst;

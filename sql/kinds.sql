@@ -1,0 +1,166 @@
+-- Projection kinds under the pinned key from keys.sql (00..1f).
+
+-- exact rows of P; the values come from an independent implementation
+-- (OpenSSL's ChaCha20 through Python, the layout documented in projection.c)
+SELECT jl_project('{1,0,0}', 4, 'pinned', 'rademacher') AS rademacher_row0,
+       jl_project('{0,1,0}', 4, 'pinned', 'rademacher') AS rademacher_row1,
+       jl_project('{0,0,1}', 4, 'pinned', 'rademacher') AS rademacher_row2;
+-- expected: {0.5,0.5,-0.5,0.5} {-0.5,0.5,-0.5,0.5} {0.5,0.5,-0.5,-0.5}
+SELECT jl_project('{1,0,0}', 6, 'pinned', 'achlioptas') AS achlioptas_row0,
+       jl_project('{0,1,0}', 6, 'pinned', 'achlioptas') AS achlioptas_row1,
+       jl_project('{0,0,1}', 6, 'pinned', 'achlioptas') AS achlioptas_row2;
+-- expected: {0,s,-s,0,0,0} {0,0,0,0,-s,0} {0,0,s,0,0,0}, s = sqrt(3/6)
+-- d = 16: density 1/sqrt(16) = 1/4, entries +-1/sqrt(8/4)
+SELECT r, jl_project(array_fill(0::float8, ARRAY[r - 1]) || 1::float8 || array_fill(0::float8, ARRAY[16 - r]),
+                     8, 'pinned', 'sparse') AS sparse_row
+  FROM generate_series(1, 3) r;
+-- expected: zeros; {0,0,-0.7071067811865475,0,...}; {0.7071067811865475,0,...}
+-- d = 1000: density 1/sqrt(1000) rounded to 14 bits, 1 nonzero in row 5
+SELECT jl_project(array_fill(0::float8, ARRAY[5]) || 1::float8 || array_fill(0::float8, ARRAY[994]),
+                  20, 'pinned', 'sparse') AS sparse_d1000_row5;
+-- expected: -1.2574122813762598 in position 9
+SELECT jl_project('{0.5,-2,3.25}', 4, 'pinned', 'rademacher') AS rademacher_xp,
+       jl_project('{0.5,-2,3.25}', 6, 'pinned', 'achlioptas') AS achlioptas_xp;
+
+-- the default is the Gaussian P, unchanged
+SELECT jl_project('{0.5,-2,3.25}', 4, 'pinned') = jl_project('{0.5,-2,3.25}', 4, 'pinned', 'gaussian') AS gaussian_default;
+
+-- rows do not depend on d ...
+SELECT jl_project('{0,1}', 5, 'pinned', 'rademacher') = jl_project('{0,1,0,0,0,0,0}', 5, 'pinned', 'rademacher') AS rademacher_row_independent_of_d,
+       jl_project('{0,1}', 5, 'pinned', 'achlioptas') = jl_project('{0,1,0,0,0,0,0}', 5, 'pinned', 'achlioptas') AS achlioptas_row_independent_of_d,
+       jl_project('{0,1}', 5, 'pinned', 'sparse(0.3)') = jl_project('{0,1,0,0,0,0,0}', 5, 'pinned', 'sparse(0.3)') AS sparse_row_independent_of_d;
+-- ... sparse ones only through the density: 'sparse' at d = 16 is 'sparse(0.25)'
+SELECT jl_project(array_fill(0::float8, ARRAY[16]) || 0::float8, 8, 'pinned', 'sparse') IS NOT NULL AS d17_runs,
+       (SELECT array_agg(x ORDER BY i) FROM generate_series(1, 16) i,
+               LATERAL unnest(jl_project(array_fill(0::float8, ARRAY[i - 1]) || 1::float8 || array_fill(0::float8, ARRAY[16 - i]), 8, 'pinned', 'sparse')) x)
+     = (SELECT array_agg(x ORDER BY i) FROM generate_series(1, 16) i,
+               LATERAL unnest(jl_project(array_fill(0::float8, ARRAY[i - 1]) || 1::float8, 8, 'pinned', 'sparse(0.25)')) x)
+       AS sparse_equals_explicit_density;
+-- kinds and densities are separate streams
+SELECT jl_project('{1}', 64, 'pinned', 'sparse(0.5)') <> jl_project('{1}', 64, 'pinned', 'sparse(0.50006103515625)') AS densities_separate,
+       (SELECT count(*) FROM unnest(jl_project('{1}', 64, 'pinned', 'rademacher'), jl_project('{1}', 64, 'pinned')) u(r, g)
+         WHERE sign(r) = sign(g)) AS rademacher_gaussian_sign_agreements;
+
+-- what a release records and uses, per kind
+SELECT kind, i->>'projection' AS projection, round((i->>'density')::numeric, 9) AS density,
+       i->>'kind' AS kind_word, round((i->>'projection_sensitivity')::numeric, 9) AS sens,
+       (i->>'valid')::bool AS valid
+  FROM unnest(ARRAY['gaussian', 'rademacher', 'achlioptas', 'sparse', 'sparse(0.05)']) kind,
+       LATERAL jl_release_info(100, 16, 1.0, key => 'pinned', kind => kind) i;
+-- the word recorded for a sparse release selects the same P again
+SELECT jl_project('{0,0,1}', 8, 'pinned', jl_release_info(100, 8, 1.0, key => 'pinned', kind => 'sparse')->>'kind')
+     = jl_project('{0,0,1}', 8, 'pinned', 'sparse(0.1)') AS word_round_trips;
+-- element sensitivity = max row L1 norm of the realized P, tight: Rademacher
+-- rows all have L1 norm sqrt(k), the others the largest row's
+SELECT kind, bool_and(abs((jl_release_info(d, 16, 1.0, key => 'pinned', kind => kind)->>'projection_sensitivity')::float8
+                           - max_l1) <= 1e-12 * max_l1) AS sensitivity_is_max_row_l1,
+       round(max_l1::numeric, 9) AS max_row_l1
+  FROM (SELECT kind, 100 AS d,
+               max((SELECT sum(abs(v)) FROM unnest(jl_project(array_fill(0::float8, ARRAY[i - 1]) || 1::float8 || array_fill(0::float8, ARRAY[100 - i]),
+                                                              16, 'pinned', kind)) v)) AS max_l1
+          FROM unnest(ARRAY['gaussian', 'rademacher', 'achlioptas', 'sparse']) kind, generate_series(1, 100) i
+         GROUP BY kind) s
+ GROUP BY kind, max_l1 ORDER BY kind;
+-- row neighbours: computed from the realized P as for Gaussian
+SELECT kind, i->>'sensitivity_method' AS method, round((i->>'projection_sensitivity')::numeric, 9) AS sens
+  FROM unnest(ARRAY['rademacher', 'achlioptas', 'sparse']) kind,
+       LATERAL jl_release_info(50, 6, 1.0, 'row', key => 'pinned', kind => kind) i;
+-- paper calibration (Dhaliwal's constants, derived for Gaussian P): valid
+-- exactly when the realized P meets them; no probability over P is claimed
+SELECT kind, round((i->>'paper_c')::numeric, 9) AS c, i->>'paper_delta' AS paper_delta,
+       (i->>'valid')::bool AS valid
+  FROM unnest(ARRAY['gaussian', 'rademacher', 'achlioptas', 'sparse(0.01)']) kind,
+       LATERAL jl_release_info(1000, 16, 1.0, calibration => 'paper', key => 'pinned', kind => kind) i;
+
+-- releases of every kind: k values on the grid of the release
+SELECT kind, array_length(z, 1) AS k,
+       (SELECT bool_and(v / (jl_release_info(3, 8, 1.0, key => 'pinned', kind => kind)->>'grid')::float8
+                        = round(v / (jl_release_info(3, 8, 1.0, key => 'pinned', kind => kind)->>'grid')::float8))
+          FROM unnest(z) v) AS on_grid
+  FROM unnest(ARRAY['gaussian', 'rademacher', 'achlioptas', 'sparse', 'sparse(0.5)']) kind,
+       LATERAL jl_private_release('{0.5,-2,3.25}', 8, 1.0, key => 'pinned', kind => kind) z;
+
+-- bad kinds: 22023 with a hint, NULL: 22004 (jl_project is strict)
+SELECT error($$SELECT jl_project('{1}', 4, 'pinned', 'gauss')$$);
+SELECT error($$SELECT jl_project('{1}', 4, 'pinned', 'Gaussian')$$);
+SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => 'sparse(2)')$$);
+SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => 'sparse(0)')$$);
+SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => 'sparse(0.1')$$);
+SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => 'sparse(nan)')$$);
+SELECT error($$SELECT jl_release_info(3, 4, 1.0, key => 'pinned', kind => 'sparse()')$$);
+SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => NULL)$$);
+SELECT jl_project('{1}', 4, 'pinned', NULL) IS NULL AS strict_project;
+SELECT jl_project('{1}', 4, 'pinned', 'dense');
+
+-- table release: the kind recorded in the registry, the calibration that of jl_release_info
+CREATE TABLE kr_src AS
+  SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, 2.0]::float8[] AS x
+  FROM generate_series(1, 300) i;
+SELECT jl_release_table('kr_src', 'pid', '{x}', 'kr_sparse', 4, 1.0, key => 'pinned',
+                        clip_lo => 0, clip_hi => 2, kind => 'sparse') > 0 AS released;
+SELECT jl_release_table('kr_src', 'pid', '{x}', 'kr_rad', 4, 1.0, key => 'pinned',
+                        clip_lo => 0, clip_hi => 2, kind => 'rademacher') > 0 AS released;
+SELECT target, projection, info->>'projection' AS name, info->>'density' AS density, info->>'kind' AS kind,
+       noise_variance = (jl_release_info(4, 4, 1.0, 'element', 2, key => 'pinned', kind => projection)->>'noise_variance')::float8 AS variance_as_info
+  FROM jl_releases WHERE target IN ('kr_sparse'::regclass, 'kr_rad'::regclass) ORDER BY id;
+SELECT count(*) AS rows, bool_and(array_length(sketch, 1) = 4) AS k4 FROM kr_sparse;
+SELECT error($$SELECT jl_release_table('kr_src', 'pid', '{x}', 'kr_bad', 4, 1.0, key => 'pinned', kind => 'orthogonal')$$);
+DROP TABLE kr_src, kr_sparse, kr_rad;
+
+-- aggregates: a sparse kind equals jl_project of the dense vector
+CREATE TABLE ka_facts AS
+  SELECT r AS row_id, a AS attr, ((r * 7 + a * 3) % 11 - 5) / 4.0 AS val
+  FROM generate_series(1, 5) r, generate_series(1, 16) a WHERE (r + a) % 3 <> 0;
+SELECT row_id,
+       (SELECT bool_and(abs(p - q) <= 1e-12 * (1 + abs(q)))
+          FROM unnest(y, jl_project((SELECT array_agg(coalesce(f.val, 0) ORDER BY g)
+                                       FROM generate_series(1, 16) g
+                                       LEFT JOIN ka_facts f ON f.row_id = s.row_id AND f.attr = g),
+                                    8, 'pinned', kind)) u(p, q)) AS agg_equals_dense
+  FROM (SELECT row_id, kind, jl_project_agg(attr, val, 8, 'pinned', CASE kind WHEN 'sparse' THEN 'sparse(0.25)' ELSE kind END) AS y
+          FROM ka_facts, unnest(ARRAY['rademacher', 'achlioptas', 'sparse']) kind GROUP BY row_id, kind) s
+ ORDER BY row_id, kind;
+-- the four-argument aggregate is the Gaussian one
+SELECT (SELECT jl_project_agg(attr, val, 8, 'pinned') FROM ka_facts WHERE row_id = 1)
+     = (SELECT jl_project_agg(attr, val, 8, 'pinned', 'gaussian') FROM ka_facts WHERE row_id = 1) AS gaussian_default;
+-- jl_project_agg has no d: 'sparse' needs its density
+SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', 'sparse') FROM ka_facts$$);
+SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', 'dense') FROM ka_facts$$);
+-- the kind must not change within a group
+SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', CASE WHEN attr < 5 THEN 'rademacher' ELSE 'achlioptas' END) FROM ka_facts$$);
+-- release: 'sparse' resolves with d, as jl_private_release
+SELECT jl_dataset_declare('kinds_data', 10);
+BEGIN;
+SELECT jl_budget_reserve('kinds_data', 1.0) > 0 AS reserved;
+SELECT row_id, array_length(z, 1) AS k,
+       (SELECT bool_and(v / (jl_release_info(16, 8, 1.0, key => 'pinned', kind => 'sparse')->>'grid')::float8
+                        = round(v / (jl_release_info(16, 8, 1.0, key => 'pinned', kind => 'sparse')->>'grid')::float8))
+          FROM unnest(z) v) AS on_grid
+  FROM (SELECT row_id, jl_private_release_agg(attr, val, 16, 8, 1.0, 'kinds_data', 'element', 1, 'exact', NULL, 'pinned', 'sparse') AS z
+          FROM ka_facts GROUP BY row_id) s ORDER BY row_id;
+-- large d: P is never materialized, its rows are generated on demand
+SELECT jl_budget_reserve('kinds_data', 1.0) > 0 AS reserved;
+SELECT row_id, array_length(z, 1) AS k
+  FROM (SELECT row_id, jl_private_release_agg(attr * 60000, val, 1000000, 8, 1.0, 'kinds_data', 'element', 1, 'exact', NULL, 'pinned', 'sparse') AS z
+          FROM ka_facts GROUP BY row_id) s ORDER BY row_id;
+COMMIT;
+SELECT error($$SELECT jl_private_release_agg(attr, val, 16, 8, 1.0, 'kinds_data', 'element', 1, 'exact', NULL, 'pinned', 'sparse(3)') FROM ka_facts$$);
+
+-- combine refuses partial states of different kinds
+CREATE TABLE ka_parted (part int, attr int, val float8, kind text) PARTITION BY LIST (part);
+CREATE TABLE ka_parted_1 PARTITION OF ka_parted FOR VALUES IN (1);
+CREATE TABLE ka_parted_2 PARTITION OF ka_parted FOR VALUES IN (2);
+INSERT INTO ka_parted SELECT 1, a, a / 10.0, 'rademacher' FROM generate_series(1, 100) a;
+INSERT INTO ka_parted SELECT 2, a, a / 10.0, 'rademacher' FROM generate_series(101, 200) a;
+ANALYZE ka_parted;
+SET enable_partitionwise_aggregate = on;
+SELECT (SELECT jl_project_agg(attr, val, 4, 'pinned', kind) FROM ka_parted)
+     = (SELECT jl_project_agg(attr, val, 4, 'pinned', kind) FROM (SELECT * FROM ka_parted OFFSET 0) s)
+       AS combined_equals_single;
+UPDATE ka_parted SET kind = 'achlioptas' WHERE part = 2;
+SELECT jl_project_agg(attr, val, 4, 'pinned', kind) FROM ka_parted;
+UPDATE ka_parted SET kind = 'sparse(0.5)' WHERE part = 1;
+UPDATE ka_parted SET kind = 'sparse(0.25)' WHERE part = 2;
+SELECT error($$SELECT jl_project_agg(attr, val, 4, 'pinned', kind) FROM ka_parted$$);
+RESET enable_partitionwise_aggregate;
+DROP TABLE ka_parted, ka_facts;

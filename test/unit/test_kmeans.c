@@ -1,0 +1,256 @@
+/*
+ * test_kmeans.c - k-means over sketches (kmeans.c).
+ *
+ * Deterministic checks on fixed-seed data (splitmix64): separated blobs are
+ * found exactly and each centroid is its blob's mean; the result depends
+ * only on the seed and the multiset of points; at most c distinct points
+ * give those points; no run leaves an empty or non-finite centroid, over
+ * many small inputs with many clusters (where Lloyd steps empty clusters).
+ */
+#include "unit.h"
+#include "kmeans.h"
+
+static uint64_t det = 12345;
+
+/* uniform in [-1, 1) */
+static double
+u11(void)
+{
+	return (double) (unit_splitmix64(&det) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+/* n points of k coordinates: point i in blob i % b at 20 * e_(blob) */
+static void
+blobs(double *X, int n, int k, int b)
+{
+	int			i,
+				j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < k; j++)
+			X[i * k + j] = (j == i % b ? 20.0 : 0.0) + u11();
+}
+
+static void
+shuffle(double *X, int n, int k)
+{
+	double		t[64];
+	int			i;
+
+	for (i = n - 1; i > 0; i--)
+	{
+		int			r = (int) (unit_splitmix64(&det) % (uint64_t) (i + 1));
+
+		memcpy(t, X + i * k, sizeof(double) * k);
+		memcpy(X + i * k, X + r * k, sizeof(double) * k);
+		memcpy(X + r * k, t, sizeof(double) * k);
+	}
+}
+
+static int
+run(double *X, int n, int k, int c, uint64_t seed, int max_iter, double *C,
+	int *iterations)
+{
+	void	   *work = malloc(jl_kmeans_work_bytes(n, k, c));
+	int			m;
+
+	jl_kmeans_sort(X, n, k);
+	m = jl_kmeans_run(X, n, k, c, seed, max_iter, C, work, iterations, NULL);
+	free(work);
+	return m;
+}
+
+static void
+test_blobs(void)
+{
+	enum
+	{
+		N = 3000, K = 5, B = 4
+	};
+	static double X[N * K],
+				Y[N * K],
+				C[B * K],
+				D[B * K],
+				mean[B * K];
+	int			count[B] = {0};
+	int			label_of_blob[B];
+	int			i,
+				j,
+				m,
+				it,
+				exact = 1;
+	double		err = 0.0;
+
+	blobs(X, N, K, B);
+	memset(mean, 0, sizeof(mean));
+	for (i = 0; i < N; i++)
+	{
+		count[i % B]++;
+		for (j = 0; j < K; j++)
+			mean[(i % B) * K + j] += X[i * K + j];
+	}
+	for (i = 0; i < B * K; i++)
+		mean[i] /= count[i / K];
+	memcpy(Y, X, sizeof(X));
+	m = run(X, N, K, B, 1, 300, C, &it);
+	check(m == B, "%d blobs give %d centroids after %d iterations", B, m, it);
+	/* blob b is every point at 20 e_b: classify by the largest coordinate */
+	for (i = 0; i < B; i++)
+	{
+		int			l = jl_kmeans_nearest(mean + i * K, C, B, K, NULL);
+
+		label_of_blob[i] = l;
+		for (j = 0; j < K; j++)
+			err = fmax(err, fabs(C[l * K + j] - mean[i * K + j]));
+	}
+	for (i = 0; i < N; i++)
+	{
+		int			b = 0;
+
+		for (j = 1; j < B; j++)
+			if (Y[i * K + j] > Y[i * K + b])
+				b = j;
+		exact &= jl_kmeans_nearest(Y + i * K, C, B, K, NULL) == label_of_blob[b];
+	}
+	for (i = 0; i < B; i++)
+		for (j = i + 1; j < B; j++)
+			exact &= label_of_blob[i] != label_of_blob[j];
+	check(exact, "every point labelled with its blob's own centroid");
+	check(err < 1e-12, "centroids are the blobs' means (max error %.3g)", err);
+
+	/* the same multiset in another order, the same seed: the same bits */
+	shuffle(Y, N, K);
+	run(Y, N, K, B, 1, 300, D, &it);
+	check(memcmp(C, D, sizeof(C)) == 0, "input order does not change the centroids");
+	memcpy(Y, X, sizeof(X));
+	run(Y, N, K, B, 1, 300, D, &it);
+	check(memcmp(C, D, sizeof(C)) == 0, "the same seed gives the same centroids");
+}
+
+static void
+test_seeds(void)
+{
+	enum
+	{
+		N = 400, K = 2, C = 9
+	};
+	static double X[N * K],
+				A[C * K],
+				B[C * K];
+	int			i,
+				it,
+				differ = 0;
+
+	for (i = 0; i < N * K; i++)
+		X[i] = u11();
+	run(X, N, K, C, 0, 300, A, &it);
+	for (i = 1; i <= 10; i++)
+	{
+		run(X, N, K, C, (uint64_t) i, 300, B, &it);
+		differ += memcmp(A, B, sizeof(A)) != 0;
+	}
+	check(differ > 0, "uniform points: %d of 10 other seeds give other centroids", differ);
+	run(X, N, K, C, 0, 1, B, &it);
+	check(it == 1 && memcmp(A, B, sizeof(A)) != 0,
+		  "max_iter 1 stops after %d update", it);
+}
+
+static void
+test_distinct(void)
+{
+	double		X[] = {3, 1, 1, 2, 1, 1, 3, 1, 1, 1};
+	double		C[4 * 2];
+	double		want[] = {1, 1, 1, 2, 3, 1};
+	int			it,
+				m;
+
+	m = run(X, 5, 2, 4, 0, 300, C, &it);
+	check(m == 3 && memcmp(C, want, sizeof(want)) == 0,
+		  "3 distinct points for 4 clusters: the 3 sorted points (%d rows)", m);
+	m = run(X, 5, 2, 3, 0, 300, C, &it);
+	check(m == 3 && memcmp(C, want, sizeof(want)) == 0,
+		  "3 distinct points for 3 clusters: the 3 sorted points (%d rows)", m);
+	check(jl_kmeans_distinct(X, 5, 2) == 3, "distinct count of sorted points");
+}
+
+/* many clusters for few, clumped points: no centroid is left empty */
+static void
+test_no_empty(void)
+{
+	enum
+	{
+		K = 3
+	};
+	double		X[40 * K],
+				C[30 * K];
+	int			label_used[30];
+	int			trial,
+				bad = 0,
+				runs = 0;
+
+	for (trial = 0; trial < 2000; trial++)
+	{
+		int			n = 5 + (int) (unit_splitmix64(&det) % 36);
+		int			c = 2 + (int) (unit_splitmix64(&det) % (uint64_t) (n - 2));
+		int			i,
+					j,
+					m,
+					it;
+
+		if (c > 30)
+			c = 30;
+		for (i = 0; i < n * K; i++)
+			/* few values, so duplicates and ties are common */
+			X[i] = (double) (unit_splitmix64(&det) % 4) + (i % K == 0 ? u11() * 0.01 : 0);
+		m = run(X, n, K, c, (uint64_t) trial, 1000, C, &it);
+		memset(label_used, 0, sizeof(label_used));
+		for (i = 0; i < n; i++)
+			label_used[jl_kmeans_nearest(X + i * K, C, m, K, NULL)] = 1;
+		for (j = 0; j < m; j++)
+		{
+			bad += !label_used[j];
+			for (i = 0; i < K; i++)
+				bad += !isfinite(C[j * K + i]);
+		}
+		runs++;
+	}
+	check(bad == 0, "%d runs with up to 30 clusters of up to 40 clumped points: %d empty or non-finite centroids",
+		  runs, bad);
+}
+
+/*
+ * An input and seed whose Lloyd step empties a cluster (found by a search
+ * over small inputs): the cluster is re-seeded with the point farthest from
+ * its centroid, so all four centroids stay in use.
+ */
+static void
+test_reseed(void)
+{
+	double		X[] = {1, 13, 12, 5, 14, 2, 16, 16, 18, 9, 19, 9};
+	double		C[4 * 2];
+	int			used[4] = {0};
+	int			i,
+				m,
+				it,
+				ok = 1;
+
+	m = run(X, 6, 2, 4, 130308, 300, C, &it);
+	for (i = 0; i < 6; i++)
+		used[jl_kmeans_nearest(X + 2 * i, C, m, 2, NULL)] = 1;
+	for (i = 0; i < 4; i++)
+		ok &= used[i] && isfinite(C[2 * i]) && isfinite(C[2 * i + 1]);
+	note("centroids (%g,%g) (%g,%g) (%g,%g) (%g,%g) after %d iterations",
+		 C[0], C[1], C[2], C[3], C[4], C[5], C[6], C[7], it);
+	check(m == 4 && ok, "an emptied cluster is re-seeded: 4 centroids in use");
+}
+
+int
+main(void)
+{
+	test_blobs();
+	test_seeds();
+	test_distinct();
+	test_no_empty();
+	test_reseed();
+	return unit_done("test_kmeans");
+}
