@@ -131,10 +131,73 @@ SELECT error($$SELECT jl_nearest_centroid('{1,2}', '{{1,NULL}}')$$);
 SELECT error($$SELECT jl_nearest_centroid('{1,-Infinity}', '{{1,2}}')$$);
 SELECT error($$SELECT jl_nearest_centroid('{}', '{{1,2}}')$$);
 
--- analysts need no key: both are executable by PUBLIC
+
+-- inner products and squared norms: exact values on fixed inputs
+SELECT jl_recover_inner('{1,2,3}', '{4,-6,3}', 0.5) AS inner,
+       jl_recover_norm2('{1,2,3}', 0.5) AS norm2,
+       jl_recover_norm2('{1,2,3}', 10) AS norm2_may_be_negative,
+       jl_recover_norm2('{1,2,3}', 0) AS norm2_without_noise;
+-- standard errors over P and the noise at the recovered values:
+-- inner sqrt(0.5 (12.5 + 59.5) + 3 0.25 + (12.5 59.5 + 1^2) / 3) = sqrt(285),
+-- norm sqrt(2 12.5^2 / 3 + 4 0.5 12.5 + (kappa - 1) 3 0.25)
+SELECT round(jl_recover_inner_stddev('{1,2,3}', '{4,-6,3}', 0.5)::numeric, 12) AS inner_sd,
+       round(sqrt(285)::numeric, 12) AS expected,
+       jl_recover_inner_stddev('{1,2,3}', '{4,-6,3}', 0.5, 'gaussian')
+         = jl_recover_inner_stddev('{1,2,3}', '{4,-6,3}', 0.5) AS inner_sd_same_for_gaussian;
+SELECT round(jl_recover_norm2_stddev('{1,2,3}', 0.5)::numeric, 12) AS norm2_sd_laplace,
+       round(sqrt(2 * 12.5 ^ 2 / 3 + 25 + 5 * 0.75)::numeric, 12) AS expected_laplace,
+       round(jl_recover_norm2_stddev('{1,2,3}', 0.5, 'gaussian')::numeric, 12) AS norm2_sd_gaussian,
+       round(sqrt(2 * 12.5 ^ 2 / 3 + 25 + 2 * 0.75)::numeric, 12) AS expected_gaussian,
+       jl_recover_norm2_stddev('{1,2,3}', 0.5, 'laplace') = jl_recover_norm2_stddev('{1,2,3}', 0.5) AS laplace_is_default,
+       round(jl_recover_norm2_stddev('{1,2,3}', 10, 'gaussian')::numeric, 12) AS negative_estimate_uses_0,
+       round(sqrt(2 * 3 * 100)::numeric, 12) AS expected;
+SELECT jl_recover_inner(NULL, '{1}', 1) IS NULL AS strict_inner,
+       jl_recover_norm2_stddev('{1}', 1, NULL) IS NULL AS strict_norm2_sd;
+SELECT error($$SELECT jl_recover_inner('{1,2}', '{1,2,3}', 0.5)$$);
+SELECT error($$SELECT jl_recover_inner('{1,2}', '{1,NaN}', 0.5)$$);
+SELECT error($$SELECT jl_recover_inner('{1,2}', '{1,2}', -1)$$);
+SELECT error($$SELECT jl_recover_inner_stddev('{1,2}', '{1,2}', 'NaN')$$);
+SELECT error($$SELECT jl_recover_inner_stddev('{1,2}', '{1,2}', 1, 'uniform')$$);
+SELECT error($$SELECT jl_recover_norm2('{}', 0.5)$$);
+SELECT error($$SELECT jl_recover_norm2('{{1,2}}', 0.5)$$);
+SELECT error($$SELECT jl_recover_norm2('{1,2}', 'Infinity')$$);
+SELECT error($$SELECT jl_recover_norm2_stddev('{1,2}', 1, 'Laplace ')$$);
+
+-- by release: the noise variance, k and the noise from the registry
+CREATE TABLE an_src AS
+  SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0]::float8[] AS x
+  FROM generate_series(1, 40) i;
+SELECT jl_release_table('an_src', 'pid', '{x}', 'an_priv', 4, 1.0,
+                        key => 'pinned', clip_lo => 0, clip_hi => 1) > 0 AS released;
+SELECT bool_and(jl_recover_inner(p.sketch, q.sketch, 'an_priv'::regclass)
+                = jl_recover_inner(p.sketch, q.sketch, r.noise_variance)) AS inner_as_by_hand,
+       bool_and(jl_recover_inner_stddev(p.sketch, q.sketch, 'an_priv'::regclass)
+                = jl_recover_inner_stddev(p.sketch, q.sketch, r.noise_variance)) AS inner_sd_as_by_hand,
+       bool_and(jl_recover_norm2(p.sketch, 'an_priv'::regclass)
+                = jl_recover_norm2(p.sketch, r.noise_variance)) AS norm2_as_by_hand,
+       bool_and(jl_recover_norm2_stddev(p.sketch, 'an_priv'::regclass)
+                = jl_recover_norm2_stddev(p.sketch, r.noise_variance, 'laplace')) AS norm2_sd_laplace
+FROM an_priv p JOIN an_priv q ON q.id = p.id % 40 + 1, jl_releases r
+WHERE r.target = 'an_priv'::regclass;
+-- a release that records Gaussian noise
+UPDATE jldp_release SET info = info || '{"noise": "gaussian"}' WHERE target = 'an_priv'::regclass;
+SELECT bool_and(jl_recover_norm2_stddev(p.sketch, 'an_priv'::regclass)
+                = jl_recover_norm2_stddev(p.sketch, r.noise_variance, 'gaussian')) AS norm2_sd_gaussian
+FROM an_priv p, jl_releases r WHERE r.target = 'an_priv'::regclass;
+SELECT error($$SELECT jl_recover_norm2('{1,2,3}', 'an_priv'::regclass)$$);
+UPDATE jldp_release SET info = info || '{"noise": "uniform"}' WHERE target = 'an_priv'::regclass;
+SELECT error($$SELECT jl_recover_norm2_stddev(sketch, 'an_priv'::regclass) FROM an_priv$$);
+SELECT count(jl_recover_norm2(sketch, 'an_priv'::regclass)) AS estimates_need_no_noise FROM an_priv;
+SELECT error($$SELECT jl_recover_inner('{1,2,3,4}', '{1,2,3,4}', 'an_src'::regclass)$$);
+DROP TABLE an_src, an_priv;
+
+-- analysts need no key: all of these are executable by PUBLIC
 CREATE ROLE regress_jldp_km_analyst;
 SELECT has_function_privilege('regress_jldp_km_analyst', 'jl_kmeans(float8[], int)', 'EXECUTE') AS kmeans,
        has_function_privilege('regress_jldp_km_analyst', 'jl_kmeans(float8[], int, bigint)', 'EXECUTE') AS kmeans_seed,
        has_function_privilege('regress_jldp_km_analyst', 'jl_kmeans(float8[], int, bigint, int)', 'EXECUTE') AS kmeans_max_iter,
        has_function_privilege('regress_jldp_km_analyst', 'jl_nearest_centroid(float8[], float8[])', 'EXECUTE') AS nearest;
+SELECT p.oid::regprocedure AS recovery,
+       has_function_privilege('regress_jldp_km_analyst', p.oid, 'EXECUTE') AS analyst_may_execute
+FROM pg_proc p WHERE proname ~ '^jl_recover_(inner|norm2)' ORDER BY 1::text;
 DROP ROLE regress_jldp_km_analyst;

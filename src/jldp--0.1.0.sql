@@ -472,3 +472,50 @@ RETURNS int AS 'MODULE_PATHNAME', 'jl_nearest_centroid'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_nearest_centroid(float8[], float8[]) IS
   'The 1-based row of the m x k centroids (e.g. from jl_kmeans) nearest to the sketch in squared L2 distance, the lowest row on ties: UPDATE t SET cluster = jl_nearest_centroid(sketch, c).';
+
+-- Recovery of inner products and squared norms (no key involved, so
+-- executable by analysts).  Variances: Gaussian P, Laplace noise kurtosis 6,
+-- Gaussian noise kurtosis 3 (see README, "Inner products and norms").
+CREATE FUNCTION @extschema@.jl_recover_inner(a float8[], b float8[], noise_variance float8)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_inner(float8[], float8[], float8) IS
+  'Unbiased estimate of the inner product of two different original rows: <a, b> (independent noise needs no correction; noise_variance is only checked). For a row with itself use jl_recover_norm2.';
+CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
+    noise text DEFAULT 'laplace')
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], float8, text) IS
+  'Plug-in standard error of jl_recover_inner over the projection and the noise: sqrt(s2 (|a|^2 + |b|^2) + k s2^2 + (|a|^2 |b|^2 + <a,b>^2) / k) at the recovered values; the same for noise ''laplace'' and ''gaussian''.';
+CREATE FUNCTION @extschema@.jl_recover_norm2(a float8[], noise_variance float8)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2(float8[], float8) IS
+  'Unbiased estimate of the squared L2 norm of the original row: ||a||^2 - k noise_variance (may be negative).';
+CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], noise_variance float8,
+    noise text DEFAULT 'laplace')
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], float8, text) IS
+  'Plug-in standard error of jl_recover_norm2 over the projection and the noise: sqrt(2 n^4/k + 4 s2 n^2 + (kappa - 1) k s2^2) at n^2 = max(estimate, 0), kappa = 6 for noise ''laplace'' (default), 3 for ''gaussian''.';
+
+CREATE FUNCTION @extschema@.jl_recover_inner(a float8[], b float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_inner(float8[], float8[], regclass) IS
+  'jl_recover_inner for sketches of the release that wrote the table (k checked against the registry).';
+CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], regclass) IS
+  'jl_recover_inner_stddev with the noise variance of the release that wrote the table (from the registry).';
+CREATE FUNCTION @extschema@.jl_recover_norm2(a float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2(float8[], regclass) IS
+  'jl_recover_norm2 with the noise variance of the release that wrote the table (from the registry).';
+CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], regclass) IS
+  'jl_recover_norm2_stddev with the noise variance and the noise (info->>''noise'', absent meaning laplace) of the release that wrote the table.';
