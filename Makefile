@@ -7,12 +7,14 @@ DATA = src/jldp--0.1.0.sql
 # math in plain C (no postgres.h), unit-tested without a server
 MATH_OBJS = src/chacha20.o src/projection.o src/randbits.o src/laplace.o \
 	src/sensitivity.o src/mechanism.o src/distance.o src/sparse.o \
-	src/kmeans.o src/inner.o src/gaussian.o
+	src/kmeans.o src/inner.o \
+	src/randomized_response.o src/choose_k.o src/gaussian.o
 # PostgreSQL glue
 GLUE_OBJS = src/jldp.o src/arrays.o src/options.o src/keystore.o \
 	src/pcache.o src/strong_random.o src/release.o src/recover.o \
 	src/budget.o src/table_release.o src/agg.o \
-	src/analytics.o src/recover_inner.o
+	src/analytics.o src/recover_inner.o \
+	src/rr.o src/value_noise.o src/suggest_k.o
 OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
 # plain "make" builds the extension (PGXS's "all"), not the first object
@@ -26,7 +28,7 @@ PG_CPPFLAGS = -I$(srcdir)/src
 # noise sampling and sensitivity bounds rely on IEEE semantics
 PG_CFLAGS = -fno-fast-math -std=gnu99
 
-REGRESS = keys release recover privileges fuzz table_release agg analytics kinds gaussian
+REGRESS = keys release recover privileges fuzz table_release agg analytics kinds rr gaussian
 REGRESS_OPTS = --inputdir=.
 
 ifneq ($(wildcard /usr/lib/postgresql/15/bin/pg_config),)

@@ -1,17 +1,19 @@
--- Checks 4 and 5: Gaussian noise (noise => 'gaussian').
+-- Checks 5 and 6: Gaussian noise (noise => 'gaussian').
 --
--- Check 4: distance recovery given P, as check 2 but with Gaussian noise:
+-- Check 5: distance recovery given P, as check 2 but with Gaussian noise:
 --   Var D = condvar = 8 s2 r2P + 8 k s2^2          (DESIGN.md, given P)
 -- (exact for Gaussian noise; the discrete Gaussian with sigma >= 1024 grid
--- steps matches its moments far below double precision).  mean and variance
--- bands as in check 2.  Negative controls with the same statistic and band:
--- the biased mean, and the Laplace variance 8 s2 r2P + 14 k s2^2 (r2P chosen
--- near k s2 or below, so that the two variances differ by 30% or more).
+-- steps matches its moments far below double precision).  The variance band
+-- as in check 2 (the mean is printed, not tested: check 2 tests the same
+-- estimator, and the suite's error budget allows 20 statistical lines).
+-- Negative control with the same statistic and band: the Laplace variance
+-- 8 s2 r2P + 14 k s2^2 (r2P chosen near k s2 or below, so that the two
+-- variances differ by 30% or more).
 -- Also (deterministic): jl_recover_dist_stddev(a, b, s2, 'gaussian') equals
 -- sqrt(2 r2^2/k + 8 s2 r2 + 8 k s2^2) at r2 = max(D, 0); control: the
 -- Laplace form must not match.
 --
--- Check 5: empirical (epsilon, delta) on worst-case neighbours.  x = 0 and
+-- Check 6: empirical (epsilon, delta) on worst-case neighbours.  x = 0 and
 -- x' = B e_i, i the attribute with the largest row L2 norm of P (found with
 -- jl_project; ||x' P||_2 is the L2 sensitivity, checked against
 -- jl_release_info's projection_sensitivity, relative 1e-9).  With ypb the
@@ -31,8 +33,8 @@
 CREATE TEMP TABLE c4_cfg (name text, d int, k int, eps float8, delta float8, neighbor text,
                           bound float8, ax float8, ay float8, npair int);
 INSERT INTO c4_cfg VALUES
-  ('4.a', 50, 10, 1.0, 1e-5, 'element', 1.0, 2.5, 2.5, 100000),
-  ('4.b', 20, 20, 1.0, 1e-5, 'row',     1.0, 2.0, 2.0, 100000);
+  ('5.a', 50, 10, 1.0, 1e-5, 'element', 1.0, 2.5, 2.5, 100000),
+  ('5.b', 20, 20, 1.0, 1e-5, 'row',     1.0, 2.0, 2.0, 100000);
 
 CREATE TEMP TABLE c4_info AS
 SELECT c.*, x, y,
@@ -68,20 +70,14 @@ JOIN (SELECT p.name, count(*)::float8 AS n, avg(dist) AS mean, var_samp(dist) AS
       JOIN (SELECT name, avg(dist) AS mu FROM c4_pairs GROUP BY name) mu USING (name)
       GROUP BY p.name) m USING (name);
 
-SELECT stat_record(name, 'check', 'recovery mean, ' || label || ': z = (mean D - r2P) / sqrt(condvar/N)',
-                   (mean - r2p) / sqrt(condvar / n), -stat_z(), stat_z(),
-                   format('mean D %s, r2P %s, s2 %s, r2P/(k s2) %s, noise %s',
-                          stat_g(mean), stat_g(r2p), stat_g(s2), stat_g(r2p / (k * s2)), noise))
-FROM c4 ORDER BY name;
-SELECT stat_record(name, 'control', 'recovery mean of the biased ||a-b||^2 (no - 2 k s2), ' || label,
-                   (mean + 2 * k * s2 - r2p) / sqrt(condvar / n), -stat_z(), stat_z())
-FROM c4 ORDER BY name;
-
 SELECT stat_record(name, 'check', 'recovery variance, ' || label || ': z = (var D - condvar) / SE',
                    (s2d - condvar) / sqrt((m4 - s2d ^ 2) / n), -stat_z(), stat_z(),
-                   format('var D %s, condvar 8 s2 r2P + 8 k s2^2 = %s, SE %s, kurtosis %s',
+                   format('var D %s, condvar 8 s2 r2P + 8 k s2^2 = %s, SE %s, kurtosis %s; '
+                          'mean D %s against r2P %s (z %s), s2 %s, r2P/(k s2) %s, noise %s',
                           stat_g(s2d), stat_g(condvar), stat_g(sqrt((m4 - s2d ^ 2) / n)),
-                          stat_g(m4 / s2d ^ 2)))
+                          stat_g(m4 / s2d ^ 2), stat_g(mean), stat_g(r2p),
+                          stat_g((mean - r2p) / sqrt(condvar / n)), stat_g(s2),
+                          stat_g(r2p / (k * s2)), noise))
 FROM c4 ORDER BY name;
 SELECT stat_record(name, 'control', 'recovery variance against the Laplace form 8 s2 r2P + 14 k s2^2, ' || label,
                    (s2d - laplacevar) / sqrt((m4 - s2d ^ 2) / n), -stat_z(), stat_z(),
@@ -116,7 +112,7 @@ FROM c4_sd GROUP BY name ORDER BY name;
 CREATE TEMP TABLE c5_cfg (name text, d int, k int, eps float8, delta float8, neighbor text,
                           bound float8, eps_ctl float8, nrel int);
 INSERT INTO c5_cfg VALUES
-  ('5.a', 10, 20, 1.0, 1e-5, 'element', 1.0, 8.0, 200000);
+  ('6.a', 10, 20, 1.0, 1e-5, 'element', 1.0, 8.0, 200000);
 
 -- the attribute with the largest row L2 norm of P
 CREATE TEMP TABLE c5_elem AS
