@@ -8,7 +8,8 @@ DATA = src/jldp--0.1.0.sql
 MATH_OBJS = src/chacha20.o src/projection.o src/randbits.o src/laplace.o \
 	src/sensitivity.o src/mechanism.o src/distance.o src/sparse.o \
 	src/kmeans.o src/inner.o \
-	src/randomized_response.o src/choose_k.o src/gaussian.o
+	src/randomized_response.o src/choose_k.o \
+	src/csr.o src/gaussian.o
 # PostgreSQL glue
 GLUE_OBJS = src/jldp.o src/arrays.o src/options.o src/keystore.o \
 	src/pcache.o src/strong_random.o src/release.o src/recover.o \

@@ -1164,6 +1164,7 @@ jl_private_release_agg_final(PG_FUNCTION_ARGS)
 	const JlSparsePair *pairs;
 	const JlKey *key;
 	const double *P = NULL;
+	JlProjection *proj = NULL;
 	const char *what;
 	ArrayType  *result;
 	int64		n;
@@ -1211,12 +1212,17 @@ jl_private_release_agg_final(PG_FUNCTION_ARGS)
 	 */
 	key = final_key(fc, st->p.key);
 	if (fc->dense)
-		P = jl_projection_get(key->secret, st->p.proj, st->p.k, st->p.d)->P;
+	{
+		proj = jl_projection_get(key->secret, st->p.proj, st->p.k, st->p.d);
+		P = proj->P;
+	}
 	pairs = compact_pairs(st, &n);
 	if (jl_sparse_row_class(&fc->m, pairs, n) & JL_ROW_COMPENSATED)
 		jl_sparse_project_compensated(pairs, n, key->secret, st->p.proj,
 									  st->p.k, P, fc->rowbuf, fc->m.input_limit,
 									  fc->cbuf, fc->y);
+	else if (proj != NULL && proj->has_csr)
+		jl_csr_project_pairs(&proj->csr, pairs, n, fc->m.input_limit, fc->y);
 	else
 		jl_sparse_project(pairs, n, key->secret, st->p.proj, st->p.k, P,
 						  fc->rowbuf, fc->m.input_limit, fc->y);
@@ -1237,6 +1243,7 @@ jl_project_agg_final(PG_FUNCTION_ARGS)
 	const JlSparsePair *pairs;
 	const JlKey *key;
 	const double *P = NULL;
+	JlProjection *proj = NULL;
 	ArrayType  *result;
 	int64		n;
 
@@ -1260,10 +1267,16 @@ jl_project_agg_final(PG_FUNCTION_ARGS)
 		while (dd < pairs[n - 1].attr)
 			dd *= 2;
 		if (use_dense(dd, st->p.k))
-			P = jl_projection_get(key->secret, st->p.proj, st->p.k, dd)->P;
+		{
+			proj = jl_projection_get(key->secret, st->p.proj, st->p.k, dd);
+			P = proj->P;
+		}
 	}
-	jl_sparse_project(pairs, n, key->secret, st->p.proj, st->p.k, P,
-					  fc->rowbuf, INFINITY, fc->y);
+	if (proj != NULL && proj->has_csr)
+		jl_csr_project_pairs(&proj->csr, pairs, n, INFINITY, fc->y);
+	else
+		jl_sparse_project(pairs, n, key->secret, st->p.proj, st->p.k, P,
+						  fc->rowbuf, INFINITY, fc->y);
 	result = jl_vector_array(fc->y, st->p.k);
 	if (pairs != st->pairs)
 		pfree((void *) pairs);

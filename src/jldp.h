@@ -9,6 +9,7 @@
 #include "fmgr.h"
 #include "utils/array.h"
 
+#include "csr.h"
 #include "mechanism.h"
 #include "projection.h"
 #include "randbits.h"
@@ -50,6 +51,9 @@ typedef struct JlProjection
 	int			k;
 	int64		d;
 	double	   *P;				/* d x k, row-major */
+	JlCsr		csr;			/* its nonzeros, for sparse kinds */
+	bool		has_csr;
+	Size		csr_bytes;
 	double		max_abs;
 	double		max_row_l1;
 	double		max_row_l2;

@@ -19,6 +19,8 @@
 #define JL_CACHE_BYTES ((Size) 1024 * 1024 * 1024)
 #define JL_ROW_MAX_K 2048
 #define JL_ROW_MAX_WORK 4e10
+/* kinds at most this dense also keep their nonzeros (csr.h) */
+#define JL_CSR_MAX_DENSITY 0.1
 
 static JlProjection cache[JL_CACHE_ENTRIES];
 static uint64 cache_clock = 0;
@@ -28,10 +30,82 @@ evict(JlProjection *e)
 {
 	if (e->P != NULL)
 	{
-		explicit_bzero(e->P, e->bytes);
+		explicit_bzero(e->P, e->bytes - e->csr_bytes);
 		pfree(e->P);
 	}
+	if (e->has_csr)
+	{
+		explicit_bzero(e->csr.val, sizeof(double) * e->csr.nnz);
+		explicit_bzero(e->csr.col, sizeof(int32) * e->csr.nnz);
+		explicit_bzero(e->csr.cval, sizeof(double) * e->csr.nnz);
+		explicit_bzero(e->csr.row, sizeof(int32) * e->csr.nnz);
+		explicit_bzero(e->csr.rowptr, sizeof(int64) * (e->csr.d + 1));
+		explicit_bzero(e->csr.colptr, sizeof(int64) * (e->csr.k + 1));
+		pfree(e->csr.val);
+		pfree(e->csr.col);
+		pfree(e->csr.cval);
+		pfree(e->csr.row);
+		pfree(e->csr.rowptr);
+		pfree(e->csr.colptr);
+	}
 	explicit_bzero(e, sizeof(*e));
+}
+
+/*
+ * The nonzeros of a sparse kind's P, when they fit in the cache's budget
+ * (otherwise the dense products serve, only slower).
+ */
+static void
+build_csr(JlProjection *slot, Size total_before)
+{
+	int64		nnz;
+	Size		bytes,
+				each;
+	JlCsr	   *S = &slot->csr;
+	void	  **parts[6];
+	Size		sizes[6];
+	int			i;
+
+	slot->has_csr = false;
+	slot->csr_bytes = 0;
+	if (jl_kind_density(slot->kind) > JL_CSR_MAX_DENSITY)
+		return;
+	nnz = jl_csr_count(slot->P, slot->d, slot->k);
+	each = (Size) Max(nnz, 1);
+	parts[0] = (void **) &S->rowptr;
+	sizes[0] = mul_size(sizeof(int64), (Size) slot->d + 1);
+	parts[1] = (void **) &S->colptr;
+	sizes[1] = mul_size(sizeof(int64), (Size) slot->k + 1);
+	parts[2] = (void **) &S->col;
+	sizes[2] = mul_size(sizeof(int32), each);
+	parts[3] = (void **) &S->row;
+	sizes[3] = mul_size(sizeof(int32), each);
+	parts[4] = (void **) &S->val;
+	sizes[4] = mul_size(sizeof(double), each);
+	parts[5] = (void **) &S->cval;
+	sizes[5] = mul_size(sizeof(double), each);
+	bytes = 0;
+	for (i = 0; i < 6; i++)
+		bytes = add_size(bytes, sizes[i]);
+	if (total_before + slot->bytes + bytes > JL_CACHE_BYTES)
+		return;
+	memset(S, 0, sizeof(*S));
+	for (i = 0; i < 6; i++)
+	{
+		*parts[i] = MemoryContextAllocExtended(TopMemoryContext, sizes[i],
+											   MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+		if (*parts[i] == NULL)
+		{
+			while (--i >= 0)
+				pfree(*parts[i]);
+			memset(S, 0, sizeof(*S));
+			return;
+		}
+	}
+	jl_csr_fill(slot->P, slot->d, slot->k, S);
+	slot->csr_bytes = bytes;
+	slot->bytes += bytes;
+	slot->has_csr = true;
 }
 
 static Size
@@ -142,6 +216,7 @@ jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 	slot->spectral_done = false;
 	slot->last_used = ++cache_clock;
 	slot->P = P;
+	build_csr(slot, cache_bytes() - bytes);
 	return slot;
 }
 

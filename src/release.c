@@ -5,7 +5,8 @@
  * options are parsed once when they are constants, and the last few
  * calibrations are kept with their sampler tables; P comes from the
  * per-backend cache.  Per row there is only the array check, one BLAS
- * matrix-vector product and the noise.
+ * matrix-vector product (for sparse kinds a product over the nonzeros of
+ * P) and the noise.
  */
 #include "jldp.h"
 
@@ -310,8 +311,13 @@ jl_private_release(PG_FUNCTION_ARGS)
 
 	/* release straight into the result array */
 	result = jl_vector_array(NULL, o->k);
-	s = jl_laplace_release_row(m, p->P, x, (double *) ARR_DATA_PTR(result),
-							   jl_strong_random());
+	if (p->has_csr)
+		s = jl_laplace_release_row_csr(m, &p->csr, p->P, x,
+									   (double *) ARR_DATA_PTR(result),
+									   jl_strong_random());
+	else
+		s = jl_laplace_release_row(m, p->P, x, (double *) ARR_DATA_PTR(result),
+								   jl_strong_random());
 	jl_report_status(s);
 	PG_RETURN_ARRAYTYPE_P(result);
 }
@@ -439,6 +445,9 @@ jl_project(PG_FUNCTION_ARGS)
 	key = call_key(fcinfo, st, PG_GETARG_TEXT_PP(2));
 	p = jl_projection_get(key->secret, kind, k, d);
 	y = palloc(sizeof(double) * k);
-	jl_project_vec(p->P, d, k, x, y);
+	if (p->has_csr)
+		jl_csr_project_vec(&p->csr, x, y);
+	else
+		jl_project_vec(p->P, d, k, x, y);
 	PG_RETURN_ARRAYTYPE_P(jl_vector_array(y, k));
 }

@@ -207,8 +207,11 @@ releaser_flush(Releaser *rl)
 	if (rl->n == 0)
 		return;
 	old = MemoryContextSwitchTo(rl->batch_cxt);
-	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rl->n, rl->k, rl->d,
-				1.0, rl->X, rl->d, rl->proj->P, rl->k, 0.0, rl->Y, rl->k);
+	if (rl->proj->has_csr)
+		jl_csr_project_rows(&rl->proj->csr, rl->X, rl->n, rl->Y);
+	else
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rl->n, rl->k, rl->d,
+					1.0, rl->X, rl->d, rl->proj->P, rl->k, 0.0, rl->Y, rl->k);
 	for (r = 0; r < rl->n; r++)
 	{
 		/* rows whose BLAS error bound is too wide: compensated instead */

@@ -4,6 +4,7 @@
 #   1. SELECT jl_private_release(x, 20, 4.0) FROM t  against  SELECT x[1:20] FROM t
 #   2. nearest neighbours: ORDER BY jl_recover_dist(...) LIMIT 10  against
 #      ORDER BY a plain squared-distance SQL expression LIMIT 10
+#   3. the projection kinds on rows of d = 1000 (JLDP_BENCH_WIDE_ROWS rows)
 # Queries run through EXPLAIN (ANALYZE, TIMING OFF), which evaluates every
 # target-list expression but sends no rows to the client.  Each query runs
 # once to warm up, then RUNS times (default 7); the figures are the fastest
@@ -107,5 +108,69 @@ awk -v a="$agg" -v c="$cnt" -v n="$N" 'BEGIN {
   printf "aggregate over long format, %d rows x 20 attributes (ms, fastest of 3, work_mem 256MB)\n", n
   printf "  SELECT row_id, count(val) ... GROUP BY row_id                    %8.1f\n", c
   printf "  SELECT row_id, jl_private_release_agg(attr, val, 100, 20, 4.0, ...) %8.1f   %.0f input rows/s, %.0f groups/s\n", a, 20*n/(a/1000), n/(a/1000) }'
+
+# projection kinds on wide rows: d = 1000, k = 20, W rows (default 10000);
+# the sparse kinds' products run over the nonzeros of P only.  Besides the
+# execution time, the CPU time of the backend (utime + stime from /proc, in
+# clock ticks, summed over the runs), which a busy machine disturbs less.
+W=${JLDP_BENCH_WIDE_ROWS:-10000}
+q <<SQL >/dev/null
+CREATE TABLE w AS
+  SELECT i AS id, ARRAY(SELECT random() FROM generate_series(1, 1000) WHERE i > 0) AS x
+  FROM generate_series(1, $W) i;
+ALTER TABLE w SET (parallel_workers = 0);
+VACUUM ANALYZE w;
+SQL
+TCK=$(getconf CLK_TCK)
+# "fastest-execution-ms cpu-ms-per-run" of a query, after one warm-up run
+cputime() {
+  local sql=$1
+  {
+    echo "SET max_parallel_workers_per_gather = 0;"
+    echo "SELECT pg_backend_pid() AS pid \\gset"
+    echo "\\setenv JL_PID :pid"
+    echo "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) $sql;"
+    echo "\\! awk '{ print \"cpu\", \$14 + \$15 }' /proc/\$JL_PID/stat"
+    for i in $(seq 1 "$RUNS"); do
+      echo "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) $sql;"
+    done
+    echo "\\! awk '{ print \"cpu\", \$14 + \$15 }' /proc/\$JL_PID/stat"
+  } | q | awk -v runs="$RUNS" -v tck="$TCK" '
+    /"Execution Time"/ { n++; gsub(/[^0-9.]/, "", $0); if (n > 1 && (best == "" || $0 + 0 < best)) best = $0 + 0 }
+    /^cpu/ { c[++m] = $2 }
+    END { printf "%.1f %.1f\n", best, (c[2] - c[1]) * 1000 / tck / runs }'
+}
+echo "projection kinds: $W rows, d = 1000, k = 20, epsilon = 4, one core"
+echo "  (ms: fastest execution of $RUNS runs; backend CPU per run, the scan included)"
+wslice=$(cputime "SELECT x[1:20] FROM w")
+printf "  %-52s %8.1f %8.1f\n" "slice scan SELECT x[1:20] FROM w" $wslice
+for kind in gaussian rademacher achlioptas sparse; do
+  r=$(cputime "SELECT jl_private_release(x, 20, 4.0, kind => '$kind') FROM w")
+  p=$(cputime "SELECT jl_project(x, 20, kind => '$kind') FROM w")
+  awk -v r="$r" -v p="$p" -v s="$wslice" -v k="$kind" -v n="$W" 'BEGIN {
+    split(r, R, " "); split(p, P, " "); split(s, S, " ")
+    printf "  %-52s %8.1f %8.1f   CPU %.2fx the slice scan, %.1f us/row over it\n", "jl_private_release(x, 20, 4.0, kind => " k ")", R[1], R[2], R[2]/S[2], (R[2]-S[2])*1000/n
+    printf "  %-52s %8.1f %8.1f   CPU %.2fx the slice scan, %.1f us/row over it\n", "jl_project(x, 20, kind => " k ")", P[1], P[2], P[2]/S[2], (P[2]-S[2])*1000/n }'
+done
+# the whole-table release: backend CPU of the call, least of 3
+tablecpu() {
+  local sql=$1 i
+  for i in 1 2 3; do
+    {
+      echo "SET max_parallel_workers_per_gather = 0;"
+      echo "DROP TABLE IF EXISTS w_out;"
+      echo "SELECT pg_backend_pid() AS pid \\gset"
+      echo "\\setenv JL_PID :pid"
+      echo "\\! awk '{ print \"cpu\", \$14 + \$15 }' /proc/\$JL_PID/stat"
+      echo "$sql;"
+      echo "\\! awk '{ print \"cpu\", \$14 + \$15 }' /proc/\$JL_PID/stat"
+    } | q 2>/dev/null | awk -v tck="$TCK" '/^cpu/ { c[++m] = $2 } END { print (c[2] - c[1]) * 1000 / tck }'
+  done | sort -g | head -1
+}
+for kind in gaussian sparse; do
+  tb=$(tablecpu "SELECT jl_release_table('w', 'id', '{x}', 'w_out', 20, 4.0, dataset => 'bench', kind => '$kind')")
+  awk -v b="$tb" -v k="$kind" -v n="$W" 'BEGIN {
+    printf "  %-52s %8s %8.1f   %.1f us/row (backend CPU, least of 3)\n", "jl_release_table(w, ..., 20, 4.0, kind => " k ")", "", b, b*1000/n }'
+done
 
 psql -qX -d postgres -c "DROP DATABASE $DB"
