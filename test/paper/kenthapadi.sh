@@ -68,7 +68,7 @@ psql_db -o /dev/null <<SQL
 SET client_min_messages = warning;
 CREATE EXTENSION jldp;
 SELECT jl_key_import('kent', '\\x$key');
-SELECT jl_dataset_declare('kenthapadi', epsilon_cap => 100);
+SELECT jl_dataset_declare('kenthapadi', epsilon_cap => 100, delta_cap => $delta);
 CREATE TABLE rows (id int PRIMARY KEY, fam int, x bit varying);
 CREATE TABLE facts (id int, attr int);
 SQL
@@ -126,7 +126,7 @@ BEGIN;
 SELECT jl_budget_reserve('kenthapadi', $eps, $delta);
 CREATE TABLE pp_gaussian AS
   SELECT id, jl_private_release_agg(attr, 1.0::float8, $d, $k, $eps, 'kenthapadi', 'element', 1.0,
-                                    noise => 'gaussian', delta => $delta, key => 'kent') AS s
+                                    NULL, $delta, 'kent', 'gaussian', 'gaussian') AS s
   FROM facts GROUP BY id;
 COMMIT;
 UPDATE cfg SET nv_gaussian = (jl_release_info($d, $k, $eps, noise => 'gaussian', delta => $delta, key => 'kent')->>'noise_variance')::float8;
