@@ -71,7 +71,7 @@ RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_release_info'
 LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) IS
-  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance). Contains no secret.';
+  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density: the kind word recorded selects the same P again). Contains no secret.';
 
 CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default',
     kind text DEFAULT 'gaussian')
@@ -79,7 +79,7 @@ RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_project'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text, text) IS
-  'Noise-free x P, for the curator''s own verification. Reveals P: never grant it to analysts.';
+  'Noise-free x P with P of the given kind (''gaussian'', ''rademacher'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)''), for the curator''s own verification. Reveals P: never grant it to analysts.';
 
 REVOKE ALL ON FUNCTION @extschema@.jl_key_create(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_import(text, bytea) FROM PUBLIC;
@@ -247,7 +247,7 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_release_table'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text) IS
-  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), projection kind and noise (''laplace'' or ''gaussian'' with delta) as jl_private_release, charged (epsilon, delta) to dataset (default: the source relation) and recorded in jl_releases (info->>''noise''). Returns the registry id.';
+  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), projection kind and noise (''laplace'' or ''gaussian'' with delta) as jl_private_release, charged (epsilon, delta) to dataset (default: the source relation) and recorded in jl_releases with the projection kind and the noise (info->>''noise''). Returns the registry id.';
 REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release regclass)
@@ -551,7 +551,7 @@ RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_rr_flip_probability_sql'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_rr_flip_probability(float8) IS
-  'The flip probability jl_randomized_response uses for epsilon: 1/(1 + e^epsilon) (epsilon rounded down to a multiple of 2^-48).';
+  'The flip probability jl_randomized_response uses for epsilon: 1/(1 + e^epsilon) (epsilon rounded down to a multiple of 2^-31).';
 
 CREATE FUNCTION @extschema@.jl_recover_dist_rr(a float8[], b float8[], p float8)
 RETURNS float8
