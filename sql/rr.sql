@@ -27,6 +27,10 @@ SELECT jl_randomized_response('{t,f,t}'::boolean[], 40);
 SELECT jl_randomized_response(B'1011000011110000111', 40);
 SELECT jl_randomized_response(B'101'::bit(3), 40);
 SELECT array_lower(jl_randomized_response('[3:5]={1,0,1}'::float8[], 40), 1) AS lbound;
+-- -0 comes out as 0 (a kept -0 would tell that the element was not flipped)
+SELECT jl_randomized_response('{-0,1,-0}'::float8[], 40);
+SELECT bool_and(v::text IN ('0', '1')) AS no_negative_zero
+  FROM unnest(jl_randomized_response(array_fill('-0'::float8, ARRAY[200]), 0.5)) v;
 -- at epsilon 0.5 the output is 0/1 data of the same length
 SELECT array_length(r, 1) = 1000 AND bool_and(v IN (0, 1)) AS zero_one
   FROM (SELECT jl_randomized_response(array_fill(1::float8, ARRAY[1000]), 0.5) r) s, unnest(r) v
@@ -92,6 +96,9 @@ SELECT jl_suggest_k(100, 1000, 4.0, 500, key => 'pinned') AS k_typical;
 SELECT jl_suggest_k(100, 1000, 4.0, 100, 2000, key => 'pinned') AS k_range;
 SELECT jl_suggest_k(100, 1000, 1.0, 50, key => 'pinned') AS k_noisy;
 SELECT jl_suggest_k(100, 1000, 4.0, 500, neighbor => 'row', bound => 2, key => 'pinned') AS k_row;
+-- the projection kind passes through to jl_release_info
+SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'rademacher', key => 'pinned') AS k_rademacher;
+SELECT error($$SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'cauchy', key => 'pinned')$$);
 -- the noise variance at the suggested k is jl_release_info's
 SELECT (i->>'k')::int AS k,
        (i->>'noise_variance')::float8 = (jl_release_info(100, (i->>'k')::int, 4.0, key => 'pinned')->>'noise_variance')::float8 AS same_noise,

@@ -532,7 +532,7 @@ RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_rr_flip_probability_sql'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_rr_flip_probability(float8) IS
-  'The flip probability jl_randomized_response uses for epsilon: 1/(1 + e^epsilon) (epsilon rounded down to a multiple of 2^-48).';
+  'The flip probability jl_randomized_response uses for epsilon: 1/(1 + e^epsilon) (epsilon rounded down to a multiple of 2^-31).';
 
 CREATE FUNCTION @extschema@.jl_recover_dist_rr(a float8[], b float8[], p float8)
 RETURNS float8

@@ -26,6 +26,10 @@ jl_rr_setup(JlRR *rr, double epsilon)
 		rr->den >>= 1;
 	}
 	rr->epsilon = (double) rr->num / (double) rr->den;	/* exact: num < 2^53 */
+	rr->whole = rr->num / rr->den;
+	rr->frac = rr->num % rr->den;
+	jl_exp_bounds32(1, 1, &rr->lo1, &rr->hi1);
+	jl_exp_bounds32(rr->frac, rr->den, &rr->lof, &rr->hif);
 	/* 1/(1 + e^x) = e^-x / (1 + e^-x): no overflow for large x */
 	rr->p = exp(-rr->epsilon) / (1.0 + exp(-rr->epsilon));
 	return true;
@@ -41,6 +45,19 @@ jl_rr_flip_probability(double epsilon)
 	return rr.p;
 }
 
+/* Bernoulli(e^-epsilon'), exact */
+static inline bool
+bernoulli_exp_eps(JlRandom *r, const JlRR *rr)
+{
+	uint64_t	i;
+
+	for (i = 0; i < rr->whole; i++)
+		if (!jl_bernoulli_exp_bounded(r, 1, 1, rr->lo1, rr->hi1))
+			return false;
+	return rr->frac == 0 ||
+		jl_bernoulli_exp_bounded(r, rr->frac, rr->den, rr->lof, rr->hif);
+}
+
 bool
 jl_rr_flip(JlRandom *r, const JlRR *rr)
 {
@@ -50,7 +67,7 @@ jl_rr_flip(JlRandom *r, const JlRR *rr)
 	{
 		if (jl_rand_bits(r, 1) == 0)
 			return false;
-		if (jl_bernoulli_exp(r, rr->num, rr->den))
+		if (bernoulli_exp_eps(r, rr))
 			return true;
 	}
 }
@@ -60,9 +77,12 @@ jl_rr_flip_doubles(JlRandom *r, const JlRR *rr, double *v, int64_t n)
 {
 	int64_t		i;
 
+	/*
+	 * every output is written as exactly 0.0 or 1.0: an input -0.0 kept as
+	 * is would tell that this element was not flipped
+	 */
 	for (i = 0; i < n; i++)
-		if (jl_rr_flip(r, rr))
-			v[i] = 1.0 - v[i];
+		v[i] = ((v[i] != 0.0) != jl_rr_flip(r, rr)) ? 1.0 : 0.0;
 }
 
 void

@@ -21,16 +21,22 @@
 
 /*
  * The sampler uses epsilon' = epsilon rounded down to a multiple of
- * 2^-JL_RR_EPS_BITS (a change below 4e-15, and only towards more privacy:
+ * 2^-JL_RR_EPS_BITS (a change below 5e-10, and only towards more privacy:
  * a larger p) and capped at JL_RR_EPS_MAX (p below e^-32768, 0 in double).
  */
-#define JL_RR_EPS_BITS 48
+#define JL_RR_EPS_BITS 31
 #define JL_RR_EPS_MAX 32768.0
 
 typedef struct JlRR
 {
-	uint64_t	num;			/* epsilon' = num / den */
+	uint64_t	num;			/* epsilon' = num / den, den <= 2^31 */
 	uint64_t	den;
+	uint64_t	whole;			/* floor(epsilon') */
+	uint64_t	frac;			/* epsilon' - whole = frac / den */
+	uint64_t	lo1,
+				hi1;			/* lo1 <= 2^32 e^-1 <= hi1 */
+	uint64_t	lof,
+				hif;			/* lof <= 2^32 e^-(frac/den) <= hif */
 	double		epsilon;		/* epsilon' as a double (exact) */
 	double		p;				/* 1/(1 + e^epsilon') rounded to double */
 } JlRR;
@@ -50,12 +56,15 @@ double		jl_rr_flip_probability(double epsilon);
  * Bernoulli(a) success returns true }: each round ends false with
  * probability 1/2 and true with probability a/2, so the result is true
  * with probability a / (1 + a) = 1/(1 + e^epsilon') exactly.
- * Bernoulli(a) is Canonne, Kamath and Steinke's exact sampler (laplace.h),
- * integer arithmetic on uniform bits only.  At most 2 rounds on average.
+ * Bernoulli(a) = Bernoulli(e^-1)^whole AND Bernoulli(e^-(frac/den)), each
+ * decided by 32 uniform bits against precomputed bounds and, when the
+ * bounds cannot decide, exactly by multi-precision evaluation of the
+ * exponential (jl_bernoulli_exp_bounded, laplace.h): integer arithmetic on
+ * uniform bits only.  At most 2 rounds on average.
  */
 bool		jl_rr_flip(JlRandom *r, const JlRR *rr);
 
-/* Flip each of v[0..n-1] (0 or 1) in place. */
+/* Flip each of v[0..n-1] (0 or 1) in place; the outputs are 0.0 or 1.0. */
 void		jl_rr_flip_doubles(JlRandom *r, const JlRR *rr, double *v, int64_t n);
 void		jl_rr_flip_bytes(JlRandom *r, const JlRR *rr, uint8_t *v, int64_t n);
 

@@ -189,12 +189,15 @@ test_deterministic(void)
 	check(rr.num == 1 && rr.den == 1 && rr.p == 1.0 / (1.0 + exp(1.0)),
 		  "epsilon 1: 1/1, p = %.17g", rr.p);
 	jl_rr_setup(&rr, 1.1);
-	check(rr.epsilon <= 1.1 && 1.1 - rr.epsilon < ldexp(1.0, -48) &&
-		  (double) rr.num / (double) rr.den == rr.epsilon,
-		  "epsilon 1.1 rounded down by %.3g (< 2^-48) to %llu/%llu",
+	check(rr.epsilon <= 1.1 && 1.1 - rr.epsilon < ldexp(1.0, -31) &&
+		  (double) rr.num / (double) rr.den == rr.epsilon &&
+		  rr.whole == 1 && rr.frac == rr.num - rr.den && rr.den <= (UINT64_C(1) << 31),
+		  "epsilon 1.1 rounded down by %.3g (< 2^-31) to %llu/%llu",
 		  1.1 - rr.epsilon, (unsigned long long) rr.num, (unsigned long long) rr.den);
-	jl_rr_setup(&rr, 1e-20);
-	check(rr.num == 0 && rr.p == 0.5, "epsilon 1e-20 below 2^-48: p = 1/2 (more private)");
+	jl_rr_setup(&rr, 1e-10);
+	check(rr.num == 0 && rr.p == 0.5, "epsilon 1e-10 below 2^-31: p = 1/2 (more private)");
+	jl_rr_setup(&rr, 3.0);
+	check(rr.num == 3 && rr.den == 1 && rr.whole == 3 && rr.frac == 0, "epsilon 3: 3/1, three e^-1 trials");
 	jl_rr_setup(&rr, 1e9);
 	check(rr.epsilon == JL_RR_EPS_MAX && rr.p == 0.0, "epsilon 1e9 capped at %g, p = 0", rr.epsilon);
 	check(jl_rr_flip_probability(2.0) == exp(-2.0) / (1 + exp(-2.0)) &&
