@@ -37,6 +37,14 @@ CREATE FUNCTION fuzz_word() RETURNS text LANGUAGE sql VOLATILE AS $$
   SELECT (ARRAY[NULL, 'element', 'row', 'exact', 'paper', '', 'ROW', 'element '])[1 + floor(random() * 8)::int]
 $$;
 
+-- projection kinds: mostly valid, some malformed densities and words
+CREATE FUNCTION fuzz_kind() RETURNS text LANGUAGE sql VOLATILE AS $$
+  SELECT CASE WHEN random() < 0.8
+    THEN (ARRAY['gaussian', 'rademacher', 'achlioptas', 'sparse', 'sparse(0.3)'])[1 + floor(random() * 5)::int]
+    ELSE (ARRAY['sparse(1e-300)', 'sparse(2)', 'sparse(', 'sparse(inf)', 'sparse(0.5)x', 'Sparse',
+                NULL])[1 + floor(random() * 7)::int] END
+$$;
+
 CREATE TABLE fuzz_log (fn text, sqlstate text);
 
 DO $$
@@ -84,6 +92,44 @@ BEGIN
   END LOOP;
 END $$;
 
+-- the projection kinds, with the other arguments mostly valid
+DO $$
+DECLARE
+  st text;
+  r float8[];
+  j jsonb;
+BEGIN
+  FOR i IN 1..300 LOOP
+    BEGIN
+      r := jl_private_release(CASE WHEN random() < 0.7 THEN ARRAY[random(), random() - 0.5, 2.0] ELSE fuzz_array() END,
+                              CASE WHEN random() < 0.7 THEN 6 ELSE fuzz_int() END, 1.0,
+                              CASE WHEN random() < 0.5 THEN 'element' ELSE 'row' END, 1.0, 'exact', NULL, 'pinned',
+                              fuzz_kind());
+      st := CASE WHEN array_ndims(r) = 1 AND array_position(r, 'NaN') IS NULL THEN 'ok' ELSE 'malformed' END;
+    EXCEPTION WHEN OTHERS THEN
+      st := SQLSTATE;
+    END;
+    INSERT INTO fuzz_log VALUES ('jl_private_release kind', st);
+
+    BEGIN
+      j := jl_release_info(least(fuzz_int(), 300), CASE WHEN random() < 0.7 THEN 6 ELSE least(fuzz_int(), 26) END,
+                           1.0, fuzz_word(), 1.0, fuzz_word(), NULL, 'pinned', fuzz_kind());
+      st := CASE WHEN j ? 'epsilon' AND j ? 'density' THEN 'ok' ELSE 'malformed' END;
+    EXCEPTION WHEN OTHERS THEN
+      st := SQLSTATE;
+    END;
+    INSERT INTO fuzz_log VALUES ('jl_release_info kind', st);
+
+    BEGIN
+      r := jl_project(fuzz_array(), CASE WHEN random() < 0.7 THEN 6 ELSE fuzz_int() END, 'pinned', fuzz_kind());
+      st := 'ok';
+    EXCEPTION WHEN OTHERS THEN
+      st := SQLSTATE;
+    END;
+    INSERT INTO fuzz_log VALUES ('jl_project kind', st);
+  END LOOP;
+END $$;
+
 -- no internal errors, no malformed results; some calls of each kind succeed
 SELECT fn,
        count(*) FILTER (WHERE sqlstate = 'XX000') AS internal_errors,
@@ -97,4 +143,4 @@ SELECT DISTINCT sqlstate FROM fuzz_log
  ORDER BY 1;
 
 DROP TABLE fuzz_log;
-DROP FUNCTION fuzz_value(), fuzz_array(), fuzz_int(), fuzz_word();
+DROP FUNCTION fuzz_value(), fuzz_array(), fuzz_int(), fuzz_word(), fuzz_kind();

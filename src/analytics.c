@@ -362,8 +362,8 @@ jl_kmeans_final(PG_FUNCTION_ARGS)
 					  st->p.max_iter, centroids, work, &iterations, km_tick);
 	if (m < st->p.c)
 		ereport(NOTICE,
-				(errmsg("jl_kmeans: %lld sketches have only %d distinct values for %d clusters; returning those %d values as centroids",
-						(long long) st->n, m, st->p.c, m)));
+				(errmsg("jl_kmeans: only %d distinct sketches for %d clusters, so the result has %d rows, one per distinct sketch",
+						m, st->p.c, m)));
 	pfree(work);
 	PG_RETURN_ARRAYTYPE_P(km_matrix(centroids, m, st->k));
 }

@@ -126,21 +126,31 @@ jl_kmeans_nearest(const double *x, const double *centroids, int m, int k,
 	return arg;
 }
 
-/* workspace layout: labels, distances, counts, sums */
+/* centroids per block of the assignment step */
+#define KM_BLOCK 4
+
+/* workspace layout: distances, sums, blocked centroids, counts, labels */
 typedef struct KmWork
 {
 	int		   *label;			/* n */
 	double	   *dist;			/* n */
 	int64_t    *count;			/* c */
 	double	   *sum;			/* c x k */
+	double	   *blocked;		/* ceil(c / KM_BLOCK) x k x KM_BLOCK */
 } KmWork;
+
+static size_t
+km_blocked_doubles(int k, int c)
+{
+	return (size_t) ((c + KM_BLOCK - 1) / KM_BLOCK) * k * KM_BLOCK;
+}
 
 size_t
 jl_kmeans_work_bytes(int64_t n, int k, int c)
 {
 	return (size_t) n * (sizeof(int) + sizeof(double)) +
 		(size_t) c * sizeof(int64_t) + (size_t) c * k * sizeof(double) +
-		4 * sizeof(double);
+		km_blocked_doubles(k, c) * sizeof(double) + 4 * sizeof(double);
 }
 
 static void
@@ -152,6 +162,8 @@ km_work(void *work, int64_t n, int k, int c, KmWork *w)
 	p += (size_t) n * sizeof(double);
 	w->sum = (double *) p;
 	p += (size_t) c * k * sizeof(double);
+	w->blocked = (double *) p;
+	p += km_blocked_doubles(k, c) * sizeof(double);
 	w->count = (int64_t *) p;
 	p += (size_t) c * sizeof(int64_t);
 	w->label = (int *) p;
@@ -216,18 +228,72 @@ km_seed(const double *X, int64_t n, int k, int c, uint64_t seed,
 	}
 }
 
-/* assign every point to its nearest centroid; returns how many changed */
+/*
+ * Centroids in blocks of KM_BLOCK, coordinate-major within a block, so the
+ * assignment computes KM_BLOCK distances at once as independent sums.  A
+ * last partial block is padded with copies of its last centroid, which are
+ * computed but never compared.
+ */
+static void
+km_block(const double *C, int c, int k, double *B)
+{
+	int			b,
+				j,
+				m;
+
+	for (b = 0; b * KM_BLOCK < c; b++)
+		for (j = 0; j < k; j++)
+			for (m = 0; m < KM_BLOCK; m++)
+			{
+				int			cm = b * KM_BLOCK + m < c ? b * KM_BLOCK + m : c - 1;
+
+				B[((size_t) b * k + j) * KM_BLOCK + m] = C[(size_t) cm * k + j];
+			}
+}
+
+/*
+ * Assign every point to its nearest centroid; returns how many changed.
+ * Each distance is summed over the coordinates in order, exactly as
+ * jl_kmeans_nearest does, so both give the same labels.
+ */
 static int64_t
 km_assign(const double *X, int64_t n, int k, const double *C, int c,
 		  KmWork *w)
 {
 	int64_t		changed = 0;
 	int64_t		i;
+	int			nb = (c + KM_BLOCK - 1) / KM_BLOCK;
 
+	km_block(C, c, k, w->blocked);
 	for (i = 0; i < n; i++)
 	{
-		int			l = jl_kmeans_nearest(X + i * k, C, c, k, &w->dist[i]);
+		const double *x = X + i * k;
+		double		best = 0.0;
+		int			l = 0,
+					b,
+					j,
+					m;
 
+		for (b = 0; b < nb; b++)
+		{
+			const double *B = w->blocked + (size_t) b * k * KM_BLOCK;
+			double		acc[KM_BLOCK] = {0};
+
+			for (j = 0; j < k; j++)
+				for (m = 0; m < KM_BLOCK; m++)
+				{
+					double		t = x[j] - B[j * KM_BLOCK + m];
+
+					acc[m] += t * t;
+				}
+			for (m = 0; m < KM_BLOCK && b * KM_BLOCK + m < c; m++)
+				if ((b == 0 && m == 0) || acc[m] < best)
+				{
+					best = acc[m];
+					l = b * KM_BLOCK + m;
+				}
+		}
+		w->dist[i] = best;
 		if (l != w->label[i])
 		{
 			w->label[i] = l;

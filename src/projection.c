@@ -269,6 +269,24 @@ jl_projection_row(const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
 	memset(block, 0, sizeof(block));
 }
 
+int
+jl_projection_row_nz(const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
+					 uint32_t row, double *val, int32_t *idx)
+{
+	int			j,
+				n = 0;
+
+	jl_projection_row(key, kind, k, row, val);
+	for (j = 0; j < k; j++)
+		if (val[j] != 0.0)
+		{
+			val[n] = val[j];
+			idx[n] = j;
+			n++;
+		}
+	return n;
+}
+
 void
 jl_projection_matrix(const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
 					 int64_t d, double *P)

@@ -73,6 +73,14 @@ const char *jl_kind_name(JlKind kind);
 void		jl_projection_row(const uint8_t key[JL_KEY_BYTES], JlKind kind,
 							  int k, uint32_t row, double *out);
 
+/*
+ * The nonzeros of row i: values into val[0..n-1] and their positions into
+ * idx[0..n-1] (increasing), n returned; val must hold k doubles.
+ */
+int			jl_projection_row_nz(const uint8_t key[JL_KEY_BYTES], JlKind kind,
+								 int k, uint32_t row, double *val,
+								 int32_t *idx);
+
 /* The whole d x k matrix, row-major (P[i*k + j]). */
 void		jl_projection_matrix(const uint8_t key[JL_KEY_BYTES], JlKind kind,
 								 int k, int64_t d, double *P);

@@ -188,6 +188,17 @@ clamp(double v, double limit)
 	return fmax(-limit, fmin(v, limit));
 }
 
+/*
+ * Rows generated on demand of a kind with zeros: only the nonzeros are
+ * multiplied (adding v * 0 changes no sum, plain or compensated, so the
+ * result is the same).
+ */
+static bool
+row_has_zeros(JlKind kind, const double *P)
+{
+	return P == NULL && jl_kind_density(kind) < 1.0;
+}
+
 void
 jl_sparse_project(const JlSparsePair *pairs, int64_t n,
 				  const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
@@ -198,6 +209,22 @@ jl_sparse_project(const JlSparsePair *pairs, int64_t n,
 
 	for (j = 0; j < k; j++)
 		y[j] = 0.0;
+	if (row_has_zeros(kind, P))
+	{
+		int32_t		idx[JL_MAX_K];
+
+		for (i = 0; i < n; i++)
+		{
+			int			nz = jl_projection_row_nz(key, kind, k,
+												  (uint32_t) (pairs[i].attr - 1),
+												  rowbuf, idx);
+			double		v = clamp(pairs[i].value, limit);
+
+			for (j = 0; j < nz; j++)
+				y[idx[j]] += v * rowbuf[j];
+		}
+		return;
+	}
 	for (i = 0; i < n; i++)
 	{
 		const double *row = p_row(&pairs[i], key, kind, k, P, rowbuf);
@@ -230,6 +257,33 @@ jl_sparse_project_compensated(const JlSparsePair *pairs, int64_t n,
 
 	for (j = 0; j < k; j++)
 		y[j] = cbuf[j] = 0.0;
+	if (row_has_zeros(kind, P))
+	{
+		int32_t		idx[JL_MAX_K];
+
+		for (i = 0; i < n; i++)
+		{
+			int			nz = jl_projection_row_nz(key, kind, k,
+												  (uint32_t) (pairs[i].attr - 1),
+												  rowbuf, idx);
+			double		v = clamp(pairs[i].value, limit);
+
+			for (j = 0; j < nz; j++)
+			{
+				double		p = v * rowbuf[j];
+				double		pe = fma(v, rowbuf[j], -p);
+				double		t,
+							te;
+
+				two_sum(y[idx[j]], p, &t, &te);
+				y[idx[j]] = t;
+				cbuf[idx[j]] += te + pe;
+			}
+		}
+		for (j = 0; j < k; j++)
+			y[j] += cbuf[j];
+		return;
+	}
 	for (i = 0; i < n; i++)
 	{
 		const double *row = p_row(&pairs[i], key, kind, k, P, rowbuf);

@@ -4,7 +4,8 @@
 #   1. SELECT jl_private_release(x, 20, 4.0) FROM t  against  SELECT x[1:20] FROM t
 #   2. nearest neighbours: ORDER BY jl_recover_dist(...) LIMIT 10  against
 #      ORDER BY a plain squared-distance SQL expression LIMIT 10
-#   3. the projection kinds on rows of d = 1000 (JLDP_BENCH_WIDE_ROWS rows)
+#   3. jl_kmeans over n sketches of k = 20 (4 clusters), jl_nearest_centroid
+#   4. the projection kinds on rows of d = 1000 (JLDP_BENCH_WIDE_ROWS rows)
 # Queries run through EXPLAIN (ANALYZE, TIMING OFF), which evaluates every
 # target-list expression but sends no rows to the client.  Each query runs
 # once to warm up, then RUNS times (default 7); the figures are the fastest
@@ -64,6 +65,30 @@ awk -v a="$knn" -v b="$plain" 'BEGIN {
   split(a, A, " "); split(b, B, " ")
   printf "  10-NN ORDER BY jl_recover_dist(...) LIMIT 10          %8.1f %8.1f\n", A[1], A[2]
   printf "  10-NN ORDER BY SQL sum((a-b)^2) over unnest LIMIT 10  %8.1f %8.1f   jl_recover_dist %.1fx faster\n", B[1], B[2], B[1]/A[1] }'
+# k-means over sketches: N sketches of k = 20 around 4 centres (unit
+# noise, centres 10 apart), and on the uniform sketches of s (no clusters,
+# so many more Lloyd iterations); labelling every row with the centroids
+q <<SQL >/dev/null
+CREATE TABLE sc AS
+  SELECT i AS id, ARRAY(SELECT 10 * (j % 4 = i % 4)::int + sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random())
+                        FROM generate_series(1, 20) j WHERE i > 0) AS sketch
+  FROM generate_series(1, $N) i;
+ALTER TABLE sc SET (parallel_workers = 0);
+VACUUM ANALYZE sc;
+SQL
+km=$(timeit "SELECT jl_kmeans(sketch, 4) FROM sc")
+kmu=$(timeit "SELECT jl_kmeans(sketch, 4) FROM s")
+cnt=$(timeit "SELECT count(sketch) FROM sc")
+CENT=$(q -c "SELECT jl_kmeans(sketch, 4) FROM sc")
+label=$(timeit "SELECT jl_nearest_centroid(sketch, '$CENT') FROM sc")
+awk -v a="$km" -v u="$kmu" -v c="$cnt" -v l="$label" -v n="$N" 'BEGIN {
+  split(a, A, " "); split(u, U, " "); split(c, C, " "); split(l, L, " ")
+  printf "k-means over %d sketches of k = 20 (ms, fastest and median)\n", n
+  printf "  SELECT count(sketch) FROM sc (the scan)                     %8.1f %8.1f\n", C[1], C[2]
+  printf "  SELECT jl_kmeans(sketch, 4) FROM sc (4 clusters)            %8.1f %8.1f\n", A[1], A[2]
+  printf "  SELECT jl_kmeans(sketch, 4) FROM s (uniform, no clusters)   %8.1f %8.1f\n", U[1], U[2]
+  printf "  SELECT jl_nearest_centroid(sketch, <4 x 20 centroids>) FROM sc %5.1f %8.1f   %.0f rows/s\n", L[1], L[2], n/(L[1]/1000) }'
+
 # whole-table release: the batched BLAS-3 path against per-row calls, both
 # writing a new table (wall time of the statement, fastest of 3)
 wall() {

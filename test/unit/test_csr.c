@@ -4,7 +4,8 @@
  * Deterministic: the compressed rows hold exactly the nonzeros of P; the
  * product with long-format pairs is bit-identical to jl_sparse_project on
  * the dense P (the same terms in the same order, zeros adding nothing);
- * the dense-vector product is identical to a row-order loop and within the
+ * rows generated on demand, over their nonzeros only, give the same
+ * products as the dense P; the dense-vector product is identical to a row-order loop and within the
  * error bound gamma_d sum |x_i P_ij| of BLAS; batches equal single rows;
  * a whole release (fixed-seed noise) equals the dense release.
  */
@@ -60,7 +61,8 @@ test_kind(const uint8_t *key, JlKind kind, int64_t d, int k)
 			   *y1 = malloc(sizeof(double) * k),
 			   *y2 = malloc(sizeof(double) * k),
 			   *y3 = malloc(sizeof(double) * k),
-			   *rowbuf = malloc(sizeof(double) * k);
+			   *rowbuf = malloc(sizeof(double) * k),
+			   *cbuf = malloc(sizeof(double) * k);
 	JlSparsePair *pairs = malloc(sizeof(JlSparsePair) * d);
 	JlCsr		S;
 	uint64_t	seed = 11;
@@ -71,6 +73,7 @@ test_kind(const uint8_t *key, JlKind kind, int64_t d, int k)
 				r,
 				ok = 1,
 				same_pairs = 1,
+				same_demand = 1,
 				same_loop = 1,
 				within = 1,
 				batch = 1;
@@ -134,10 +137,19 @@ test_kind(const uint8_t *key, JlKind kind, int64_t d, int k)
 		jl_sparse_project(pairs, n, key, kind, k, P, rowbuf, INFINITY, y1);
 		jl_csr_project_pairs(&S, pairs, n, INFINITY, y2);
 		same_pairs &= memcmp(y1, y2, sizeof(double) * k) == 0;
+		/* rows generated on demand, over their nonzeros: the same */
+		jl_sparse_project(pairs, n, key, kind, k, NULL, rowbuf, INFINITY, y3);
+		same_demand &= memcmp(y1, y3, sizeof(double) * k) == 0;
 		/* with a clamp */
 		jl_sparse_project(pairs, n, key, kind, k, P, rowbuf, 1.5, y1);
 		jl_csr_project_pairs(&S, pairs, n, 1.5, y2);
 		same_pairs &= memcmp(y1, y2, sizeof(double) * k) == 0;
+		jl_sparse_project(pairs, n, key, kind, k, NULL, rowbuf, 1.5, y3);
+		same_demand &= memcmp(y1, y3, sizeof(double) * k) == 0;
+		/* compensated, dense P against rows on demand */
+		jl_sparse_project_compensated(pairs, n, key, kind, k, P, rowbuf, 1.5, cbuf, y1);
+		jl_sparse_project_compensated(pairs, n, key, kind, k, NULL, rowbuf, 1.5, cbuf, y3);
+		same_demand &= memcmp(y1, y3, sizeof(double) * k) == 0;
 
 		/* dense x: the row-order loop exactly, BLAS within the bound */
 		jl_csr_project_vec(&S, x, y2);
@@ -170,6 +182,8 @@ test_kind(const uint8_t *key, JlKind kind, int64_t d, int k)
 	}
 	check(same_pairs, "%s: pairs x P over the nonzeros is bit-identical to the dense "
 		  "jl_sparse_project (20 inputs, with and without a clamp)", name);
+	check(same_demand, "%s: rows generated on demand (nonzeros only) give the dense P's "
+		  "pair products bit for bit, plain and compensated", name);
 	check(same_loop, "%s: dense x P gathered by columns equals the row-order loop exactly", name);
 	check(within, "%s: ... and BLAS x P within gamma_d sum |x_i P_ij| per coordinate", name);
 	check(batch, "%s: a batch of 8 rows equals the rows one by one", name);
@@ -222,6 +236,7 @@ test_kind(const uint8_t *key, JlKind kind, int64_t d, int k)
 	free(y2);
 	free(y3);
 	free(rowbuf);
+	free(cbuf);
 	free(pairs);
 }
 

@@ -273,6 +273,33 @@ test_rows(const uint8_t *key)
 		jl_projection_row(key, kinds[b], k, 0x7ffffffeu, row);
 		check(isfinite(row[0]) && isfinite(row[k - 1]), "%s: row 2^31 - 2 is finite",
 			  jl_kind_name(kinds[b]));
+		/* the nonzeros of a row, in order */
+		{
+			double	   *val = malloc(sizeof(double) * k);
+			int32_t    *idx = malloc(sizeof(int32_t) * k);
+			int			nz_ok = 1,
+						j,
+						m,
+						nz;
+
+			for (i = 0; i < 50; i++)
+			{
+				jl_projection_row(key, kinds[b], k, (uint32_t) i, row);
+				nz = jl_projection_row_nz(key, kinds[b], k, (uint32_t) i, val, idx);
+				m = 0;
+				for (j = 0; j < k; j++)
+					if (row[j] != 0.0)
+					{
+						nz_ok &= m < nz && idx[m] == j && val[m] == row[j];
+						m++;
+					}
+				nz_ok &= m == nz;
+			}
+			check(nz_ok, "%s: jl_projection_row_nz gives exactly the nonzeros of 50 rows, in order",
+				  jl_kind_name(kinds[b]));
+			free(val);
+			free(idx);
+		}
 		free(P);
 		free(P2);
 		free(row);

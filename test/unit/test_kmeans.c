@@ -139,17 +139,42 @@ test_seeds(void)
 				B[C * K];
 	int			i,
 				it,
-				differ = 0;
+				differ = 0,
+				it0;
 
 	for (i = 0; i < N * K; i++)
 		X[i] = u11();
-	run(X, N, K, C, 0, 300, A, &it);
+	run(X, N, K, C, 0, 300, A, &it0);
 	for (i = 1; i <= 10; i++)
 	{
 		run(X, N, K, C, (uint64_t) i, 300, B, &it);
 		differ += memcmp(A, B, sizeof(A)) != 0;
 	}
 	check(differ > 0, "uniform points: %d of 10 other seeds give other centroids", differ);
+	/*
+	 * converged, so each centroid is the mean of the points jl_kmeans_nearest
+	 * gives it, bit for bit (the sums in the same order): the blocked
+	 * assignment inside and jl_kmeans_nearest agree on every point
+	 */
+	{
+		double		S[C * K] = {0};
+		int64_t		cnt[C] = {0};
+		int			same = 1,
+					j;
+
+		for (i = 0; i < N; i++)
+		{
+			int			l = jl_kmeans_nearest(X + i * K, A, C, K, NULL);
+
+			cnt[l]++;
+			for (j = 0; j < K; j++)
+				S[l * K + j] += X[i * K + j];
+		}
+		for (i = 0; i < C * K; i++)
+			same &= S[i] / (double) cnt[i / K] == A[i];
+		check(it0 < 300 && same, "%d clusters (blocks of 4 and a padded one), converged after %d iterations: "
+			  "every centroid is exactly the mean of its points by jl_kmeans_nearest", C, it0);
+	}
 	run(X, N, K, C, 0, 1, B, &it);
 	check(it == 1 && memcmp(A, B, sizeof(A)) != 0,
 		  "max_iter 1 stops after %d update", it);
