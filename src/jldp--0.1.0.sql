@@ -69,7 +69,7 @@ RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_release_info'
 LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text) IS
-  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold) and uses (sensitivity, scale, grid, noise_variance). Contains no secret.';
+  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold) and uses (sensitivity, scale, grid, noise_variance), and the projection (kind, density: the kind word recorded selects the same P again). Contains no secret.';
 
 CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default',
     kind text DEFAULT 'gaussian')
@@ -77,7 +77,7 @@ RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_project'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text, text) IS
-  'Noise-free x P, for the curator''s own verification. Reveals P: never grant it to analysts.';
+  'Noise-free x P with P of the given kind (''gaussian'', ''rademacher'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)''), for the curator''s own verification. Reveals P: never grant it to analysts.';
 
 REVOKE ALL ON FUNCTION @extschema@.jl_key_create(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_import(text, bytea) FROM PUBLIC;
@@ -244,7 +244,7 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_release_table'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text) IS
-  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), charged to dataset (default: the source relation) and recorded in jl_releases. Returns the registry id.';
+  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), charged to dataset (default: the source relation) and recorded in jl_releases with the projection kind. Returns the registry id.';
 REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release regclass)
