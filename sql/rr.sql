@@ -99,6 +99,10 @@ SELECT jl_suggest_k(100, 1000, 4.0, 500, neighbor => 'row', bound => 2, key => '
 -- the projection kind passes through to jl_release_info
 SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'rademacher', key => 'pinned') AS k_rademacher;
 SELECT error($$SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'cauchy', key => 'pinned')$$);
+-- a paper calibration that does not cover the projection of a k makes that k
+-- infeasible (Laplace: valid false); if none is feasible, the refusal is raised
+SELECT jl_suggest_k(100, 1000, 4.0, 500, calibration => 'paper', key => 'pinned') AS k_paper;
+SELECT error($$SELECT jl_suggest_k(100, 1000, 4.0, 500, neighbor => 'row', calibration => 'paper', key => 'pinned')$$);
 -- the noise variance at the suggested k is jl_release_info's
 SELECT (i->>'k')::int AS k,
        (i->>'noise_variance')::float8 = (jl_release_info(100, (i->>'k')::int, 4.0, key => 'pinned')->>'noise_variance')::float8 AS same_noise,

@@ -20,6 +20,9 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "access/xact.h"
 
 #include "budget.h"
 #include "choose_k.h"
@@ -75,6 +78,8 @@ typedef struct InfoCall
 	int			nargs;
 	Datum		values[10];
 	char		nulls[10];
+	ErrorData  *refusal;		/* the last calibration refused, or NULL */
+	MemoryContext keep;			/* where the refusal lives: outlives SPI */
 } InfoCall;
 
 static void
@@ -86,27 +91,63 @@ require(FunctionCallInfo fcinfo, int n, const char *name)
 				 errmsg("%s must not be NULL", name)));
 }
 
-/* the noise variance of jl_release_info at k; NaN if not a valid release */
+/*
+ * The noise variance of jl_release_info at k; NaN if not a valid release.
+ * A calibration that refuses this k (invalid_parameter_value, e.g. the
+ * paper's Gaussian bound needs k > 2 (ln d + ln(2/delta))) makes the k
+ * infeasible: the call runs in a subtransaction, as a PL/pgSQL exception
+ * block would, and the refusal is kept to be raised if no k is feasible.
+ * Any other error is raised at once.
+ */
 static double
 info_variance(void *ctx, int k)
 {
 	InfoCall   *c = (InfoCall *) ctx;
-	bool		isnull,
-				valid;
-	double		v;
-	int			rc;
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	double		v = NAN;
 
 	CHECK_FOR_INTERRUPTS();
 	c->values[1] = Int32GetDatum(k);
-	rc = SPI_execute_plan(c->plan, c->values, c->nulls, true, 1);
-	if (rc != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "could not compute the release calibration");
-	v = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	if (isnull)
-		return NAN;
-	valid = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	if (!isnull && !valid)
-		return NAN;
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		bool		isnull,
+					valid;
+		int			rc;
+
+		rc = SPI_execute_plan(c->plan, c->values, c->nulls, true, 1);
+		if (rc != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "could not compute the release calibration");
+		v = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		if (isnull)
+			v = NAN;
+		valid = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+		if (!isnull && !valid)
+			v = NAN;
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(c->keep);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		if (edata->sqlerrcode != ERRCODE_INVALID_PARAMETER_VALUE)
+			ReThrowError(edata);
+		if (c->refusal != NULL)
+			FreeErrorData(c->refusal);
+		c->refusal = edata;
+		v = NAN;
+	}
+	PG_END_TRY();
 	return v;
 }
 
@@ -222,6 +263,8 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 	}
 	appendStringInfoString(&q, ") i");
 	memset(c.nulls, ' ', sizeof(c.nulls));
+	c.refusal = NULL;
+	c.keep = CurrentMemoryContext;
 
 	SPI_connect();
 	c.plan = SPI_prepare(q.data, c.nargs, types);
@@ -231,6 +274,8 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 	found = jl_suggest_k_search(a->lo, a->hi, a->gaussian, a->kmax,
 								info_variance, &c, s);
 	SPI_finish();
+	if (!found && c.refusal != NULL)
+		ReThrowError(c.refusal);
 	if (!found)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

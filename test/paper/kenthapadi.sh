@@ -68,7 +68,7 @@ psql_db -o /dev/null <<SQL
 SET client_min_messages = warning;
 CREATE EXTENSION jldp;
 SELECT jl_key_import('kent', '\\x$key');
-SELECT jl_dataset_declare('kenthapadi', epsilon_cap => 100);
+SELECT jl_dataset_declare('kenthapadi', epsilon_cap => 100, delta_cap => 0.5);
 CREATE TABLE rows (id int PRIMARY KEY, fam int, x bit varying);
 CREATE TABLE facts (id int, attr int);
 SQL
@@ -126,7 +126,7 @@ BEGIN;
 SELECT jl_budget_reserve('kenthapadi', $eps, $delta);
 CREATE TABLE pp_gaussian AS
   SELECT id, jl_private_release_agg(attr, 1.0::float8, $d, $k, $eps, 'kenthapadi', 'element', 1.0,
-                                    noise => 'gaussian', delta => $delta, key => 'kent') AS s
+                                    NULL::text, $delta, 'kent', 'gaussian', 'gaussian') AS s
   FROM facts GROUP BY id;
 COMMIT;
 UPDATE cfg SET nv_gaussian = (jl_release_info($d, $k, $eps, noise => 'gaussian', delta => $delta, key => 'kent')->>'noise_variance')::float8;
@@ -270,8 +270,11 @@ def bucket_table():
 by = {}
 for l in lines:
     by.setdefault((l["lo"], l["hi"]), {})[l["method"]] = l
-pp_better = [kk for kk, c in by.items() if "rr" in c and c["pp_laplace"]["rmse"] < c["rr"]["rmse"]]
-rr_better = [kk for kk, c in by.items() if "rr" in c and c["pp_laplace"]["rmse"] >= c["rr"]["rmse"]]
+def better(m):
+    return [kk for kk, c in by.items() if m in c and "rr" in c and c[m]["rmse"] < c["rr"]["rmse"]]
+pp_methods = [m for m, _ in methods if m.startswith("pp_")]
+pp_better = better("pp_laplace")
+rr_better = [kk for kk in by if all(kk not in better(m) for m in pp_methods)]
 def accurate(m):
     return [kk for kk, c in by.items() if m in c and c[m]["rel_rmse"] < 1]
 def span(keys):
@@ -289,7 +292,7 @@ def spans(keys):
     if cur:
         runs.append(cur)
     return ", ".join(span(r) for r in runs) if runs else "no bucket"
-window = [kk for kk in pp_better if kk in accurate("pp_laplace")]
+window = sorted(set(kk for m in pp_methods for kk in better(m) if kk in accurate(m)))
 regimes = (f"So the three regimes of 4.3.3 appear: the projection is both accurate and better in {spans(window)}."
            if window else
            "At these sizes the projection is better only where neither is accurate: the window of 4.3.3 "
@@ -324,13 +327,12 @@ so pairs that share a family's base profile share its projection's distortion, a
 projection's points at the largest distances scatter around the formula. Kenthapadi et al. predict, for
 fixed k, that both per-row mechanisms are inaccurate below r² ≈ √k = {lo_pred:.3g}, that the
 projection is more accurate up to r² ≈ √(dk)/ε² = {hi_pred:.4g}, and randomized response beyond.
-Measured, the projection (Laplace) beats randomized response in {spans(pp_better)} and randomized
-response wins in {spans(rr_better)}; the variance formulas cross at r² = {', '.join(fmt(c) for c in cross_rr) or 'none'} (Laplace){(' and ' + ', '.join(fmt(c) for c in cross_rr_g) + ' (Gaussian)') if cross_rr_g else ''}.
+Measured, the projection with Laplace noise beats randomized response in {spans(pp_better)}{(', with Gaussian noise in ' + spans(better("pp_gaussian"))) if nv_g is not None else ''},
+and randomized response beats {'both' if nv_g is not None else 'it'} in {spans(rr_better)}; the variance formulas cross at r² = {', '.join(fmt(c) for c in cross_rr) or 'none'} (Laplace){(' and ' + ', '.join(fmt(c) for c in cross_rr_g) + ' (Gaussian)') if cross_rr_g else ''}.
 Relative error below 1 (an estimate better than nothing): projection + Laplace in {spans(accurate("pp_laplace"))},
 {('projection + Gaussian in ' + spans(accurate("pp_gaussian")) + ', ') if nv_g is not None else ''}randomized response in {spans(accurate("rr"))}.
 {regimes} The boundaries move with constants the paper's asymptotics leave out: the noise variance of the realized calibration (σ² = {nv_l:.3g} per
-coordinate, from this projection's largest row L1 norm, against the paper's σ of order
-√(ln(1/δ))/ε for Gaussian noise) pushes the lower end from √k to where 8σ²r² + 14kσ⁴ falls below
+coordinate, from this projection's largest row L1 norm{(f"; {nv_g:.3g} with Gaussian noise from its largest row L2 norm") if nv_g is not None else ""}) pushes the lower end from √k to where 8σ²r² + 14kσ⁴ falls below
 r⁴, and randomized response's error is flat, √(d s(1-s))/(1-2p)² = {math.sqrt(d * 2*p*(1-p) * (1 - 2*p*(1-p))) / (1 - 2*p) ** 2:.4g}
 with s = 2p(1-p), so it wins once the projection's own distortion r²√(2/k) exceeds it.
 Noise on the distance matrix has the same error at every distance, √(variance) = {math.sqrt(nv_m):.4g} here,
