@@ -21,12 +21,13 @@ PG_FUNCTION_INFO_V1(jl_recover_dist_stddev);
 PG_FUNCTION_INFO_V1(jl_recover_dist_release);
 PG_FUNCTION_INFO_V1(jl_recover_dist_stddev_release);
 
-/* per call site: the release last looked up and its noise variance */
+/* per call site: the release last looked up, its noise variance and noise */
 typedef struct ReleaseVariance
 {
 	Oid			target;
 	int			k;
 	double		noise_variance;
+	bool		gaussian;
 } ReleaseVariance;
 
 /*
@@ -34,7 +35,7 @@ typedef struct ReleaseVariance
  * table target; the caller must be able to read target.
  */
 static double
-registry_variance(FunctionCallInfo fcinfo, Oid target, int *k)
+registry_variance(FunctionCallInfo fcinfo, Oid target, int *k, bool *gaussian)
 {
 	ReleaseVariance *rv = (ReleaseVariance *) fcinfo->flinfo->fn_extra;
 
@@ -56,7 +57,9 @@ registry_variance(FunctionCallInfo fcinfo, Oid target, int *k)
 		rv->target = InvalidOid;
 		SPI_connect();
 		jl_become_owner(nsp, &scope);
-		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k FROM %s WHERE target = $1 "
+		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k, "
+											"coalesce(info->>'noise', 'laplace') = 'gaussian' "
+											"FROM %s WHERE target = $1 "
 											"ORDER BY id DESC LIMIT 1",
 											jl_qualified(nsp, "jldp_release")),
 								   1, types, values, NULL, true, 1);
@@ -72,11 +75,14 @@ registry_variance(FunctionCallInfo fcinfo, Oid target, int *k)
 														  SPI_tuptable->tupdesc, 1, &isnull));
 		rv->k = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
 											SPI_tuptable->tupdesc, 2, &isnull));
+		rv->gaussian = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0],
+												  SPI_tuptable->tupdesc, 3, &isnull));
 		SPI_finish();
 		rv->target = target;
 		fcinfo->flinfo->fn_extra = rv;
 	}
 	*k = rv->k;
+	*gaussian = rv->gaussian;
 	return rv->noise_variance;
 }
 
@@ -96,12 +102,13 @@ read_sketches(FunctionCallInfo fcinfo, double **a, double **b, int *k)
 }
 
 static void
-read_release_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, double *nv)
+read_release_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, double *nv,
+				  bool *gaussian)
 {
 	int			rk;
 
 	read_sketches(fcinfo, a, b, k);
-	*nv = registry_variance(fcinfo, PG_GETARG_OID(2), &rk);
+	*nv = registry_variance(fcinfo, PG_GETARG_OID(2), &rk, gaussian);
 	if (rk != *k)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
@@ -115,8 +122,9 @@ jl_recover_dist_release(PG_FUNCTION_ARGS)
 			   *b,
 				nv;
 	int			k;
+	bool		gaussian;
 
-	read_release_pair(fcinfo, &a, &b, &k, &nv);
+	read_release_pair(fcinfo, &a, &b, &k, &nv, &gaussian);
 	PG_RETURN_FLOAT8(jl_recover_sqdist(a, b, k, nv));
 }
 
@@ -127,9 +135,10 @@ jl_recover_dist_stddev_release(PG_FUNCTION_ARGS)
 			   *b,
 				nv;
 	int			k;
+	bool		gaussian;
 
-	read_release_pair(fcinfo, &a, &b, &k, &nv);
-	PG_RETURN_FLOAT8(jl_recover_stddev(a, b, k, nv));
+	read_release_pair(fcinfo, &a, &b, &k, &nv, &gaussian);
+	PG_RETURN_FLOAT8(jl_recover_stddev_noise(a, b, k, nv, gaussian));
 }
 
 static void
@@ -162,7 +171,10 @@ jl_recover_dist_stddev(PG_FUNCTION_ARGS)
 			   *b,
 				nv;
 	int			k;
+	JlNoise		noise = JL_NOISE_LAPLACE;
 
 	read_pair(fcinfo, &a, &b, &k, &nv);
-	PG_RETURN_FLOAT8(jl_recover_stddev(a, b, k, nv));
+	if (PG_NARGS() > 3)
+		noise = jl_parse_noise(PG_GETARG_TEXT_PP(3));
+	PG_RETURN_FLOAT8(jl_recover_stddev_noise(a, b, k, nv, noise == JL_NOISE_GAUSSIAN));
 }

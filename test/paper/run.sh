@@ -80,7 +80,7 @@ drop_db
 psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE \"$db\""
 trap 'drop_db; jl_stop_cluster' EXIT
 
-# one session: the temporary tables of paper.sql live in it
+# one psql connection: the temporary tables of paper.sql live in it
 run_sql() {
   psql -X -q -v ON_ERROR_STOP=1 -o /dev/null -d "$db" <<SQL
 SET client_min_messages = warning;
