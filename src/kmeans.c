@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "chacha20.h"
+#include "distance.h"
 
 /* a ChaCha20 keystream keyed by (domain, seed): uniform doubles in [0, 1) */
 typedef struct KmRandom
@@ -90,32 +91,17 @@ jl_kmeans_distinct(const double *X, int64_t n, int k)
 	return m;
 }
 
-static double
-km_sqdist(const double *a, const double *b, int k)
-{
-	double		s = 0.0;
-	int			j;
-
-	for (j = 0; j < k; j++)
-	{
-		double		t = a[j] - b[j];
-
-		s += t * t;
-	}
-	return s;
-}
-
 int
 jl_kmeans_nearest(const double *x, const double *centroids, int m, int k,
 				  double *dist2)
 {
-	double		best = km_sqdist(x, centroids, k);
+	double		best = jl_sqdist(x, centroids, k);
 	int			arg = 0;
 	int			c;
 
 	for (c = 1; c < m; c++)
 	{
-		double		d = km_sqdist(x, centroids + (size_t) c * k, k);
+		double		d = jl_sqdist(x, centroids + (size_t) c * k, k);
 
 		if (d < best)
 		{
@@ -208,7 +194,7 @@ km_seed(const double *X, int64_t n, int k, int c, uint64_t seed,
 		pick = n - 1;
 	memcpy(C, X + pick * k, sizeof(double) * k);
 	for (i = 0; i < n; i++)
-		dist[i] = km_sqdist(X + i * k, C, k);
+		dist[i] = jl_sqdist(X + i * k, C, k);
 
 	for (j = 1; j < c; j++)
 	{
@@ -250,7 +236,7 @@ km_seed(const double *X, int64_t n, int k, int c, uint64_t seed,
 		memcpy(cj, X + pick * k, sizeof(double) * k);
 		for (i = 0; i < n; i++)
 		{
-			double		d = km_sqdist(X + i * k, cj, k);
+			double		d = jl_sqdist(X + i * k, cj, k);
 
 			if (d < dist[i])
 				dist[i] = d;
