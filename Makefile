@@ -9,7 +9,7 @@ MATH_OBJS = src/chacha20.o src/projection.o src/randbits.o src/laplace.o \
 	src/sensitivity.o src/mechanism.o src/distance.o src/sparse.o \
 	src/kmeans.o src/inner.o \
 	src/randomized_response.o src/choose_k.o \
-	src/csr.o
+	src/csr.o src/gaussian.o
 # PostgreSQL glue
 GLUE_OBJS = src/jldp.o src/arrays.o src/options.o src/keystore.o \
 	src/pcache.o src/strong_random.o src/release.o src/recover.o \
@@ -29,7 +29,7 @@ PG_CPPFLAGS = -I$(srcdir)/src
 # noise sampling and sensitivity bounds rely on IEEE semantics
 PG_CFLAGS = -fno-fast-math -std=gnu99
 
-REGRESS = keys release recover privileges fuzz table_release agg analytics kinds rr
+REGRESS = keys release recover privileges fuzz table_release agg analytics kinds rr gaussian
 REGRESS_OPTS = --inputdir=.
 
 ifneq ($(wildcard /usr/lib/postgresql/15/bin/pg_config),)

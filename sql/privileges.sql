@@ -3,8 +3,8 @@ CREATE ROLE regress_jldp_analyst;
 CREATE ROLE regress_jldp_curator;
 CREATE ROLE regress_jldp_other;
 GRANT EXECUTE ON FUNCTION error(text) TO PUBLIC;
-GRANT EXECUTE ON FUNCTION jl_private_release(float8[], int, float8, text, float8, text, float8, text, text),
-                          jl_release_info(int, int, float8, text, float8, text, float8, text, text),
+GRANT EXECUTE ON FUNCTION jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text),
+                          jl_release_info(int, int, float8, text, float8, text, float8, text, text, text),
                           jl_key_create(text), jl_key_drop(text)
   TO regress_jldp_curator, regress_jldp_other;
 GRANT EXECUTE ON FUNCTION jl_key_import(text, bytea) TO regress_jldp_curator;
@@ -57,8 +57,8 @@ SELECT has_table_privilege('regress_jldp_analyst', 'jldp_key', 'SELECT') AS anal
        has_function_privilege('regress_jldp_analyst', 'jl_recover_dist(float8[], float8[], float8)', 'EXECUTE') AS analyst_recovers;
 
 DROP TABLE private_sketch;
-REVOKE ALL ON FUNCTION jl_private_release(float8[], int, float8, text, float8, text, float8, text, text),
-                       jl_release_info(int, int, float8, text, float8, text, float8, text, text),
+REVOKE ALL ON FUNCTION jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text),
+                       jl_release_info(int, int, float8, text, float8, text, float8, text, text, text),
                        jl_key_create(text), jl_key_drop(text)
   FROM regress_jldp_curator, regress_jldp_other;
 REVOKE ALL ON FUNCTION jl_key_import(text, bytea) FROM regress_jldp_curator;

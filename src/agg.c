@@ -2,7 +2,8 @@
  * agg.c - the release of long-format data as an aggregate:
  *
  *   jl_private_release_agg(attr, value, d, k, epsilon, dataset
- *                          [, neighbor, bound [, calibration, delta [, key]]])
+ *                          [, neighbor, bound [, calibration, delta [, key
+ *                          [, noise]]]])
  *   jl_project_agg(attr, value, k, key)        (noise-free, for the curator)
  *
  * over (row, attribute, value) rows grouped by row.  Attribute i (1-based,
@@ -69,7 +70,10 @@ PG_FUNCTION_INFO_V1(jl_project_agg_final);
 #define JL_AGG_INITIAL_PAIRS 16
 
 #define JL_AGG_MAGIC 0x4a4c4147	/* "JLAG" */
-#define JL_AGG_VERSION 2
+#define JL_AGG_VERSION 3
+
+/* argument number of noise in the transition function */
+#define NOISE_ARG 13
 
 typedef enum AggKind
 {
@@ -85,6 +89,7 @@ typedef struct AggParams
 	int32		neighbor;		/* JlNeighbor */
 	int32		calibration;	/* JlCalibration */
 	uint32		proj;			/* JlKind, sparse density resolved */
+	int32		noise;			/* JlNoise */
 	double		epsilon;
 	double		bound;
 	double		delta;			/* NaN when NULL */
@@ -134,6 +139,8 @@ params_differ(const AggParams *a, const AggParams *b)
 {
 	if (a->kind != b->kind)
 		return "aggregate";
+	if (a->noise != b->noise)
+		return "noise";
 	if (a->d != b->d)
 		return "d";
 	if (a->k != b->k)
@@ -173,7 +180,9 @@ check_release_params(const AggParams *p)
 		jl_report_status(JL_ERR_BOUND);
 	if (!isnan(p->delta) && !(p->delta > 0.0 && p->delta < 1.0))
 		jl_report_status(JL_ERR_DELTA);
-	if (p->calibration == JL_CALIBRATION_PAPER &&
+	if (p->noise == JL_NOISE_GAUSSIAN && isnan(p->delta))
+		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
+	if (p->noise == JL_NOISE_LAPLACE && p->calibration == JL_CALIBRATION_PAPER &&
 		p->neighbor == JL_NEIGHBOR_ROW && isnan(p->delta))
 		jl_report_status(JL_ERR_DELTA_REQUIRED);
 }
@@ -201,10 +210,17 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 	*dataset = PG_GETARG_TEXT_PP(6);
 	p->neighbor = JL_NEIGHBOR_ELEMENT;
 	p->bound = 1.0;
+	p->noise = JL_NOISE_LAPLACE;
 	p->calibration = JL_CALIBRATION_EXACT;
 	p->delta = NAN;
 	p->proj = JL_KIND_GAUSSIAN;
 	*key = NULL;
+	if (nargs > NOISE_ARG)
+	{
+		require_arg(fcinfo, NOISE_ARG, "noise");
+		p->noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
+		p->calibration = jl_parse_calibration(NULL, p->noise);
+	}
 	if (nargs > 8)
 	{
 		require_arg(fcinfo, 7, "neighbor");
@@ -214,8 +230,9 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 	}
 	if (nargs > 10)
 	{
-		require_arg(fcinfo, 9, "calibration");
-		p->calibration = jl_parse_calibration(PG_GETARG_TEXT_PP(9));
+		/* NULL: the noise's default calibration */
+		p->calibration = jl_parse_calibration(PG_ARGISNULL(9) ? NULL : PG_GETARG_TEXT_PP(9),
+											  p->noise);
 		if (!PG_ARGISNULL(10))
 		{
 			p->delta = PG_GETARG_FLOAT8(10);
@@ -543,6 +560,7 @@ typedef struct SerialHeader
 	int32		neighbor;
 	int32		calibration;
 	uint32		proj;
+	int32		noise;
 	double		epsilon;
 	double		bound;
 	double		delta;
@@ -577,6 +595,7 @@ jl_agg_serialize(PG_FUNCTION_ARGS)
 	h.neighbor = st->p.neighbor;
 	h.calibration = st->p.calibration;
 	h.proj = st->p.proj;
+	h.noise = st->p.noise;
 	h.epsilon = st->p.epsilon;
 	h.bound = st->p.bound;
 	h.delta = st->p.delta;
@@ -660,6 +679,7 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	p.neighbor = h.neighbor;
 	p.calibration = h.calibration;
 	p.proj = h.proj;
+	p.noise = h.noise;
 	p.epsilon = h.epsilon;
 	p.bound = h.bound;
 	p.delta = h.delta;
@@ -667,7 +687,11 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	{
 		if (h.datasetlen < 1 ||
 			(p.neighbor != JL_NEIGHBOR_ELEMENT && p.neighbor != JL_NEIGHBOR_ROW) ||
-			(p.calibration != JL_CALIBRATION_EXACT && p.calibration != JL_CALIBRATION_PAPER))
+			(p.noise != JL_NOISE_LAPLACE && p.noise != JL_NOISE_GAUSSIAN) ||
+			(p.noise == JL_NOISE_LAPLACE && p.calibration != JL_CALIBRATION_EXACT &&
+			 p.calibration != JL_CALIBRATION_PAPER) ||
+			(p.noise == JL_NOISE_GAUSSIAN && p.calibration != JL_CALIBRATION_ANALYTIC &&
+			 p.calibration != JL_CALIBRATION_CLASSIC && p.calibration != JL_CALIBRATION_PAPER))
 			malformed("Its parameters are invalid.");
 		check_release_params(&p);
 	}
@@ -727,9 +751,11 @@ typedef struct StatsEntry
 	int64		d;
 	double		max_abs;
 	double		max_row_l1;
+	double		max_row_l2;
 	bool		row_done;
 	double		row_sensitivity;
 	JlRowMethod row_method;
+	double		spectral_norm;	/* with row_done */
 	uint64		last_used;
 } StatsEntry;
 
@@ -759,8 +785,9 @@ stream_stats(StatsEntry *e, bool need_row)
 	Size		gbytes = need_row ? mul_size(sizeof(double), (Size) e->k * e->k) : 0;
 	double	   *buf = palloc(bufbytes);
 	double	   *G = need_row ? palloc0(gbytes) : NULL;
-	JlStreamStats acc = {0.0, 0.0};
-	double		r = 0.0;
+	JlStreamStats acc = {0.0, 0.0, 0.0};
+	double		r = 0.0,
+				spec = 0.0;
 	JlRowMethod method = JL_ROW_SPECTRAL_BOUND;
 
 	/* the rows are secret: wipe them even when interrupted */
@@ -783,6 +810,7 @@ stream_stats(StatsEntry *e, bool need_row)
 			for (x = 0; x < e->k; x++)
 				for (y = 0; y < x; y++)
 					G[x * e->k + y] = G[y * e->k + x];
+			spec = jl_spectral_norm_from_gram(G, e->d, e->k);
 			r = jl_row_l1_sensitivity_gram(G, e->d, e->k, &method);
 		}
 	}
@@ -798,15 +826,17 @@ stream_stats(StatsEntry *e, bool need_row)
 	}
 	PG_END_TRY();
 
-	if (need_row && r < 0.0)
+	if (need_row && (r < 0.0 || spec < 0.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("could not compute the row sensitivity of the projection"),
 				 errdetail("LAPACK or memory allocation failed.")));
 	e->max_abs = acc.max_abs;
 	e->max_row_l1 = acc.max_row_l1;
+	e->max_row_l2 = acc.max_row_l2;
 	if (need_row)
 	{
+		e->spectral_norm = spec;
 		e->row_sensitivity = r;
 		e->row_method = method;
 		e->row_done = true;
@@ -1019,9 +1049,14 @@ final_charge(FunctionCallInfo fcinfo, FinalCache *fc)
 	if (new_scan)
 	{
 		fc->charged = false;
-		/* every accepted release is pure epsilon-DP: charged with delta 0 */
+		/*
+		 * an accepted Laplace release is pure epsilon-DP: charged with
+		 * delta 0; a Gaussian one with the requested delta
+		 */
 		jl_budget_consume_reservation(fc->nsp, fc->first.dataset,
-									  fc->first.epsilon, 0.0);
+									  fc->first.epsilon,
+									  fc->first.noise == JL_NOISE_GAUSSIAN ?
+									  fc->first.delta : 0.0);
 		fc->charged = true;
 	}
 	fc->reset_seen = false;
@@ -1081,6 +1116,7 @@ final_first(FinalCache *fc, const JlAggState *st)
 
 	key = final_key(fc, p->key);
 	memset(m, 0, sizeof(*m));
+	m->noise = p->noise;
 	m->d = p->d;
 	m->k = p->k;
 	m->epsilon = p->epsilon;
@@ -1094,8 +1130,12 @@ final_first(FinalCache *fc, const JlAggState *st)
 		JlProjection *P = jl_projection_get(key->secret, p->proj, p->k, p->d);
 
 		m->max_abs = P->max_abs;
-		m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
-			P->max_row_l1 : jl_projection_row_sensitivity(P);
+		if (p->noise == JL_NOISE_GAUSSIAN)
+			m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
+				P->max_row_l2 : jl_projection_spectral_norm(P);
+		else
+			m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
+				P->max_row_l1 : jl_projection_row_sensitivity(P);
 	}
 	else
 	{
@@ -1103,8 +1143,12 @@ final_first(FinalCache *fc, const JlAggState *st)
 								  p->neighbor == JL_NEIGHBOR_ROW);
 
 		m->max_abs = e->max_abs;
-		m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
-			e->max_row_l1 : e->row_sensitivity;
+		if (p->noise == JL_NOISE_GAUSSIAN)
+			m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
+				e->max_row_l2 : e->spectral_norm;
+		else
+			m->proj_sensitivity = (p->neighbor == JL_NEIGHBOR_ELEMENT) ?
+				e->max_row_l1 : e->row_sensitivity;
 	}
 	s = jl_laplace_calibrate(m);
 	jl_report_status(s);

@@ -22,10 +22,19 @@ double		jl_recover_variance_laplace(double r2, int k, double noise_variance,
 										int conditional);
 
 /*
+ * The same under Gaussian noise (Kenthapadi et al., Theorem 2):
+ * 2 r2^2 / k + 8 sigma^2 r2 + 8 k sigma^4.
+ */
+double		jl_recover_variance_gaussian(double r2, int k, double noise_variance,
+										 int conditional);
+
+/*
  * Plug-in standard error: the variance above (over P and the noise) at
- * r2 = max(recovered, 0).
+ * r2 = max(recovered, 0); Laplace noise, or Gaussian when gaussian != 0.
  */
 double		jl_recover_stddev(const double *a, const double *b, int k,
 							  double noise_variance);
+double		jl_recover_stddev_noise(const double *a, const double *b, int k,
+									double noise_variance, int gaussian);
 
 #endif

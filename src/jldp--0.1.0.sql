@@ -52,24 +52,26 @@ COMMENT ON FUNCTION @extschema@.jl_key_drop(text) IS
 CREATE FUNCTION @extschema@.jl_private_release(
     x float8[], k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
-    calibration text DEFAULT 'exact', delta float8 DEFAULT NULL,
-    key text DEFAULT 'default', kind text DEFAULT 'gaussian')
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
+    key text DEFAULT 'default', kind text DEFAULT 'gaussian',
+    noise text DEFAULT 'laplace')
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_private_release'
 LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text) IS
-  'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''gaussian'' (default), ''rademacher'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)'') rounded to a power-of-two grid plus exact discrete Laplace noise calibrated to the L1 sensitivity of the realized P. See jl_release_info for the guarantee.';
+COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) IS
+  'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''gaussian'' (default), ''rademacher'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)'') rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
 
 CREATE FUNCTION @extschema@.jl_release_info(
     d int, k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
-    calibration text DEFAULT 'exact', delta float8 DEFAULT NULL,
-    key text DEFAULT 'default', kind text DEFAULT 'gaussian')
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
+    key text DEFAULT 'default', kind text DEFAULT 'gaussian',
+    noise text DEFAULT 'laplace')
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_release_info'
 LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text) IS
-  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold) and uses (sensitivity, scale, grid, noise_variance), and the projection (kind, density: the kind word recorded selects the same P again). Contains no secret.';
+COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) IS
+  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density: the kind word recorded selects the same P again). Contains no secret.';
 
 CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default',
     kind text DEFAULT 'gaussian')
@@ -82,8 +84,8 @@ COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text, text) IS
 REVOKE ALL ON FUNCTION @extschema@.jl_key_create(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_import(text, bytea) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_drop(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_project(float8[], int, text, text) FROM PUBLIC;
 
 -- Recovery (reads sketches only: executable by everyone) -----------------
@@ -95,12 +97,13 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], float8) IS
   'Unbiased estimate of the squared distance between the original rows: ||a - b||^2 - 2 k noise_variance.';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8)
+CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
+    noise text DEFAULT 'laplace')
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8) IS
-  'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + 14 k s2^2) at r^2 = max(estimate, 0), over the projection and the Laplace noise.';
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8, text) IS
+  'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) at r^2 = max(estimate, 0), over the projection and the noise: c = 14 for noise ''laplace'', 8 for ''gaussian''.';
 
 -- Privacy budget ------------------------------------------------------------
 -- Protected datasets with caps; every release is charged by basic
@@ -236,16 +239,16 @@ COMMENT ON VIEW @extschema@.jl_releases IS
 CREATE FUNCTION @extschema@.jl_release_table(
     source regclass, id_column text, vector text[], target text, k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
-    calibration text DEFAULT 'exact', delta float8 DEFAULT NULL,
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
     key text DEFAULT 'default', dataset text DEFAULT NULL,
     clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
-    kind text DEFAULT 'gaussian')
+    kind text DEFAULT 'gaussian', noise text DEFAULT 'laplace')
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_release_table'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text) IS
-  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), charged to dataset (default: the source relation) and recorded in jl_releases with the projection kind. Returns the registry id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text) IS
+  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), projection kind and noise (''laplace'' or ''gaussian'' with delta) as jl_private_release, charged (epsilon, delta) to dataset (default: the source relation) and recorded in jl_releases with the projection kind and the noise (info->>''noise''). Returns the registry id.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release regclass)
 RETURNS float8
@@ -259,7 +262,7 @@ RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev_release'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], regclass) IS
-  'jl_recover_dist_stddev with the noise variance of the release that wrote the table (from the registry).';
+  'jl_recover_dist_stddev with the noise variance and the noise of the release that wrote the table (from the registry).';
 
 -- Aggregate release of long-format data -------------------------------------
 -- (row, attribute, value) rows, GROUP BY row: attribute i (1-based) uses row
@@ -283,6 +286,10 @@ RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
     text, float8, text, float8, text, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8, text, float8, text, text, text)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text)
@@ -347,6 +354,14 @@ CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d in
   COMBINEFUNC = @extschema@.jl_agg_combine,
   SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
   PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
+    key text, kind text, noise text) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
 CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text) (
   SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
   FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
@@ -370,6 +385,8 @@ COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, f
   'jl_private_release_agg with every option: neighbor, bound, calibration, delta and the key''s name.';
 COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text) IS
   'jl_private_release_agg with every option and the projection kind (''gaussian'', ''rademacher'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), or ''sparse(s)''), as jl_private_release.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text) IS
+  'jl_private_release_agg with every option, the projection kind and the noise (''laplace'' or ''gaussian''; Gaussian needs delta, and calibration NULL means the noise''s default). Reserve (epsilon, delta) with jl_budget_reserve first.';
 COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text, text) IS
   'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d.';
 COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text) IS
@@ -381,6 +398,7 @@ REVOKE ALL ON FUNCTION
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8),
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text),
     @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text),
     @extschema@.jl_project_agg(int, float8, int, text),
     @extschema@.jl_project_agg(int, float8, int, text, text),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text),
@@ -388,6 +406,7 @@ REVOKE ALL ON FUNCTION
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text),
     @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text, text),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text, text, text),
     @extschema@.jl_project_agg_trans(internal, int, float8, int, text),
     @extschema@.jl_project_agg_trans(internal, int, float8, int, text, text),
     @extschema@.jl_agg_combine(internal, internal),

@@ -36,11 +36,13 @@ extern const JlReleaseNoise *jl_release_noise(FunctionCallInfo fcinfo, Oid targe
 
 /* options.c */
 extern JlNeighbor jl_parse_neighbor(text *t);
-extern JlCalibration jl_parse_calibration(text *t);
+extern JlNoise jl_parse_noise(text *t);
+extern JlCalibration jl_parse_calibration(text *t, JlNoise noise);
 extern JlKind jl_parse_kind(text *t);
 extern char *jl_kind_word(JlKind kind);
 extern const char *jl_neighbor_name(JlNeighbor n);
 extern const char *jl_calibration_name(JlCalibration c);
+extern const char *jl_noise_name(JlNoise n);
 extern void jl_report_status(JlStatus s);
 extern void jl_refuse_invalid(const JlLaplace *m);
 
@@ -65,7 +67,10 @@ typedef struct JlProjection
 	Size		csr_bytes;
 	double		max_abs;
 	double		max_row_l1;
+	double		max_row_l2;
 	bool		row_done;
+	bool		spectral_done;
+	double		spectral_norm;	/* sigma_max(P), rounded up */
 	double		row_sensitivity;
 	JlRowMethod row_method;
 	uint64		last_used;
@@ -74,6 +79,7 @@ typedef struct JlProjection
 extern JlProjection *jl_projection_get(const uint8 *secret, JlKind kind, int k,
 									   int64 d);
 extern double jl_projection_row_sensitivity(JlProjection *p);
+extern double jl_projection_spectral_norm(JlProjection *p);
 extern void jl_calibrate_on(JlLaplace *m, JlProjection *p);
 
 /* strong_random.c */

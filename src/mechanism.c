@@ -12,6 +12,7 @@
  *   epsilon_effective = (D + 1.5 k g) / (t g) <= epsilon.
  */
 #include "mechanism.h"
+#include "gaussian.h"
 #include "laplace.h"
 
 #include <cblas.h>
@@ -51,6 +52,16 @@ jl_status_message(JlStatus s)
 			return "out of memory while preparing a row";
 		case JL_ERR_OUTPUT_RANGE:
 			return "projected value is too large for the release grid";
+		case JL_ERR_GAUSSIAN_DELTA_REQUIRED:
+			return "delta is required for Gaussian noise";
+		case JL_ERR_CLASSIC_DELTA:
+			return "classic calibration (Kenthapadi et al., Theorem 1) needs delta < 1/2";
+		case JL_ERR_PAPER_NEIGHBOR:
+			return "paper calibration for Gaussian noise (Kenthapadi et al., Lemma 2) is for element neighbours only";
+		case JL_ERR_PAPER_K:
+			return "paper calibration for Gaussian noise (Kenthapadi et al., Lemma 2) needs k > 2 (ln d + ln(2/delta))";
+		case JL_ERR_PAPER_EPSILON:
+			return "paper calibration for Gaussian noise (Kenthapadi et al., Lemma 2) needs epsilon < ln(1/delta)";
 	}
 	return "unknown status";
 }
@@ -72,6 +83,11 @@ jl_laplace_calibrate(JlLaplace *m)
 				g,
 				tt;
 
+	if (m->noise == JL_NOISE_GAUSSIAN)
+		return (JlStatus) jl_gaussian_calibrate(m);
+	m->sigma_calibration = NAN;
+	m->rho = NAN;
+	m->delta_holding = 0.0;
 	if (!(isfinite(m->epsilon) && m->epsilon > 0.0))
 		return JL_ERR_EPSILON;
 	if (!(isfinite(m->bound) && m->bound > 0.0))
@@ -123,20 +139,7 @@ jl_laplace_calibrate(JlLaplace *m)
 	m->grid = g;
 	m->fp_allowance = g / 4.0;
 
-	/*
-	 * Inputs are clamped to |x_i| <= input_limit, so that the compensated
-	 * projection's gamma_d^2 term, gamma_d^2 d input_limit max|P|, stays
-	 * below g/8 (its other term, u |y|, is below g/8 for the |y| < 2^49 g
-	 * that are not saturated).  In practice nothing is clamped: the limit is
-	 * about 10^21 bound for d = 100.
-	 */
-	{
-		double		gd = (m->d + 2) * U_ROUND / (1.0 - (m->d + 2) * U_ROUND);
-		double		lim = (g / 8.0) / (gd * gd * (double) m->d * (m->max_abs > 0 ? m->max_abs : 1.0)) *
-			(1.0 - 1e-6);
-
-		m->input_limit = fmin(lim, 1e290);
-	}
+	jl_set_input_limit(m);
 	m->sensitivity = (m->data_sensitivity + 1.5 * m->k * g) * (1.0 + 4.0 * U_ROUND);
 
 	if (m->calibration == JL_CALIBRATION_PAPER)
@@ -152,6 +155,23 @@ jl_laplace_calibrate(JlLaplace *m)
 	m->valid = (m->sensitivity <= m->scale * m->epsilon);
 	m->noise_table = NULL;
 	return JL_OK;
+}
+
+void
+jl_set_input_limit(JlLaplace *m)
+{
+	/*
+	 * Inputs are clamped to |x_i| <= input_limit, so that the compensated
+	 * projection's gamma_d^2 term, gamma_d^2 d input_limit max|P|, stays
+	 * below g/8 (its other term, u |y|, is below g/8 for the |y| < 2^49 g
+	 * that are not saturated).  In practice nothing is clamped: the limit is
+	 * about 10^21 bound for d = 100.
+	 */
+	double		gd = (m->d + 2) * U_ROUND / (1.0 - (m->d + 2) * U_ROUND);
+	double		lim = (m->grid / 8.0) / (gd * gd * (double) m->d * (m->max_abs > 0 ? m->max_abs : 1.0)) *
+		(1.0 - 1e-6);
+
+	m->input_limit = fmin(lim, 1e290);
 }
 
 void
@@ -293,7 +313,9 @@ jl_laplace_noise(const JlLaplace *m, double *y, JlRandom *r)
 		q = q > JL_SATURATE ? JL_SATURATE : (q < -JL_SATURATE ? -JL_SATURATE : q);
 		/* round to nearest (even): exact for |q| < 2^51, no libm call */
 		n = (q + JL_ROUND_MAGIC) - JL_ROUND_MAGIC;
-		noise = jl_discrete_laplace_table(r, m->t, m->noise_table);
+		noise = (m->noise == JL_NOISE_GAUSSIAN) ?
+			jl_discrete_gaussian(r, m->t, m->noise_table) :
+			jl_discrete_laplace_table(r, m->t, m->noise_table);
 		z = (double) ((int64_t) n + noise);
 		/* depends on the noise only, never reached in practice (e^-256) */
 		if (!(fabs(z) < 4.0 * JL_MAX_GRID_INDEX))

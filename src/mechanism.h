@@ -1,6 +1,7 @@
 /*
- * mechanism.h - calibration of the JL + Laplace release (Dhaliwal et al.)
- * to the realized projection, and the release of one row on a grid.
+ * mechanism.h - calibration of the JL release to the realized projection
+ * (Laplace noise, Dhaliwal et al.; Gaussian noise, Kenthapadi et al., in
+ * gaussian.c), and the release of one row on a grid.
  *
  * Plain C: no postgres.h.  Errors come back as JlStatus codes that the
  * PostgreSQL glue turns into ereport()s with their SQLSTATEs.
@@ -19,10 +20,19 @@ typedef enum JlNeighbor
 	JL_NEIGHBOR_ROW = 1			/* one row changes by at most bound in L2 */
 } JlNeighbor;
 
+typedef enum JlNoise
+{
+	JL_NOISE_LAPLACE = 0,		/* pure epsilon, L1 sensitivity */
+	JL_NOISE_GAUSSIAN = 1		/* (epsilon, delta), L2 sensitivity */
+} JlNoise;
+
 typedef enum JlCalibration
 {
-	JL_CALIBRATION_EXACT = 0,	/* L1 sensitivity of the realized P */
-	JL_CALIBRATION_PAPER = 1	/* Dhaliwal et al.'s constants */
+	JL_CALIBRATION_EXACT = 0,	/* Laplace: L1 sensitivity of the realized P */
+	JL_CALIBRATION_PAPER = 1,	/* Laplace: Dhaliwal et al.'s constants;
+								 * Gaussian: Kenthapadi et al.'s Lemma 2 */
+	JL_CALIBRATION_ANALYTIC = 2,	/* Gaussian: Balle & Wang, realized P */
+	JL_CALIBRATION_CLASSIC = 3	/* Gaussian: Kenthapadi et al.'s Theorem 1 */
 } JlCalibration;
 
 typedef enum JlStatus
@@ -35,12 +45,19 @@ typedef enum JlStatus
 	JL_ERR_SCALE,				/* epsilon so small the scale overflows */
 	JL_ERR_GRID,				/* sensitivity outside the representable range */
 	JL_ERR_ROW_MAGNITUDE,		/* row too large for the floating-point allowance */
-	JL_ERR_OUTPUT_RANGE			/* projected value too large for the grid */
+	JL_ERR_OUTPUT_RANGE,		/* projected value too large for the grid */
+	JL_ERR_GAUSSIAN_DELTA_REQUIRED, /* Gaussian noise needs delta */
+	JL_ERR_CLASSIC_DELTA,		/* Theorem 1 needs delta < 1/2 */
+	JL_ERR_PAPER_NEIGHBOR,		/* Lemma 2 is for element neighbours */
+	JL_ERR_PAPER_K,				/* Lemma 2 needs k > 2 (ln d + ln(2/delta)) */
+	JL_ERR_PAPER_EPSILON		/* Lemma 2 needs epsilon < ln(1/delta) */
 } JlStatus;
 
+/* The calibration of one release, Laplace or Gaussian noise. */
 typedef struct JlLaplace
 {
 	/* inputs */
+	JlNoise		noise;
 	int64_t		d;
 	int			k;
 	double		epsilon;
@@ -48,8 +65,11 @@ typedef struct JlLaplace
 	double		bound;
 	JlCalibration calibration;
 	double		delta;			/* NaN when not given */
-	double		proj_sensitivity;	/* of P per unit bound: max row L1 norm
-									 * (element) or max_s ||P s||_2 (row) */
+	double		proj_sensitivity;	/* of P per unit bound.  Laplace (L1):
+									 * max row L1 norm (element) or max_s
+									 * ||P s||_2 (row).  Gaussian (L2): max
+									 * row L2 norm (element) or sigma_max(P)
+									 * (row) */
 	double		max_abs;		/* max |P_ij| */
 
 	/* results */
@@ -58,13 +78,22 @@ typedef struct JlLaplace
 	double		fp_allowance;	/* per coordinate allowance for rounding in x P */
 	double		input_limit;	/* |x_i| beyond this is clamped to it */
 	double		sensitivity;	/* effective: data + rounding to grid + fp */
-	uint64_t	t;				/* scale in grid steps */
+	uint64_t	t;				/* scale (Laplace) or sigma (Gaussian) in
+								 * grid steps */
 	double		scale;			/* t * g */
 	double		noise_variance; /* per coordinate, of the discrete noise */
-	double		epsilon_effective;	/* sensitivity / scale */
-	double		paper_c;		/* NaN unless calibration is paper */
+	double		epsilon_effective;	/* Laplace: sensitivity / scale;
+									 * Gaussian: the epsilon at which delta
+									 * holds */
+	double		paper_c;		/* NaN unless calibration is paper
+								 * (Gaussian: the paper's sigma) */
 	double		paper_delta;	/* the paper's probability over P, or NaN */
-	bool		valid;			/* epsilon-DP holds for this P */
+	bool		valid;			/* (epsilon, delta)-DP holds for this P */
+	/* Gaussian only */
+	double		sigma_calibration;	/* the calibration's continuous sigma */
+	double		rho;			/* zCDP of the sampled noise */
+	double		delta_holding;	/* delta certified at epsilon (<= delta
+								 * when valid) */
 
 	/*
 	 * Optional: jl_laplace_table_fill(t, .) bounds (2t entries) that speed
@@ -75,8 +104,11 @@ typedef struct JlLaplace
 
 const char *jl_status_message(JlStatus s);
 
-/* Fill the results of m from its inputs. */
+/* Fill the results of m from its inputs (either noise). */
 JlStatus	jl_laplace_calibrate(JlLaplace *m);
+
+/* m->input_limit from m->grid, m->d and m->max_abs. */
+void		jl_set_input_limit(JlLaplace *m);
 
 /* Noise-free y = x P (BLAS), x of length d, y of length k. */
 void		jl_project_vec(const double *P, int64_t d, int k, const double *x,
@@ -111,12 +143,13 @@ void		jl_project_vec_compensated(const double *P, int64_t d, int k,
 
 /*
  * y = x P (by whichever projection jl_laplace_row_class asked for) clamped
- * to +-2^49 grid steps, rounded to the grid, plus noise.
+ * to +-2^49 grid steps, rounded to the grid, plus noise (discrete Laplace or
+ * discrete Gaussian, as m->noise says).
  */
 JlStatus	jl_laplace_noise(const JlLaplace *m, double *y, JlRandom *r);
 
 /*
- * One release: y = x P rounded to the grid plus discrete Laplace noise,
+ * One release: y = x P rounded to the grid plus discrete noise,
  * out[0..k-1].
  */
 JlStatus	jl_laplace_release_row(const JlLaplace *m, const double *P,

@@ -35,21 +35,61 @@ jl_parse_neighbor(text *t)
 	pg_unreachable();
 }
 
-JlCalibration
-jl_parse_calibration(text *t)
+JlNoise
+jl_parse_noise(text *t)
 {
 	char	   *s;
 
-	if (text_is(t, "exact"))
-		return JL_CALIBRATION_EXACT;
-	if (text_is(t, "paper"))
-		return JL_CALIBRATION_PAPER;
+	if (text_is(t, "laplace"))
+		return JL_NOISE_LAPLACE;
+	if (text_is(t, "gaussian"))
+		return JL_NOISE_GAUSSIAN;
 	s = text_to_cstring(t);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown calibration \"%s\"", s),
-			 errhint("Use 'exact' (sensitivity of the realized projection) "
-					 "or 'paper' (Dhaliwal et al.'s constants).")));
+			 errmsg("unknown noise \"%s\"", s),
+			 errhint("Use 'laplace' (pure epsilon) or 'gaussian' ((epsilon, delta), needs delta).")));
+	pg_unreachable();
+}
+
+/*
+ * The calibration word for this noise; NULL means the noise's default
+ * ('exact' for Laplace, 'analytic' for Gaussian).  Words of the other
+ * noise are refused.
+ */
+JlCalibration
+jl_parse_calibration(text *t, JlNoise noise)
+{
+	char	   *s;
+
+	if (t == NULL)
+		return noise == JL_NOISE_GAUSSIAN ? JL_CALIBRATION_ANALYTIC : JL_CALIBRATION_EXACT;
+	if (text_is(t, "paper"))
+		return JL_CALIBRATION_PAPER;
+	if (noise == JL_NOISE_LAPLACE)
+	{
+		if (text_is(t, "exact"))
+			return JL_CALIBRATION_EXACT;
+		s = text_to_cstring(t);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown calibration \"%s\" for Laplace noise", s),
+				 errhint("Use 'exact' (sensitivity of the realized projection) "
+						 "or 'paper' (Dhaliwal et al.'s constants)%s.",
+						 (strcmp(s, "analytic") == 0 || strcmp(s, "classic") == 0) ?
+						 "; 'analytic' and 'classic' go with noise => 'gaussian'" : "")));
+	}
+	if (text_is(t, "analytic"))
+		return JL_CALIBRATION_ANALYTIC;
+	if (text_is(t, "classic"))
+		return JL_CALIBRATION_CLASSIC;
+	s = text_to_cstring(t);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown calibration \"%s\" for Gaussian noise", s),
+			 errhint("Use 'analytic' (Balle and Wang, the default), 'classic' (Kenthapadi et al., Theorem 1) "
+					 "or 'paper' (Kenthapadi et al., Lemma 2)%s.",
+					 strcmp(s, "exact") == 0 ? "; 'exact' goes with noise => 'laplace'" : "")));
 	pg_unreachable();
 }
 
@@ -122,7 +162,23 @@ jl_neighbor_name(JlNeighbor n)
 const char *
 jl_calibration_name(JlCalibration c)
 {
-	return c == JL_CALIBRATION_PAPER ? "paper" : "exact";
+	switch (c)
+	{
+		case JL_CALIBRATION_PAPER:
+			return "paper";
+		case JL_CALIBRATION_ANALYTIC:
+			return "analytic";
+		case JL_CALIBRATION_CLASSIC:
+			return "classic";
+		default:
+			return "exact";
+	}
+}
+
+const char *
+jl_noise_name(JlNoise n)
+{
+	return n == JL_NOISE_GAUSSIAN ? "gaussian" : "laplace";
 }
 
 void
@@ -138,6 +194,10 @@ jl_report_status(JlStatus s)
 		case JL_ERR_DELTA_REQUIRED:
 			code = ERRCODE_NULL_VALUE_NOT_ALLOWED;
 			hint = "Pass delta => a value in (0, 1), or use calibration => 'exact'.";
+			break;
+		case JL_ERR_GAUSSIAN_DELTA_REQUIRED:
+			code = ERRCODE_NULL_VALUE_NOT_ALLOWED;
+			hint = "Pass delta => a value in (0, 1), e.g. well below 1/n for n rows, or use noise => 'laplace'.";
 			break;
 		case JL_ERR_ROW_MAGNITUDE:
 			code = ERRCODE_OUT_OF_MEMORY;
@@ -161,12 +221,22 @@ jl_report_status(JlStatus s)
 void
 jl_refuse_invalid(const JlLaplace *m)
 {
-	if (!m->valid)
+	if (m->valid)
+		return;
+	if (m->noise == JL_NOISE_GAUSSIAN)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("paper calibration does not cover this projection"),
-				 errdetail("The realized L1 sensitivity %g exceeds the paper's c = %g, "
-						   "so this release would only be %g-differentially private, not %g.",
-						   m->sensitivity, m->paper_c, m->epsilon_effective, m->epsilon),
-				 errhint("Use calibration => 'exact', which calibrates to the realized projection.")));
+				 errmsg("%s calibration does not cover this projection",
+						jl_calibration_name(m->calibration)),
+				 errdetail("With the realized L2 sensitivity %g the sampled noise (sigma %g) "
+						   "guarantees delta %g at epsilon %g, more than the requested %g.",
+						   m->sensitivity, m->scale, m->delta_holding, m->epsilon, m->delta),
+				 errhint("Use calibration => 'analytic', which calibrates to the realized projection.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("paper calibration does not cover this projection"),
+			 errdetail("The realized L1 sensitivity %g exceeds the paper's c = %g, "
+					   "so this release would only be %g-differentially private, not %g.",
+					   m->sensitivity, m->paper_c, m->epsilon_effective, m->epsilon),
+			 errhint("Use calibration => 'exact', which calibrates to the realized projection.")));
 }

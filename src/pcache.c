@@ -211,7 +211,9 @@ jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 	slot->bytes = bytes;
 	slot->max_abs = jl_max_abs(P, d * (int64) k);
 	slot->max_row_l1 = jl_max_row_l1(P, d, k);
+	slot->max_row_l2 = jl_max_row_l2(P, d, k);
 	slot->row_done = false;
+	slot->spectral_done = false;
 	slot->last_used = ++cache_clock;
 	slot->P = P;
 	build_csr(slot, cache_bytes() - bytes);
@@ -251,6 +253,35 @@ jl_projection_row_sensitivity(JlProjection *p)
 	return p->row_sensitivity;
 }
 
+/* sigma_max(P): the L2 sensitivity per unit L2 change of a row. */
+double
+jl_projection_spectral_norm(JlProjection *p)
+{
+	if (!p->spectral_done)
+	{
+		double		r;
+
+		if (p->k > JL_ROW_MAX_K || (double) p->d * p->k * p->k > JL_ROW_MAX_WORK)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("row neighbours with d = %lld and k = %d are too expensive to calibrate",
+							(long long) p->d, p->k),
+					 errdetail("The row sensitivity needs P^T P and its spectral norm; "
+							   "the limits are k <= %d and d k^2 <= %.0e.",
+							   JL_ROW_MAX_K, JL_ROW_MAX_WORK),
+					 errhint("Use a smaller k, or element neighbours.")));
+		r = jl_spectral_norm(p->P, p->d, p->k);
+		if (r < 0.0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not compute the spectral norm of the projection"),
+					 errdetail("LAPACK or memory allocation failed.")));
+		p->spectral_norm = r;
+		p->spectral_done = true;
+	}
+	return p->spectral_norm;
+}
+
 /*
  * Calibrate m (its options set by the caller) to the cached projection p:
  * d, k and the statistics of P its neighbour notion needs.  Bad options
@@ -262,8 +293,12 @@ jl_calibrate_on(JlLaplace *m, JlProjection *p)
 	m->d = p->d;
 	m->k = p->k;
 	m->max_abs = p->max_abs;
-	m->proj_sensitivity = (m->neighbor == JL_NEIGHBOR_ELEMENT) ?
-		p->max_row_l1 : jl_projection_row_sensitivity(p);
+	if (m->noise == JL_NOISE_GAUSSIAN)
+		m->proj_sensitivity = (m->neighbor == JL_NEIGHBOR_ELEMENT) ?
+			p->max_row_l2 : jl_projection_spectral_norm(p);
+	else
+		m->proj_sensitivity = (m->neighbor == JL_NEIGHBOR_ELEMENT) ?
+			p->max_row_l1 : jl_projection_row_sensitivity(p);
 	jl_report_status(jl_laplace_calibrate(m));
 
 	/*

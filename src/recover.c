@@ -91,7 +91,8 @@ read_sketches(FunctionCallInfo fcinfo, double **a, double **b, int *k)
 }
 
 static void
-read_release_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, double *nv)
+read_release_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, double *nv,
+				  bool *gaussian)
 {
 	const JlReleaseNoise *rn;
 
@@ -102,6 +103,7 @@ read_release_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, doubl
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("sketches have %d dimensions, the release has k = %d", *k, rn->k)));
 	*nv = rn->noise_variance;
+	*gaussian = strcmp(rn->noise, "gaussian") == 0;
 }
 
 Datum
@@ -111,8 +113,9 @@ jl_recover_dist_release(PG_FUNCTION_ARGS)
 			   *b,
 				nv;
 	int			k;
+	bool		gaussian;
 
-	read_release_pair(fcinfo, &a, &b, &k, &nv);
+	read_release_pair(fcinfo, &a, &b, &k, &nv, &gaussian);
 	PG_RETURN_FLOAT8(jl_recover_sqdist(a, b, k, nv));
 }
 
@@ -123,9 +126,10 @@ jl_recover_dist_stddev_release(PG_FUNCTION_ARGS)
 			   *b,
 				nv;
 	int			k;
+	bool		gaussian;
 
-	read_release_pair(fcinfo, &a, &b, &k, &nv);
-	PG_RETURN_FLOAT8(jl_recover_stddev(a, b, k, nv));
+	read_release_pair(fcinfo, &a, &b, &k, &nv, &gaussian);
+	PG_RETURN_FLOAT8(jl_recover_stddev_noise(a, b, k, nv, gaussian));
 }
 
 static void
@@ -158,7 +162,10 @@ jl_recover_dist_stddev(PG_FUNCTION_ARGS)
 			   *b,
 				nv;
 	int			k;
+	JlNoise		noise = JL_NOISE_LAPLACE;
 
 	read_pair(fcinfo, &a, &b, &k, &nv);
-	PG_RETURN_FLOAT8(jl_recover_stddev(a, b, k, nv));
+	if (PG_NARGS() > 3)
+		noise = jl_parse_noise(PG_GETARG_TEXT_PP(3));
+	PG_RETURN_FLOAT8(jl_recover_stddev_noise(a, b, k, nv, noise == JL_NOISE_GAUSSIAN));
 }

@@ -27,8 +27,12 @@ PG_FUNCTION_INFO_V1(jl_private_release);
 PG_FUNCTION_INFO_V1(jl_release_info);
 PG_FUNCTION_INFO_V1(jl_project);
 
+/* argument number of noise in jl_private_release and jl_release_info */
+#define NOISE_ARG 9
+
 typedef struct ReleaseOptions
 {
+	JlNoise		noise;
 	int32		k;
 	double		epsilon;
 	JlNeighbor	neighbor;
@@ -135,7 +139,7 @@ require_arg(FunctionCallInfo fcinfo, int n, const char *name)
 				 errmsg("%s must not be NULL", name)));
 }
 
-/* Arguments 1..8 of jl_private_release and jl_release_info. */
+/* Arguments 1..NOISE_ARG of jl_private_release and jl_release_info. */
 static void
 read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 {
@@ -143,15 +147,18 @@ read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 	require_arg(fcinfo, 2, "epsilon");
 	require_arg(fcinfo, 3, "neighbor");
 	require_arg(fcinfo, 4, "bound");
-	require_arg(fcinfo, 5, "calibration");
 	require_arg(fcinfo, 7, "key");
 	require_arg(fcinfo, 8, "kind");
+	require_arg(fcinfo, NOISE_ARG, "noise");
+	o->noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
 	o->k = PG_GETARG_INT32(1);
 	jl_check_k(o->k);
 	o->epsilon = PG_GETARG_FLOAT8(2);
 	o->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(3));
 	o->bound = PG_GETARG_FLOAT8(4);
-	o->calibration = jl_parse_calibration(PG_GETARG_TEXT_PP(5));
+	/* NULL: the noise's default calibration */
+	o->calibration = jl_parse_calibration(PG_ARGISNULL(5) ? NULL : PG_GETARG_TEXT_PP(5),
+										  o->noise);
 	o->delta = PG_ARGISNULL(6) ? NAN : PG_GETARG_FLOAT8(6);
 	if (!PG_ARGISNULL(6) && isnan(o->delta))
 		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
@@ -188,7 +195,7 @@ call_options(FunctionCallInfo fcinfo, CallState *st)
 	if (!st->opts_checked)
 	{
 		st->opts_stable = true;
-		for (i = 1; i <= 8; i++)
+		for (i = 1; i <= NOISE_ARG; i++)
 			if (!arg_is_const(fcinfo->flinfo, i))
 				st->opts_stable = false;
 		st->opts_checked = true;
@@ -220,7 +227,7 @@ same_calibration(const CalSlot *c, const JlProjection *p,
 {
 	const JlLaplace *m = &c->m;
 
-	return c->used && m->d == p->d && m->k == o->k &&
+	return c->used && m->noise == o->noise && m->d == p->d && m->k == o->k &&
 		same_double(m->epsilon, o->epsilon) && m->neighbor == o->neighbor &&
 		same_double(m->bound, o->bound) && m->calibration == o->calibration &&
 		same_double(m->delta, o->delta) && c->kind == p->kind &&
@@ -258,6 +265,7 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 			pfree(c->noise_table);
 		memset(c, 0, sizeof(*c));
 		m = &c->m;
+		m->noise = o->noise;
 		m->epsilon = o->epsilon;
 		m->neighbor = o->neighbor;
 		m->bound = o->bound;
@@ -354,7 +362,10 @@ jl_release_info(PG_FUNCTION_ARGS)
 		method = "sqrt(k) * spectral norm of P (certified upper bound)";
 
 	initStringInfo(&b);
-	appendStringInfo(&b, "{\"mechanism\": \"laplace\", \"noise\": \"discrete laplace on a power-of-two grid\"");
+	appendStringInfo(&b, "{\"mechanism\": \"%s\", \"noise\": \"%s\"",
+					 jl_noise_name(o.noise), jl_noise_name(o.noise));
+	appendStringInfo(&b, ", \"sampler\": \"discrete %s on a power-of-two grid\"",
+					 jl_noise_name(o.noise));
 	appendStringInfo(&b, ", \"projection\": \"%s\"", jl_kind_name(p->kind));
 	json_num(&b, "density", jl_kind_density(p->kind));
 	appendStringInfo(&b, ", \"kind\": \"%s\", \"d\": %d, \"k\": %d",
@@ -363,24 +374,54 @@ jl_release_info(PG_FUNCTION_ARGS)
 					 jl_neighbor_name(o.neighbor), jl_calibration_name(o.calibration));
 	json_num(&b, "bound", o.bound);
 	appendStringInfo(&b, ", \"valid\": %s", m->valid ? "true" : "false");
-	/* what actually holds: pure DP at epsilon, or at the larger effective one */
-	json_num(&b, "epsilon", m->valid ? m->epsilon : m->epsilon_effective);
-	json_num(&b, "delta", 0.0);
-	json_num(&b, "epsilon_requested", m->epsilon);
-	json_num(&b, "epsilon_effective", m->epsilon_effective);
-	json_num(&b, "sensitivity", m->sensitivity);
-	json_num(&b, "projection_sensitivity", m->data_sensitivity);
-	appendStringInfo(&b, ", \"sensitivity_method\": \"%s\"", method);
-	json_num(&b, "scale", m->scale);
-	json_num(&b, "grid", m->grid);
-	appendStringInfo(&b, ", \"scale_in_grid_steps\": %llu", (unsigned long long) m->t);
-	json_num(&b, "fp_allowance", m->fp_allowance);
-	json_num(&b, "noise_variance", m->noise_variance);
-	json_num(&b, "paper_c", m->paper_c);
-	json_num(&b, "paper_delta", m->paper_delta);
-	if (o.calibration == JL_CALIBRATION_PAPER)
-		appendStringInfo(&b, ", \"paper_delta_vacuous\": %s",
-						 m->paper_delta >= 1.0 ? "true" : "false");
+	if (o.noise == JL_NOISE_GAUSSIAN)
+	{
+		if (o.neighbor == JL_NEIGHBOR_ELEMENT)
+			method = "max row L2 norm of P";
+		else
+			method = "spectral norm of P (LAPACK, rounded up)";
+		/* what holds: (epsilon, delta) as requested, or epsilon_effective */
+		json_num(&b, "epsilon", m->valid ? m->epsilon : m->epsilon_effective);
+		json_num(&b, "delta", m->delta);
+		json_num(&b, "epsilon_requested", m->epsilon);
+		json_num(&b, "delta_requested", m->delta);
+		json_num(&b, "delta_holding", m->delta_holding);
+		json_num(&b, "epsilon_effective", m->epsilon_effective);
+		json_num(&b, "rho", m->rho);
+		appendStringInfoString(&b, ", \"sensitivity_norm\": \"L2\"");
+		json_num(&b, "sensitivity", m->sensitivity);
+		json_num(&b, "projection_sensitivity", m->data_sensitivity);
+		appendStringInfo(&b, ", \"sensitivity_method\": \"%s\"", method);
+		json_num(&b, "sigma", m->scale);
+		json_num(&b, "sigma_calibration", m->sigma_calibration);
+		json_num(&b, "grid", m->grid);
+		appendStringInfo(&b, ", \"sigma_in_grid_steps\": %llu", (unsigned long long) m->t);
+		json_num(&b, "fp_allowance", m->fp_allowance);
+		json_num(&b, "noise_variance", m->noise_variance);
+		json_num(&b, "paper_sigma", m->paper_c);
+	}
+	else
+	{
+		/* what actually holds: pure DP at epsilon, or at the larger effective one */
+		json_num(&b, "epsilon", m->valid ? m->epsilon : m->epsilon_effective);
+		json_num(&b, "delta", 0.0);
+		json_num(&b, "epsilon_requested", m->epsilon);
+		json_num(&b, "epsilon_effective", m->epsilon_effective);
+		appendStringInfoString(&b, ", \"sensitivity_norm\": \"L1\"");
+		json_num(&b, "sensitivity", m->sensitivity);
+		json_num(&b, "projection_sensitivity", m->data_sensitivity);
+		appendStringInfo(&b, ", \"sensitivity_method\": \"%s\"", method);
+		json_num(&b, "scale", m->scale);
+		json_num(&b, "grid", m->grid);
+		appendStringInfo(&b, ", \"scale_in_grid_steps\": %llu", (unsigned long long) m->t);
+		json_num(&b, "fp_allowance", m->fp_allowance);
+		json_num(&b, "noise_variance", m->noise_variance);
+		json_num(&b, "paper_c", m->paper_c);
+		json_num(&b, "paper_delta", m->paper_delta);
+		if (o.calibration == JL_CALIBRATION_PAPER)
+			appendStringInfo(&b, ", \"paper_delta_vacuous\": %s",
+							 m->paper_delta >= 1.0 ? "true" : "false");
+	}
 	appendStringInfo(&b, ", \"key_fingerprint\": \"%s\", \"version\": \"%s\"}",
 					 key->fingerprint, JLDP_VERSION);
 

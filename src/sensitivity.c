@@ -1,5 +1,6 @@
 /*
- * sensitivity.c - L1 sensitivities of the realized projection.
+ * sensitivity.c - L1 and L2 sensitivities of the realized projection
+ * (the L2 sensitivity for row neighbours is jl_spectral_norm).
  *
  * All results carry an upward margin for the rounding error of their own
  * computation, so the noise they calibrate is never too small.
@@ -56,6 +57,33 @@ jl_max_row_l1(const double *P, int64_t d, int k)
 			best = s;
 	}
 	return best * (1.0 + 2.0 * gamma_n(k + 1));
+}
+
+double
+jl_row_l2_from_sq(double max_sq, int k)
+{
+	/* a k-term sum of squares: relative error <= gamma_{k+1}; sqrt adds u */
+	return sqrt(max_sq * (1.0 + 2.0 * gamma_n(k + 1))) * (1.0 + 2.0 * U_ROUND);
+}
+
+double
+jl_max_row_l2(const double *P, int64_t d, int k)
+{
+	double		best = 0.0;
+	int64_t		i;
+	int			j;
+
+	for (i = 0; i < d; i++)
+	{
+		const double *row = P + i * (int64_t) k;
+		double		s = 0.0;
+
+		for (j = 0; j < k; j++)
+			s += row[j] * row[j];
+		if (s > best)
+			best = s;
+	}
+	return jl_row_l2_from_sq(best, k);
 }
 
 /* G = P^T P, upper and lower triangles filled. */
@@ -228,6 +256,17 @@ jl_row_l1_sensitivity(const double *P, int64_t d, int k, JlRowMethod *method)
 	r = jl_row_l1_sensitivity_gram(G, d, k, method);
 	free(G);
 	return r;
+}
+
+double
+jl_spectral_norm_from_gram(const double *G, int64_t d, int k)
+{
+	double		trace = 0.0;
+	int			j;
+
+	for (j = 0; j < k; j++)
+		trace += G[j * k + j];
+	return jl_spectral_norm_gram(G, k, gamma_n((double) d + 2) * k * trace);
 }
 
 double

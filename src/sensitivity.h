@@ -1,5 +1,5 @@
 /*
- * sensitivity.h - sensitivities of the realized projection P (d x k,
+ * sensitivity.h - L1 and L2 sensitivities of the realized projection P (d x k,
  * row-major), rounded upward so that floating-point error never makes them
  * smaller than the true value.
  */
@@ -23,6 +23,12 @@ double		jl_max_abs(const double *P, int64_t n);
 /* max_i ||P_i||_1: L1 sensitivity per unit change of one element. */
 double		jl_max_row_l1(const double *P, int64_t d, int k);
 
+/* max_i ||P_i||_2: L2 sensitivity per unit change of one element. */
+double		jl_max_row_l2(const double *P, int64_t d, int k);
+
+/* The same from the largest squared row norm computed in floating point. */
+double		jl_row_l2_from_sq(double max_sq, int k);
+
 /*
  * max over sign vectors s of ||P s||_2: L1 sensitivity per unit L2 change of
  * one row.  Exact for k <= JL_ROW_ENUM_MAX_K, otherwise the certified bound
@@ -43,5 +49,8 @@ double		jl_spectral_norm(const double *P, int64_t d, int k);
 
 /* Same on a precomputed Gram matrix G = P^T P (k x k) and its error bound. */
 double		jl_spectral_norm_gram(const double *G, int k, double gram_err);
+
+/* Same on a Gram matrix accumulated from d rows (the error bound of dsyrk). */
+double		jl_spectral_norm_from_gram(const double *G, int64_t d, int k);
 
 #endif

@@ -360,6 +360,9 @@ jl_stream_rows(const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
 	v = jl_max_row_l1(buf, n, k);
 	if (v > st->max_row_l1)
 		st->max_row_l1 = v;
+	v = jl_max_row_l2(buf, n, k);
+	if (v > st->max_row_l2)
+		st->max_row_l2 = v;
 	if (G != NULL)
 		cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, k, (int) n, 1.0,
 					buf, k, 1.0, G, k);

@@ -63,13 +63,15 @@ typedef struct JlStreamStats
 {
 	double		max_abs;		/* max |P_ij| */
 	double		max_row_l1;		/* jl_max_row_l1 over the rows seen */
+	double		max_row_l2;		/* jl_max_row_l2 over the rows seen */
 } JlStreamStats;
 
 /*
  * Rows first .. first + n - 1 of P, generated into buf (n * k doubles):
  * fold them into st (max_abs and max_row_l1 start at 0), and when G is not
  * NULL add their Gram matrix to the upper triangle of G (k x k).  Over all d
- * rows, st equals jl_max_abs / jl_max_row_l1 of the dense P exactly, and G
+ * rows, st equals jl_max_abs / jl_max_row_l1 / jl_max_row_l2 of the dense
+ * P exactly, and G
  * is P^T P with the same error bound as a single dsyrk.
  */
 void		jl_stream_rows(const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,

@@ -42,6 +42,9 @@
 
 PG_FUNCTION_INFO_V1(jl_release_table);
 
+/* argument number of noise */
+#define NOISE_ARG 16
+
 #define BATCH_ROWS 512
 #define PROGRESS_SECONDS 5.0
 
@@ -311,7 +314,8 @@ releaser_receive(TupleTableSlot *slot, DestReceiver *self)
  *                  target text, k int, epsilon float8, neighbor text,
  *                  bound float8, calibration text, delta float8, key text,
  *                  dataset text, clip_lo float8, clip_hi float8,
- *                  clip_norm float8) RETURNS bigint (the registry id)
+ *                  clip_norm float8, kind text, noise text) RETURNS bigint (the
+ *                  registry id)
  */
 Datum
 jl_release_table(PG_FUNCTION_ARGS)
@@ -331,6 +335,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 				clip_c = NAN;
 	JlNeighbor	neighbor;
 	JlCalibration calibration;
+	JlNoise		noise;
 	char	   *keyname,
 			   *dataset;
 	ClipKind	clip = CLIP_NONE;
@@ -377,12 +382,14 @@ jl_release_table(PG_FUNCTION_ARGS)
 	k = PG_GETARG_INT32(4);
 	jl_check_k(k);
 	epsilon = PG_GETARG_FLOAT8(5);
-	if (PG_ARGISNULL(6) || PG_ARGISNULL(8) || PG_ARGISNULL(10))
+	if (PG_ARGISNULL(6) || PG_ARGISNULL(10) || PG_ARGISNULL(NOISE_ARG))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("neighbor, calibration and key must not be NULL")));
+				 errmsg("neighbor, key and noise must not be NULL")));
+	noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
 	neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(6));
-	calibration = jl_parse_calibration(PG_GETARG_TEXT_PP(8));
+	/* NULL: the noise's default calibration */
+	calibration = jl_parse_calibration(PG_ARGISNULL(8) ? NULL : PG_GETARG_TEXT_PP(8), noise);
 	delta = PG_ARGISNULL(9) ? NAN : PG_GETARG_FLOAT8(9);
 	if (!PG_ARGISNULL(9) && isnan(delta))
 		jl_report_status(JL_ERR_DELTA);
@@ -536,9 +543,20 @@ jl_release_table(PG_FUNCTION_ARGS)
 	 * after reading it, but charge the budget, which depends only on
 	 * epsilon and delta, before any output exists.
 	 */
-	/* a Laplace release that is accepted is pure epsilon-DP: delta 0 */
+	/*
+	 * A Laplace release that is accepted is pure epsilon-DP: delta 0.  A
+	 * Gaussian one is charged the requested delta (what holds is at most
+	 * that); a missing or bad delta is refused before anything is charged.
+	 */
+	if (noise == JL_NOISE_GAUSSIAN)
+	{
+		if (isnan(delta))
+			jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
+		if (!(delta > 0.0 && delta < 1.0))
+			jl_report_status(JL_ERR_DELTA);
+	}
 	ledger_id = jl_budget_charge(nsp, dataset, dataset_given ? InvalidOid : source,
-								 epsilon, 0.0,
+								 epsilon, noise == JL_NOISE_GAUSSIAN ? delta : 0.0,
 								 psprintf("jl_release_table into %s", target_name));
 
 	SPI_connect();
@@ -560,6 +578,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 	rl.kind = kind;
 	rl.k = k;
 	rl.d = d;
+	rl.m.noise = noise;
 	rl.m.epsilon = epsilon;
 	rl.m.neighbor = neighbor;
 	rl.m.bound = bound;
@@ -630,23 +649,39 @@ jl_release_table(PG_FUNCTION_ARGS)
 
 		initStringInfo(&info);
 		kind = jl_kind_resolve(kind, d);
-		appendStringInfo(&info, "{\"mechanism\": \"laplace\", \"projection\": \"%s\"", jl_kind_name(kind));
+		appendStringInfo(&info, "{\"mechanism\": \"%s\", \"noise\": \"%s\", \"projection\": \"%s\"",
+						 jl_noise_name(noise), jl_noise_name(noise), jl_kind_name(kind));
 		json_num(&info, "density", jl_kind_density(kind));
 		appendStringInfo(&info, ", \"kind\": \"%s\", \"d\": %d, \"k\": %d", jl_kind_word(kind), d, k);
 		appendStringInfo(&info, ", \"neighbor\": \"%s\", \"calibration\": \"%s\"",
 						 jl_neighbor_name(neighbor), jl_calibration_name(calibration));
 		json_num(&info, "bound", bound);
 		json_num(&info, "epsilon", epsilon);
-		json_num(&info, "delta", 0.0);
+		json_num(&info, "delta", noise == JL_NOISE_GAUSSIAN ? delta : 0.0);
 		json_num(&info, "epsilon_effective", m.epsilon_effective);
+		appendStringInfo(&info, ", \"sensitivity_norm\": \"%s\"",
+						 noise == JL_NOISE_GAUSSIAN ? "L2" : "L1");
 		json_num(&info, "sensitivity", m.sensitivity);
 		json_num(&info, "projection_sensitivity", m.data_sensitivity);
-		json_num(&info, "scale", m.scale);
-		json_num(&info, "grid", m.grid);
-		appendStringInfo(&info, ", \"scale_in_grid_steps\": %llu", (unsigned long long) m.t);
-		json_num(&info, "noise_variance", m.noise_variance);
-		json_num(&info, "paper_c", m.paper_c);
-		json_num(&info, "paper_delta", m.paper_delta);
+		if (noise == JL_NOISE_GAUSSIAN)
+		{
+			json_num(&info, "delta_holding", m.delta_holding);
+			json_num(&info, "sigma", m.scale);
+			json_num(&info, "sigma_calibration", m.sigma_calibration);
+			json_num(&info, "grid", m.grid);
+			appendStringInfo(&info, ", \"sigma_in_grid_steps\": %llu", (unsigned long long) m.t);
+			json_num(&info, "noise_variance", m.noise_variance);
+			json_num(&info, "paper_sigma", m.paper_c);
+		}
+		else
+		{
+			json_num(&info, "scale", m.scale);
+			json_num(&info, "grid", m.grid);
+			appendStringInfo(&info, ", \"scale_in_grid_steps\": %llu", (unsigned long long) m.t);
+			json_num(&info, "noise_variance", m.noise_variance);
+			json_num(&info, "paper_c", m.paper_c);
+			json_num(&info, "paper_delta", m.paper_delta);
+		}
 		appendStringInfo(&info, ", \"rows\": %lld}", (long long) nrows);
 
 		values[0] = CStringGetTextDatum(quote_qualified_identifier(get_namespace_name(get_rel_namespace(source)),

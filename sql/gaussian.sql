@@ -1,0 +1,155 @@
+-- Gaussian noise: (epsilon, delta) releases under the pinned key.
+
+-- what a Gaussian release guarantees and uses (analytic calibration by default)
+SELECT key, CASE WHEN jsonb_typeof(value) = 'number' THEN round(value::text::numeric, 9)::text ELSE value::text END AS value
+  FROM jsonb_each(jl_release_info(3, 4, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')) ORDER BY key;
+
+-- the accounting: L2 sensitivity with the grid rounding, sigma on the grid,
+-- the delta that holds never above the requested one, sigma at least the
+-- continuous analytic sigma for the same sensitivity
+SELECT (i->>'grid')::float8 = 2 ^ round(log(2, (i->>'grid')::float8::numeric)) AS grid_power_of_two,
+       (i->>'sigma')::float8 = (i->>'grid')::float8 * (i->>'sigma_in_grid_steps')::float8 AS sigma_on_grid,
+       (i->>'sigma_in_grid_steps')::bigint >= 1024 AS fine_grid,
+       (i->>'sensitivity')::float8 >= (i->>'projection_sensitivity')::float8 + 1.5 * sqrt(20) * (i->>'grid')::float8 AS grid_in_sensitivity,
+       (i->>'delta_holding')::float8 <= (i->>'delta_requested')::float8 AS delta_holds,
+       (i->>'sigma')::float8 >= (i->>'sigma_calibration')::float8 AS at_least_analytic,
+       (i->>'noise_variance')::float8 = ((i->>'sigma')::float8) ^ 2 AS variance,
+       (i->>'epsilon')::float8 AS epsilon, (i->>'delta')::float8 AS delta
+  FROM jl_release_info(100, 20, 1.0, delta => 1e-6, key => 'pinned', noise => 'gaussian') i;
+
+-- element neighbours: L2 sensitivity = bound * max row L2 norm, below the L1 one
+SELECT (g->>'sensitivity_norm') AS norm, (g->>'sensitivity_method') AS method,
+       (g->>'projection_sensitivity')::float8 < (l->>'projection_sensitivity')::float8 AS l2_below_l1
+  FROM jl_release_info(6, 8, 1.0, bound => 2.5, delta => 1e-5, key => 'pinned', noise => 'gaussian') g,
+       jl_release_info(6, 8, 1.0, bound => 2.5, key => 'pinned') l;
+-- the max row L2 norm of P, from jl_project of the unit vectors
+SELECT round(((i->>'projection_sensitivity')::float8 / 2.5)::numeric, 9) =
+       round((SELECT max(sqrt(s)) FROM (SELECT e, sum(v * v) AS s FROM generate_series(1, 6) e,
+              unnest(jl_project((SELECT array_agg(CASE WHEN j = e THEN 1 ELSE 0 END ORDER BY j)::float8[]
+                                 FROM generate_series(1, 6) j), 8, 'pinned')) v GROUP BY e) q)::numeric, 9) AS max_row_l2
+  FROM jl_release_info(6, 8, 1.0, bound => 2.5, delta => 1e-5, key => 'pinned', noise => 'gaussian') i;
+-- with another projection kind: Rademacher rows have L2 norm exactly 1
+SELECT (i->>'kind') AS kind, (i->>'noise') AS noise, round((i->>'projection_sensitivity')::numeric, 9) AS sens,
+       (i->>'projection_sensitivity')::float8 >= 1 AS rounded_up
+  FROM jl_release_info(5, 16, 1.0, delta => 1e-5, key => 'pinned', kind => 'rademacher', noise => 'gaussian') i;
+-- row neighbours: R * sigma_max(P)
+SELECT (i->>'sensitivity_method') AS method, round((i->>'projection_sensitivity')::numeric, 6) AS sens,
+       (i->>'valid')::bool AS valid
+  FROM jl_release_info(3, 4, 1.0, neighbor => 'row', delta => 1e-5, key => 'pinned', noise => 'gaussian') i;
+
+-- the three calibrations: classic (Kenthapadi Theorem 1) above analytic
+SELECT (i->>'calibration') AS calibration, round((i->>'sigma_calibration')::numeric, 6) AS sigma_calibration,
+       round((i->>'sigma')::numeric, 6) AS sigma, (i->>'valid')::bool AS valid,
+       (i->>'delta_holding')::float8 <= 1e-5 AS delta_holds
+  FROM unnest(ARRAY['analytic', 'classic']) c,
+       jl_release_info(3, 4, 1.0, calibration => c, delta => 1e-5, key => 'pinned', noise => 'gaussian') i;
+-- paper (Lemma 2): sigma = (4/eps) sqrt(ln(1/delta)) B, when k > 2 (ln d + ln(2/delta))
+SELECT round((i->>'paper_sigma')::numeric, 6) AS paper_sigma,
+       round((4 * sqrt(ln(1e5)))::numeric, 6) AS formula,
+       (i->>'valid')::bool AS valid, (i->>'delta_holding')::float8 <= 1e-5 AS delta_holds
+  FROM jl_release_info(10, 40, 1.0, calibration => 'paper', delta => 1e-5, key => 'pinned', noise => 'gaussian') i;
+SELECT error($$SELECT jl_release_info(10, 20, 1.0, calibration => 'paper', delta => 1e-5, key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_release_info(10, 40, 12.0, calibration => 'paper', delta => 1e-5, key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_release_info(10, 40, 1.0, 'row', calibration => 'paper', delta => 1e-5, key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_private_release('{1,2,3}', 40, 1.0, calibration => 'paper', delta => 0.4, key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_release_info(3, 4, 1.0, calibration => 'classic', delta => 0.5, key => 'pinned', noise => 'gaussian')$$);
+
+-- errors: missing delta, delta outside (0, 1), unknown noise, calibration of the other noise
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_release_info(2, 4, 1.0, key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 0, key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 1, key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 'NaN', key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 1e-5, key => 'pinned', noise => 'normal')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 1e-5, key => 'pinned', noise => NULL)$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, calibration => 'exact', delta => 1e-5, key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, calibration => 'analytic', key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, calibration => 'classic', key => 'pinned', noise => 'laplace')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 4, 0, delta => 1e-5, key => 'pinned', noise => 'gaussian')$$);
+
+-- a release: on the grid, k values, fresh noise each call
+SELECT array_length(z, 1) AS k,
+       bool_and(v / (jl_release_info(3, 6, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'grid')::float8 =
+                round(v / (jl_release_info(3, 6, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'grid')::float8)) AS on_grid
+  FROM (SELECT jl_private_release('{1,2,3}', 6, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian') z) s,
+       unnest(z) v GROUP BY z;
+SELECT count(DISTINCT jl_private_release('{1,2,3}', 6, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')) AS distinct_of_3
+  FROM generate_series(1, 3);
+
+-- recovery: the Gaussian variance 2 r^4/k + 8 s2 r^2 + 8 k s2^2
+SELECT round(jl_recover_dist_stddev('{3,0}', '{0,0}', 0.5, 'gaussian')::numeric, 9) AS gaussian,
+       round(sqrt(2 * (9 - 2) ^ 2 / 2.0 + 8 * 0.5 * (9 - 2) + 8 * 2 * 0.25)::numeric, 9) AS formula,
+       round(jl_recover_dist_stddev('{3,0}', '{0,0}', 0.5)::numeric, 9) AS laplace;
+SELECT error($$SELECT jl_recover_dist_stddev('{3,0}', '{0,0}', 0.5, 'cauchy')$$);
+
+-- table release with Gaussian noise: charged (epsilon, delta), recorded with its noise
+CREATE TABLE g_src AS
+  SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0]::float8[] AS x
+  FROM generate_series(1, 500) i;
+SELECT jl_dataset_declare('g_data', 2.0, 1e-5);
+SELECT error($$SELECT jl_release_table('g_src', 'pid', '{x}', 'g_bad', 4, 1.0, key => 'pinned', dataset => 'g_data', noise => 'gaussian')$$);
+SELECT jl_release_table('g_src', 'pid', '{x}', 'g_rel', 4, 1.0, delta => 4e-6, key => 'pinned',
+                        dataset => 'g_data', clip_lo => 0, clip_hi => 1, noise => 'gaussian') > 0 AS released;
+SELECT info->>'noise' AS noise, calibration, epsilon, delta, (info->>'delta_holding')::float8 <= delta AS holds,
+       noise_variance = (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>'noise_variance')::float8 AS variance_as_info,
+       grid = (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>'grid')::float8 AS grid_as_info
+  FROM jl_releases WHERE target = 'g_rel'::regclass;
+SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_data';
+SELECT event, epsilon, delta FROM jl_ledger WHERE dataset = 'g_data' ORDER BY id;
+SELECT count(*) AS rows, bool_and(v / r.grid = round(v / r.grid)) AS on_grid
+  FROM g_rel, unnest(sketch) v, jl_releases r WHERE r.target = 'g_rel'::regclass;
+-- the delta cap refuses a second release: 4e-6 + 7e-6 > 1e-5
+SELECT error($$SELECT jl_release_table('g_src', 'pid', '{x}', 'g_rel2', 4, 0.5, delta => 7e-6, key => 'pinned', dataset => 'g_data', clip_lo => 0, clip_hi => 1, noise => 'gaussian')$$);
+-- recovery by release uses the Gaussian formula, as the registry says
+SELECT bool_and(jl_recover_dist_stddev(p.sketch, q.sketch, 'g_rel'::regclass) =
+                jl_recover_dist_stddev(p.sketch, q.sketch, r.noise_variance, 'gaussian')) AS gaussian_by_release,
+       bool_or(jl_recover_dist_stddev(p.sketch, q.sketch, 'g_rel'::regclass) <>
+               jl_recover_dist_stddev(p.sketch, q.sketch, r.noise_variance)) AS not_laplace
+  FROM g_rel p JOIN g_rel q ON q.id = p.id + 1, jl_releases r WHERE r.target = 'g_rel'::regclass AND p.id < 20;
+
+-- the aggregate with Gaussian noise: reserve (epsilon, delta), mixed noise refused
+CREATE TABLE g_long AS
+  SELECT r AS row_id, a AS attr, ((r * a) % 5) / 5.0 AS val
+  FROM generate_series(1, 20) r, generate_series(1, 3) a;
+SELECT jl_dataset_declare('g_agg', 5.0, 1e-4);
+BEGIN;
+SELECT jl_budget_reserve('g_agg', 1.0, 1e-5) > 0 AS reserved;
+SELECT count(DISTINCT row_id) AS groups, min(array_length(z, 1)) AS k,
+       bool_and(v / (jl_release_info(3, 4, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'grid')::float8 =
+                round(v / (jl_release_info(3, 4, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'grid')::float8)) AS on_dense_grid
+  FROM (SELECT row_id, jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian') z
+        FROM g_long GROUP BY row_id) s, unnest(z) v;
+COMMIT;
+SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
+-- a Laplace reservation (delta 0) does not cover a Gaussian release
+BEGIN;
+SELECT jl_budget_reserve('g_agg', 1.0) > 0 AS reserved;
+SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);
+ROLLBACK;
+SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, NULL, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);
+SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, 'exact', 1e-5, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);
+-- one group whose rows ask for different noise
+SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian',
+                                            CASE WHEN attr = 1 THEN 'gaussian' ELSE 'laplace' END) FROM g_long GROUP BY row_id$$);
+
+-- parallel aggregation combines Gaussian states (serialize, deserialize, combine)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+CREATE TABLE g_par AS SELECT 1 AS row_id, a AS attr, 1.0::float8 AS val FROM generate_series(1, 3000) a;
+EXPLAIN (COSTS OFF) SELECT jl_private_release_agg(attr, val, 3000, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian')
+  FROM g_par;
+BEGIN;
+SELECT jl_budget_reserve('g_agg', 1.0, 1e-5) > 0 AS reserved;
+SELECT array_length(jl_private_release_agg(attr, val, 3000, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian'), 1) AS k
+  FROM g_par;
+COMMIT;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
+SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
+
+DROP TABLE g_src, g_rel, g_long, g_par;

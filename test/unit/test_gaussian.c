@@ -1,0 +1,491 @@
+/*
+ * test_gaussian.c - Gaussian noise: analytic sigma against reference
+ * values, the classic and paper calibrations, the zCDP-to-(epsilon, delta)
+ * conversion, the discrete Gaussian sampler's distribution (with negative
+ * controls that must be rejected), and the delta that a calibrated release
+ * actually satisfies (recomputed independently; never above the request).
+ *
+ * Statistical checks reject at UNIT_ALPHA = 1e-7 (false-failure rate below
+ * 1e-6 per check, see unit.h).
+ */
+#include "unit.h"
+
+#include "gaussian.h"
+#include "laplace.h"
+#include "mechanism.h"
+
+/* ---- analytic sigma: DESIGN.md's reference values, to 1e-6 relative */
+static void
+test_analytic_reference(void)
+{
+	static const double ref[][3] = {
+		{1.0, 1e-5, 3.7306316},
+		{0.1, 1e-5, 30.7495661},
+		{1.0, 1e-6, 4.2246789},
+		{10.0, 1e-6, 0.5410868},
+	};
+	int			i;
+
+	for (i = 0; i < 4; i++)
+	{
+		double		eps = ref[i][0],
+					delta = ref[i][1],
+					s = jl_analytic_sigma(eps, delta, 1.0),
+					s3 = jl_analytic_sigma(eps, delta, 3.0);
+
+		/* the references carry 8 significant digits: 1e-6 is generous */
+		check(unit_rel(s, ref[i][2]) <= 1e-6,
+			  "analytic sigma (eps %g, delta %g) = %.9f, reference %.7f", eps, delta, s, ref[i][2]);
+		check(jl_analytic_delta(s, eps, 1.0) <= delta,
+			  "analytic sigma (eps %g, delta %g): its delta %.6g <= delta (upper end)",
+			  eps, delta, jl_analytic_delta(s, eps, 1.0));
+		check(jl_analytic_delta(s * (1.0 - 1e-9), eps, 1.0) > delta,
+			  "analytic sigma (eps %g, delta %g) is the smallest: sigma (1 - 1e-9) has delta > delta",
+			  eps, delta);
+		check(unit_rel(s3, 3.0 * s) <= 1e-12,
+			  "analytic sigma scales with the sensitivity (D = 3: %.9f)", s3);
+	}
+	/* the Dwork-Roth formula is not what 'classic' uses; it fails at eps 10 */
+	{
+		double		dr = sqrt(2.0 * log(1.25 / 1e-6)) / 10.0;
+
+		check(fabs(dr - 0.5299) < 1e-4 && jl_analytic_delta(dr, 10.0, 1.0) > 1e-6,
+			  "sqrt(2 ln(1.25/delta))/eps = %.4f at eps 10 gives delta %.3g > 1e-6 (not used)",
+			  dr, jl_analytic_delta(dr, 10.0, 1.0));
+	}
+}
+
+/*
+ * Kenthapadi's Theorem 1 (with its + epsilon inside the root) holds for
+ * every epsilon when delta < 1/2: its sigma is never below the analytic one.
+ */
+static void
+test_classic_valid(void)
+{
+	static const double eps[] = {0.001, 0.01, 0.1, 0.5, 1, 2, 5, 10, 20, 50, 100};
+	static const double del[] = {1e-15, 1e-10, 1e-6, 1e-3, 0.01, 0.1, 0.3, 0.49};
+	int			i,
+				j,
+				bad = 0;
+	double		worst = INFINITY;
+
+	for (i = 0; i < 11; i++)
+		for (j = 0; j < 8; j++)
+		{
+			double		c = jl_classic_sigma(eps[i], del[j], 1.0);
+			double		a = jl_analytic_sigma(eps[i], del[j], 1.0);
+
+			if (!(c >= a) || jl_analytic_delta(c, eps[i], 1.0) > del[j])
+				bad++;
+			worst = fmin(worst, c / a);
+		}
+	check(bad == 0, "classic sigma >= analytic sigma for eps 0.001..100, delta 1e-15..0.49 "
+		  "(smallest ratio %.4f)", worst);
+	check(isnan(jl_classic_sigma(1.0, 0.5, 1.0)), "classic sigma refuses delta >= 1/2");
+	check(unit_rel(jl_classic_sigma(10.0, 1e-6, 1.0), 0.68003475) < 1e-7,
+		  "classic sigma at eps 10, delta 1e-6 = %.8f", jl_classic_sigma(10.0, 1e-6, 1.0));
+	check(unit_rel(jl_paper_sigma(1.0, 1e-5, 1.0), 4.0 * sqrt(log(1e5))) < 1e-15 &&
+		  jl_paper_k_ok(1000, 50, 1e-5) && !jl_paper_k_ok(1000, 36, 1e-5) &&
+		  jl_paper_epsilon_ok(11.0, 1e-5) && !jl_paper_epsilon_ok(11.6, 1e-5),
+		  "paper sigma and Lemma 2's conditions (k > 2 (ln d + ln(2/delta)) = %.2f, eps < %.2f)",
+		  2.0 * (log(1000.0) + log(2e5)), log(1e5));
+}
+
+/* ---- the zCDP conversion */
+
+/* CKS Corollary 13 at alpha, in long double, independently of gaussian.c */
+static long double
+cks_delta_at(long double alpha, long double rho, long double eps)
+{
+	return expl((alpha - 1.0L) * (alpha * rho - eps)) / (alpha - 1.0L) *
+		powl(1.0L - 1.0L / alpha, alpha);
+}
+
+/* min over a dense grid of alpha (then refined): an independent optimum */
+static long double
+cks_delta_min(long double rho, long double eps)
+{
+	long double best = 1.0L,
+				best_u = 0.0L,
+				u;
+
+	for (u = -25.0L; u <= 25.0L; u += 0.0025L)
+	{
+		long double v = cks_delta_at(1.0L + expl(u), rho, eps);
+
+		if (v < best)
+		{
+			best = v;
+			best_u = u;
+		}
+	}
+	for (u = best_u - 0.0025L; u <= best_u + 0.0025L; u += 0.000005L)
+	{
+		long double v = cks_delta_at(1.0L + expl(u), rho, eps);
+
+		if (v < best)
+			best = v;
+	}
+	return best;
+}
+
+static void
+test_zcdp(void)
+{
+	static const double eps[] = {0.1, 1.0, 3.0, 10.0};
+	static const double sig[] = {0.5, 1.0, 4.0, 40.0};
+	int			i,
+				j,
+				bad_cont = 0,
+				bad_ind = 0;
+	double		worst = 0.0;
+
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 4; j++)
+		{
+			double		rho = 1.0 / (2.0 * sig[j] * sig[j]);
+			double		dz = jl_zcdp_delta(rho, eps[i]);
+			double		dc = jl_analytic_delta(sig[j], eps[i], 1.0);
+			long double di = cks_delta_min(rho, eps[i]);
+
+			/* a bound for every Gaussian-like mechanism: never below the exact */
+			if (dz < dc * (1.0 - 1e-9))
+				bad_cont++;
+			/* as good as an independent minimisation, up to its grid */
+			if (di < 1.0L && (double) (dz / di) > 1.0 + 1e-6)
+				bad_ind++;
+			if (di < 1.0L && dz > 0.0)
+				worst = fmax(worst, fabs((double) (dz / di) - 1.0));
+		}
+	check(bad_cont == 0, "zCDP delta >= the exact continuous Gaussian delta (16 cases)");
+	check(bad_ind == 0, "zCDP delta within 1e-6 of an independent minimisation over alpha (worst %.2g)", worst);
+	{
+		double		rho = 0.03,
+					e = jl_zcdp_epsilon(rho, 1e-5);
+
+		check(jl_zcdp_delta(rho, e) <= 1e-5 && jl_zcdp_delta(rho, e * (1.0 - 1e-9)) > 1e-5,
+			  "zCDP epsilon at rho 0.03, delta 1e-5 = %.6f (smallest with delta <= 1e-5)", e);
+	}
+}
+
+/* ---- the sampler */
+
+typedef int64_t (*GaussFn) (JlRandom *r, uint64_t s, const uint32_t *table);
+
+static int64_t
+sampler(JlRandom *r, uint64_t s, const uint32_t *table)
+{
+	return jl_discrete_gaussian(r, s, table);
+}
+
+/* negative control: the right sampler at the wrong sigma, s + 1 */
+static int64_t
+wrong_sigma(JlRandom *r, uint64_t s, const uint32_t *table)
+{
+	return jl_discrete_gaussian(r, s + 1, NULL);
+}
+
+/* negative control: a continuous Gaussian (Box-Muller in double) rounded */
+static int64_t
+naive_rounded(JlRandom *r, uint64_t s, const uint32_t *table)
+{
+	return (int64_t) llround((double) s * unit_normal(r));
+}
+
+#define MAXC 2048
+
+/*
+ * Pearson fit of N draws to N_Z(0, s^2): cells are runs of integers with
+ * expected count >= max(100, N/120), the tails pooled.  Also the variance
+ * (mean of y^2) against s^2.  Returns the p-value.
+ */
+static double
+fit(GaussFn fn, uint64_t s, const uint32_t *table, uint64_t N, double *zvar,
+	int *ncells)
+{
+	int64_t		L = (int64_t) (12.0 * s) + 2,
+				y;
+	long double norm = 0.0L,
+				target = fmaxl(100.0L, (long double) N / 120.0L),
+				acc = 0.0L,
+				sumsq = 0.0L;
+	int64_t    *cell_of = malloc(sizeof(int64_t) * (2 * L + 1));
+	double		prob[MAXC];
+	uint64_t	obs[MAXC];
+	int			n = 0,
+				i,
+				df;
+	double		x2,
+				emin,
+				p;
+	JlRandom	r;
+
+	for (y = -L; y <= L; y++)
+		norm += expl(-(long double) y * y / (2.0L * s * s));
+	/* runs from -L: y beyond +-L have probability < e^-72, pooled with the ends */
+	for (y = -L; y <= L; y++)
+	{
+		acc += expl(-(long double) y * y / (2.0L * s * s)) / norm;
+		cell_of[y + L] = n;
+		if (N * acc >= target && n < MAXC - 1)
+		{
+			prob[n++] = (double) acc;
+			acc = 0.0L;
+		}
+	}
+	if (acc > 0.0L)
+	{
+		/* the last, too small run joins the previous cell */
+		for (y = -L; y <= L; y++)
+			if (cell_of[y + L] == n)
+				cell_of[y + L] = n - 1;
+		prob[n - 1] += (double) acc;
+	}
+	memset(obs, 0, sizeof(obs));
+	jl_random_init(&r, unit_getrandom_fill, NULL);
+	for (i = 0; i < (int64_t) N; i++)
+	{
+		int64_t		z = fn(&r, s, table);
+
+		sumsq += (long double) z * z;
+		if (z < -L)
+			z = -L;
+		if (z > L)
+			z = L;
+		obs[cell_of[z + L]]++;
+	}
+	free(cell_of);
+	p = unit_pearson(obs, prob, n, &x2, &df, &emin);
+	/* Var y^2 = 2 s^4 for a Gaussian */
+	*zvar = (double) ((sumsq / N - (long double) s * s) /
+					  sqrtl(2.0L * (long double) s * s * s * s / N));
+	*ncells = n;
+	return p;
+}
+
+static void
+test_sampler(void)
+{
+	static const uint64_t ss[] = {1, 3, 20, 1500};
+	uint64_t	N = 400000;
+	int			i;
+
+	for (i = 0; i < 4; i++)
+	{
+		uint64_t	s = ss[i];
+		uint32_t   *table = NULL;
+		double		p,
+					zv;
+		int			nc;
+		double		t0 = unit_seconds();
+
+		if (s <= JL_LAPLACE_TABLE_MAX_T)
+		{
+			table = malloc(sizeof(uint32_t) * s);
+			jl_laplace_table_fill(s, table);
+		}
+		p = fit(sampler, s, table, N, &zv, &nc);
+		check(p >= UNIT_ALPHA, "discrete Gaussian s=%llu: fit over %d cells, N=%llu, p = %.3g (%.0f ns/draw)",
+			  (unsigned long long) s, nc, (unsigned long long) N, p,
+			  (unit_seconds() - t0) * 1e9 / N);
+		check(fabs(zv) < UNIT_Z, "discrete Gaussian s=%llu: mean of y^2 vs s^2, z = %.2f",
+			  (unsigned long long) s, zv);
+		if (s <= 20)
+		{
+			p = fit(wrong_sigma, s, table, N, &zv, &nc);
+			check(p < UNIT_ALPHA, "negative control s=%llu: fit rejects sigma s+1 (p = %.3g)",
+				  (unsigned long long) s, p);
+		}
+		/* at s >= 3 the two differ by less than this test resolves */
+		if (s == 1)
+		{
+			p = fit(naive_rounded, s, table, N, &zv, &nc);
+			check(p < UNIT_ALPHA, "negative control s=%llu: fit rejects a rounded continuous Gaussian (p = %.3g)",
+				  (unsigned long long) s, p);
+		}
+		free(table);
+	}
+}
+
+/* ---- calibrated releases: the delta that holds, recomputed independently */
+
+/* an L2 sensitivity for a JlLaplace's inputs */
+static void
+setup(JlLaplace *m, JlCalibration cal, double eps, double delta, double ps,
+	  int k, int64_t d, double bound)
+{
+	memset(m, 0, sizeof(*m));
+	m->noise = JL_NOISE_GAUSSIAN;
+	m->calibration = cal;
+	m->epsilon = eps;
+	m->delta = delta;
+	m->proj_sensitivity = ps;
+	m->k = k;
+	m->d = d;
+	m->bound = bound;
+	m->neighbor = JL_NEIGHBOR_ELEMENT;
+	m->max_abs = ps;
+}
+
+/*
+ * Independent recomputation of the delta a calibrated release satisfies:
+ * integer-grid sensitivity from the data sensitivity, the rounding and the
+ * floating-point allowance; zCDP of the discrete Gaussian; CKS's conversion
+ * minimised independently in long double.
+ */
+static long double
+implied_delta(const JlLaplace *m)
+{
+	long double D2 = (long double) m->bound * m->proj_sensitivity;
+	long double Dg = (D2 + 1.5L * sqrtl((long double) m->k) * m->grid) / m->grid;
+	long double rho = Dg * Dg / (2.0L * (long double) m->t * m->t);
+
+	return cks_delta_min(rho, m->epsilon);
+}
+
+static void
+test_implied_delta(void)
+{
+	static const double eps[] = {0.05, 0.3, 1.0, 4.0, 12.0};
+	static const double del[] = {1e-9, 1e-6, 1e-3, 0.2};
+	static const int ks[] = {1, 8, 50, 400};
+	static const double ps[] = {0.37, 1.9, 35.0};
+	int			i,
+				j,
+				a,
+				b,
+				n = 0,
+				bad = 0,
+				over = 0,
+				invalid = 0,
+				neg = 0,
+				nneg = 0;
+	double		worst = 0.0,
+				excess = 0.0,
+				excess_small = 0.0,
+				rounding = 0.0;
+	char		worst_cfg[200] = "";
+
+	for (i = 0; i < 5; i++)
+		for (j = 0; j < 4; j++)
+			for (a = 0; a < 4; a++)
+				for (b = 0; b < 3; b++)
+				{
+					JlLaplace	m;
+					long double dl;
+					int			st;
+
+					setup(&m, JL_CALIBRATION_ANALYTIC, eps[i], del[j], ps[b], ks[a], 1000, 2.0);
+					st = jl_laplace_calibrate(&m);
+					if (st != JL_OK)
+					{
+						bad++;
+						continue;
+					}
+					n++;
+					dl = implied_delta(&m);
+					if (!m.valid)
+						invalid++;
+					if (dl > (long double) del[j] * (1.0L + 1e-9L))
+						over++;
+					if ((double) (dl / del[j]) > worst)
+						worst = (double) (dl / del[j]);
+					/* the price of the certificate over the continuous analytic sigma */
+					if (m.scale / m.sigma_calibration - 1.0 > excess)
+					{
+						excess = m.scale / m.sigma_calibration - 1.0;
+						snprintf(worst_cfg, sizeof(worst_cfg), "eps %g, delta %g, k %d: sigma %.4g, analytic %.4g",
+								 eps[i], del[j], ks[a], m.scale, m.sigma_calibration);
+					}
+					if (del[j] <= 1e-5)
+						excess_small = fmax(excess_small, m.scale / m.sigma_calibration - 1.0);
+					rounding = fmax(rounding, (m.sensitivity - m.data_sensitivity) / m.data_sensitivity);
+
+					/*
+					 * negative control: sigma = the continuous analytic sigma
+					 * (rounded up to the grid) is not certified for the
+					 * discrete sampler, and the check must say so
+					 */
+					{
+						JlLaplace	c = m;
+
+						c.t = (uint64_t) ceil(m.sigma_calibration / m.grid);
+						if (c.t < m.t)
+						{
+							nneg++;
+							if (implied_delta(&c) > (long double) del[j])
+								neg++;
+						}
+					}
+				}
+	check(bad == 0 && invalid == 0, "analytic calibration: %d configurations calibrated, all valid", n);
+	check(over == 0, "analytic calibration: independently implied delta <= requested delta in all %d "
+		  "(largest ratio %.9f)", n, worst);
+	check(nneg > 0 && neg == nneg, "negative control: the continuous analytic sigma alone is flagged in %d of %d",
+		  neg, nneg);
+	check(rounding <= 1.0 / 1024.0 + 1e-12, "grid rounding adds at most 1/1024 to the L2 sensitivity (%.3g)", rounding);
+	note("price of certifying the discrete noise: sampled sigma exceeds the continuous analytic sigma "
+		 "by at most %.1f%% for delta <= 1e-5, %.1f%% overall (%s)", 100.0 * excess_small,
+		 100.0 * excess, worst_cfg);
+
+	/* classic and paper: certified or refused, never over */
+	{
+		JlLaplace	m;
+		int			ok = 0;
+
+		for (i = 0; i < 5; i++)
+			for (j = 0; j < 4; j++)
+			{
+				setup(&m, JL_CALIBRATION_CLASSIC, eps[i], del[j], 1.3, 20, 500, 1.0);
+				if (del[j] >= 0.5)
+					continue;
+				if (jl_laplace_calibrate(&m) == JL_OK &&
+					(!m.valid || implied_delta(&m) <= (long double) del[j] * (1.0L + 1e-9L)) &&
+					m.scale >= m.sigma_calibration)
+					ok++;
+				else
+					note("classic eps %g delta %g: valid %d", eps[i], del[j], m.valid);
+			}
+		check(ok == 20, "classic calibration: 20 configurations certified (or refused as invalid)");
+	}
+	{
+		JlLaplace	m;
+		int			st;
+
+		setup(&m, JL_CALIBRATION_PAPER, 1.0, 1e-5, 1.3, 60, 1000, 1.0);
+		st = jl_laplace_calibrate(&m);
+		check(st == JL_OK && m.valid &&
+			  implied_delta(&m) <= 1e-5L && unit_rel(m.paper_c, 4.0 * sqrt(log(1e5))) < 1e-12,
+			  "paper calibration: sigma %.4f = (4/eps) sqrt(ln(1/delta)), certified for ||P_i||_2 <= 1.3",
+			  m.scale);
+		setup(&m, JL_CALIBRATION_PAPER, 1.0, 1e-5, 9.0, 60, 1000, 1.0);
+		st = jl_laplace_calibrate(&m);
+		check(st == JL_OK && !m.valid && m.delta_holding > 1e-5,
+			  "paper calibration: a realized P with ||P_i||_2 = 9 is not covered (delta %.3g)",
+			  m.delta_holding);
+		setup(&m, JL_CALIBRATION_PAPER, 1.0, 1e-5, 1.0, 36, 1000, 1.0);
+		check(jl_laplace_calibrate(&m) == JL_ERR_PAPER_K, "paper calibration refuses k = 36 for d = 1000");
+		setup(&m, JL_CALIBRATION_PAPER, 12.0, 1e-5, 1.0, 60, 1000, 1.0);
+		check(jl_laplace_calibrate(&m) == JL_ERR_PAPER_EPSILON, "paper calibration refuses eps >= ln(1/delta)");
+		setup(&m, JL_CALIBRATION_PAPER, 1.0, 1e-5, 1.0, 60, 1000, 1.0);
+		m.neighbor = JL_NEIGHBOR_ROW;
+		check(jl_laplace_calibrate(&m) == JL_ERR_PAPER_NEIGHBOR, "paper calibration refuses row neighbours");
+		setup(&m, JL_CALIBRATION_ANALYTIC, 1.0, NAN, 1.0, 60, 1000, 1.0);
+		check(jl_laplace_calibrate(&m) == JL_ERR_GAUSSIAN_DELTA_REQUIRED, "Gaussian noise without delta is refused");
+		setup(&m, JL_CALIBRATION_ANALYTIC, 1.0, 1.0, 1.0, 60, 1000, 1.0);
+		check(jl_laplace_calibrate(&m) == JL_ERR_DELTA, "delta 1 is refused");
+		setup(&m, JL_CALIBRATION_CLASSIC, 1.0, 0.5, 1.0, 60, 1000, 1.0);
+		check(jl_laplace_calibrate(&m) == JL_ERR_CLASSIC_DELTA, "classic calibration refuses delta 0.5");
+	}
+}
+
+int
+main(void)
+{
+	test_analytic_reference();
+	test_classic_valid();
+	test_zcdp();
+	test_implied_delta();
+	test_sampler();
+	return unit_done("test_gaussian");
+}
