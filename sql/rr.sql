@@ -103,6 +103,17 @@ SELECT error($$SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'cauchy', key =>
 -- infeasible (Laplace: valid false); if none is feasible, the refusal is raised
 SELECT jl_suggest_k(100, 1000, 4.0, 500, calibration => 'paper', key => 'pinned') AS k_paper;
 SELECT error($$SELECT jl_suggest_k(100, 1000, 4.0, 500, neighbor => 'row', calibration => 'paper', key => 'pinned')$$);
+-- Gaussian noise: delta required; the paper's calibration (Lemma 2) refuses
+-- k <= 2 (ln d + ln(2/delta)) = 33.6, so the smallest k it allows is best here
+SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') AS k_gaussian;
+SELECT jl_suggest_k(100, 1000, 1.0, 100, 5000, noise => 'gaussian', delta => 1e-5, key => 'pinned') AS k_gaussian_range;
+SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, calibration => 'paper', key => 'pinned') AS k_gaussian_paper;
+SELECT (i->>'noise_variance')::float8 = (jl_release_info(100, (i->>'k')::int, 1.0, noise => 'gaussian', delta => 1e-5, key => 'pinned')->>'noise_variance')::float8 AS same_noise,
+       i->>'noise' AS noise
+  FROM jl_suggest_k_info(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') i;
+SELECT error($$SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', key => 'pinned')$$);
+SELECT error($$SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 2, key => 'pinned')$$);
+
 -- the noise variance at the suggested k is jl_release_info's
 SELECT (i->>'k')::int AS k,
        (i->>'noise_variance')::float8 = (jl_release_info(100, (i->>'k')::int, 4.0, key => 'pinned')->>'noise_variance')::float8 AS same_noise,
