@@ -301,8 +301,10 @@ g_note = ("projection + Gaussian noise uses delta = 1/n, the paper's conservativ
           "(epsilon, 1/n)-DP while the others are pure epsilon-DP"
           if nv_g is not None else
           "projection + Gaussian noise is left out: this build of jldp has no Gaussian noise")
-md = f"""### Projection, randomized response and output perturbation on 0/1 data (Kenthapadi et al. 4.3.3)
+md = f"""## Projection, randomized response and output perturbation on 0/1 data (Kenthapadi et al. 4.3.3)
 
+Kenthapadi et al., *Privacy via the Johnson-Lindenstrauss Transform*
+(2012), section 4.3.3, through the extension (`test/paper/kenthapadi.sh --out DIR [--quick]`).
 {"Quick run (reduced sizes). " if quick else ""}Synthetic 0/1 data: d = {d} attributes, n = {n} rows in three families whose
 base profiles have {', '.join(nus)} ones; each row flips a log-uniform number of
 its family's bits, so the {len(r2)} pairs have true squared (Hamming) distances from
