@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
 /*
@@ -31,20 +32,16 @@ jl_all_finite(const double *v, int n)
 }
 
 /*
- * The elements of a one-dimensional float8[] without NULLs, NaN or infinity.
- * Returns a pointer into the array's data (no copy); *n is its length.
+ * The length of a one-dimensional, non-empty array of elemtype without
+ * NULLs; any other array is an error.
  */
-double *
-jl_array_vector(ArrayType *a, const char *what, int *n)
+int
+jl_array_check(ArrayType *a, Oid elemtype, const char *what)
 {
-	double	   *v;
-	int			i,
-				len;
-
-	if (ARR_ELEMTYPE(a) != FLOAT8OID)
+	if (ARR_ELEMTYPE(a) != elemtype)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("%s must be an array of double precision", what)));
+				 errmsg("%s must be an array of %s", what, format_type_be(elemtype))));
 	if (ARR_NDIM(a) == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
@@ -58,7 +55,21 @@ jl_array_vector(ArrayType *a, const char *what, int *n)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not contain NULL elements", what)));
-	len = ARR_DIMS(a)[0];
+	return ARR_DIMS(a)[0];
+}
+
+/*
+ * The elements of a one-dimensional float8[] without NULLs, NaN or infinity.
+ * Returns a pointer into the array's data (no copy); *n is its length.
+ */
+double *
+jl_array_vector(ArrayType *a, const char *what, int *n)
+{
+	double	   *v;
+	int			i,
+				len;
+
+	len = jl_array_check(a, FLOAT8OID, what);
 	v = (double *) ARR_DATA_PTR(a);
 	if (!jl_all_finite(v, len))
 	{

@@ -138,6 +138,27 @@ best_for(const Search *s, double r2)
 	return bk;
 }
 
+/* the evaluated k of the smallest objective (*bestj), the lowest on ties */
+static int
+best_evaluated(Search *s, double *bestj)
+{
+	int			kb = 0,
+				i;
+
+	*bestj = INFINITY;
+	for (i = 0; i < s->n; i++)
+	{
+		double		j = objective(s, s->k[i]);
+
+		if (j < *bestj || (j == *bestj && s->k[i] < kb))
+		{
+			*bestj = j;
+			kb = s->k[i];
+		}
+	}
+	return kb;
+}
+
 bool
 jl_suggest_k_search(double lo, double hi, bool gaussian, int kmax,
 					JlNoiseVarianceFn fn, void *ctx, JlSuggest *out)
@@ -187,18 +208,7 @@ jl_suggest_k_search(double lo, double hi, bool gaussian, int kmax,
 	update_vstar(&s);
 
 	/* the best grid k and its grid neighbours */
-	kb = 0;
-	bestj = INFINITY;
-	for (i = 0; i < s.n; i++)
-	{
-		double		j = objective(&s, s.k[i]);
-
-		if (j < bestj || (j == bestj && s.k[i] < kb))
-		{
-			bestj = j;
-			kb = s.k[i];
-		}
-	}
+	kb = best_evaluated(&s, &bestj);
 	if (kb == 0)
 		return false;
 	kl = 1;
@@ -229,18 +239,7 @@ jl_suggest_k_search(double lo, double hi, bool gaussian, int kmax,
 
 	/* the best of everything evaluated, against the final references */
 	update_vstar(&s);
-	kb = 0;
-	bestj = INFINITY;
-	for (i = 0; i < s.n; i++)
-	{
-		double		j = objective(&s, s.k[i]);
-
-		if (j < bestj || (j == bestj && s.k[i] < kb))
-		{
-			bestj = j;
-			kb = s.k[i];
-		}
-	}
+	kb = best_evaluated(&s, &bestj);
 	out->k = kb;
 	out->noise_variance = eval(&s, kb);
 	out->objective = bestj;

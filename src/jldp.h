@@ -19,9 +19,20 @@
 #define JLDP_KEY_TABLE "jldp_key"
 
 /* arrays.c */
+extern int	jl_array_check(ArrayType *a, Oid elemtype, const char *what);
 extern double *jl_array_vector(ArrayType *a, const char *what, int *n);
 extern ArrayType *jl_vector_array(const double *v, int n);
 extern void jl_check_k(int32 k);
+
+/* recover.c: the release that wrote a table, from the registry */
+typedef struct JlReleaseNoise
+{
+	Oid			target;
+	int			k;
+	double		noise_variance;
+	char		noise[NAMEDATALEN];	/* info->>'noise', "laplace" if absent */
+} JlReleaseNoise;
+extern const JlReleaseNoise *jl_release_noise(FunctionCallInfo fcinfo, Oid target);
 
 /* options.c */
 extern JlNeighbor jl_parse_neighbor(text *t);

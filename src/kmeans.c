@@ -9,10 +9,13 @@
 #endif
 #include "kmeans.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chacha20.h"
+#include "distance.h"
 
 /* a ChaCha20 keystream keyed by (domain, seed): uniform doubles in [0, 1) */
 typedef struct KmRandom
@@ -88,32 +91,17 @@ jl_kmeans_distinct(const double *X, int64_t n, int k)
 	return m;
 }
 
-static double
-km_sqdist(const double *a, const double *b, int k)
-{
-	double		s = 0.0;
-	int			j;
-
-	for (j = 0; j < k; j++)
-	{
-		double		t = a[j] - b[j];
-
-		s += t * t;
-	}
-	return s;
-}
-
 int
 jl_kmeans_nearest(const double *x, const double *centroids, int m, int k,
 				  double *dist2)
 {
-	double		best = km_sqdist(x, centroids, k);
+	double		best = jl_sqdist(x, centroids, k);
 	int			arg = 0;
 	int			c;
 
 	for (c = 1; c < m; c++)
 	{
-		double		d = km_sqdist(x, centroids + (size_t) c * k, k);
+		double		d = jl_sqdist(x, centroids + (size_t) c * k, k);
 
 		if (d < best)
 		{
@@ -128,6 +116,9 @@ jl_kmeans_nearest(const double *x, const double *centroids, int m, int k,
 
 /* centroids per block of the assignment step */
 #define KM_BLOCK 4
+
+/* distance terms (points x c x k) between two calls of tick in a pass */
+#define KM_TICK_WORK (INT64_C(1) << 24)
 
 /* workspace layout: distances, sums, blocked centroids, counts, labels */
 typedef struct KmWork
@@ -169,6 +160,24 @@ km_work(void *work, int64_t n, int k, int c, KmWork *w)
 	w->label = (int *) p;
 }
 
+/* the first of the n points that differs from each of the m seeds C */
+static int64_t
+km_first_new(const double *X, int64_t n, int k, const double *C, int m)
+{
+	int64_t		i;
+	int			l;
+
+	for (i = 0; i < n; i++)
+	{
+		for (l = 0; l < m; l++)
+			if (km_compare(X + i * k, C + (size_t) l * k, &k) == 0)
+				break;
+		if (l == m)
+			return i;
+	}
+	return n - 1;				/* not reached: more than m distinct points */
+}
+
 /* k-means++: the first seed uniform, each next one with probability ~ D^2 */
 static void
 km_seed(const double *X, int64_t n, int k, int c, uint64_t seed,
@@ -185,7 +194,7 @@ km_seed(const double *X, int64_t n, int k, int c, uint64_t seed,
 		pick = n - 1;
 	memcpy(C, X + pick * k, sizeof(double) * k);
 	for (i = 0; i < n; i++)
-		dist[i] = km_sqdist(X + i * k, C, k);
+		dist[i] = jl_sqdist(X + i * k, C, k);
 
 	for (j = 1; j < c; j++)
 	{
@@ -216,11 +225,18 @@ km_seed(const double *X, int64_t n, int k, int c, uint64_t seed,
 		/* rounding can leave target beyond the last partial sum */
 		if (pick < 0)
 			pick = last;
-		/* more distinct points than c, so some point has dist > 0 */
+
+		/*
+		 * There are more distinct points than c, but their squared distances
+		 * to the seeds can all underflow to 0 (points 1e-200 apart): then
+		 * take the first point that is none of the seeds.
+		 */
+		if (pick < 0)
+			pick = km_first_new(X, n, k, C, j);
 		memcpy(cj, X + pick * k, sizeof(double) * k);
 		for (i = 0; i < n; i++)
 		{
-			double		d = km_sqdist(X + i * k, cj, k);
+			double		d = jl_sqdist(X + i * k, cj, k);
 
 			if (d < dist[i])
 				dist[i] = d;
@@ -258,11 +274,12 @@ km_block(const double *C, int c, int k, double *B)
  */
 static int64_t
 km_assign(const double *X, int64_t n, int k, const double *C, int c,
-		  KmWork *w)
+		  KmWork *w, void (*tick) (void))
 {
 	int64_t		changed = 0;
 	int64_t		i;
 	int			nb = (c + KM_BLOCK - 1) / KM_BLOCK;
+	int64_t		stride = KM_TICK_WORK / ((int64_t) c * k) + 1;
 
 	km_block(C, c, k, w->blocked);
 	for (i = 0; i < n; i++)
@@ -273,6 +290,9 @@ km_assign(const double *X, int64_t n, int k, const double *C, int c,
 					b,
 					j,
 					m;
+
+		if (tick && i % stride == stride - 1)
+			tick();
 
 		for (b = 0; b < nb; b++)
 		{
@@ -303,9 +323,27 @@ km_assign(const double *X, int64_t n, int k, const double *C, int c,
 	return changed;
 }
 
+/*
+ * Coordinate t of the mean of cluster j when the plain sum overflowed (points
+ * near DBL_MAX): a sum of x / count, whose terms and total stay in range.
+ */
+static double
+km_mean_scaled(const double *X, int64_t n, int k, const int *label, int j,
+			   int t, int64_t count)
+{
+	double		m = 0.0;
+	int64_t		i;
+
+	for (i = 0; i < n; i++)
+		if (label[i] == j)
+			m += X[i * k + t] / (double) count;
+	return fmax(-DBL_MAX, fmin(m, DBL_MAX));
+}
+
 /* centroids := means of their points; empty clusters re-seeded */
 static void
-km_update(const double *X, int64_t n, int k, double *C, int c, KmWork *w)
+km_update(const double *X, int64_t n, int k, double *C, int c, KmWork *w,
+		  void (*tick) (void))
 {
 	int64_t		i;
 	int			j,
@@ -329,6 +367,8 @@ km_update(const double *X, int64_t n, int k, double *C, int c, KmWork *w)
 
 		if (w->count[j] > 0)
 			continue;
+		if (tick)
+			tick();
 		/* n > c, so some cluster has two or more points */
 		for (i = 0; i < n; i++)
 			if (w->count[w->label[i]] > 1 && (far < 0 || w->dist[i] > w->dist[far]))
@@ -346,7 +386,13 @@ km_update(const double *X, int64_t n, int k, double *C, int c, KmWork *w)
 	}
 	for (j = 0; j < c; j++)
 		for (t = 0; t < k; t++)
-			C[(size_t) j * k + t] = w->sum[(size_t) j * k + t] / (double) w->count[j];
+		{
+			double		m = w->sum[(size_t) j * k + t] / (double) w->count[j];
+
+			if (!isfinite(m))
+				m = km_mean_scaled(X, n, k, w->label, j, t, w->count[j]);
+			C[(size_t) j * k + t] = m;
+		}
 }
 
 int
@@ -377,9 +423,9 @@ jl_kmeans_run(const double *X, int64_t n, int k, int c, uint64_t seed,
 	{
 		if (tick)
 			tick();
-		if (km_assign(X, n, k, centroids, c, &w) == 0)
+		if (km_assign(X, n, k, centroids, c, &w, tick) == 0)
 			break;
-		km_update(X, n, k, centroids, c, &w);
+		km_update(X, n, k, centroids, c, &w, tick);
 		(*iterations)++;
 	}
 	return c;

@@ -38,7 +38,7 @@ int64_t		jl_kmeans_distinct(const double *X, int64_t n, int k);
  * centroids: c x k output; work: jl_kmeans_work_bytes(n, k, c) bytes.
  * Returns the number of centroids written; *iterations gets the number of
  * Lloyd updates.  tick, if not NULL, is called once per pass over the points
- * (the caller's interrupt check).
+ * and within long passes (the caller's interrupt check).
  */
 int			jl_kmeans_run(const double *X, int64_t n, int k, int c,
 						  uint64_t seed, int max_iter, double *centroids,

@@ -21,46 +21,37 @@ PG_FUNCTION_INFO_V1(jl_recover_dist_stddev);
 PG_FUNCTION_INFO_V1(jl_recover_dist_release);
 PG_FUNCTION_INFO_V1(jl_recover_dist_stddev_release);
 
-/* per call site: the release last looked up, its noise variance and noise */
-typedef struct ReleaseVariance
-{
-	Oid			target;
-	int			k;
-	double		noise_variance;
-	bool		gaussian;
-} ReleaseVariance;
-
 /*
- * The noise variance the registry records for the release that wrote the
- * table target; the caller must be able to read target.
+ * The release that wrote the table target, from the registry: its k, noise
+ * variance and noise (info->>'noise', "laplace" if absent), cached per call
+ * site.  The caller must be able to read target.
  */
-static double
-registry_variance(FunctionCallInfo fcinfo, Oid target, int *k, bool *gaussian)
+const JlReleaseNoise *
+jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 {
-	ReleaseVariance *rv = (ReleaseVariance *) fcinfo->flinfo->fn_extra;
+	JlReleaseNoise *rn = (JlReleaseNoise *) fcinfo->flinfo->fn_extra;
 
-	if (rv == NULL || rv->target != target)
+	if (rn == NULL || rn->target != target)
 	{
 		Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 		Oid			types[1] = {OIDOID};
 		Datum		values[1] = {ObjectIdGetDatum(target)};
 		JlOwnerScope scope;
 		bool		isnull;
+		char	   *noise;
 		int			rc;
 
 		if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 					 errmsg("permission denied for table %s", get_rel_name(target))));
-		if (rv == NULL)
-			rv = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(*rv));
-		rv->target = InvalidOid;
+		if (rn == NULL)
+			rn = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(*rn));
+		rn->target = InvalidOid;
 		SPI_connect();
 		jl_become_owner(nsp, &scope);
-		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k, "
-											"coalesce(info->>'noise', 'laplace') = 'gaussian' "
-											"FROM %s WHERE target = $1 "
-											"ORDER BY id DESC LIMIT 1",
+		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k, info->>'noise' FROM %s "
+											"WHERE target = $1 ORDER BY id DESC LIMIT 1",
 											jl_qualified(nsp, "jldp_release")),
 								   1, types, values, NULL, true, 1);
 		jl_restore_user(&scope);
@@ -71,19 +62,17 @@ registry_variance(FunctionCallInfo fcinfo, Oid target, int *k, bool *gaussian)
 					(errcode(ERRCODE_UNDEFINED_OBJECT),
 					 errmsg("table %s was not written by a jldp release", get_rel_name(target)),
 					 errhint("Pass the release's noise_variance instead.")));
-		rv->noise_variance = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0],
+		rn->noise_variance = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0],
 														  SPI_tuptable->tupdesc, 1, &isnull));
-		rv->k = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
+		rn->k = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
 											SPI_tuptable->tupdesc, 2, &isnull));
-		rv->gaussian = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0],
-												  SPI_tuptable->tupdesc, 3, &isnull));
+		noise = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
+		strlcpy(rn->noise, noise == NULL ? "laplace" : noise, sizeof(rn->noise));
 		SPI_finish();
-		rv->target = target;
-		fcinfo->flinfo->fn_extra = rv;
+		rn->target = target;
+		fcinfo->flinfo->fn_extra = rn;
 	}
-	*k = rv->k;
-	*gaussian = rv->gaussian;
-	return rv->noise_variance;
+	return rn;
 }
 
 static void
@@ -105,14 +94,16 @@ static void
 read_release_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, double *nv,
 				  bool *gaussian)
 {
-	int			rk;
+	const JlReleaseNoise *rn;
 
 	read_sketches(fcinfo, a, b, k);
-	*nv = registry_variance(fcinfo, PG_GETARG_OID(2), &rk, gaussian);
-	if (rk != *k)
+	rn = jl_release_noise(fcinfo, PG_GETARG_OID(2));
+	if (rn->k != *k)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("sketches have %d dimensions, the release has k = %d", *k, rk)));
+				 errmsg("sketches have %d dimensions, the release has k = %d", *k, rn->k)));
+	*nv = rn->noise_variance;
+	*gaussian = strcmp(rn->noise, "gaussian") == 0;
 }
 
 Datum

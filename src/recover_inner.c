@@ -9,13 +9,8 @@
 #include "inner.h"
 
 #include "catalog/pg_type.h"
-#include "executor/spi.h"
-#include "miscadmin.h"
-#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
-
-#include "budget.h"
 
 PG_FUNCTION_INFO_V1(jl_recover_inner);
 PG_FUNCTION_INFO_V1(jl_recover_inner_stddev);
@@ -25,15 +20,6 @@ PG_FUNCTION_INFO_V1(jl_recover_inner_release);
 PG_FUNCTION_INFO_V1(jl_recover_inner_stddev_release);
 PG_FUNCTION_INFO_V1(jl_recover_norm2_release);
 PG_FUNCTION_INFO_V1(jl_recover_norm2_stddev_release);
-
-/* what recovery needs from a release, cached per call site */
-typedef struct ReleaseNoise
-{
-	Oid			target;
-	int			k;
-	double		noise_variance;
-	char		noise[NAMEDATALEN];	/* info->>'noise', "laplace" if absent */
-} ReleaseNoise;
 
 /* the fourth moment of a noise, in units of its variance squared */
 static double
@@ -48,60 +34,6 @@ noise_kurtosis(const char *noise, int len)
 			 errmsg("unknown noise \"%.*s\"", len, noise),
 			 errhint("Use 'laplace' or 'gaussian'.")));
 	return 0.0;					/* not reached */
-}
-
-/*
- * The noise of the release that wrote the table target, from the registry
- * (info->>'noise', absent for Laplace); the caller must be able to read
- * target.
- */
-static const ReleaseNoise *
-registry_noise(FunctionCallInfo fcinfo, Oid target)
-{
-	ReleaseNoise *rn = (ReleaseNoise *) fcinfo->flinfo->fn_extra;
-
-	if (rn == NULL || rn->target != target)
-	{
-		Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-		Oid			types[1] = {OIDOID};
-		Datum		values[1] = {ObjectIdGetDatum(target)};
-		JlOwnerScope scope;
-		bool		isnull;
-		char	   *noise;
-		int			rc;
-
-		if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-					 errmsg("permission denied for table %s", get_rel_name(target))));
-		if (rn == NULL)
-			rn = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(*rn));
-		rn->target = InvalidOid;
-		SPI_connect();
-		jl_become_owner(nsp, &scope);
-		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k, info->>'noise' FROM %s "
-											"WHERE target = $1 ORDER BY id DESC LIMIT 1",
-											jl_qualified(nsp, "jldp_release")),
-								   1, types, values, NULL, true, 1);
-		jl_restore_user(&scope);
-		if (rc != SPI_OK_SELECT)
-			elog(ERROR, "could not read the release registry");
-		if (SPI_processed == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("table %s was not written by a jldp release", get_rel_name(target)),
-					 errhint("Pass the release's noise_variance instead.")));
-		rn->noise_variance = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0],
-														  SPI_tuptable->tupdesc, 1, &isnull));
-		rn->k = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
-											SPI_tuptable->tupdesc, 2, &isnull));
-		noise = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
-		strlcpy(rn->noise, noise == NULL ? "laplace" : noise, sizeof(rn->noise));
-		SPI_finish();
-		rn->target = target;
-		fcinfo->flinfo->fn_extra = rn;
-	}
-	return rn;
 }
 
 static double *
@@ -143,10 +75,10 @@ read_kurtosis(FunctionCallInfo fcinfo, int arg)
 	return noise_kurtosis(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 }
 
-static const ReleaseNoise *
+static const JlReleaseNoise *
 read_release(FunctionCallInfo fcinfo, int arg, int k)
 {
-	const ReleaseNoise *rn = registry_noise(fcinfo, PG_GETARG_OID(arg));
+	const JlReleaseNoise *rn = jl_release_noise(fcinfo, PG_GETARG_OID(arg));
 
 	if (rn->k != k)
 		ereport(ERROR,
@@ -218,7 +150,7 @@ jl_recover_inner_stddev_release(PG_FUNCTION_ARGS)
 	double	   *a,
 			   *b;
 	int			k;
-	const ReleaseNoise *rn;
+	const JlReleaseNoise *rn;
 
 	read_two(fcinfo, &a, &b, &k);
 	rn = read_release(fcinfo, 2, k);
@@ -230,7 +162,7 @@ jl_recover_norm2_release(PG_FUNCTION_ARGS)
 {
 	int			k;
 	double	   *a = read_sketch(fcinfo, 0, "a", &k);
-	const ReleaseNoise *rn = read_release(fcinfo, 1, k);
+	const JlReleaseNoise *rn = read_release(fcinfo, 1, k);
 
 	PG_RETURN_FLOAT8(jl_norm2_recover(a, k, rn->noise_variance));
 }
@@ -240,7 +172,7 @@ jl_recover_norm2_stddev_release(PG_FUNCTION_ARGS)
 {
 	int			k;
 	double	   *a = read_sketch(fcinfo, 0, "a", &k);
-	const ReleaseNoise *rn = read_release(fcinfo, 1, k);
+	const JlReleaseNoise *rn = read_release(fcinfo, 1, k);
 
 	if (strcmp(rn->noise, "laplace") != 0 && strcmp(rn->noise, "gaussian") != 0)
 		ereport(ERROR,

@@ -45,28 +45,6 @@ read_p(double p)
 	return p;
 }
 
-/* A one-dimensional array of elemtype without NULLs; its length. */
-static int
-check_array(ArrayType *a, Oid elemtype, const char *what)
-{
-	if (ARR_ELEMTYPE(a) != elemtype)
-		elog(ERROR, "%s has an unexpected element type", what);
-	if (ARR_NDIM(a) == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("%s must not be empty", what)));
-	if (ARR_NDIM(a) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("%s must be one-dimensional, not %d-dimensional",
-						what, ARR_NDIM(a))));
-	if (array_contains_nulls(a))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not contain NULL elements", what)));
-	return ARR_DIMS(a)[0];
-}
-
 /* The elements of a float8[] of 0/1 values. */
 static double *
 bits_doubles(ArrayType *a, const char *what, int *n)
@@ -74,7 +52,7 @@ bits_doubles(ArrayType *a, const char *what, int *n)
 	double	   *v;
 	int			i;
 
-	*n = check_array(a, FLOAT8OID, what);
+	*n = jl_array_check(a, FLOAT8OID, what);
 	v = (double *) ARR_DATA_PTR(a);
 	for (i = 0; i < *n; i++)
 		if (!(v[i] == 0.0 || v[i] == 1.0))
@@ -119,7 +97,7 @@ jl_randomized_response_bool(PG_FUNCTION_ARGS)
 	int			n;
 
 	read_epsilon(PG_GETARG_FLOAT8(1), &rr);
-	n = check_array(a, BOOLOID, "bits");
+	n = jl_array_check(a, BOOLOID, "bits");
 	/* a bool element is one byte, 0 or 1 */
 	jl_rr_flip_bytes(jl_strong_random(), &rr, (uint8 *) ARR_DATA_PTR(a), n);
 	PG_RETURN_ARRAYTYPE_P(a);
@@ -174,8 +152,8 @@ hamming_bool(FunctionCallInfo fcinfo, double *h, double *d)
 {
 	ArrayType  *a = PG_GETARG_ARRAYTYPE_P(0);
 	ArrayType  *b = PG_GETARG_ARRAYTYPE_P(1);
-	int			na = check_array(a, BOOLOID, "a");
-	int			nb = check_array(b, BOOLOID, "b");
+	int			na = jl_array_check(a, BOOLOID, "a");
+	int			nb = jl_array_check(b, BOOLOID, "b");
 	const bool *va = (const bool *) ARR_DATA_PTR(a);
 	const bool *vb = (const bool *) ARR_DATA_PTR(b);
 	int64		diff = 0;

@@ -15,15 +15,6 @@
 
 #include <float.h>
 
-static void
-pinned_key(uint8_t key[JL_KEY_BYTES], uint8_t base)
-{
-	int			i;
-
-	for (i = 0; i < JL_KEY_BYTES; i++)
-		key[i] = (uint8_t) (base + i);
-}
-
 static JlCsr
 make_csr(const double *P, int64_t d, int k)
 {

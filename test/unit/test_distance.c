@@ -59,40 +59,6 @@ test_exact(void)
 		  "jl_recover_stddev with recovered < 0 uses r2 = 0: %.17g = sqrt(14 k s2^2)", sd);
 }
 
-typedef struct Moments
-{
-	double		mean,
-				var,			/* sample variance */
-				se_mean,
-				se_var;
-} Moments;
-
-static void
-moments(const double *x, int M, Moments *mo)
-{
-	long double s = 0.0L,
-				s2 = 0.0L,
-				s4 = 0.0L,
-				mean;
-	int			i;
-
-	for (i = 0; i < M; i++)
-		s += x[i];
-	mean = s / M;
-	for (i = 0; i < M; i++)
-	{
-		long double d = x[i] - mean,
-					dd = d * d;
-
-		s2 += dd;
-		s4 += dd * dd;
-	}
-	mo->mean = (double) mean;
-	mo->var = (double) (s2 / (M - 1));
-	mo->se_mean = sqrt(mo->var / M);
-	mo->se_var = sqrt((double) (s4 / M) - mo->var * mo->var) / sqrt((double) M);
-}
-
 static double
 paper_claim7(double r2, int k, double s2)
 {

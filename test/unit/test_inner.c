@@ -30,40 +30,6 @@
 
 static JlRandom rng;
 
-typedef struct Moments
-{
-	double		mean,
-				var,
-				se_mean,
-				se_var;
-} Moments;
-
-static void
-moments(const double *x, int M, Moments *mo)
-{
-	long double s = 0.0L,
-				s2 = 0.0L,
-				s4 = 0.0L,
-				mean;
-	int			i;
-
-	for (i = 0; i < M; i++)
-		s += x[i];
-	mean = s / M;
-	for (i = 0; i < M; i++)
-	{
-		long double d = x[i] - mean,
-					dd = d * d;
-
-		s2 += dd;
-		s4 += dd * dd;
-	}
-	mo->mean = (double) mean;
-	mo->var = (double) (s2 / (M - 1));
-	mo->se_mean = sqrt(mo->var / M);
-	mo->se_var = sqrt((double) (s4 / M) - mo->var * mo->var) / sqrt((double) M);
-}
-
 /* standard normal by Box-Muller, u in (0, 1) */
 static double
 gauss(void)

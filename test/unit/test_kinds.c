@@ -18,21 +18,6 @@
 #include "chacha20.h"
 #include "projection.h"
 
-static void
-pinned_key(uint8_t key[JL_KEY_BYTES], uint8_t base)
-{
-	int			i;
-
-	for (i = 0; i < JL_KEY_BYTES; i++)
-		key[i] = (uint8_t) (base + i);
-}
-
-static int
-same_doubles(const double *a, const double *b, int64_t n)
-{
-	return memcmp(a, b, (size_t) n * sizeof(double)) == 0;
-}
-
 static uint64_t
 w64(const uint32_t *w)
 {

@@ -10,6 +10,9 @@
 #include "unit.h"
 #include "kmeans.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 static uint64_t det = 12345;
 
 /* uniform in [-1, 1) */
@@ -269,6 +272,106 @@ test_reseed(void)
 	check(m == 4 && ok, "an emptied cluster is re-seeded: 4 centroids in use");
 }
 
+/*
+ * Distinct points whose squared distances underflow to 0 (1e-200 apart):
+ * every k-means++ weight is 0, and the next seed must still be a point of
+ * the input, not the word before it.  The points sit right after a page
+ * that cannot be read, so a read before them faults.
+ */
+static void
+test_underflow_seeds(void)
+{
+	long		page = sysconf(_SC_PAGESIZE);
+	char	   *mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+						   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	double	   *X;
+	double		C[3];
+	int			c,
+				m,
+				it,
+				j,
+				ok = 1;
+
+	if (mem == MAP_FAILED || mprotect(mem, page, PROT_NONE) != 0)
+	{
+		check(0, "guard page for the underflow test");
+		return;
+	}
+	X = (double *) (mem + page);
+	for (c = 2; c <= 3; c++)
+	{
+		for (j = 0; j <= c; j++)
+			X[j] = 1e-200 * j;
+		m = run(X, c + 1, 1, c, 7, 300, C, &it);
+		ok &= m == c;
+		for (j = 0; j < m; j++)
+			ok &= isfinite(C[j]) && C[j] >= 0.0 && C[j] <= 1e-200 * c;
+		for (j = 1; j < m; j++)
+			ok &= C[j] != C[j - 1];
+	}
+	munmap(mem, 2 * page);
+	check(ok, "points 1e-200 apart (squared distances 0): c distinct centroids among the points");
+}
+
+/*
+ * Points whose first coordinate is near DBL_MAX (distances stay finite, as
+ * it is the same in every point): the sum of a cluster overflows, its mean
+ * does not.
+ */
+static void
+test_huge_means(void)
+{
+	double		X[] = {1.5e308, 0, 1.5e308, 1, 1.5e308, 2, 1.5e308, 100,
+	1.5e308, 101};
+	double		C[4];
+	int			m,
+				it;
+
+	m = run(X, 5, 2, 2, 0, 300, C, &it);
+	note("centroids (%g,%g) (%g,%g)", C[0], C[1], C[2], C[3]);
+	check(m == 2 && C[0] == 1.5e308 && C[1] == 1.0 &&
+		  C[2] == 1.5e308 && C[3] == 100.5,
+		  "clusters of points (1.5e308, y) have the finite means (1.5e308, 1) and (1.5e308, 100.5)");
+}
+
+static int ticks;
+
+static void
+count_tick(void)
+{
+	ticks++;
+}
+
+/*
+ * The interrupt check runs within a long assignment pass, not only between
+ * passes: 1100 points against 64 centroids of 512 coordinates are 2^25
+ * distance terms, two calls at one per 2^24.  One Lloyd step makes 63
+ * calls for the seeds and one for the pass.
+ */
+static void
+test_ticks(void)
+{
+	int			n = 1100,
+				k = 512,
+				c = 64,
+				i,
+				it;
+	double	   *X = malloc(sizeof(double) * n * k);
+	double	   *C = malloc(sizeof(double) * c * k);
+	void	   *work = malloc(jl_kmeans_work_bytes(n, k, c));
+
+	for (i = 0; i < n * k; i++)
+		X[i] = u11();
+	jl_kmeans_sort(X, n, k);
+	ticks = 0;
+	jl_kmeans_run(X, n, k, c, 1, 1, C, work, &it, count_tick);
+	check(ticks >= 63 + 1 + 2, "a pass of 2^25 distance terms checks for interrupts within: %d calls",
+		  ticks);
+	free(X);
+	free(C);
+	free(work);
+}
+
 int
 main(void)
 {
@@ -277,5 +380,8 @@ main(void)
 	test_distinct();
 	test_no_empty();
 	test_reseed();
+	test_underflow_seeds();
+	test_huge_means();
+	test_ticks();
 	return unit_done("test_kmeans");
 }

@@ -13,21 +13,6 @@
 #include "chacha20.h"
 #include "projection.h"
 
-static void
-pinned_key(uint8_t key[JL_KEY_BYTES], uint8_t base)
-{
-	int			i;
-
-	for (i = 0; i < JL_KEY_BYTES; i++)
-		key[i] = (uint8_t) (base + i);
-}
-
-static int
-same_doubles(const double *a, const double *b, int n)
-{
-	return memcmp(a, b, (size_t) n * sizeof(double)) == 0;
-}
-
 /* number of positions where a and b agree exactly */
 static int
 count_equal(const double *a, const double *b, int n)

@@ -29,6 +29,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "projection.h"
 #include "randbits.h"
 
 #define UNIT_FN static __attribute__((unused))
@@ -339,6 +340,57 @@ unit_pearson(const uint64_t *obs, const double *prob, int n, double *stat,
 	if (min_expected)
 		*min_expected = emin;
 	return unit_chi2_sf(x2, n - 1);
+}
+
+/* a key pinned to the bytes base, base + 1, ... (reproducible P) */
+UNIT_FN void
+pinned_key(uint8_t key[JL_KEY_BYTES], uint8_t base)
+{
+	int			i;
+
+	for (i = 0; i < JL_KEY_BYTES; i++)
+		key[i] = (uint8_t) (base + i);
+}
+
+UNIT_FN int
+same_doubles(const double *a, const double *b, int64_t n)
+{
+	return memcmp(a, b, (size_t) n * sizeof(double)) == 0;
+}
+
+/* sample moments of x[0..M-1] and the standard errors of mean and variance */
+typedef struct Moments
+{
+	double		mean,
+				var,			/* sample variance */
+				se_mean,
+				se_var;
+} Moments;
+
+UNIT_FN void
+moments(const double *x, int M, Moments *mo)
+{
+	long double s = 0.0L,
+				s2 = 0.0L,
+				s4 = 0.0L,
+				mean;
+	int			i;
+
+	for (i = 0; i < M; i++)
+		s += x[i];
+	mean = s / M;
+	for (i = 0; i < M; i++)
+	{
+		long double d = x[i] - mean,
+					dd = d * d;
+
+		s2 += dd;
+		s4 += dd * dd;
+	}
+	mo->mean = (double) mean;
+	mo->var = (double) (s2 / (M - 1));
+	mo->se_mean = sqrt(mo->var / M);
+	mo->se_var = sqrt((double) (s4 / M) - mo->var * mo->var) / sqrt((double) M);
 }
 
 #endif
