@@ -2,6 +2,7 @@
 # Benchmark: prints figures, asserts nothing.
 #   n rows (default 200000) of d = 100 doubles, k = 20, epsilon = 4.
 #   1. SELECT jl_private_release(x, 20, 4.0) FROM t  against  SELECT x[1:20] FROM t
+#      (Laplace noise, and Gaussian noise with delta = 1e-6)
 #   2. nearest neighbours: ORDER BY jl_recover_dist(...) LIMIT 10  against
 #      ORDER BY a plain squared-distance SQL expression LIMIT 10
 #   3. jl_kmeans over n sketches of k = 20 (4 clusters), jl_nearest_centroid
@@ -52,11 +53,13 @@ echo "rows: $N, d = 100, k = 20, epsilon = 4; ms, fastest and median of $RUNS ru
 slice=$(timeit "SELECT x[1:20] FROM t")
 rel=$(timeit "SELECT jl_private_release(x, 20, 4.0) FROM t")
 proj=$(timeit "SELECT jl_project(x, 20) FROM t")
-awk -v a="$rel" -v b="$slice" -v p="$proj" -v n="$N" 'BEGIN {
-  split(a, A, " "); split(b, B, " "); split(p, P, " ")
+gauss=$(timeit "SELECT jl_private_release(x, 20, 4.0, delta => 1e-6, noise => 'gaussian') FROM t")
+awk -v a="$rel" -v b="$slice" -v p="$proj" -v g="$gauss" -v n="$N" 'BEGIN {
+  split(a, A, " "); split(b, B, " "); split(p, P, " "); split(g, G, " ")
   printf "  slice scan   SELECT x[1:20] FROM t                    %8.1f %8.1f\n", B[1], B[2]
   printf "  release      SELECT jl_private_release(x, 20, 4.0) ... %8.1f %8.1f   %.2fx the slice scan, %.0f rows/s\n", A[1], A[2], A[1]/B[1], n/(A[1]/1000)
-  printf "  projection   SELECT jl_project(x, 20) ... (no noise)  %8.1f %8.1f   %.2fx\n", P[1], P[2], P[1]/B[1] }'
+  printf "  projection   SELECT jl_project(x, 20) ... (no noise)  %8.1f %8.1f   %.2fx\n", P[1], P[2], P[1]/B[1]
+  printf "  gaussian     ... delta => 1e-6, noise => gaussian     %8.1f %8.1f   %.2fx the slice scan, %.0f rows/s\n", G[1], G[2], G[1]/B[1], n/(G[1]/1000) }'
 
 QV="(SELECT sketch FROM s WHERE id = 1)"
 knn=$(timeit "SELECT id FROM s ORDER BY jl_recover_dist(sketch, $QV, $NV) LIMIT 10")
