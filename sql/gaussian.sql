@@ -152,4 +152,11 @@ RESET max_parallel_workers_per_gather;
 
 SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
 
+-- jl_suggest_k calibrates each candidate k in a subtransaction: it must
+-- work when the query would otherwise run in parallel mode
+SET force_parallel_mode = on;
+SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') > 0 AS suggest_k_in_parallel_mode;
+SELECT jl_suggest_k_info(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') IS NOT NULL AS suggest_k_info_in_parallel_mode;
+RESET force_parallel_mode;
+
 DROP TABLE g_src, g_rel, g_long, g_par;
