@@ -82,15 +82,6 @@ typedef struct InfoCall
 	MemoryContext keep;			/* where the refusal lives: outlives SPI */
 } InfoCall;
 
-static void
-require(FunctionCallInfo fcinfo, int n, const char *name)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", name)));
-}
-
 /*
  * The noise variance of jl_release_info at k; NaN if not a valid release.
  * A calibration that refuses this k (invalid_parameter_value, e.g. the
@@ -167,14 +158,14 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 	double		kmax;
 	bool		found;
 
-	require(fcinfo, 0, "d");
-	require(fcinfo, 1, "n");
-	require(fcinfo, 2, "epsilon");
-	require(fcinfo, 3, "dist2");
-	require(fcinfo, 5, "neighbor");
-	require(fcinfo, 6, "bound");
-	require(fcinfo, 7, "noise");
-	require(fcinfo, 11, "key");
+	jl_require_arg(fcinfo, 0, "d");
+	jl_require_arg(fcinfo, 1, "n");
+	jl_require_arg(fcinfo, 2, "epsilon");
+	jl_require_arg(fcinfo, 3, "dist2");
+	jl_require_arg(fcinfo, 5, "neighbor");
+	jl_require_arg(fcinfo, 6, "bound");
+	jl_require_arg(fcinfo, 7, "noise");
+	jl_require_arg(fcinfo, 11, "key");
 	a->d = PG_GETARG_INT32(0);
 	a->n = PG_GETARG_INT64(1);
 	a->epsilon = PG_GETARG_FLOAT8(2);
