@@ -85,10 +85,12 @@ typedef struct InfoCall
 /*
  * The noise variance of jl_release_info at k; NaN if not a valid release.
  * A calibration that refuses this k (invalid_parameter_value, e.g. the
- * paper's Gaussian bound needs k > 2 (ln d + ln(2/delta))) makes the k
- * infeasible: the call runs in a subtransaction, as a PL/pgSQL exception
- * block would, and the refusal is kept to be raised if no k is feasible.
- * Any other error is raised at once.
+ * paper's Gaussian bound needs k > 2 (ln d + ln(2/delta)); or
+ * numeric_value_out_of_range, e.g. a sparse P of this k that is all zeros,
+ * whose sensitivity 0 has no noise grid, or a noise scale beyond the
+ * sampler's range) makes the k infeasible: the call runs in a
+ * subtransaction, as a PL/pgSQL exception block would, and the refusal is
+ * kept to be raised if no k is feasible.  Any other error is raised at once.
  */
 static double
 info_variance(void *ctx, int k)
@@ -131,7 +133,8 @@ info_variance(void *ctx, int k)
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
-		if (edata->sqlerrcode != ERRCODE_INVALID_PARAMETER_VALUE)
+		if (edata->sqlerrcode != ERRCODE_INVALID_PARAMETER_VALUE &&
+			edata->sqlerrcode != ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE)
 			ReThrowError(edata);
 		if (c->refusal != NULL)
 			FreeErrorData(c->refusal);
