@@ -152,4 +152,20 @@ RESET max_parallel_workers_per_gather;
 
 SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
 
+-- jl_suggest_k calibrates each candidate k in a subtransaction: it must
+-- work when the query would otherwise run in parallel mode
+SET force_parallel_mode = on;
+SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') > 0 AS suggest_k_in_parallel_mode;
+SELECT jl_suggest_k_info(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') IS NOT NULL AS suggest_k_info_in_parallel_mode;
+RESET force_parallel_mode;
+
+-- the budget charges what the release is calibrated to: 0.1 + 0.2 is
+-- 0.30000000000000004 and 1e-5 + 2e-5 is 3.0000000000000004e-05, neither fits
+-- a cap of 0.3 or 3e-5 (charging them rounded to 15 digits would)
+SELECT jl_dataset_declare('g_round', 0.3, 3e-5);
+SELECT error($$SELECT jl_budget_reserve('g_round', 0.1::float8 + 0.2::float8, 1e-5)$$);
+SELECT error($$SELECT jl_budget_reserve('g_round', 0.1, 1e-5::float8 + 2e-5::float8)$$);
+SELECT jl_budget_reserve('g_round', 0.3, 3e-5) > 0 AS exact_cap_fits;
+SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_round';
+
 DROP TABLE g_src, g_rel, g_long, g_par;

@@ -99,6 +99,9 @@ SELECT jl_suggest_k(100, 1000, 4.0, 500, neighbor => 'row', bound => 2, key => '
 -- the projection kind passes through to jl_release_info
 SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'rademacher', key => 'pinned') AS k_rademacher;
 SELECT error($$SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'cauchy', key => 'pinned')$$);
+-- a k whose sparse P is all zeros (sensitivity 0: no release) is skipped
+SELECT error($$SELECT jl_release_info(10, 1, 1.0, kind => 'sparse(0.01)', key => 'pinned')$$);
+SELECT jl_suggest_k(10, 100, 1.0, 4.0, kind => 'sparse(0.01)', key => 'pinned') > 0 AS k_sparse;
 -- a paper calibration that does not cover the projection of a k makes that k
 -- infeasible (Laplace: valid false); if none is feasible, the refusal is raised
 SELECT jl_suggest_k(100, 1000, 4.0, 500, calibration => 'paper', key => 'pinned') AS k_paper;

@@ -110,15 +110,6 @@ typedef struct JlAggState
  * parameters
  */
 
-static void
-require_arg(FunctionCallInfo fcinfo, int n, const char *name)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", name)));
-}
-
 static bool
 same_double(double a, double b)
 {
@@ -198,10 +189,10 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 {
 	int			nargs = PG_NARGS();
 
-	require_arg(fcinfo, 3, "d");
-	require_arg(fcinfo, 4, "k");
-	require_arg(fcinfo, 5, "epsilon");
-	require_arg(fcinfo, 6, "dataset");
+	jl_require_arg(fcinfo, 3, "d");
+	jl_require_arg(fcinfo, 4, "k");
+	jl_require_arg(fcinfo, 5, "epsilon");
+	jl_require_arg(fcinfo, 6, "dataset");
 	memset(p, 0, sizeof(*p));
 	p->kind = AGG_RELEASE;
 	p->d = PG_GETARG_INT32(3);
@@ -217,14 +208,14 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 	*key = NULL;
 	if (nargs > NOISE_ARG)
 	{
-		require_arg(fcinfo, NOISE_ARG, "noise");
+		jl_require_arg(fcinfo, NOISE_ARG, "noise");
 		p->noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
 		p->calibration = jl_parse_calibration(NULL, p->noise);
 	}
 	if (nargs > 8)
 	{
-		require_arg(fcinfo, 7, "neighbor");
-		require_arg(fcinfo, 8, "bound");
+		jl_require_arg(fcinfo, 7, "neighbor");
+		jl_require_arg(fcinfo, 8, "bound");
 		p->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(7));
 		p->bound = PG_GETARG_FLOAT8(8);
 	}
@@ -242,12 +233,12 @@ read_release_params(FunctionCallInfo fcinfo, AggParams *p, text **key,
 	}
 	if (nargs > 11)
 	{
-		require_arg(fcinfo, 11, "key");
+		jl_require_arg(fcinfo, 11, "key");
 		*key = PG_GETARG_TEXT_PP(11);
 	}
 	if (nargs > 12)
 	{
-		require_arg(fcinfo, 12, "kind");
+		jl_require_arg(fcinfo, 12, "kind");
 		p->proj = jl_parse_kind(PG_GETARG_TEXT_PP(12));
 	}
 	/* 'sparse': density 1/sqrt(d), so that the rows are those of the dense release */
@@ -456,8 +447,8 @@ jl_project_agg_trans(PG_FUNCTION_ARGS)
 	int32		attr;
 	double		v;
 
-	require_arg(fcinfo, 3, "k");
-	require_arg(fcinfo, 4, "key");
+	jl_require_arg(fcinfo, 3, "k");
+	jl_require_arg(fcinfo, 4, "key");
 	memset(&p, 0, sizeof(p));
 	p.kind = AGG_PROJECT;
 	p.k = PG_GETARG_INT32(3);
@@ -466,7 +457,7 @@ jl_project_agg_trans(PG_FUNCTION_ARGS)
 	key = PG_GETARG_TEXT_PP(4);
 	if (PG_NARGS() > 5)
 	{
-		require_arg(fcinfo, 5, "kind");
+		jl_require_arg(fcinfo, 5, "kind");
 		p.proj = jl_parse_kind(PG_GETARG_TEXT_PP(5));
 	}
 	if (st == NULL)

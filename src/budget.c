@@ -9,6 +9,7 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "access/xact.h"
 #include "catalog/pg_class.h"
@@ -134,10 +135,23 @@ check_epsilon_delta(double epsilon, double delta)
 				 errmsg("delta must lie in [0, 1)")));
 }
 
+/*
+ * v as a numeric that reads back as v: float8_numeric's 15 significant
+ * digits when they do (what was typed, e.g. 1e-05), else 17.  Rounding to 15
+ * digits would charge 0.3 for 0.1 + 0.2 = 0.30000000000000004, and a
+ * release calibrated to the larger epsilon would pass a cap of 0.3.
+ */
 static Datum
 float8_as_numeric(double v)
 {
-	return DirectFunctionCall1(float8_numeric, Float8GetDatum(v));
+	char		buf[64];
+
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (!isfinite(v) || strtod(buf, NULL) == v)
+		return DirectFunctionCall1(float8_numeric, Float8GetDatum(v));
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(buf),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
 static char *

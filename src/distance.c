@@ -35,12 +35,13 @@ jl_recover_sqdist(const double *a, const double *b, int k,
 	return jl_sqdist(a, b, k) - 2.0 * k * noise_variance;
 }
 
-double
-jl_recover_variance_laplace(double r2, int k, double noise_variance,
-							int conditional)
+/* 2 r2^2 / k (unless conditional) + 8 s2 r2 + c k s2^2, c = Var(w^2) / s2^2 */
+static double
+recover_variance(double r2, int k, double noise_variance, double c,
+				 int conditional)
 {
 	double		v = 8.0 * noise_variance * r2 +
-		14.0 * k * noise_variance * noise_variance;
+		c * k * noise_variance * noise_variance;
 
 	if (!conditional)
 		v += 2.0 * r2 * r2 / k;
@@ -48,15 +49,17 @@ jl_recover_variance_laplace(double r2, int k, double noise_variance,
 }
 
 double
+jl_recover_variance_laplace(double r2, int k, double noise_variance,
+							int conditional)
+{
+	return recover_variance(r2, k, noise_variance, 14.0, conditional);
+}
+
+double
 jl_recover_variance_gaussian(double r2, int k, double noise_variance,
 							 int conditional)
 {
-	double		v = 8.0 * noise_variance * r2 +
-		8.0 * k * noise_variance * noise_variance;
-
-	if (!conditional)
-		v += 2.0 * r2 * r2 / k;
-	return v;
+	return recover_variance(r2, k, noise_variance, 8.0, conditional);
 }
 
 double

@@ -230,16 +230,6 @@ jl_discrete_gaussian(JlRandom *r, uint64_t s, const uint32_t *laplace_table)
 	}
 }
 
-/* Largest power of two <= v (v > 0, normal). */
-static double
-pow2_floor(double v)
-{
-	int			e;
-
-	(void) frexp(v, &e);
-	return ldexp(1.0, e - 1);
-}
-
 /* The continuous sigma of m's calibration for L2 sensitivity D. */
 static double
 calibration_sigma(const JlLaplace *m, double D)
@@ -306,13 +296,10 @@ jl_gaussian_calibrate(JlLaplace *m)
 	sigma0 = calibration_sigma(m, m->data_sensitivity);
 	if (!(isfinite(sigma0) && sigma0 > 0.0))
 		return JL_ERR_GRID;
-	g = fmin(m->data_sensitivity / (1536.0 * sqrt((double) m->k)), sigma0 / 1024.0);
-	if (!(g >= DBL_MIN * 4.0))
+	if (!jl_set_grid(m, fmin(m->data_sensitivity / (1536.0 * sqrt((double) m->k)),
+							 sigma0 / 1024.0)))
 		return JL_ERR_GRID;
-	g = pow2_floor(g);
-	m->grid = g;
-	m->fp_allowance = g / 4.0;
-	jl_set_input_limit(m);
+	g = m->grid;
 	m->sensitivity = (m->data_sensitivity + 1.5 * sqrt((double) m->k) * g) *
 		(1.0 + 4.0 * U_ROUND);
 	m->sigma_calibration = calibration_sigma(m, m->sensitivity);

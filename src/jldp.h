@@ -44,6 +44,7 @@ extern const char *jl_neighbor_name(JlNeighbor n);
 extern const char *jl_calibration_name(JlCalibration c);
 extern const char *jl_noise_name(JlNoise n);
 extern void jl_report_status(JlStatus s);
+extern void jl_require_arg(FunctionCallInfo fcinfo, int n, const char *name);
 extern void jl_refuse_invalid(const JlLaplace *m);
 
 /* keystore.c */

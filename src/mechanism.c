@@ -76,6 +76,17 @@ pow2_floor(double v)
 	return ldexp(1.0, e - 1);
 }
 
+bool
+jl_set_grid(JlLaplace *m, double g)
+{
+	if (!(g >= DBL_MIN * 4.0))
+		return false;
+	m->grid = pow2_floor(g);
+	m->fp_allowance = m->grid / 4.0;
+	jl_set_input_limit(m);
+	return true;
+}
+
 JlStatus
 jl_laplace_calibrate(JlLaplace *m)
 {
@@ -132,14 +143,9 @@ jl_laplace_calibrate(JlLaplace *m)
 	 * the integer scale t = ceil(.) is at least 1024, so rounding t up costs
 	 * at most another 1/1024.
 	 */
-	g = fmin(target / (1536.0 * m->k), target / (1024.0 * m->epsilon));
-	if (!(g >= DBL_MIN * 4.0))
+	if (!jl_set_grid(m, fmin(target / (1536.0 * m->k), target / (1024.0 * m->epsilon))))
 		return JL_ERR_GRID;
-	g = pow2_floor(g);
-	m->grid = g;
-	m->fp_allowance = g / 4.0;
-
-	jl_set_input_limit(m);
+	g = m->grid;
 	m->sensitivity = (m->data_sensitivity + 1.5 * m->k * g) * (1.0 + 4.0 * U_ROUND);
 
 	if (m->calibration == JL_CALIBRATION_PAPER)

@@ -110,6 +110,12 @@ JlStatus	jl_laplace_calibrate(JlLaplace *m);
 /* m->input_limit from m->grid, m->d and m->max_abs. */
 void		jl_set_input_limit(JlLaplace *m);
 
+/*
+ * m->grid = the largest power of two <= g, its fp_allowance g/4 and
+ * input_limit; false (nothing set) unless g >= 4 DBL_MIN.
+ */
+bool		jl_set_grid(JlLaplace *m, double g);
+
 /* Noise-free y = x P (BLAS), x of length d, y of length k. */
 void		jl_project_vec(const double *P, int64_t d, int k, const double *x,
 						   double *y);

@@ -17,6 +17,16 @@ text_is(text *t, const char *s)
 	return VARSIZE_ANY_EXHDR(t) == n && memcmp(VARDATA_ANY(t), s, n) == 0;
 }
 
+/* ERROR (null_value_not_allowed) if argument n, called name, is NULL. */
+void
+jl_require_arg(FunctionCallInfo fcinfo, int n, const char *name)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", name)));
+}
+
 JlNeighbor
 jl_parse_neighbor(text *t)
 {

@@ -130,26 +130,17 @@ call_key(FunctionCallInfo fcinfo, CallState *st, text *name)
 	return &st->key;
 }
 
-static void
-require_arg(FunctionCallInfo fcinfo, int n, const char *name)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", name)));
-}
-
 /* Arguments 1..NOISE_ARG of jl_private_release and jl_release_info. */
 static void
 read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 {
-	require_arg(fcinfo, 1, "k");
-	require_arg(fcinfo, 2, "epsilon");
-	require_arg(fcinfo, 3, "neighbor");
-	require_arg(fcinfo, 4, "bound");
-	require_arg(fcinfo, 7, "key");
-	require_arg(fcinfo, 8, "kind");
-	require_arg(fcinfo, NOISE_ARG, "noise");
+	jl_require_arg(fcinfo, 1, "k");
+	jl_require_arg(fcinfo, 2, "epsilon");
+	jl_require_arg(fcinfo, 3, "neighbor");
+	jl_require_arg(fcinfo, 4, "bound");
+	jl_require_arg(fcinfo, 7, "key");
+	jl_require_arg(fcinfo, 8, "kind");
+	jl_require_arg(fcinfo, NOISE_ARG, "noise");
 	o->noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
 	o->k = PG_GETARG_INT32(1);
 	jl_check_k(o->k);
@@ -301,7 +292,7 @@ jl_private_release(PG_FUNCTION_ARGS)
 	int			d;
 	JlStatus	s;
 
-	require_arg(fcinfo, 0, "x");
+	jl_require_arg(fcinfo, 0, "x");
 	o = call_options(fcinfo, st);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
 	key = call_key(fcinfo, st, o->keyname);
@@ -343,7 +334,7 @@ jl_release_info(PG_FUNCTION_ARGS)
 	int32		d;
 	const char *method;
 
-	require_arg(fcinfo, 0, "d");
+	jl_require_arg(fcinfo, 0, "d");
 	read_options(fcinfo, &o);
 	d = PG_GETARG_INT32(0);
 	if (d < 1)

@@ -82,22 +82,15 @@ typedef struct InfoCall
 	MemoryContext keep;			/* where the refusal lives: outlives SPI */
 } InfoCall;
 
-static void
-require(FunctionCallInfo fcinfo, int n, const char *name)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", name)));
-}
-
 /*
  * The noise variance of jl_release_info at k; NaN if not a valid release.
  * A calibration that refuses this k (invalid_parameter_value, e.g. the
- * paper's Gaussian bound needs k > 2 (ln d + ln(2/delta))) makes the k
- * infeasible: the call runs in a subtransaction, as a PL/pgSQL exception
- * block would, and the refusal is kept to be raised if no k is feasible.
- * Any other error is raised at once.
+ * paper's Gaussian bound needs k > 2 (ln d + ln(2/delta)); or
+ * numeric_value_out_of_range, e.g. a sparse P of this k that is all zeros,
+ * whose sensitivity 0 has no noise grid, or a noise scale beyond the
+ * sampler's range) makes the k infeasible: the call runs in a
+ * subtransaction, as a PL/pgSQL exception block would, and the refusal is
+ * kept to be raised if no k is feasible.  Any other error is raised at once.
  */
 static double
 info_variance(void *ctx, int k)
@@ -140,7 +133,8 @@ info_variance(void *ctx, int k)
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
-		if (edata->sqlerrcode != ERRCODE_INVALID_PARAMETER_VALUE)
+		if (edata->sqlerrcode != ERRCODE_INVALID_PARAMETER_VALUE &&
+			edata->sqlerrcode != ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE)
 			ReThrowError(edata);
 		if (c->refusal != NULL)
 			FreeErrorData(c->refusal);
@@ -167,14 +161,14 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 	double		kmax;
 	bool		found;
 
-	require(fcinfo, 0, "d");
-	require(fcinfo, 1, "n");
-	require(fcinfo, 2, "epsilon");
-	require(fcinfo, 3, "dist2");
-	require(fcinfo, 5, "neighbor");
-	require(fcinfo, 6, "bound");
-	require(fcinfo, 7, "noise");
-	require(fcinfo, 11, "key");
+	jl_require_arg(fcinfo, 0, "d");
+	jl_require_arg(fcinfo, 1, "n");
+	jl_require_arg(fcinfo, 2, "epsilon");
+	jl_require_arg(fcinfo, 3, "dist2");
+	jl_require_arg(fcinfo, 5, "neighbor");
+	jl_require_arg(fcinfo, 6, "bound");
+	jl_require_arg(fcinfo, 7, "noise");
+	jl_require_arg(fcinfo, 11, "key");
 	a->d = PG_GETARG_INT32(0);
 	a->n = PG_GETARG_INT64(1);
 	a->epsilon = PG_GETARG_FLOAT8(2);

@@ -3,7 +3,8 @@
  * values, the classic and paper calibrations, the zCDP-to-(epsilon, delta)
  * conversion, the discrete Gaussian sampler's distribution (with negative
  * controls that must be rejected), and the delta that a calibrated release
- * actually satisfies (recomputed independently; never above the request).
+ * actually satisfies (recomputed independently; never above the request),
+ * and extreme epsilon, delta and bound (sound figures or a documented error).
  *
  * Statistical checks reject at UNIT_ALPHA = 1e-7 (false-failure rate below
  * 1e-6 per check, see unit.h).
@@ -479,6 +480,82 @@ test_implied_delta(void)
 	}
 }
 
+/*
+ * Extreme parameters: every calibration either succeeds with finite
+ * figures, a sigma in grid steps within the sampler's range and (when
+ * valid) a certified delta at most the requested one, or fails with one of
+ * the documented errors; 'analytic' is always valid when it succeeds.  And
+ * the sampler at the largest sigma it accepts returns (its 2 s^2 = 2^63).
+ */
+static void
+test_extremes(void)
+{
+	static const double eps[] = {1e-6, 1e-3, 0.1, 1.0, 10.0, 100.0, 720.0, 1e6};
+	static const double del[] = {1e-300, 1e-100, 1e-10, 1e-5, 0.3, 0.5, 0.999999,
+	1.0 - 0x1p-53};
+	static const double bnd[] = {1e-300, 1e-100, 1.0, 1e200, 1e300};
+	static const JlCalibration cal[] = {JL_CALIBRATION_ANALYTIC,
+	JL_CALIBRATION_CLASSIC, JL_CALIBRATION_PAPER};
+	int			bad = 0,
+				ok = 0,
+				refused = 0;
+	size_t		c,
+				i,
+				j,
+				b;
+	JlRandom	r;
+	int64_t		y;
+
+	for (c = 0; c < 3; c++)
+		for (i = 0; i < sizeof(eps) / sizeof(eps[0]); i++)
+			for (j = 0; j < sizeof(del) / sizeof(del[0]); j++)
+				for (b = 0; b < sizeof(bnd) / sizeof(bnd[0]); b++)
+				{
+					JlLaplace	m;
+					int			st;
+
+					setup(&m, cal[c], eps[i], del[j], 1.2, 200, 1000, bnd[b]);
+					m.max_abs = 0.3;
+					st = jl_laplace_calibrate(&m);
+					if (st == JL_OK)
+					{
+						if (!(isfinite(m.scale) && m.scale > 0.0 && isfinite(m.rho) &&
+							  isfinite(m.delta_holding) && isfinite(m.epsilon_effective) &&
+							  isfinite(m.sigma_calibration) && m.input_limit > 0.0 &&
+							  m.t >= 1 && m.t <= JL_GAUSSIAN_MAX_S &&
+							  (!m.valid || m.delta_holding <= m.delta) &&
+							  (m.valid || cal[c] != JL_CALIBRATION_ANALYTIC)))
+						{
+							note("eps %g delta %g bound %g calibration %d: sigma %g t %llu delta_holding %g valid %d",
+								 eps[i], del[j], bnd[b], (int) cal[c], m.scale,
+								 (unsigned long long) m.t, m.delta_holding, m.valid);
+							bad++;
+						}
+						else
+							ok++;
+					}
+					else if (st == JL_ERR_SCALE || st == JL_ERR_GRID ||
+							 st == JL_ERR_CLASSIC_DELTA || st == JL_ERR_PAPER_K ||
+							 st == JL_ERR_PAPER_EPSILON)
+						refused++;
+					else
+					{
+						note("eps %g delta %g bound %g calibration %d: status %d",
+							 eps[i], del[j], bnd[b], (int) cal[c], st);
+						bad++;
+					}
+				}
+	check(bad == 0 && ok > 100,
+		  "extreme epsilon, delta and bound: %d calibrated soundly, %d refused with a documented error, %d wrong",
+		  ok, refused, bad);
+
+	jl_random_init(&r, unit_getrandom_fill, NULL);
+	y = jl_discrete_gaussian(&r, JL_GAUSSIAN_MAX_S, NULL);
+	check(y > -(INT64_C(1) << 40) && y < (INT64_C(1) << 40),
+		  "discrete Gaussian at s = 2^31 (2 s^2 = 2^63) returns a plausible value (%lld)",
+		  (long long) y);
+}
+
 int
 main(void)
 {
@@ -487,5 +564,6 @@ main(void)
 	test_zcdp();
 	test_implied_delta();
 	test_sampler();
+	test_extremes();
 	return unit_done("test_gaussian");
 }
