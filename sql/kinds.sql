@@ -91,6 +91,9 @@ SELECT error($$SELECT jl_release_info(3, 4, 1.0, key => 'pinned', kind => 'spars
 SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => NULL)$$);
 SELECT jl_project('{1}', 4, 'pinned', NULL) IS NULL AS strict_project;
 SELECT jl_project('{1}', 4, 'pinned', 'dense');
+-- a sparse P with no nonzero entry (density 0.01, d = 10, k = 1): 22023, not a range error
+SELECT error($$SELECT jl_release_info(10, 1, 1.0, key => 'pinned', kind => 'sparse(0.01)')$$);
+SELECT error($$SELECT jl_release_info(10, 1, 1.0, delta => 1e-6, noise => 'gaussian', key => 'pinned', kind => 'sparse(0.01)')$$);
 
 -- table release: the kind recorded in the registry, the calibration that of jl_release_info
 CREATE TABLE kr_src AS

@@ -281,6 +281,8 @@ jl_gaussian_calibrate(JlLaplace *m)
 			return JL_ERR_PAPER_EPSILON;
 	}
 
+	if (m->proj_sensitivity == 0.0)
+		return JL_ERR_ZERO_PROJECTION;
 	m->data_sensitivity = m->bound * m->proj_sensitivity * (1.0 + 2.0 * U_ROUND);
 	m->paper_c = NAN;
 	m->paper_delta = NAN;

@@ -62,6 +62,8 @@ jl_status_message(JlStatus s)
 			return "paper calibration for Gaussian noise (Kenthapadi et al., Lemma 2) needs k > 2 (ln d + ln(2/delta))";
 		case JL_ERR_PAPER_EPSILON:
 			return "paper calibration for Gaussian noise (Kenthapadi et al., Lemma 2) needs epsilon < ln(1/delta)";
+		case JL_ERR_ZERO_PROJECTION:
+			return "every entry of this projection is zero, so its sketches would carry no information";
 	}
 	return "unknown status";
 }
@@ -106,6 +108,8 @@ jl_laplace_calibrate(JlLaplace *m)
 	if (!isnan(m->delta) && !(m->delta > 0.0 && m->delta < 1.0))
 		return JL_ERR_DELTA;
 
+	if (m->proj_sensitivity == 0.0)
+		return JL_ERR_ZERO_PROJECTION;
 	m->data_sensitivity = m->bound * m->proj_sensitivity * (1.0 + 2.0 * U_ROUND);
 	m->paper_c = NAN;
 	m->paper_delta = NAN;

@@ -50,7 +50,8 @@ typedef enum JlStatus
 	JL_ERR_CLASSIC_DELTA,		/* Theorem 1 needs delta < 1/2 */
 	JL_ERR_PAPER_NEIGHBOR,		/* Lemma 2 is for element neighbours */
 	JL_ERR_PAPER_K,				/* Lemma 2 needs k > 2 (ln d + ln(2/delta)) */
-	JL_ERR_PAPER_EPSILON		/* Lemma 2 needs epsilon < ln(1/delta) */
+	JL_ERR_PAPER_EPSILON,		/* Lemma 2 needs epsilon < ln(1/delta) */
+	JL_ERR_ZERO_PROJECTION		/* every entry of P is 0 (a sparse kind) */
 } JlStatus;
 
 /* The calibration of one release, Laplace or Gaussian noise. */

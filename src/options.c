@@ -215,6 +215,10 @@ jl_report_status(JlStatus s)
 		case JL_ERR_OUTPUT_RANGE:
 			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 			break;
+		case JL_ERR_ZERO_PROJECTION:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			hint = "The sparse kind's density is too low for this d and k: use a larger density (kind => 'sparse(s)') or a larger k.";
+			break;
 		case JL_ERR_SCALE:
 		case JL_ERR_GRID:
 			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;

@@ -286,16 +286,18 @@ test_errors(void)
 	st = jl_laplace_calibrate(&m);
 	check(st == JL_ERR_SCALE, "epsilon 1e-20: JL_ERR_SCALE (%d)", (int) st);
 
-	ok = 1;
 	m = make(10, 5, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 0.0, 1.0);
-	ok &= jl_laplace_calibrate(&m) == JL_ERR_GRID;
+	st = jl_laplace_calibrate(&m);
+	check(st == JL_ERR_ZERO_PROJECTION, "projection sensitivity 0 (an all-zero sparse P): JL_ERR_ZERO_PROJECTION (%d)", (int) st);
+
+	ok = 1;
 	m = make(10, 5, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, NAN, 1.0);
 	ok &= jl_laplace_calibrate(&m) == JL_ERR_GRID;
 	m = make(10, 5, 1.0, 1e300, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 10.0, 1.0);
 	ok &= jl_laplace_calibrate(&m) == JL_ERR_GRID;
 	m = make(10, 5, 1.0, 1e-300, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 1e-10, 1.0);
 	ok &= jl_laplace_calibrate(&m) == JL_ERR_GRID;
-	check(ok, "projection sensitivity 0 or NaN, sensitivity 1e301 or 1e-310: JL_ERR_GRID");
+	check(ok, "projection sensitivity NaN, sensitivity 1e301 or 1e-310: JL_ERR_GRID");
 
 	/* messages */
 	{
