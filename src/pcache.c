@@ -220,6 +220,24 @@ jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 	return slot;
 }
 
+/*
+ * P^T P costs d k^2 and its eigenvalues k^3, in BLAS/LAPACK calls that cannot
+ * be interrupted: keep them to seconds.
+ */
+static void
+check_row_work(const JlProjection *p)
+{
+	if (p->k > JL_ROW_MAX_K || (double) p->d * p->k * p->k > JL_ROW_MAX_WORK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("row neighbours with d = %lld and k = %d are too expensive to calibrate",
+						(long long) p->d, p->k),
+				 errdetail("The row sensitivity needs P^T P and its spectral norm; "
+						   "the limits are k <= %d and d k^2 <= %.0e.",
+						   JL_ROW_MAX_K, JL_ROW_MAX_WORK),
+				 errhint("Use a smaller k, or element neighbours.")));
+}
+
 double
 jl_projection_row_sensitivity(JlProjection *p)
 {
@@ -227,19 +245,7 @@ jl_projection_row_sensitivity(JlProjection *p)
 	{
 		double		r;
 
-		/*
-		 * P^T P costs d k^2 and its eigenvalues k^3, in BLAS/LAPACK calls
-		 * that cannot be interrupted: keep them to seconds.
-		 */
-		if (p->k > JL_ROW_MAX_K || (double) p->d * p->k * p->k > JL_ROW_MAX_WORK)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("row neighbours with d = %lld and k = %d are too expensive to calibrate",
-							(long long) p->d, p->k),
-					 errdetail("The row sensitivity needs P^T P and its spectral norm; "
-							   "the limits are k <= %d and d k^2 <= %.0e.",
-							   JL_ROW_MAX_K, JL_ROW_MAX_WORK),
-					 errhint("Use a smaller k, or element neighbours.")));
+		check_row_work(p);
 		r = jl_row_l1_sensitivity(p->P, p->d, p->k, &p->row_method);
 
 		if (r < 0.0)
@@ -261,15 +267,7 @@ jl_projection_spectral_norm(JlProjection *p)
 	{
 		double		r;
 
-		if (p->k > JL_ROW_MAX_K || (double) p->d * p->k * p->k > JL_ROW_MAX_WORK)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("row neighbours with d = %lld and k = %d are too expensive to calibrate",
-							(long long) p->d, p->k),
-					 errdetail("The row sensitivity needs P^T P and its spectral norm; "
-							   "the limits are k <= %d and d k^2 <= %.0e.",
-							   JL_ROW_MAX_K, JL_ROW_MAX_WORK),
-					 errhint("Use a smaller k, or element neighbours.")));
+		check_row_work(p);
 		r = jl_spectral_norm(p->P, p->d, p->k);
 		if (r < 0.0)
 			ereport(ERROR,
