@@ -18,6 +18,7 @@
 #include "unit.h"
 #include "laplace.h"
 #include "randbits.h"
+#include "laplace_cells.h"
 
 static JlRandom rng;			/* getrandom-backed */
 
@@ -329,20 +330,6 @@ test_bernoulli_exp(void)
 
 /* ---------- discrete Laplace ---------- */
 
-typedef int64_t (*LaplaceFn) (JlRandom *r, uint64_t t);
-
-/* negative control: exact discrete Laplace of scale 1.1 t, as G1 - G2 with
- * geometric G by inversion (floating point is fine for a control) */
-static int64_t
-lap_misscaled(JlRandom *r, uint64_t t)
-{
-	double		lp = -1.0 / (1.1 * (double) t);	/* log p' */
-	double		g1 = floor(log(unit_u01(r)) / lp),
-				g2 = floor(log(unit_u01(r)) / lp);
-
-	return (int64_t) g1 - (int64_t) g2;
-}
-
 /* negative control: the naive sampler, continuous Laplace rounded */
 static int64_t
 lap_naive(JlRandom *r, uint64_t t)
@@ -371,121 +358,6 @@ lap_no_zero_reject(JlRandom *r, uint64_t t)
 	}
 }
 
-#define MAXCELLS 4096
-
-typedef struct Cells
-{
-	int			m;				/* cells on each side of 0 */
-	int64_t		start[MAXCELLS];	/* start[c] of positive cell c; last is a tail */
-	double		prob[2 * MAXCELLS + 1];	/* 0: zero; 1..m positive; m+1..2m negative */
-} Cells;
-
-/*
- * Cells for the discrete Laplace of scale t: {0} alone, then on each side
- * runs of integers grown until their expected count is >= target (and >=
- * 100), the last one pooling the tail.  Probabilities are exact:
- * Pr[a <= Z <= b] = (p^a - p^(b+1)) / (1+p), Pr[Z >= a] = p^a / (1+p).
- */
-static void
-build_cells(Cells *C, uint64_t t, double N)
-{
-	long double p = expl(-1.0L / (long double) t),
-				target = fmaxl(100.0L, (long double) N / 120.0L);
-	int64_t		a = 1;
-	int			m = 0,
-				c;
-
-	C->prob[0] = (double) ((-expm1l(-1.0L / (long double) t)) / (1.0L + p));
-	for (;;)
-	{
-		long double tail_a = powl(p, (long double) a) / (1.0L + p);
-		int64_t		b = a;
-		long double cell;
-
-		if (N * tail_a < 2.0L * target || m == MAXCELLS - 1)
-		{
-			/* pool the rest */
-			C->start[m] = a;
-			C->prob[1 + m] = (double) tail_a;
-			m++;
-			break;
-		}
-		/* smallest b with Pr[a..b] >= target / N */
-		for (;;)
-		{
-			cell = (powl(p, (long double) a) - powl(p, (long double) (b + 1))) / (1.0L + p);
-			if (N * cell >= target)
-				break;
-			b++;
-		}
-		C->start[m] = a;
-		C->prob[1 + m] = (double) cell;
-		m++;
-		a = b + 1;
-	}
-	C->m = m;
-	for (c = 0; c < m; c++)
-		C->prob[1 + m + c] = C->prob[1 + c];
-}
-
-static int
-cell_of(const Cells *C, int64_t z)
-{
-	int64_t		az = z < 0 ? -z : z;
-	int			lo = 0,
-				hi = C->m - 1;
-
-	if (z == 0)
-		return 0;
-	/* last c with start[c] <= az */
-	while (lo < hi)
-	{
-		int			mid = (lo + hi + 1) / 2;
-
-		if (C->start[mid] <= az)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return z > 0 ? 1 + lo : 1 + C->m + lo;
-}
-
-typedef struct LapResult
-{
-	double		x2;
-	int			df;
-	double		p;				/* goodness of fit */
-	double		emin;
-	double		var;			/* mean of z^2 */
-	double		zvar;			/* (var - sigma^2) / se */
-	double		seconds;
-} LapResult;
-
-static void
-run_laplace(LaplaceFn fn, uint64_t t, uint64_t N, const Cells *C, LapResult *res)
-{
-	uint64_t   *cnt = calloc(2 * C->m + 1, sizeof(uint64_t));
-	long double sumsq = 0.0L;
-	double		s2 = jl_discrete_laplace_variance(t),
-				m4 = jl_discrete_laplace_moment4(t),
-				t0 = unit_seconds();
-	uint64_t	i;
-
-	for (i = 0; i < N; i++)
-	{
-		int64_t		z = fn(&rng, t);
-
-		cnt[cell_of(C, z)]++;
-		sumsq += (long double) z * (long double) z;
-	}
-	res->seconds = unit_seconds() - t0;
-	res->p = unit_pearson(cnt, C->prob, 2 * C->m + 1, &res->x2, &res->df, &res->emin);
-	res->var = (double) (sumsq / N);
-	/* mean of z^2 has variance (m4 - s2^2) / N */
-	res->zvar = (res->var - s2) / sqrt((m4 - s2 * s2) / (double) N);
-	free(cnt);
-}
-
 static void
 test_discrete_laplace(void)
 {
@@ -502,7 +374,7 @@ test_discrete_laplace(void)
 
 		build_cells(C, t, (double) N);
 
-		run_laplace(jl_discrete_laplace, t, N, C, &r);
+		run_laplace(&rng, jl_discrete_laplace, t, N, C, &r);
 		check(r.p >= UNIT_ALPHA, "jl_discrete_laplace(t=%llu) fits the exact pmf: X2 = %.1f, df = %d, "
 			  "p = %.3g, min expected %.0f, N = %llu (%.2f s)", (unsigned long long) t, r.x2, r.df,
 			  r.p, r.emin, (unsigned long long) N, r.seconds);
@@ -510,19 +382,19 @@ test_discrete_laplace(void)
 			  "jl_discrete_laplace_variance = %.6g: z = %.2f (|z| < %.2f)",
 			  (unsigned long long) t, r.var, s2, r.zvar, UNIT_Z);
 
-		run_laplace(lap_misscaled, t, N, C, &r);
+		run_laplace(&rng, lap_misscaled, t, N, C, &r);
 		check(r.p < UNIT_ALPHA, "negative control t=%llu: fit rejects scale 1.1 t (X2 = %.0f, p = %.3g)",
 			  (unsigned long long) t, r.x2, r.p);
 		check(fabs(r.zvar) >= UNIT_Z, "negative control t=%llu: variance check rejects scale 1.1 t "
 			  "(mean z^2 = %.6g, z = %.1f)", (unsigned long long) t, r.var, r.zvar);
 
-		run_laplace(lap_no_zero_reject, t, N, C, &r);
+		run_laplace(&rng, lap_no_zero_reject, t, N, C, &r);
 		check(r.p < UNIT_ALPHA, "negative control t=%llu: fit rejects the sampler that keeps -0 "
 			  "(X2 = %.0f, p = %.3g)", (unsigned long long) t, r.x2, r.p);
 
 		if (t < 100)
 		{
-			run_laplace(lap_naive, t, N, C, &r);
+			run_laplace(&rng, lap_naive, t, N, C, &r);
 			check(r.p < UNIT_ALPHA, "negative control t=%llu: fit rejects rounded continuous Laplace "
 				  "(X2 = %.0f, p = %.3g)", (unsigned long long) t, r.x2, r.p);
 		}
