@@ -404,16 +404,35 @@ jl_budget_consume_reservation(Oid nsp, const char *dataset, double epsilon,
 	}
 }
 
-/* SQL: owner checks for cap changes */
+/*
+ * SQL: lock a dataset whose budget the caller may change (its owner or a
+ * superuser); error if it does not exist.
+ */
 static void
-require_dataset_owner(Oid owner, const char *dataset)
+lock_owned_dataset(Oid nsp, const char *dataset)
 {
-	Oid			me = acting_role();
+	Oid			me = acting_role(),
+				owner;
 
+	if (!lock_dataset(nsp, dataset, &owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("dataset \"%s\" does not exist", dataset)));
 	if (!superuser_arg(me) && !has_privs_of_role(me, owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("only the owner of dataset \"%s\" or a superuser may change its budget", dataset)));
+}
+
+/* SQL: caps are numbers >= 0, delta_cap below 1 */
+static void
+check_caps(double eps_cap, double delta_cap)
+{
+	if (!(eps_cap >= 0.0) || isnan(eps_cap))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon_cap must be >= 0")));
+	check_epsilon_delta(0.0, delta_cap);
 }
 
 static char *
@@ -451,11 +470,7 @@ jl_dataset_declare(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dataset name must not be empty")));
-	if (!(eps_cap >= 0.0) || isnan(eps_cap))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon_cap must be >= 0")));
-	check_epsilon_delta(0.0, delta_cap);
+	check_caps(eps_cap, delta_cap);
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
 	declare_dataset(nsp, name,
@@ -476,27 +491,18 @@ jl_dataset_set_cap(PG_FUNCTION_ARGS)
 	bool		delta_given = !PG_ARGISNULL(2);
 	double		delta_cap = delta_given ? PG_GETARG_FLOAT8(2) : 0.0;
 	JlOwnerScope scope;
-	Oid			owner;
 	Oid			types[3] = {TEXTOID, NUMERICOID, NUMERICOID};
 	Datum		values[3];
 	char		nulls[3] = {' ', ' ', delta_given ? ' ' : 'n'};
 
-	if (!(eps_cap >= 0.0) || isnan(eps_cap))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon_cap must be >= 0")));
-	check_epsilon_delta(0.0, delta_cap);
+	check_caps(eps_cap, delta_cap);
 	values[0] = CStringGetTextDatum(name);
 	values[1] = float8_as_numeric(eps_cap);
 	values[2] = float8_as_numeric(delta_cap);
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
-	if (!lock_dataset(nsp, name, &owner))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("dataset \"%s\" does not exist", name)));
-	require_dataset_owner(owner, name);
+	lock_owned_dataset(nsp, name);
 	if (SPI_execute_with_args(psprintf("UPDATE %s SET epsilon_cap = $2, delta_cap = coalesce($3, delta_cap) WHERE name = $1",
 									   jl_qualified(nsp, "jldp_dataset")),
 							  3, types, values, nulls, false, 0) != SPI_OK_UPDATE)
@@ -514,17 +520,12 @@ jl_dataset_reset(PG_FUNCTION_ARGS)
 	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	char	   *name = arg_text(fcinfo, 0, "dataset name");
 	JlOwnerScope scope;
-	Oid			owner;
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {CStringGetTextDatum(name)};
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
-	if (!lock_dataset(nsp, name, &owner))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("dataset \"%s\" does not exist", name)));
-	require_dataset_owner(owner, name);
+	lock_owned_dataset(nsp, name);
 	if (SPI_execute_with_args(psprintf("UPDATE %s SET epsilon_spent = 0, delta_spent = 0 WHERE name = $1",
 									   jl_qualified(nsp, "jldp_dataset")),
 							  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
