@@ -1,21 +1,14 @@
 # jldp - PostgreSQL extension (PGXS)
 
 EXTENSION = jldp
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" jldp.control)
 MODULE_big = jldp
-DATA = src/jldp--0.1.0.sql
+DATA = $(sort $(wildcard src/jldp--*.sql))
 
-# math in plain C (no postgres.h), unit-tested without a server
-MATH_OBJS = src/chacha20.o src/projection.o src/randbits.o src/laplace.o \
-	src/sensitivity.o src/mechanism.o src/distance.o src/sparse.o \
-	src/kmeans.o src/inner.o \
-	src/randomized_response.o src/choose_k.o \
-	src/csr.o src/gaussian.o
-# PostgreSQL glue
-GLUE_OBJS = src/jldp.o src/arrays.o src/options.o src/keystore.o \
-	src/pcache.o src/strong_random.o src/release.o src/recover.o \
-	src/budget.o src/table_release.o src/agg.o \
-	src/analytics.o src/recover_inner.o \
-	src/rr.o src/value_noise.o src/suggest_k.o
+# src/math: plain C without postgres.h, unit-tested without a server
+# (test/unit); src/pg: the PostgreSQL glue.  The lists follow the folders.
+MATH_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/math/*.c)))
+GLUE_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/pg/*.c)))
 OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
 # plain "make" builds the extension (PGXS's "all"), not the first object
@@ -24,8 +17,8 @@ OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 # calls between our own files bind directly, not through the PLT
 SHLIB_LINK = -lopenblas -lm -Wl,-Bsymbolic-functions
 
-$(OBJS): $(wildcard src/*.h)
-PG_CPPFLAGS = -I$(srcdir)/src
+$(OBJS): $(wildcard src/math/*.h src/pg/*.h) jldp.control
+PG_CPPFLAGS = -I$(srcdir)/src -DJLDP_VERSION=\"$(EXTVERSION)\"
 # noise sampling and sensitivity bounds rely on IEEE semantics
 PG_CFLAGS = -fno-fast-math -std=gnu99
 

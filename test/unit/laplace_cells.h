@@ -7,8 +7,8 @@
 #define JLDP_TEST_LAPLACE_CELLS_H
 
 #include "unit.h"
-#include "laplace.h"
-#include "randbits.h"
+#include "math/laplace.h"
+#include "math/randbits.h"
 
 #include <math.h>
 #include <stdlib.h>

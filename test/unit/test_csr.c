@@ -10,8 +10,10 @@
  * a whole release (fixed-seed noise) equals the dense release.
  */
 #include "unit.h"
-#include "csr.h"
-#include "projection.h"
+#include "math/csr.h"
+#include "math/projection.h"
+#include "math/calibrate.h"
+#include "math/release.h"
 
 #include <float.h>
 
@@ -181,7 +183,7 @@ test_kind(const uint8_t *key, JlKind kind, int64_t d, int k)
 
 	/* a release: the same noise (fixed seed), the same output */
 	{
-		JlLaplace	m;
+		JlMechanism	m;
 		JlRandom	ra,
 					rb;
 		uint64_t	sa = 5,
@@ -200,20 +202,20 @@ test_kind(const uint8_t *key, JlKind kind, int64_t d, int k)
 		m.delta = NAN;
 		m.max_abs = jl_max_abs(P, d * k);
 		m.proj_sensitivity = jl_max_row_l1(P, d, k);
-		check(jl_laplace_calibrate(&m) == JL_OK, "%s: calibrated", name);
+		check(jl_mechanism_calibrate(&m) == JL_OK, "%s: calibrated", name);
 		jl_random_init(&ra, unit_det_fill, &sa);
 		jl_random_init(&rb, unit_det_fill, &sb);
 		for (r = 0; r < 8; r++)
 		{
-			s1 = jl_laplace_release_row(&m, P, X + r * d, y1, &ra);
-			s2 = jl_laplace_release_row_csr(&m, &S, P, X + r * d, y2, &rb);
+			s1 = jl_release_row(&m, P, X + r * d, y1, &ra);
+			s2 = jl_release_row_csr(&m, &S, P, X + r * d, y2, &rb);
 			same &= s1 == JL_OK && s2 == JL_OK && memcmp(y1, y2, sizeof(double) * k) == 0;
 		}
 		/* a row beyond the input limit: clamped, compensated, dense path */
 		for (i = 0; i < d; i++)
 			x[i] = (i % 2) ? 1e300 : -3.0;
-		s1 = jl_laplace_release_row(&m, P, x, y1, &ra);
-		s2 = jl_laplace_release_row_csr(&m, &S, P, x, y2, &rb);
+		s1 = jl_release_row(&m, P, x, y1, &ra);
+		s2 = jl_release_row_csr(&m, &S, P, x, y2, &rb);
 		same &= s1 == s2 && memcmp(y1, y2, sizeof(double) * k) == 0;
 		check(same, "%s: releases over the nonzeros equal the dense releases (fixed-seed noise, "
 			  "8 rows and one clamped row)", name);

@@ -11,9 +11,10 @@
  */
 #include "unit.h"
 
-#include "gaussian.h"
-#include "laplace.h"
-#include "mechanism.h"
+#include "math/gaussian.h"
+#include "math/laplace.h"
+#include "math/mechanism.h"
+#include "math/calibrate.h"
 
 /* ---- analytic sigma: DESIGN.md's reference values, to 1e-6 relative */
 static void
@@ -310,9 +311,9 @@ test_sampler(void)
 
 /* ---- calibrated releases: the delta that holds, recomputed independently */
 
-/* an L2 sensitivity for a JlLaplace's inputs */
+/* an L2 sensitivity for a JlMechanism's inputs */
 static void
-setup(JlLaplace *m, JlCalibration cal, double eps, double delta, double ps,
+setup(JlMechanism *m, JlCalibration cal, double eps, double delta, double ps,
 	  int k, int64_t d, double bound)
 {
 	memset(m, 0, sizeof(*m));
@@ -335,7 +336,7 @@ setup(JlLaplace *m, JlCalibration cal, double eps, double delta, double ps,
  * minimised independently in long double.
  */
 static long double
-implied_delta(const JlLaplace *m)
+implied_delta(const JlMechanism *m)
 {
 	long double D2 = (long double) m->bound * m->proj_sensitivity;
 	long double Dg = (D2 + 1.5L * sqrtl((long double) m->k) * m->grid) / m->grid;
@@ -372,12 +373,12 @@ test_implied_delta(void)
 			for (a = 0; a < 4; a++)
 				for (b = 0; b < 3; b++)
 				{
-					JlLaplace	m;
+					JlMechanism	m;
 					long double dl;
 					int			st;
 
 					setup(&m, JL_CALIBRATION_ANALYTIC, eps[i], del[j], ps[b], ks[a], 1000, 2.0);
-					st = jl_laplace_calibrate(&m);
+					st = jl_mechanism_calibrate(&m);
 					if (st != JL_OK)
 					{
 						bad++;
@@ -408,7 +409,7 @@ test_implied_delta(void)
 					 * discrete sampler, and the check must say so
 					 */
 					{
-						JlLaplace	c = m;
+						JlMechanism	c = m;
 
 						c.t = (uint64_t) ceil(m.sigma_calibration / m.grid);
 						if (c.t < m.t)
@@ -431,7 +432,7 @@ test_implied_delta(void)
 
 	/* classic and paper: certified or refused, never over */
 	{
-		JlLaplace	m;
+		JlMechanism	m;
 		int			ok = 0;
 
 		for (i = 0; i < 5; i++)
@@ -440,7 +441,7 @@ test_implied_delta(void)
 				setup(&m, JL_CALIBRATION_CLASSIC, eps[i], del[j], 1.3, 20, 500, 1.0);
 				if (del[j] >= 0.5)
 					continue;
-				if (jl_laplace_calibrate(&m) == JL_OK &&
+				if (jl_mechanism_calibrate(&m) == JL_OK &&
 					(!m.valid || implied_delta(&m) <= (long double) del[j] * (1.0L + 1e-9L)) &&
 					m.scale >= m.sigma_calibration)
 					ok++;
@@ -450,33 +451,33 @@ test_implied_delta(void)
 		check(ok == 20, "classic calibration: 20 configurations certified (or refused as invalid)");
 	}
 	{
-		JlLaplace	m;
+		JlMechanism	m;
 		int			st;
 
 		setup(&m, JL_CALIBRATION_PAPER, 1.0, 1e-5, 1.3, 60, 1000, 1.0);
-		st = jl_laplace_calibrate(&m);
+		st = jl_mechanism_calibrate(&m);
 		check(st == JL_OK && m.valid &&
 			  implied_delta(&m) <= 1e-5L && unit_rel(m.paper_c, 4.0 * sqrt(log(1e5))) < 1e-12,
 			  "paper calibration: sigma %.4f = (4/eps) sqrt(ln(1/delta)), certified for ||P_i||_2 <= 1.3",
 			  m.scale);
 		setup(&m, JL_CALIBRATION_PAPER, 1.0, 1e-5, 9.0, 60, 1000, 1.0);
-		st = jl_laplace_calibrate(&m);
+		st = jl_mechanism_calibrate(&m);
 		check(st == JL_OK && !m.valid && m.delta_holding > 1e-5,
 			  "paper calibration: a realized P with ||P_i||_2 = 9 is not covered (delta %.3g)",
 			  m.delta_holding);
 		setup(&m, JL_CALIBRATION_PAPER, 1.0, 1e-5, 1.0, 36, 1000, 1.0);
-		check(jl_laplace_calibrate(&m) == JL_ERR_PAPER_K, "paper calibration refuses k = 36 for d = 1000");
+		check(jl_mechanism_calibrate(&m) == JL_ERR_PAPER_K, "paper calibration refuses k = 36 for d = 1000");
 		setup(&m, JL_CALIBRATION_PAPER, 12.0, 1e-5, 1.0, 60, 1000, 1.0);
-		check(jl_laplace_calibrate(&m) == JL_ERR_PAPER_EPSILON, "paper calibration refuses eps >= ln(1/delta)");
+		check(jl_mechanism_calibrate(&m) == JL_ERR_PAPER_EPSILON, "paper calibration refuses eps >= ln(1/delta)");
 		setup(&m, JL_CALIBRATION_PAPER, 1.0, 1e-5, 1.0, 60, 1000, 1.0);
 		m.neighbor = JL_NEIGHBOR_ROW;
-		check(jl_laplace_calibrate(&m) == JL_ERR_PAPER_NEIGHBOR, "paper calibration refuses row neighbours");
+		check(jl_mechanism_calibrate(&m) == JL_ERR_PAPER_NEIGHBOR, "paper calibration refuses row neighbours");
 		setup(&m, JL_CALIBRATION_ANALYTIC, 1.0, NAN, 1.0, 60, 1000, 1.0);
-		check(jl_laplace_calibrate(&m) == JL_ERR_GAUSSIAN_DELTA_REQUIRED, "Gaussian noise without delta is refused");
+		check(jl_mechanism_calibrate(&m) == JL_ERR_GAUSSIAN_DELTA_REQUIRED, "Gaussian noise without delta is refused");
 		setup(&m, JL_CALIBRATION_ANALYTIC, 1.0, 1.0, 1.0, 60, 1000, 1.0);
-		check(jl_laplace_calibrate(&m) == JL_ERR_DELTA, "delta 1 is refused");
+		check(jl_mechanism_calibrate(&m) == JL_ERR_DELTA, "delta 1 is refused");
 		setup(&m, JL_CALIBRATION_CLASSIC, 1.0, 0.5, 1.0, 60, 1000, 1.0);
-		check(jl_laplace_calibrate(&m) == JL_ERR_CLASSIC_DELTA, "classic calibration refuses delta 0.5");
+		check(jl_mechanism_calibrate(&m) == JL_ERR_CLASSIC_DELTA, "classic calibration refuses delta 0.5");
 	}
 }
 
@@ -511,12 +512,12 @@ test_extremes(void)
 			for (j = 0; j < sizeof(del) / sizeof(del[0]); j++)
 				for (b = 0; b < sizeof(bnd) / sizeof(bnd[0]); b++)
 				{
-					JlLaplace	m;
+					JlMechanism	m;
 					int			st;
 
 					setup(&m, cal[c], eps[i], del[j], 1.2, 200, 1000, bnd[b]);
 					m.max_abs = 0.3;
-					st = jl_laplace_calibrate(&m);
+					st = jl_mechanism_calibrate(&m);
 					if (st == JL_OK)
 					{
 						if (!(isfinite(m.scale) && m.scale > 0.0 && isfinite(m.rho) &&

@@ -8,7 +8,7 @@
  * many small inputs with many clusters (where Lloyd steps empty clusters).
  */
 #include "unit.h"
-#include "kmeans.h"
+#include "math/kmeans.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -14,10 +14,13 @@
  * the calibrated variance (statistical, UNIT_ALPHA, with a negative control).
  */
 #include "unit.h"
-#include "laplace.h"
-#include "mechanism.h"
-#include "projection.h"
-#include "sensitivity.h"
+#include "math/laplace.h"
+#include "math/mechanism.h"
+#include "math/projection.h"
+#include "math/sensitivity.h"
+#include "math/calibrate.h"
+#include "math/grid.h"
+#include "math/release.h"
 
 #include <float.h>
 
@@ -31,11 +34,11 @@ is_pow2(double g)
 	return g > 0.0 && isfinite(g) && frexp(g, &e) == 0.5;
 }
 
-static JlLaplace
+static JlMechanism
 make(int64_t d, int k, double eps, double bound, JlNeighbor nb, JlCalibration cal,
 	 double delta, double proj, double max_abs)
 {
-	JlLaplace	m;
+	JlMechanism	m;
 
 	memset(&m, 0, sizeof(m));
 	m.d = d;
@@ -60,7 +63,7 @@ typedef struct Prop
 } Prop;
 
 static void
-prop(Prop *p, int ok, const JlLaplace *m, const char *fmt, ...)
+prop(Prop *p, int ok, const JlMechanism *m, const char *fmt, ...)
 {
 	p->n++;
 	if (!ok && p->bad++ == 0)
@@ -137,7 +140,7 @@ test_grid_arithmetic(void)
 							double		sk = sqrt((double) k),
 										proj,
 										delta;
-							JlLaplace	m;
+							JlMechanism	m;
 							JlStatus	st;
 							long double ls;
 
@@ -147,7 +150,7 @@ test_grid_arithmetic(void)
 							delta = (nb == 1 && cal == 1) ? 1e-6 : ((a + b) % 2 ? 1e-5 : NAN);
 							m = make(d, k, epss[c], bounds[e], (JlNeighbor) nb, (JlCalibration) cal,
 									 delta, proj, 4.0 / sk);
-							st = jl_laplace_calibrate(&m);
+							st = jl_mechanism_calibrate(&m);
 							prop(&P[P_OK], st == JL_OK, &m, "status %d", (int) st);
 							if (st != JL_OK)
 								continue;
@@ -211,9 +214,9 @@ test_grid_arithmetic(void)
 
 	/* the paper's element delta is vacuous for small k, and the release says so */
 	{
-		JlLaplace	m = make(1000, 5, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_PAPER,
+		JlMechanism	m = make(1000, 5, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_PAPER,
 							 NAN, 1.5, 1.0);
-		JlStatus	st = jl_laplace_calibrate(&m);
+		JlStatus	st = jl_mechanism_calibrate(&m);
 
 		check(st == JL_OK && m.paper_delta > 1.0,
 			  "paper element d=1000 k=5: paper_delta = d e^(-k/2) = %.4g >= 1 is reported (vacuous)",
@@ -222,9 +225,9 @@ test_grid_arithmetic(void)
 	/* the paper's element constant can be below the realized sensitivity:
 	 * the release is then not epsilon-DP for this P and must say so */
 	{
-		JlLaplace	m = make(100, 4, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_PAPER,
+		JlMechanism	m = make(100, 4, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_PAPER,
 							 NAN, 10.0, 1.0);	/* c = 4 < realized 10 */
-		JlStatus	st = jl_laplace_calibrate(&m);
+		JlStatus	st = jl_mechanism_calibrate(&m);
 
 		check(st == JL_OK && !m.valid && m.epsilon_effective > m.epsilon,
 			  "paper element with realized D1 = 10 > c = 4: valid = %d, epsilon_effective = %.4g",
@@ -240,14 +243,14 @@ test_errors(void)
 	static const double bad_delta[] = {0.0, 1.0, -0.5, 1.5, INFINITY, -INFINITY};
 	int			i,
 				ok;
-	JlLaplace	m;
+	JlMechanism	m;
 	JlStatus	st;
 
 	ok = 1;
 	for (i = 0; i < 6; i++)
 	{
 		m = make(10, 5, bad_eps[i], 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 1.0, 1.0);
-		ok &= jl_laplace_calibrate(&m) == JL_ERR_EPSILON;
+		ok &= jl_mechanism_calibrate(&m) == JL_ERR_EPSILON;
 	}
 	check(ok, "epsilon 0, -1, NaN, +-Inf, -0 return JL_ERR_EPSILON");
 
@@ -255,7 +258,7 @@ test_errors(void)
 	for (i = 0; i < 4; i++)
 	{
 		m = make(10, 5, 1.0, bad_bound[i], JL_NEIGHBOR_ROW, JL_CALIBRATION_EXACT, NAN, 1.0, 1.0);
-		ok &= jl_laplace_calibrate(&m) == JL_ERR_BOUND;
+		ok &= jl_mechanism_calibrate(&m) == JL_ERR_BOUND;
 	}
 	check(ok, "bound 0, -2, NaN, Inf return JL_ERR_BOUND");
 
@@ -269,34 +272,34 @@ test_errors(void)
 			for (cal = 0; cal < 2; cal++)
 			{
 				m = make(10, 5, 1.0, 1.0, (JlNeighbor) nb, (JlCalibration) cal, bad_delta[i], 1.0, 1.0);
-				ok &= jl_laplace_calibrate(&m) == JL_ERR_DELTA;
+				ok &= jl_mechanism_calibrate(&m) == JL_ERR_DELTA;
 			}
 	}
 	check(ok, "delta 0, 1, -0.5, 1.5, +-Inf return JL_ERR_DELTA (every neighbour and calibration)");
 
 	m = make(10, 5, 1.0, 1.0, JL_NEIGHBOR_ROW, JL_CALIBRATION_PAPER, NAN, 1.0, 1.0);
-	st = jl_laplace_calibrate(&m);
+	st = jl_mechanism_calibrate(&m);
 	check(st == JL_ERR_DELTA_REQUIRED, "paper calibration, row neighbours, no delta: JL_ERR_DELTA_REQUIRED (%d)",
 		  (int) st);
 	m = make(10, 5, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_PAPER, NAN, 1.0, 1.0);
-	st = jl_laplace_calibrate(&m);
+	st = jl_mechanism_calibrate(&m);
 	check(st == JL_OK, "paper calibration, element neighbours, no delta: JL_OK (%d)", (int) st);
 
 	m = make(10, 5, 1e-20, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 1.0, 1.0);
-	st = jl_laplace_calibrate(&m);
+	st = jl_mechanism_calibrate(&m);
 	check(st == JL_ERR_SCALE, "epsilon 1e-20: JL_ERR_SCALE (%d)", (int) st);
 
 	m = make(10, 5, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 0.0, 1.0);
-	st = jl_laplace_calibrate(&m);
+	st = jl_mechanism_calibrate(&m);
 	check(st == JL_ERR_ZERO_PROJECTION, "projection sensitivity 0 (an all-zero sparse P): JL_ERR_ZERO_PROJECTION (%d)", (int) st);
 
 	ok = 1;
 	m = make(10, 5, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, NAN, 1.0);
-	ok &= jl_laplace_calibrate(&m) == JL_ERR_GRID;
+	ok &= jl_mechanism_calibrate(&m) == JL_ERR_GRID;
 	m = make(10, 5, 1.0, 1e300, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 10.0, 1.0);
-	ok &= jl_laplace_calibrate(&m) == JL_ERR_GRID;
+	ok &= jl_mechanism_calibrate(&m) == JL_ERR_GRID;
 	m = make(10, 5, 1.0, 1e-300, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 1e-10, 1.0);
-	ok &= jl_laplace_calibrate(&m) == JL_ERR_GRID;
+	ok &= jl_mechanism_calibrate(&m) == JL_ERR_GRID;
 	check(ok, "projection sensitivity NaN, sensitivity 1e301 or 1e-310: JL_ERR_GRID");
 
 	/* messages */
@@ -382,7 +385,7 @@ test_project_vec(void)
 }
 
 static void
-grid_index(const JlLaplace *m, const double *P, const double *x, double *n)
+grid_index(const JlMechanism *m, const double *P, const double *x, double *n)
 {
 	int			j;
 
@@ -405,14 +408,14 @@ test_neighbours(void)
 				x2[50],
 				n[12],
 				n2[12];
-	JlLaplace	m;
+	JlMechanism	m;
 	double		worst = 0.0;
 	int			ok = 1;
 
 	/* element neighbours: one element moves by +-bound */
 	m = make(d, k, 1.0, 2.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN,
 			 jl_max_row_l1(P, d, k), jl_max_abs(P, d * k));
-	ok &= jl_laplace_calibrate(&m) == JL_OK;
+	ok &= jl_mechanism_calibrate(&m) == JL_OK;
 	for (rep = 0; rep < 300; rep++)
 	{
 		for (i = 0; i < d; i++)
@@ -474,7 +477,7 @@ test_neighbours(void)
 		}
 		m = make(d, k, 1.0, 3.0, JL_NEIGHBOR_ROW, JL_CALIBRATION_EXACT, NAN,
 				 jl_row_l1_sensitivity(P, d, k, &meth), jl_max_abs(P, d * k));
-		ok = jl_laplace_calibrate(&m) == JL_OK;
+		ok = jl_mechanism_calibrate(&m) == JL_OK;
 		worst = 0.0;
 		for (rep = 0; rep < 3000; rep++)
 		{
@@ -509,7 +512,7 @@ test_release(void)
 	double		x[50],
 				out[20],
 				y[20];
-	JlLaplace	m = make(d, k, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN,
+	JlMechanism	m = make(d, k, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN,
 						 jl_max_row_l1(P, d, k), jl_max_abs(P, d * k));
 	JlRandom   *det = malloc(sizeof(JlRandom));
 	JlRandom   *rng = malloc(sizeof(JlRandom));
@@ -520,7 +523,7 @@ test_release(void)
 
 	jl_random_init(det, unit_det_fill, &dseed);
 	jl_random_init(rng, unit_getrandom_fill, NULL);
-	st = jl_laplace_calibrate(&m);
+	st = jl_mechanism_calibrate(&m);
 	check(st == JL_OK, "release setup d=50 k=20: grid %a, t = %llu",
 		  m.grid, (unsigned long long) m.t);
 
@@ -529,7 +532,7 @@ test_release(void)
 	{
 		for (i = 0; i < d; i++)
 			x[i] = (unit_det_u01(&seed) - 0.5) * 4.0;
-		st = jl_laplace_release_row(&m, P, x, out, det);
+		st = jl_release_row(&m, P, x, out, det);
 		ok &= st == JL_OK;
 		for (j = 0; j < k; j++)
 			ongrid &= isfinite(out[j]) && jl_on_grid(out[j], m.grid);
@@ -559,7 +562,7 @@ test_release(void)
 		{
 			for (i = 0; i < d; i++)
 				x[i] = (unit_det_u01(&seed) - 0.5) * 4.0;
-			st = jl_laplace_release_row(&m, P, x, out, rng);
+			st = jl_release_row(&m, P, x, out, rng);
 			grid_index(&m, P, x, y);
 			for (j = 0; j < k; j++)
 			{
@@ -593,7 +596,7 @@ test_release(void)
 
 		for (i = 0; i < d; i++)
 			x[i] = (i % 2 ? -2.0 : 2.0) * limit / d;
-		cls = jl_laplace_row_class(&m, x);
+		cls = jl_row_class(&m, x);
 		check(cls == JL_ROW_COMPENSATED, "row with ||x||_1 = 2x the fast path's limit %.4g: compensated (class %d)",
 			  limit, cls);
 		/* the compensated projection is within the allowance of the exact one */
@@ -613,10 +616,10 @@ test_release(void)
 		for (i = 0; i < d; i++)
 			x[i] = 0.0;
 		x[0] = limit * 0.999;
-		st = jl_laplace_release_row(&m, P, x, out, det);
+		st = jl_release_row(&m, P, x, out, det);
 		ok &= (st == JL_OK);
 		x[0] += 1.0 * m.bound * limit * 0.002;
-		st = jl_laplace_release_row(&m, P, x, out, det);
+		st = jl_release_row(&m, P, x, out, det);
 		ok &= (st == JL_OK);
 		for (j = 0; j < k; j++)
 			ok &= jl_on_grid(out[j], m.grid);
@@ -625,8 +628,8 @@ test_release(void)
 		/* huge values: clamped inputs, saturated projections */
 		for (i = 0; i < d; i++)
 			x[i] = (i % 3 ? 1e200 : -1e250);
-		cls = jl_laplace_row_class(&m, x);
-		st = jl_laplace_release_row(&m, P, x, out, det);
+		cls = jl_row_class(&m, x);
+		st = jl_release_row(&m, P, x, out, det);
 		ok = (st == JL_OK);
 		for (j = 0; j < k; j++)
 			ok &= jl_on_grid(out[j], m.grid) &&

@@ -10,8 +10,8 @@
  * at level UNIT_ALPHA with a negative control that must be rejected.
  */
 #include "unit.h"
-#include "chacha20.h"
-#include "projection.h"
+#include "math/chacha20.h"
+#include "math/projection.h"
 
 /* number of positions where a and b agree exactly */
 static int

@@ -33,8 +33,8 @@
  *     to 5%) which proves the check sees the table.
  */
 #include "unit.h"
-#include "laplace.h"
-#include "randbits.h"
+#include "math/laplace.h"
+#include "math/randbits.h"
 #include "laplace_cells.h"
 
 static JlRandom rng;			/* getrandom-backed */

@@ -8,8 +8,8 @@
  * within a small relative distance of it.
  */
 #include "unit.h"
-#include "projection.h"
-#include "sensitivity.h"
+#include "math/projection.h"
+#include "math/sensitivity.h"
 
 static uint64_t seed = 20240601;
 

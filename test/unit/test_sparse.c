@@ -7,9 +7,11 @@
  */
 #include "unit.h"
 
-#include "projection.h"
-#include "sensitivity.h"
-#include "sparse.h"
+#include "math/projection.h"
+#include "math/sensitivity.h"
+#include "math/sparse.h"
+#include "math/release.h"
+#include "math/grid.h"
 
 #include <math.h>
 #include <stdlib.h>

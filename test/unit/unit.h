@@ -29,8 +29,8 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "projection.h"
-#include "randbits.h"
+#include "math/projection.h"
+#include "math/randbits.h"
 
 #define UNIT_FN static __attribute__((unused))
 

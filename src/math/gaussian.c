@@ -1,0 +1,211 @@
+/*
+ * gaussian.c - the mathematics of Gaussian noise: continuous calibrations
+ * of sigma (Balle & Wang's analytic one, Kenthapadi et al.'s Theorem 1 and
+ * Lemma 2), the conversion of rho-zCDP to (epsilon, delta) (Canonne,
+ * Kamath, Steinke 2020, Corollary 13), and the exact discrete Gaussian
+ * sampler.  How a release uses them is in calibrate.c.
+ */
+#include "math/gaussian.h"
+#include "math/laplace.h"
+
+#include <float.h>
+#include <math.h>
+
+double
+jl_normal_cdf(double x)
+{
+	return 0.5 * erfc(-x / M_SQRT2);
+}
+
+double
+jl_analytic_delta(double sigma, double epsilon, double D)
+{
+	double		a = D / (2.0 * sigma);
+	double		b = epsilon * sigma / D;
+	double		second = exp(epsilon) * jl_normal_cdf(-a - b);
+
+	if (!isfinite(second))
+		second = 0.0;			/* Phi(-a-b) underflowed to 0 first */
+	return jl_normal_cdf(a - b) - second;
+}
+
+double
+jl_analytic_sigma(double epsilon, double delta, double D)
+{
+	double		lo,
+				hi = D;
+	int			i;
+
+	/* delta(sigma) decreases in sigma: bracket, then bisect */
+	for (i = 0; i < 2000 && jl_analytic_delta(hi, epsilon, D) > delta; i++)
+		hi *= 2.0;
+	lo = hi / 2.0;
+	for (i = 0; i < 2000 && jl_analytic_delta(lo, epsilon, D) <= delta; i++)
+	{
+		hi = lo;
+		lo /= 2.0;
+	}
+	for (i = 0; i < 200 && hi - lo > hi * 4.0 * DBL_EPSILON; i++)
+	{
+		double		mid = 0.5 * (lo + hi);
+
+		if (jl_analytic_delta(mid, epsilon, D) <= delta)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+double
+jl_classic_sigma(double epsilon, double delta, double D)
+{
+	if (!(delta < 0.5))
+		return NAN;
+	return D * sqrt(2.0 * (log(1.0 / (2.0 * delta)) + epsilon)) / epsilon;
+}
+
+double
+jl_paper_sigma(double epsilon, double delta, double B)
+{
+	return B * (4.0 / epsilon) * sqrt(log(1.0 / delta));
+}
+
+bool
+jl_paper_k_ok(int64_t d, int k, double delta)
+{
+	return (double) k > 2.0 * (log((double) d) + log(2.0 / delta));
+}
+
+bool
+jl_paper_epsilon_ok(double epsilon, double delta)
+{
+	return epsilon < log(1.0 / delta);
+}
+
+/*
+ * ln of CKS's bound at alpha = 1 + x:
+ *   x (alpha rho - eps) + alpha ln(1 - 1/alpha) - ln(alpha - 1)
+ *   = x ((1 + x) rho - eps) + x ln x - (1 + x) ln(1 + x),
+ * and the magnitude of its terms, for the rounding margin.
+ */
+static double
+zcdp_log_delta(double x, double rho, double epsilon, double *mag)
+{
+	double		t1 = x * ((1.0 + x) * rho - epsilon);
+	double		t2 = x * log(x);
+	double		t3 = (1.0 + x) * log1p(x);
+
+	*mag = fabs(x * (1.0 + x) * rho) + fabs(x * epsilon) + fabs(t2) + fabs(t3);
+	return t1 + t2 - t3;
+}
+
+double
+jl_zcdp_delta(double rho, double epsilon)
+{
+	double		best_u = 0.0,
+				best = INFINITY,
+				mag,
+				lo,
+				hi,
+				v;
+	int			i;
+
+	if (!(rho > 0.0))
+		return 0.0;
+	/* coarse scan of u = ln(alpha - 1), then golden section around the best */
+	for (i = 0; i <= 400; i++)
+	{
+		double		u = -30.0 + i * 0.15;
+
+		v = zcdp_log_delta(exp(u), rho, epsilon, &mag);
+		if (v < best)
+		{
+			best = v;
+			best_u = u;
+		}
+	}
+	lo = best_u - 0.15;
+	hi = best_u + 0.15;
+	for (i = 0; i < 100; i++)
+	{
+		double		m1 = hi - 0.6180339887498949 * (hi - lo);
+		double		m2 = lo + 0.6180339887498949 * (hi - lo);
+		double		mg;
+
+		if (zcdp_log_delta(exp(m1), rho, epsilon, &mg) <
+			zcdp_log_delta(exp(m2), rho, epsilon, &mg))
+			hi = m2;
+		else
+			lo = m1;
+	}
+	v = zcdp_log_delta(exp(0.5 * (lo + hi)), rho, epsilon, &mag);
+	if (v > best)
+		v = zcdp_log_delta(exp(best_u), rho, epsilon, &mag);
+	/* every alpha gives a valid bound; round the evaluation upward */
+	v += 64.0 * DBL_EPSILON * (mag + 1.0);
+	if (v >= 0.0)
+		return 1.0;
+	return fmin(1.0, exp(v) * (1.0 + 1e-12));
+}
+
+double
+jl_zcdp_epsilon(double rho, double delta)
+{
+	double		lo = 0.0,
+				hi = rho + 2.0 * sqrt(rho * log(1.0 / delta)) + 1e-300;
+	int			i;
+
+	for (i = 0; i < 2000 && jl_zcdp_delta(rho, hi) > delta; i++)
+		hi *= 2.0;
+	for (i = 0; i < 200 && hi - lo > hi * 4.0 * DBL_EPSILON; i++)
+	{
+		double		mid = 0.5 * (lo + hi);
+
+		if (jl_zcdp_delta(rho, mid) <= delta)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+/* Bernoulli(exp(-num/den)) for a 128-bit num and den < 2^63. */
+static bool
+bernoulli_exp_wide(JlRandom *r, unsigned __int128 num, uint64_t den)
+{
+	unsigned __int128 q = num / den;
+	uint64_t	rem = (uint64_t) (num % den);
+	uint64_t	lo,
+				hi;
+
+	/* exp(-num/den) = exp(-1)^q exp(-rem/den) */
+	for (; q > 0; q--)
+	{
+		jl_exp_bounds32(1, 1, &lo, &hi);
+		if (!jl_bernoulli_exp_bounded(r, 1, 1, lo, hi))
+			return false;
+	}
+	if (den < (UINT64_C(1) << 32))
+	{
+		jl_exp_bounds32(rem, den, &lo, &hi);
+		return jl_bernoulli_exp_bounded(r, rem, den, lo, hi);
+	}
+	return jl_bernoulli_exp(r, rem, den);
+}
+
+int64_t
+jl_discrete_gaussian(JlRandom *r, uint64_t s, const uint32_t *laplace_table)
+{
+	uint64_t	den = 2 * s * s;	/* < 2^63 for s <= 2^31 */
+
+	for (;;)
+	{
+		int64_t		y = jl_discrete_laplace_table(r, s, laplace_table);
+		int64_t		a = (y < 0 ? -y : y) - (int64_t) s;
+		unsigned __int128 num = (unsigned __int128) ((__int128) a * a);
+
+		if (bernoulli_exp_wide(r, num, den))
+			return y;
+	}
+}

@@ -1,0 +1,51 @@
+/*
+ * kmeans.h - k-means over sketches: k-means++ seeding from a seeded
+ * deterministic generator, then Lloyd iterations.
+ *
+ * Plain C (no postgres.h): the caller owns every buffer, so the PostgreSQL
+ * glue can account for memory and the unit tests can run without a server.
+ */
+#ifndef JLDP_MATH_KMEANS_H
+#define JLDP_MATH_KMEANS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* workspace of jl_kmeans_run, in bytes (n points, c clusters, k dimensions) */
+size_t		jl_kmeans_work_bytes(int64_t n, int k, int c);
+
+/*
+ * Sort n points of k coordinates (row-major) lexicographically.  The result
+ * of jl_kmeans_run on sorted points does not depend on the order the points
+ * arrived in, which makes the aggregate the same in serial and parallel plans.
+ */
+void		jl_kmeans_sort(double *X, int64_t n, int k);
+
+/* number of distinct points among n sorted points */
+int64_t		jl_kmeans_distinct(const double *X, int64_t n, int k);
+
+/*
+ * k-means of n >= 1 sorted points X (n x k) into at most c clusters.
+ *
+ * If the points have at most c distinct values, the centroids are those
+ * values in sorted order (every point is its own centroid) and the result
+ * has fewer than c rows when there are fewer than c of them.  Otherwise:
+ * k-means++ seeding driven by ChaCha20 keyed by seed, then Lloyd iterations
+ * until no assignment changes or max_iter updates.  A cluster left empty by
+ * an assignment is re-seeded with the point farthest from its centroid
+ * (taken from a cluster of two or more points).  Ties go to the lowest index.
+ *
+ * centroids: c x k output; work: jl_kmeans_work_bytes(n, k, c) bytes.
+ * Returns the number of centroids written; *iterations gets the number of
+ * Lloyd updates.  tick, if not NULL, is called once per pass over the points
+ * and within long passes (the caller's interrupt check).
+ */
+int			jl_kmeans_run(const double *X, int64_t n, int k, int c,
+						  uint64_t seed, int max_iter, double *centroids,
+						  void *work, int *iterations, void (*tick) (void));
+
+/* index (0-based) of the centroid nearest to x (squared L2), lowest on ties */
+int			jl_kmeans_nearest(const double *x, const double *centroids,
+							  int m, int k, double *dist2);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * laplace.h - exact discrete Laplace sampling (Canonne, Kamath, Steinke 2020).
+ *
+ * Pr[L = z] = (1 - p) / (1 + p) * p^|z| with p = exp(-1/t), t a positive
+ * integer (the scale in grid steps).  Only integer arithmetic on uniformly
+ * random bits: the distribution is exact, not a floating-point approximation.
+ */
+#ifndef JLDP_MATH_LAPLACE_H
+#define JLDP_MATH_LAPLACE_H
+
+#include "math/randbits.h"
+
+#include <stdint.h>
+
+/* Largest scale (in grid steps) the sampler accepts. */
+#define JL_LAPLACE_MAX_T (UINT64_C(1) << 44)
+
+/* Bernoulli(exp(-num/den)), num >= 0, den >= 1. */
+bool		jl_bernoulli_exp(JlRandom *r, uint64_t num, uint64_t den);
+
+/* Discrete Laplace with scale t (1 <= t <= JL_LAPLACE_MAX_T). */
+int64_t		jl_discrete_laplace(JlRandom *r, uint64_t t);
+
+/*
+ * A faster exact sampler for scales up to JL_LAPLACE_TABLE_MAX_T: a table of
+ * 16-bit bounds on 2^16 exp(-u/t) lets almost every Bernoulli(exp(-u/t))
+ * trial be decided by one comparison with 16 random bits; the rare trials
+ * the bounds cannot decide (probability about 2^-16) are resolved exactly by
+ * evaluating exp(-u/t) in multi-precision fixed point against further random
+ * bits.  The distribution is the same exact discrete Laplace.
+ */
+#define JL_LAPLACE_TABLE_MAX_T 262144
+
+/*
+ * bounds: t entries; for u >= 1, bounds[u] = lo | (hi - lo) << 16 with
+ * lo <= 2^16 exp(-u/t) <= hi (entry 0 is unused: u = 0 always accepts)
+ */
+void		jl_laplace_table_fill(uint64_t t, uint32_t *bounds);
+
+/* Discrete Laplace with scale t using the table (bounds NULL: as above). */
+int64_t		jl_discrete_laplace_table(JlRandom *r, uint64_t t,
+									  const uint32_t *bounds);
+
+/*
+ * lo <= 2^bits exp(-num/den) <= hi (1 <= bits <= 32), from libm with a
+ * safety margin; jl_exp_bounds32 is bits = 32.
+ */
+void		jl_exp_bounds(uint64_t num, uint64_t den, int bits, uint64_t *lo,
+						  uint64_t *hi);
+void		jl_exp_bounds32(uint64_t num, uint64_t den, uint64_t *lo,
+							uint64_t *hi);
+
+/*
+ * Bernoulli(exp(-num/den)) (0 <= num <= den < 2^32) with 32-bit bounds
+ * lo <= 2^32 exp(-num/den) <= hi: exact whatever the bounds' width.
+ */
+bool		jl_bernoulli_exp_bounded(JlRandom *r, uint64_t num, uint64_t den,
+									 uint64_t lo, uint64_t hi);
+
+/*
+ * [u < exp(-num/den)] for a uniform u in [0,1) whose first 32 bits are R;
+ * further bits are drawn as needed.  Exact.  (0 <= num <= den < 2^32)
+ */
+bool		jl_bernoulli_exp_resolve(JlRandom *r, uint64_t num, uint64_t den,
+									 uint32_t R);
+
+/*
+ * exp(-num/den) in fixed point with w 32-bit fractional limbs (value =
+ * sum val[i] 2^(32 (i - w)), i = 0..w): the true value lies within err
+ * units of the last limb of val.  Returns false if w is out of range.
+ */
+bool		jl_exp_fixed(uint64_t num, uint64_t den, int w, uint32_t *val,
+						 uint64_t *err);
+
+#define JL_EXP_MAX_LIMBS 512
+
+/* Its variance, 2p / (1-p)^2 with p = exp(-1/t). */
+double		jl_discrete_laplace_variance(uint64_t t);
+
+/* Its fourth moment, 2p(1 + 10p + p^2) / (1-p)^4. */
+double		jl_discrete_laplace_moment4(uint64_t t);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * recover.c - recovery of squared distances.
+ *
+ * Per coordinate, w = n_i - n_j is a difference of two independent Laplace
+ * variables of variance s2: E w^2 = 2 s2, E w^4 = 18 s2^2, so
+ * Var(w^2) = 14 s2^2 and Var(2 a w) = 8 s2 a^2.  Summing over k coordinates
+ * gives 8 s2 r2 + 14 k s2^2 given P; over P, ||(x_i - x_j) P||^2 has variance
+ * 2 r2^2 / k.  (Dhaliwal et al.'s Claim 7 has 4 s2 r2 and 2k(7 s2^2 - s2).)
+ * Gaussian noise: E w^4 = 3 (2 s2)^2, so Var(w^2) = 8 s2^2 and the last term
+ * is 8 k s2^2 (Kenthapadi et al., Theorem 2).
+ */
+#include "math/recover.h"
+
+#include <math.h>
+
+double
+jl_sqdist(const double *a, const double *b, int k)
+{
+	double		s = 0.0;
+	int			j;
+
+	for (j = 0; j < k; j++)
+	{
+		double		t = a[j] - b[j];
+
+		s += t * t;
+	}
+	return s;
+}
+
+double
+jl_recover_sqdist(const double *a, const double *b, int k,
+				  double noise_variance)
+{
+	return jl_sqdist(a, b, k) - 2.0 * k * noise_variance;
+}
+
+/* 2 r2^2 / k (unless conditional) + 8 s2 r2 + c k s2^2, c = Var(w^2) / s2^2 */
+static double
+recover_variance(double r2, int k, double noise_variance, double c,
+				 int conditional)
+{
+	double		v = 8.0 * noise_variance * r2 +
+		c * k * noise_variance * noise_variance;
+
+	if (!conditional)
+		v += 2.0 * r2 * r2 / k;
+	return v;
+}
+
+double
+jl_recover_variance_laplace(double r2, int k, double noise_variance,
+							int conditional)
+{
+	return recover_variance(r2, k, noise_variance, 14.0, conditional);
+}
+
+double
+jl_recover_variance_gaussian(double r2, int k, double noise_variance,
+							 int conditional)
+{
+	return recover_variance(r2, k, noise_variance, 8.0, conditional);
+}
+
+double
+jl_recover_stddev_noise(const double *a, const double *b, int k,
+						double noise_variance, int gaussian)
+{
+	double		r2 = jl_recover_sqdist(a, b, k, noise_variance);
+
+	if (r2 < 0.0)
+		r2 = 0.0;
+	return sqrt(gaussian ?
+				jl_recover_variance_gaussian(r2, k, noise_variance, 0) :
+				jl_recover_variance_laplace(r2, k, noise_variance, 0));
+}
+
+double
+jl_recover_stddev(const double *a, const double *b, int k,
+				  double noise_variance)
+{
+	return jl_recover_stddev_noise(a, b, k, noise_variance, 0);
+}

@@ -1,0 +1,125 @@
+/*
+ * release.c - one row released on the grid: y = x P (BLAS, or compensated
+ * sums for rows past the floating-point allowance), rounded to the grid,
+ * plus exact discrete noise.
+ *
+ * Release of x: y = fl(x P); n_j = round(y_j / g); z_j = g (n_j + N_j) with
+ * N_j discrete Laplace of integer scale t, or discrete Gaussian of integer
+ * sigma t.  For neighbours x, x':
+ *   |n_j g - n'_j g| <= |y_j - y'_j| + g            (rounding, each side g/2)
+ *   |fl(y_j) - y_j|  <= gamma_d ||x||_1 max|P| <= g/4   (checked per row)
+ * so the rounded projections differ by at most D1 + 1.5 k g in L1 and
+ * D2 + 1.5 sqrt(k) g in L2 (D1, D2 the sensitivities of the exact x P),
+ * which calibrate.c accounts for.  The output lies on the grid, so its low
+ * bits carry nothing about x (Mironov 2012), and the noise is sampled
+ * exactly.
+ */
+#include "math/release.h"
+#include "math/fp.h"
+#include "math/gaussian.h"
+#include "math/grid.h"
+#include "math/laplace.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* output and grid indices stay below 2^51 so g * n is exact */
+#define JL_MAX_GRID_INDEX 2251799813685248.0
+/* projections saturate at 2^49 grid steps (see jl_noise_on_grid) */
+#define JL_SATURATE 562949953421312.0
+/* 1.5 * 2^52: adding and subtracting it rounds |q| < 2^51 to an integer */
+#define JL_ROUND_MAGIC 6755399441055744.0
+
+void
+jl_project_vec(const double *P, int64_t d, int k, const double *x, double *y)
+{
+	cblas_dgemv(CblasRowMajor, CblasTrans, (int) d, k, 1.0, P, k, x, 1, 0.0,
+				y, 1);
+}
+
+void
+jl_project_vec_compensated(const double *P, int64_t d, int k, const double *x,
+						   double *y)
+{
+	int			j;
+
+	for (j = 0; j < k; j++)
+	{
+		double		s = 0.0,
+					c = 0.0;
+		int64_t		i;
+
+		for (i = 0; i < d; i++)
+		{
+			double		p = x[i] * P[i * (int64_t) k + j];
+			double		pe = fma(x[i], P[i * (int64_t) k + j], -p);	/* exact */
+			double		t,
+						te;
+
+			jl_two_sum(s, p, &t, &te);
+			s = t;
+			c += te + pe;
+		}
+		y[j] = s + c;
+	}
+}
+
+JlStatus
+jl_noise_on_grid(const JlMechanism *m, double *y, JlRandom *r)
+{
+	double		inv_grid = 1.0 / m->grid;
+	int			j;
+
+	for (j = 0; j < m->k; j++)
+	{
+		/* grid is a power of two: multiplying by its inverse is exact */
+		double		q = y[j] * inv_grid;
+		double		n;
+		int64_t		noise;
+		double		z;
+
+		/*
+		 * Saturate instead of refusing: clamping is 1-Lipschitz, so it adds
+		 * nothing to the sensitivity, and an error here would depend on the
+		 * data.  2^49 grid steps is about 10^10 bound.
+		 */
+		q = q > JL_SATURATE ? JL_SATURATE : (q < -JL_SATURATE ? -JL_SATURATE : q);
+		/* round to nearest (even): exact for |q| < 2^51, no libm call */
+		n = (q + JL_ROUND_MAGIC) - JL_ROUND_MAGIC;
+		noise = (m->noise == JL_NOISE_GAUSSIAN) ?
+			jl_discrete_gaussian(r, m->t, m->noise_table) :
+			jl_discrete_laplace_table(r, m->t, m->noise_table);
+		z = (double) ((int64_t) n + noise);
+		/* depends on the noise only, never reached in practice (e^-256) */
+		if (!(fabs(z) < 4.0 * JL_MAX_GRID_INDEX))
+			return JL_ERR_OUTPUT_RANGE;
+		y[j] = z * m->grid;
+	}
+	return JL_OK;
+}
+
+JlStatus
+jl_release_row(const JlMechanism *m, const double *P, const double *x,
+					   double *out, JlRandom *r)
+{
+	int			cls = jl_row_class(m, x);
+	double	   *work = NULL;
+
+	if (cls & JL_ROW_CLAMP)
+	{
+		work = malloc(sizeof(double) * m->d);
+		if (work == NULL)
+			return JL_ERR_ROW_MAGNITUDE;
+		memcpy(work, x, sizeof(double) * m->d);
+		jl_row_clamp(m, work);
+		x = work;
+	}
+	if (cls & JL_ROW_COMPENSATED)
+		jl_project_vec_compensated(P, m->d, m->k, x, out);
+	else
+		jl_project_vec(P, m->d, m->k, x, out);
+	free(work);
+	return jl_noise_on_grid(m, out, r);
+}

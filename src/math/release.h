@@ -1,0 +1,43 @@
+/*
+ * release.h - one row released on the grid of a calibrated JlMechanism:
+ * the noise-free projection x P, its compensated variant, and rounding to
+ * the grid plus exact discrete noise.
+ *
+ * Plain C: no postgres.h.
+ */
+#ifndef JLDP_MATH_RELEASE_H
+#define JLDP_MATH_RELEASE_H
+
+#include "math/mechanism.h"
+#include "math/randbits.h"
+
+#include <stdint.h>
+
+/* Noise-free y = x P (BLAS), x of length d, y of length k. */
+void		jl_project_vec(const double *P, int64_t d, int k, const double *x,
+						   double *y);
+
+/*
+ * y = x P with a compensated dot product per coordinate (error-free
+ * products by fma, compensated sums): error <= u |y_j| + gamma_d^2
+ * sum_i |x_i P_ij| (Ogita, Rump, Oishi 2005), far below the allowance for
+ * clamped rows.
+ */
+void		jl_project_vec_compensated(const double *P, int64_t d, int k,
+									   const double *x, double *y);
+
+/*
+ * y = x P (by whichever projection jl_row_class asked for) clamped to
+ * +-2^49 grid steps, rounded to the grid, plus noise (discrete Laplace or
+ * discrete Gaussian, as m->noise says), in place.
+ */
+JlStatus	jl_noise_on_grid(const JlMechanism *m, double *y, JlRandom *r);
+
+/*
+ * One release: y = x P rounded to the grid plus discrete noise,
+ * out[0..k-1].
+ */
+JlStatus	jl_release_row(const JlMechanism *m, const double *P,
+						   const double *x, double *out, JlRandom *r);
+
+#endif

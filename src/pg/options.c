@@ -1,0 +1,260 @@
+/*
+ * options.c - option words of the release functions and the mapping of
+ * mechanism status codes to errors.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include <errno.h>
+
+#include "utils/builtins.h"
+
+#include "pg/options.h"
+
+/* text equals a C string, without copying (called per row) */
+static bool
+text_is(text *t, const char *s)
+{
+	size_t		n = strlen(s);
+
+	return VARSIZE_ANY_EXHDR(t) == n && memcmp(VARDATA_ANY(t), s, n) == 0;
+}
+
+/* ERROR (null_value_not_allowed) if argument n, called name, is NULL. */
+void
+jl_require_arg(FunctionCallInfo fcinfo, int n, const char *name)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", name)));
+}
+
+JlNeighbor
+jl_parse_neighbor(text *t)
+{
+	char	   *s;
+
+	if (text_is(t, "element"))
+		return JL_NEIGHBOR_ELEMENT;
+	if (text_is(t, "row"))
+		return JL_NEIGHBOR_ROW;
+	s = text_to_cstring(t);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown neighbor \"%s\"", s),
+			 errhint("Use 'element' (one element changes by at most bound) "
+					 "or 'row' (one row changes by at most bound in L2 norm).")));
+	pg_unreachable();
+}
+
+JlNoise
+jl_parse_noise(text *t)
+{
+	char	   *s;
+
+	if (text_is(t, "laplace"))
+		return JL_NOISE_LAPLACE;
+	if (text_is(t, "gaussian"))
+		return JL_NOISE_GAUSSIAN;
+	s = text_to_cstring(t);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown noise \"%s\"", s),
+			 errhint("Use 'laplace' (pure epsilon) or 'gaussian' ((epsilon, delta), needs delta).")));
+	pg_unreachable();
+}
+
+/*
+ * The calibration word for this noise; NULL means the noise's default
+ * ('exact' for Laplace, 'analytic' for Gaussian).  Words of the other
+ * noise are refused.
+ */
+JlCalibration
+jl_parse_calibration(text *t, JlNoise noise)
+{
+	char	   *s;
+
+	if (t == NULL)
+		return noise == JL_NOISE_GAUSSIAN ? JL_CALIBRATION_ANALYTIC : JL_CALIBRATION_EXACT;
+	if (text_is(t, "paper"))
+		return JL_CALIBRATION_PAPER;
+	if (noise == JL_NOISE_LAPLACE)
+	{
+		if (text_is(t, "exact"))
+			return JL_CALIBRATION_EXACT;
+		s = text_to_cstring(t);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown calibration \"%s\" for Laplace noise", s),
+				 errhint("Use 'exact' (sensitivity of the realized projection) "
+						 "or 'paper' (Dhaliwal et al.'s constants)%s.",
+						 (strcmp(s, "analytic") == 0 || strcmp(s, "classic") == 0) ?
+						 "; 'analytic' and 'classic' go with noise => 'gaussian'" : "")));
+	}
+	if (text_is(t, "analytic"))
+		return JL_CALIBRATION_ANALYTIC;
+	if (text_is(t, "classic"))
+		return JL_CALIBRATION_CLASSIC;
+	s = text_to_cstring(t);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown calibration \"%s\" for Gaussian noise", s),
+			 errhint("Use 'analytic' (Balle and Wang, the default), 'classic' (Kenthapadi et al., Theorem 1) "
+					 "or 'paper' (Kenthapadi et al., Lemma 2)%s.",
+					 strcmp(s, "exact") == 0 ? "; 'exact' goes with noise => 'laplace'" : "")));
+	pg_unreachable();
+}
+
+/*
+ * 'gaussian', 'rademacher', 'achlioptas', 'sparse' (density 1/sqrt(d), set
+ * once d is known) or 'sparse(s)' with an explicit density s in [2^-50, 1].
+ */
+JlKind
+jl_parse_kind(text *t)
+{
+	char	   *s;
+
+	if (text_is(t, "gaussian"))
+		return JL_KIND_GAUSSIAN;
+	if (text_is(t, "rademacher"))
+		return JL_KIND_RADEMACHER;
+	if (text_is(t, "achlioptas"))
+		return JL_KIND_ACHLIOPTAS;
+	if (text_is(t, "sparse"))
+		return JL_KIND_SPARSE;
+	s = text_to_cstring(t);
+	if (strncmp(s, "sparse(", 7) == 0)
+	{
+		char	   *end;
+		double		density;
+		JlKind		kind;
+
+		errno = 0;
+		density = strtod(s + 7, &end);
+		if (end != s + 7 && errno == 0 && strcmp(end, ")") == 0)
+		{
+			kind = jl_kind_sparse(density);
+			if (kind != 0)
+				return kind;
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid sparse density in kind \"%s\"", s),
+				 errhint("Write 'sparse(s)' with a density s between 2^-50 and 1, e.g. 'sparse(0.01)', "
+						 "or 'sparse' for 1/sqrt(d).")));
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown projection kind \"%s\"", s),
+			 errhint("Use 'gaussian' (N(0, 1/k), the default), 'rademacher' (+-1/sqrt(k)), "
+					 "'achlioptas' (+-sqrt(3/k) w.p. 1/6 each, else 0), "
+					 "'sparse' (density 1/sqrt(d)) or 'sparse(s)' (density s).")));
+	pg_unreachable();
+}
+
+/*
+ * The word that selects this resolved kind again: sparse kinds carry their
+ * density, printed exactly (a dyadic rational), so it parses back to the
+ * same code.
+ */
+char *
+jl_kind_word(JlKind kind)
+{
+	if (JL_KIND_BASE(kind) == JL_KIND_SPARSE && kind != JL_KIND_SPARSE)
+		return psprintf("sparse(%.17g)", jl_kind_density(kind));
+	return pstrdup(jl_kind_name(kind));
+}
+
+const char *
+jl_neighbor_name(JlNeighbor n)
+{
+	return n == JL_NEIGHBOR_ROW ? "row" : "element";
+}
+
+const char *
+jl_calibration_name(JlCalibration c)
+{
+	switch (c)
+	{
+		case JL_CALIBRATION_PAPER:
+			return "paper";
+		case JL_CALIBRATION_ANALYTIC:
+			return "analytic";
+		case JL_CALIBRATION_CLASSIC:
+			return "classic";
+		default:
+			return "exact";
+	}
+}
+
+const char *
+jl_noise_name(JlNoise n)
+{
+	return n == JL_NOISE_GAUSSIAN ? "gaussian" : "laplace";
+}
+
+void
+jl_report_status(JlStatus s)
+{
+	int			code;
+	const char *hint = NULL;
+
+	switch (s)
+	{
+		case JL_OK:
+			return;
+		case JL_ERR_DELTA_REQUIRED:
+			code = ERRCODE_NULL_VALUE_NOT_ALLOWED;
+			hint = "Pass delta => a value in (0, 1), or use calibration => 'exact'.";
+			break;
+		case JL_ERR_GAUSSIAN_DELTA_REQUIRED:
+			code = ERRCODE_NULL_VALUE_NOT_ALLOWED;
+			hint = "Pass delta => a value in (0, 1), e.g. well below 1/n for n rows, or use noise => 'laplace'.";
+			break;
+		case JL_ERR_ROW_MAGNITUDE:
+			code = ERRCODE_OUT_OF_MEMORY;
+			break;
+		case JL_ERR_OUTPUT_RANGE:
+			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			break;
+		case JL_ERR_ZERO_PROJECTION:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			hint = "The sparse kind's density is too low for this d and k: use a larger density (kind => 'sparse(s)') or a larger k.";
+			break;
+		case JL_ERR_SCALE:
+		case JL_ERR_GRID:
+			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			break;
+		default:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			break;
+	}
+	ereport(ERROR, (errcode(code), errmsg("%s", jl_status_message(s)),
+					hint ? errhint("%s", hint) : 0));
+}
+
+/* A release whose paper calibration does not cover the realized P is refused. */
+void
+jl_refuse_invalid(const JlMechanism *m)
+{
+	if (m->valid)
+		return;
+	if (m->noise == JL_NOISE_GAUSSIAN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s calibration does not cover this projection",
+						jl_calibration_name(m->calibration)),
+				 errdetail("With the realized L2 sensitivity %g the sampled noise (sigma %g) "
+						   "guarantees delta %g at epsilon %g, more than the requested %g.",
+						   m->sensitivity, m->scale, m->delta_holding, m->epsilon, m->delta),
+				 errhint("Use calibration => 'analytic', which calibrates to the realized projection.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("paper calibration does not cover this projection"),
+			 errdetail("The realized L1 sensitivity %g exceeds the paper's c = %g, "
+					   "so this release would only be %g-differentially private, not %g.",
+					   m->sensitivity, m->paper_c, m->epsilon_effective, m->epsilon),
+			 errhint("Use calibration => 'exact', which calibrates to the realized projection.")));
+}

@@ -1,0 +1,34 @@
+/*
+ * options.h - the option words of SQL calls (noise, neighbor, calibration,
+ * kind) parsed and named, and the math's status codes reported as errors
+ * with their SQLSTATEs.
+ */
+#ifndef JLDP_PG_OPTIONS_H
+#define JLDP_PG_OPTIONS_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "math/mechanism.h"
+#include "math/projection.h"
+
+extern JlNeighbor jl_parse_neighbor(text *t);
+extern JlNoise jl_parse_noise(text *t);
+extern JlCalibration jl_parse_calibration(text *t, JlNoise noise);
+extern JlKind jl_parse_kind(text *t);
+extern char *jl_kind_word(JlKind kind);
+extern const char *jl_neighbor_name(JlNeighbor n);
+extern const char *jl_calibration_name(JlCalibration c);
+extern const char *jl_noise_name(JlNoise n);
+
+/* ERROR with the status's SQLSTATE and message; nothing for JL_OK. */
+extern void jl_report_status(JlStatus s);
+
+/* ERROR if argument n (named name) is NULL. */
+extern void jl_require_arg(FunctionCallInfo fcinfo, int n, const char *name);
+
+/* ERROR if the calibrated m does not guarantee what was asked. */
+extern void jl_refuse_invalid(const JlMechanism *m);
+
+#endif

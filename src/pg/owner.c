@@ -1,0 +1,61 @@
+/*
+ * owner.c - running SPI as the extension's owner, who owns its tables
+ * (keys, budget, registry), as PostgreSQL's referential-integrity triggers
+ * do: callers reach those tables only through jldp's functions.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_class.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "pg/owner.h"
+
+char *
+jl_qualified(Oid nsp, const char *name)
+{
+	return quote_qualified_identifier(get_namespace_name(nsp), name);
+}
+
+void
+jl_become_owner(Oid nsp, JlOwnerScope *scope)
+{
+	Oid			relid = get_relname_relid("jldp_dataset", nsp);
+	HeapTuple	tup;
+	Oid			owner;
+
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table jldp_dataset is missing"),
+				 errhint("Recreate the extension jldp.")));
+	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+
+	GetUserIdAndSecContext(&scope->save_user, &scope->save_sec);
+	SetUserIdAndSecContext(owner, scope->save_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+
+	/*
+	 * As a SECURITY DEFINER function would: the queries run with the owner's
+	 * rights must not resolve operators or functions through the caller's
+	 * search_path.
+	 */
+	scope->guc_level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+}
+
+void
+jl_restore_user(const JlOwnerScope *scope)
+{
+	AtEOXact_GUC(true, scope->guc_level);
+	SetUserIdAndSecContext(scope->save_user, scope->save_sec);
+}

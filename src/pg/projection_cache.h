@@ -1,0 +1,50 @@
+/*
+ * projection_cache.h - per-backend caches of projection matrices P and of
+ * the statistics of P that calibrations read, and the calibration of a
+ * release to them.
+ */
+#ifndef JLDP_PG_PROJECTION_CACHE_H
+#define JLDP_PG_PROJECTION_CACHE_H
+
+#include "postgres.h"
+
+#include "math/csr.h"
+#include "math/mechanism.h"
+#include "math/projection.h"
+#include "math/sensitivity.h"
+
+typedef struct JlProjection
+{
+	uint8		secret[JL_KEY_BYTES];
+	JlKind		kind;			/* a sparse kind's density resolved */
+	int			k;
+	int64		d;
+	double	   *P;				/* d x k, row-major */
+	JlCsr		csr;			/* its nonzeros, for sparse kinds */
+	bool		has_csr;
+	Size		csr_bytes;
+	JlProjStats stats;			/* the row ones computed when first needed */
+	uint64		last_used;
+	Size		bytes;
+} JlProjection;
+
+/* The dense P of (secret, kind, k, d), generated once per backend. */
+extern JlProjection *jl_projection_get(const uint8 *secret, JlKind kind, int k,
+									   int64 d);
+
+/*
+ * Calibrate m (its options set by the caller) to the projection p: d, k and
+ * the statistic of P its noise and neighbour notion need.  Bad options are
+ * reported as errors.
+ */
+extern void jl_calibrate_on(JlMechanism *m, JlProjection *p);
+
+/*
+ * The same for the P of (secret, kind, k, d) without holding it: its
+ * statistics are streamed over rows of P generated a block at a time, in
+ * O(k^2) memory, and cached per backend.
+ */
+extern void jl_calibrate_streamed(JlMechanism *m, const uint8 *secret,
+								  JlKind kind, int k, int64 d);
+
+#endif
