@@ -31,8 +31,9 @@ jl_max_abs(const double *P, int64_t n)
 	return m;
 }
 
-double
-jl_max_row_l1(const double *P, int64_t d, int k)
+/* max_i of sum_j |P_ij| (squares: sum_j P_ij^2), as computed */
+static double
+max_row_sum(const double *P, int64_t d, int k, bool squares)
 {
 	double		best = 0.0;
 	int64_t		i;
@@ -44,11 +45,17 @@ jl_max_row_l1(const double *P, int64_t d, int k)
 		double		s = 0.0;
 
 		for (j = 0; j < k; j++)
-			s += fabs(row[j]);
+			s += squares ? row[j] * row[j] : fabs(row[j]);
 		if (s > best)
 			best = s;
 	}
-	return best * (1.0 + 2.0 * jl_gamma(k + 1));
+	return best;
+}
+
+double
+jl_max_row_l1(const double *P, int64_t d, int k)
+{
+	return max_row_sum(P, d, k, false) * (1.0 + 2.0 * jl_gamma(k + 1));
 }
 
 double
@@ -61,21 +68,7 @@ jl_row_l2_from_sq(double max_sq, int k)
 double
 jl_max_row_l2(const double *P, int64_t d, int k)
 {
-	double		best = 0.0;
-	int64_t		i;
-	int			j;
-
-	for (i = 0; i < d; i++)
-	{
-		const double *row = P + i * (int64_t) k;
-		double		s = 0.0;
-
-		for (j = 0; j < k; j++)
-			s += row[j] * row[j];
-		if (s > best)
-			best = s;
-	}
-	return jl_row_l2_from_sq(best, k);
+	return jl_row_l2_from_sq(max_row_sum(P, d, k, true), k);
 }
 
 /* G = P^T P, upper and lower triangles filled. */

@@ -165,16 +165,6 @@ jl_sparse_compact(JlSparsePair *pairs, int64_t n)
 
 /* ---- x P ---- */
 
-static inline const double *
-p_row(const JlSparsePair *pair, const uint8_t key[JL_KEY_BYTES], JlKind kind,
-	  int k, const double *P, double *rowbuf)
-{
-	if (P != NULL)
-		return P + (int64_t) (pair->attr - 1) * k;
-	jl_projection_row(key, kind, k, (uint32_t) (pair->attr - 1), rowbuf);
-	return rowbuf;
-}
-
 static inline double
 clamp(double v, double limit)
 {
@@ -183,14 +173,34 @@ clamp(double v, double limit)
 }
 
 /*
- * Rows generated on demand of a kind with zeros: only the nonzeros are
- * multiplied (adding v * 0 changes no sum, plain or compensated, so the
- * result is the same).
+ * The row of P for pair's attribute: from the dense P when there is one,
+ * otherwise generated into rowbuf.  Generated rows of a kind with zeros
+ * give only their nonzeros, with their columns in idx (*cols = idx; adding
+ * v * 0 changes no sum, plain or compensated, so the result is the same);
+ * otherwise *cols = NULL and all k entries are returned.  Returns the
+ * number of entries, *vals the entries.
  */
-static bool
-row_has_zeros(JlKind kind, const double *P)
+static inline int
+pair_row(const JlSparsePair *pair, const uint8_t key[JL_KEY_BYTES],
+		 JlKind kind, int k, const double *P, double *rowbuf, int32_t *idx,
+		 const double **vals, const int32_t **cols)
 {
-	return P == NULL && jl_kind_density(kind) < 1.0;
+	uint32_t	i = (uint32_t) (pair->attr - 1);
+
+	*cols = NULL;
+	*vals = rowbuf;
+	if (P != NULL)
+	{
+		*vals = P + (int64_t) i * k;
+		return k;
+	}
+	if (jl_kind_density(kind) < 1.0)
+	{
+		*cols = idx;
+		return jl_projection_row_nz(key, kind, k, i, rowbuf, idx);
+	}
+	jl_projection_row(key, kind, k, i, rowbuf);
+	return k;
 }
 
 void
@@ -198,34 +208,22 @@ jl_sparse_project(const JlSparsePair *pairs, int64_t n,
 				  const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
 				  const double *P, double *rowbuf, double limit, double *y)
 {
+	int32_t		idx[JL_MAX_K];
 	int64_t		i;
 	int			j;
 
 	for (j = 0; j < k; j++)
 		y[j] = 0.0;
-	if (row_has_zeros(kind, P))
-	{
-		int32_t		idx[JL_MAX_K];
-
-		for (i = 0; i < n; i++)
-		{
-			int			nz = jl_projection_row_nz(key, kind, k,
-												  (uint32_t) (pairs[i].attr - 1),
-												  rowbuf, idx);
-			double		v = clamp(pairs[i].value, limit);
-
-			for (j = 0; j < nz; j++)
-				y[idx[j]] += v * rowbuf[j];
-		}
-		return;
-	}
 	for (i = 0; i < n; i++)
 	{
-		const double *row = p_row(&pairs[i], key, kind, k, P, rowbuf);
+		const double *row;
+		const int32_t *cols;
+		int			nz = pair_row(&pairs[i], key, kind, k, P, rowbuf, idx,
+								  &row, &cols);
 		double		v = clamp(pairs[i].value, limit);
 
-		for (j = 0; j < k; j++)
-			y[j] += v * row[j];
+		for (j = 0; j < nz; j++)
+			y[cols ? cols[j] : j] += v * row[j];
 	}
 }
 
@@ -235,53 +233,31 @@ jl_sparse_project_compensated(const JlSparsePair *pairs, int64_t n,
 							  int k, const double *P, double *rowbuf,
 							  double limit, double *cbuf, double *y)
 {
+	int32_t		idx[JL_MAX_K];
 	int64_t		i;
 	int			j;
 
 	for (j = 0; j < k; j++)
 		y[j] = cbuf[j] = 0.0;
-	if (row_has_zeros(kind, P))
-	{
-		int32_t		idx[JL_MAX_K];
-
-		for (i = 0; i < n; i++)
-		{
-			int			nz = jl_projection_row_nz(key, kind, k,
-												  (uint32_t) (pairs[i].attr - 1),
-												  rowbuf, idx);
-			double		v = clamp(pairs[i].value, limit);
-
-			for (j = 0; j < nz; j++)
-			{
-				double		p = v * rowbuf[j];
-				double		pe = fma(v, rowbuf[j], -p);
-				double		t,
-							te;
-
-				jl_two_sum(y[idx[j]], p, &t, &te);
-				y[idx[j]] = t;
-				cbuf[idx[j]] += te + pe;
-			}
-		}
-		for (j = 0; j < k; j++)
-			y[j] += cbuf[j];
-		return;
-	}
 	for (i = 0; i < n; i++)
 	{
-		const double *row = p_row(&pairs[i], key, kind, k, P, rowbuf);
+		const double *row;
+		const int32_t *cols;
+		int			nz = pair_row(&pairs[i], key, kind, k, P, rowbuf, idx,
+								  &row, &cols);
 		double		v = clamp(pairs[i].value, limit);
 
-		for (j = 0; j < k; j++)
+		for (j = 0; j < nz; j++)
 		{
+			int			c = cols ? cols[j] : j;
 			double		p = v * row[j];
 			double		pe = fma(v, row[j], -p);	/* exact */
 			double		t,
 						te;
 
-			jl_two_sum(y[j], p, &t, &te);
-			y[j] = t;
-			cbuf[j] += te + pe;
+			jl_two_sum(y[c], p, &t, &te);
+			y[c] = t;
+			cbuf[c] += te + pe;
 		}
 	}
 	for (j = 0; j < k; j++)
