@@ -94,6 +94,8 @@ SELECT info->>'noise' AS noise, calibration, epsilon, delta, (info->>'delta_hold
        noise_variance = (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>'noise_variance')::float8 AS variance_as_info,
        grid = (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>'grid')::float8 AS grid_as_info
   FROM jl_releases WHERE target = 'g_rel'::regclass;
+SELECT info - 'rows' = jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian') AS info_as_release_info
+  FROM jl_releases WHERE target = 'g_rel'::regclass;
 SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_data';
 SELECT event, epsilon, delta FROM jl_ledger WHERE dataset = 'g_data' ORDER BY id;
 SELECT count(*) AS rows, bool_and(v / r.grid = round(v / r.grid)) AS on_grid
