@@ -22,6 +22,9 @@ extern const char *jl_neighbor_name(JlNeighbor n);
 extern const char *jl_calibration_name(JlCalibration c);
 extern const char *jl_noise_name(JlNoise n);
 
+/* The SQLSTATE a status is reported with (0 for JL_OK). */
+extern int	jl_status_sqlstate(JlStatus s);
+
 /* ERROR with the status's SQLSTATE and message; nothing for JL_OK. */
 extern void jl_report_status(JlStatus s);
 
