@@ -37,51 +37,56 @@ sensitivity_method(const JlMechanism *m)
 	return "sqrt(k) * spectral norm of P (certified upper bound)";
 }
 
+/*
+ * What holds: (epsilon, delta) as requested when valid, otherwise the
+ * effective epsilon; Laplace noise is pure epsilon-DP (delta 0).
+ */
 static void
-gaussian_fields(StringInfo b, const JlMechanism *m)
+guarantee_fields(StringInfo b, const JlMechanism *m)
 {
+	bool		gaussian = m->noise == JL_NOISE_GAUSSIAN;
+
 	jl_json_num(b, "epsilon", m->valid ? m->epsilon : m->epsilon_effective);
-	jl_json_num(b, "delta", m->delta);
+	jl_json_num(b, "delta", gaussian ? m->delta : 0.0);
 	jl_json_num(b, "epsilon_requested", m->epsilon);
-	jl_json_num(b, "delta_requested", m->delta);
-	jl_json_num(b, "delta_holding", m->delta_holding);
 	jl_json_num(b, "epsilon_effective", m->epsilon_effective);
-	jl_json_num(b, "rho", m->rho);
-	appendStringInfoString(b, ", \"sensitivity_norm\": \"L2\"");
-	jl_json_num(b, "sensitivity", m->sensitivity);
-	jl_json_num(b, "projection_sensitivity", m->data_sensitivity);
-	appendStringInfo(b, ", \"sensitivity_method\": \"%s\"", sensitivity_method(m));
-	jl_json_num(b, "sigma", m->scale);
-	jl_json_num(b, "sigma_calibration", m->sigma_calibration);
-	jl_json_num(b, "grid", m->grid);
-	appendStringInfo(b, ", \"sigma_in_grid_steps\": %llu", (unsigned long long) m->t);
-	jl_json_num(b, "fp_allowance", m->fp_allowance);
-	jl_json_num(b, "noise_variance", m->noise_variance);
-	jl_json_num(b, "paper_sigma", m->paper_c);
+	if (gaussian)
+	{
+		jl_json_num(b, "delta_requested", m->delta);
+		jl_json_num(b, "delta_holding", m->delta_holding);
+		jl_json_num(b, "rho", m->rho);
+	}
 }
 
-/* pure epsilon-DP: at epsilon, or at the larger effective one */
+/* The sensitivity, and the noise on the grid: sigma (Gaussian) or scale. */
 static void
-laplace_fields(StringInfo b, const JlMechanism *m)
+noise_fields(StringInfo b, const JlMechanism *m)
 {
-	jl_json_num(b, "epsilon", m->valid ? m->epsilon : m->epsilon_effective);
-	jl_json_num(b, "delta", 0.0);
-	jl_json_num(b, "epsilon_requested", m->epsilon);
-	jl_json_num(b, "epsilon_effective", m->epsilon_effective);
-	appendStringInfoString(b, ", \"sensitivity_norm\": \"L1\"");
+	bool		gaussian = m->noise == JL_NOISE_GAUSSIAN;
+	const char *scale = gaussian ? "sigma" : "scale";
+
+	appendStringInfo(b, ", \"sensitivity_norm\": \"%s\"", gaussian ? "L2" : "L1");
 	jl_json_num(b, "sensitivity", m->sensitivity);
 	jl_json_num(b, "projection_sensitivity", m->data_sensitivity);
 	appendStringInfo(b, ", \"sensitivity_method\": \"%s\"", sensitivity_method(m));
-	jl_json_num(b, "scale", m->scale);
+	jl_json_num(b, scale, m->scale);
 	jl_json_num(b, "grid", m->grid);
-	appendStringInfo(b, ", \"scale_in_grid_steps\": %llu", (unsigned long long) m->t);
+	appendStringInfo(b, ", \"%s_in_grid_steps\": %llu", scale, (unsigned long long) m->t);
 	jl_json_num(b, "fp_allowance", m->fp_allowance);
 	jl_json_num(b, "noise_variance", m->noise_variance);
-	jl_json_num(b, "paper_c", m->paper_c);
-	jl_json_num(b, "paper_delta", m->paper_delta);
-	if (m->calibration == JL_CALIBRATION_PAPER)
-		appendStringInfo(b, ", \"paper_delta_vacuous\": %s",
-						 m->paper_delta >= 1.0 ? "true" : "false");
+	if (gaussian)
+	{
+		jl_json_num(b, "sigma_calibration", m->sigma_calibration);
+		jl_json_num(b, "paper_sigma", m->paper_c);
+	}
+	else
+	{
+		jl_json_num(b, "paper_c", m->paper_c);
+		jl_json_num(b, "paper_delta", m->paper_delta);
+		if (m->calibration == JL_CALIBRATION_PAPER)
+			appendStringInfo(b, ", \"paper_delta_vacuous\": %s",
+							 m->paper_delta >= 1.0 ? "true" : "false");
+	}
 }
 
 void
@@ -100,10 +105,8 @@ jl_calibration_json(StringInfo b, const char *mechanism, const JlMechanism *m,
 					 jl_neighbor_name(m->neighbor), jl_calibration_name(m->calibration));
 	jl_json_num(b, "bound", m->bound);
 	appendStringInfo(b, ", \"valid\": %s", m->valid ? "true" : "false");
-	if (m->noise == JL_NOISE_GAUSSIAN)
-		gaussian_fields(b, m);
-	else
-		laplace_fields(b, m);
+	guarantee_fields(b, m);
+	noise_fields(b, m);
 	appendStringInfo(b, ", \"key_fingerprint\": \"%s\", \"version\": \"%s\"",
 					 key_fingerprint, JLDP_VERSION);
 }

@@ -6,6 +6,8 @@
 
 #include "fmgr.h"
 
+#include <math.h>
+
 #include <errno.h>
 
 #include "utils/builtins.h"
@@ -241,6 +243,18 @@ jl_report_status(JlStatus s)
 		return;
 	ereport(ERROR, (errcode(jl_status_sqlstate(s)), errmsg("%s", jl_status_message(s)),
 					hint ? errhint("%s", hint) : 0));
+}
+
+void
+jl_read_calibration(FunctionCallInfo fcinfo, int calibration_arg, int delta_arg,
+					JlNoise noise, JlCalibration *calibration, double *delta)
+{
+	/* NULL: the noise's default calibration */
+	*calibration = jl_parse_calibration(PG_ARGISNULL(calibration_arg) ? NULL :
+										PG_GETARG_TEXT_PP(calibration_arg), noise);
+	*delta = PG_ARGISNULL(delta_arg) ? NAN : PG_GETARG_FLOAT8(delta_arg);
+	if (!PG_ARGISNULL(delta_arg) && isnan(*delta))
+		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
 }
 
 /* A release whose paper calibration does not cover the realized P is refused. */

@@ -31,6 +31,15 @@ extern void jl_report_status(JlStatus s);
 /* ERROR if argument n (named name) is NULL. */
 extern void jl_require_arg(FunctionCallInfo fcinfo, int n, const char *name);
 
+/*
+ * The calibration of a release with this noise from argument
+ * calibration_arg (NULL: the noise's default) and its delta from argument
+ * delta_arg (NaN when NULL; a NaN given is an ERROR).
+ */
+extern void jl_read_calibration(FunctionCallInfo fcinfo, int calibration_arg,
+								int delta_arg, JlNoise noise,
+								JlCalibration *calibration, double *delta);
+
 /* ERROR if the calibrated m does not guarantee what was asked. */
 extern void jl_refuse_invalid(const JlMechanism *m);
 

@@ -158,12 +158,7 @@ read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 	o->epsilon = PG_GETARG_FLOAT8(2);
 	o->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(3));
 	o->bound = PG_GETARG_FLOAT8(4);
-	/* NULL: the noise's default calibration */
-	o->calibration = jl_parse_calibration(PG_ARGISNULL(5) ? NULL : PG_GETARG_TEXT_PP(5),
-										  o->noise);
-	o->delta = PG_ARGISNULL(6) ? NAN : PG_GETARG_FLOAT8(6);
-	if (!PG_ARGISNULL(6) && isnan(o->delta))
-		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
+	jl_read_calibration(fcinfo, 5, 6, o->noise, &o->calibration, &o->delta);
 	o->keyname = PG_GETARG_TEXT_PP(7);
 	o->kind = jl_parse_kind(PG_GETARG_TEXT_PP(8));
 }

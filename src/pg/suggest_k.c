@@ -227,11 +227,7 @@ read_release_options(FunctionCallInfo fcinfo, const SuggestArgs *a,
 	o->epsilon = a->epsilon;
 	o->neighbor = a->neighbor;
 	o->bound = PG_GETARG_FLOAT8(6);
-	o->calibration = jl_parse_calibration(PG_ARGISNULL(10) ? NULL : PG_GETARG_TEXT_PP(10),
-										  o->noise);
-	o->delta = PG_ARGISNULL(8) ? NAN : PG_GETARG_FLOAT8(8);
-	if (!PG_ARGISNULL(8) && isnan(o->delta))
-		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
+	jl_read_calibration(fcinfo, 10, 8, o->noise, &o->calibration, &o->delta);
 	c->kind = jl_parse_kind(PG_ARGISNULL(9) ? cstring_to_text("gaussian") :
 							PG_GETARG_TEXT_PP(9));
 	c->refusal = JL_OK;

@@ -118,12 +118,8 @@ read_arguments(FunctionCallInfo fcinfo, TableRelease *tr)
 				 errmsg("neighbor, key and noise must not be NULL")));
 	m->noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
 	m->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(NEIGHBOR_ARG));
-	/* NULL: the noise's default calibration */
-	m->calibration = jl_parse_calibration(PG_ARGISNULL(CALIBRATION_ARG) ? NULL :
-										  PG_GETARG_TEXT_PP(CALIBRATION_ARG), m->noise);
-	m->delta = PG_ARGISNULL(DELTA_ARG) ? NAN : PG_GETARG_FLOAT8(DELTA_ARG);
-	if (!PG_ARGISNULL(DELTA_ARG) && isnan(m->delta))
-		jl_report_status(JL_ERR_DELTA);
+	jl_read_calibration(fcinfo, CALIBRATION_ARG, DELTA_ARG, m->noise,
+						&m->calibration, &m->delta);
 	tr->keyname = text_to_cstring(PG_GETARG_TEXT_PP(KEY_ARG));
 	tr->dataset = PG_ARGISNULL(DATASET_ARG) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(DATASET_ARG));
