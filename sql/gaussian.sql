@@ -94,6 +94,8 @@ SELECT info->>'noise' AS noise, calibration, epsilon, delta, (info->>'delta_hold
        noise_variance = (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>'noise_variance')::float8 AS variance_as_info,
        grid = (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>'grid')::float8 AS grid_as_info
   FROM jl_releases WHERE target = 'g_rel'::regclass;
+SELECT info - 'rows' = jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian') AS info_as_release_info
+  FROM jl_releases WHERE target = 'g_rel'::regclass;
 SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_data';
 SELECT event, epsilon, delta FROM jl_ledger WHERE dataset = 'g_data' ORDER BY id;
 SELECT count(*) AS rows, bool_and(v / r.grid = round(v / r.grid)) AS on_grid
@@ -152,12 +154,16 @@ RESET max_parallel_workers_per_gather;
 
 SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
 
--- jl_suggest_k calibrates each candidate k in a subtransaction: it must
--- work when the query would otherwise run in parallel mode
-SET force_parallel_mode = on;
+-- jl_suggest_k runs no query, writes nothing and opens no subtransaction:
+-- declared parallel safe, it runs in a parallel worker
+BEGIN;
+ALTER FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) PARALLEL SAFE;
+ALTER FUNCTION jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) PARALLEL SAFE;
+SET LOCAL force_parallel_mode = on;
+EXPLAIN (COSTS OFF) SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned');
 SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') > 0 AS suggest_k_in_parallel_mode;
 SELECT jl_suggest_k_info(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') IS NOT NULL AS suggest_k_info_in_parallel_mode;
-RESET force_parallel_mode;
+ROLLBACK;
 
 -- the budget charges what the release is calibrated to: 0.1 + 0.2 is
 -- 0.30000000000000004 and 1e-5 + 2e-5 is 3.0000000000000004e-05, neither fits

@@ -16,6 +16,10 @@ SELECT target, source, id_column, vector, d, k, projection, neighbor, bound, cli
        grid = (jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')->>'grid')::float8 AS grid_as_info,
        released_by = current_user::regrole AS by_me
   FROM jl_releases WHERE target = 'tr_elem'::regclass;
+-- its info is jl_release_info's, field for field, and the rows read
+SELECT info - 'rows' = jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned') AS info_as_release_info,
+       info->>'mechanism' AS mechanism, info->'rows' AS rows
+  FROM jl_releases WHERE target = 'tr_elem'::regclass;
 -- every sketch on the release's grid
 SELECT bool_and(v / r.grid = round(v / r.grid)) AS on_grid
   FROM tr_elem, unnest(sketch) v, jl_releases r WHERE r.target = 'tr_elem'::regclass;

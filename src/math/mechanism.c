@@ -40,6 +40,8 @@ jl_status_message(JlStatus s)
 			return "every entry of this projection is zero, so its sketches would carry no information";
 		case JL_ERR_STATS:
 			return "a statistic of the projection that the calibration needs was not computed";
+		case JL_ERR_SENSITIVITY:
+			return "sensitivity must be between 1 and 2^52";
 	}
 	return "unknown status";
 }

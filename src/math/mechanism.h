@@ -54,7 +54,8 @@ typedef enum JlStatus
 	JL_ERR_PAPER_K,				/* Lemma 2 needs k > 2 (ln d + ln(2/delta)) */
 	JL_ERR_PAPER_EPSILON,		/* Lemma 2 needs epsilon < ln(1/delta) */
 	JL_ERR_ZERO_PROJECTION,		/* every entry of P is 0 (a sparse kind) */
-	JL_ERR_STATS				/* a statistic of P the calibration needs is missing */
+	JL_ERR_STATS,				/* a statistic of P the calibration needs is missing */
+	JL_ERR_SENSITIVITY			/* an integer sensitivity outside 1..2^52 */
 } JlStatus;
 
 /* The calibration of one release, with Laplace or Gaussian noise. */

@@ -6,6 +6,8 @@
 
 #include "fmgr.h"
 
+#include <math.h>
+
 #include <errno.h>
 
 #include "utils/builtins.h"
@@ -195,44 +197,64 @@ jl_noise_name(JlNoise n)
 	return n == JL_NOISE_GAUSSIAN ? "gaussian" : "laplace";
 }
 
-void
-jl_report_status(JlStatus s)
+int
+jl_status_sqlstate(JlStatus s)
 {
-	int			code;
-	const char *hint = NULL;
-
 	switch (s)
 	{
 		case JL_OK:
-			return;
+			return 0;
 		case JL_ERR_DELTA_REQUIRED:
-			code = ERRCODE_NULL_VALUE_NOT_ALLOWED;
-			hint = "Pass delta => a value in (0, 1), or use calibration => 'exact'.";
-			break;
 		case JL_ERR_GAUSSIAN_DELTA_REQUIRED:
-			code = ERRCODE_NULL_VALUE_NOT_ALLOWED;
-			hint = "Pass delta => a value in (0, 1), e.g. well below 1/n for n rows, or use noise => 'laplace'.";
-			break;
+			return ERRCODE_NULL_VALUE_NOT_ALLOWED;
 		case JL_ERR_ROW_MAGNITUDE:
-			code = ERRCODE_OUT_OF_MEMORY;
-			break;
+			return ERRCODE_OUT_OF_MEMORY;
 		case JL_ERR_OUTPUT_RANGE:
-			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-			break;
-		case JL_ERR_ZERO_PROJECTION:
-			code = ERRCODE_INVALID_PARAMETER_VALUE;
-			hint = "The sparse kind's density is too low for this d and k: use a larger density (kind => 'sparse(s)') or a larger k.";
-			break;
 		case JL_ERR_SCALE:
 		case JL_ERR_GRID:
-			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-			break;
+			return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 		default:
-			code = ERRCODE_INVALID_PARAMETER_VALUE;
-			break;
+			return ERRCODE_INVALID_PARAMETER_VALUE;
 	}
-	ereport(ERROR, (errcode(code), errmsg("%s", jl_status_message(s)),
+}
+
+static const char *
+status_hint(JlStatus s)
+{
+	switch (s)
+	{
+		case JL_ERR_DELTA_REQUIRED:
+			return "Pass delta => a value in (0, 1), or use calibration => 'exact'.";
+		case JL_ERR_GAUSSIAN_DELTA_REQUIRED:
+			return "Pass delta => a value in (0, 1), e.g. well below 1/n for n rows, or use noise => 'laplace'.";
+		case JL_ERR_ZERO_PROJECTION:
+			return "The sparse kind's density is too low for this d and k: use a larger density (kind => 'sparse(s)') or a larger k.";
+		default:
+			return NULL;
+	}
+}
+
+void
+jl_report_status(JlStatus s)
+{
+	const char *hint = status_hint(s);
+
+	if (s == JL_OK)
+		return;
+	ereport(ERROR, (errcode(jl_status_sqlstate(s)), errmsg("%s", jl_status_message(s)),
 					hint ? errhint("%s", hint) : 0));
+}
+
+void
+jl_read_calibration(FunctionCallInfo fcinfo, int calibration_arg, int delta_arg,
+					JlNoise noise, JlCalibration *calibration, double *delta)
+{
+	/* NULL: the noise's default calibration */
+	*calibration = jl_parse_calibration(PG_ARGISNULL(calibration_arg) ? NULL :
+										PG_GETARG_TEXT_PP(calibration_arg), noise);
+	*delta = PG_ARGISNULL(delta_arg) ? NAN : PG_GETARG_FLOAT8(delta_arg);
+	if (!PG_ARGISNULL(delta_arg) && isnan(*delta))
+		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
 }
 
 /* A release whose paper calibration does not cover the realized P is refused. */

@@ -22,11 +22,23 @@ extern const char *jl_neighbor_name(JlNeighbor n);
 extern const char *jl_calibration_name(JlCalibration c);
 extern const char *jl_noise_name(JlNoise n);
 
+/* The SQLSTATE a status is reported with (0 for JL_OK). */
+extern int	jl_status_sqlstate(JlStatus s);
+
 /* ERROR with the status's SQLSTATE and message; nothing for JL_OK. */
 extern void jl_report_status(JlStatus s);
 
 /* ERROR if argument n (named name) is NULL. */
 extern void jl_require_arg(FunctionCallInfo fcinfo, int n, const char *name);
+
+/*
+ * The calibration of a release with this noise from argument
+ * calibration_arg (NULL: the noise's default) and its delta from argument
+ * delta_arg (NaN when NULL; a NaN given is an ERROR).
+ */
+extern void jl_read_calibration(FunctionCallInfo fcinfo, int calibration_arg,
+								int delta_arg, JlNoise noise,
+								JlCalibration *calibration, double *delta);
 
 /* ERROR if the calibrated m does not guarantee what was asked. */
 extern void jl_refuse_invalid(const JlMechanism *m);

@@ -424,19 +424,27 @@ streamed_stats(const uint8 *secret, JlKind kind, int k, int64 d, bool need_row)
  * realized P meets the constant (m->valid, checked on P as for Gaussian),
  * which is all the guarantee rests on.
  */
-static void
+static JlStatus
 calibrate_to(JlMechanism *m, const JlProjStats *st, JlKind kind)
 {
-	jl_report_status(jl_calibrate_to(m, st));
+	JlStatus	s = jl_calibrate_to(m, st);
+
 	if (JL_KIND_BASE(kind) != JL_KIND_GAUSSIAN)
 		m->paper_delta = NAN;
+	return s;
+}
+
+JlStatus
+jl_calibrate_status(JlMechanism *m, JlProjection *p)
+{
+	dense_stat(p, jl_sensitivity_stat(m->noise, m->neighbor));
+	return calibrate_to(m, &p->stats, p->kind);
 }
 
 void
 jl_calibrate_on(JlMechanism *m, JlProjection *p)
 {
-	dense_stat(p, jl_sensitivity_stat(m->noise, m->neighbor));
-	calibrate_to(m, &p->stats, p->kind);
+	jl_report_status(jl_calibrate_status(m, p));
 }
 
 void
@@ -444,6 +452,7 @@ jl_calibrate_streamed(JlMechanism *m, const uint8 *secret, JlKind kind, int k,
 					  int64 d)
 {
 	kind = jl_kind_resolve(kind, d);
-	calibrate_to(m, streamed_stats(secret, kind, k, d,
-								   m->neighbor == JL_NEIGHBOR_ROW), kind);
+	jl_report_status(calibrate_to(m, streamed_stats(secret, kind, k, d,
+													m->neighbor == JL_NEIGHBOR_ROW),
+								  kind));
 }

@@ -40,6 +40,13 @@ extern JlProjection *jl_projection_get(const uint8 *secret, JlKind kind, int k,
 extern void jl_calibrate_on(JlMechanism *m, JlProjection *p);
 
 /*
+ * The same, returning the calibration's status instead of reporting it.
+ * The statistic of P is still computed here, and its failures reported:
+ * for row neighbours the caller checks jl_row_stats_affordable(d, k) first.
+ */
+extern JlStatus jl_calibrate_status(JlMechanism *m, JlProjection *p);
+
+/*
  * The same for the P of (secret, kind, k, d) without holding it: its
  * statistics are streamed over rows of P generated a block at a time, in
  * O(k^2) memory, and cached per backend.

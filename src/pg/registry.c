@@ -1,6 +1,6 @@
 /*
- * registry.c - the release registry (jldp_release): what a release wrote,
- * read back for recovery.
+ * registry.c - the release registry (jldp_release): what a table release
+ * wrote, recorded by the release and read back for recovery.
  */
 #include "postgres.h"
 
@@ -11,6 +11,7 @@
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -69,4 +70,41 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 		fcinfo->flinfo->fn_extra = rn;
 	}
 	return rn;
+}
+
+int64
+jl_registry_write(Oid nsp, const JlRegistryRecord *r)
+{
+	Oid			types[9] = {TEXTOID, OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, INT8OID, TEXTOID};
+	Datum		values[9];
+	Oid			released_by = GetUserId();	/* before acting as the owner */
+	JlOwnerScope scope;
+	bool		isnull;
+	int64		id;
+
+	values[0] = CStringGetTextDatum(r->source);
+	values[1] = ObjectIdGetDatum(r->target);
+	values[2] = CStringGetTextDatum(r->id_column);
+	values[3] = CStringGetTextDatum(r->vector);
+	values[4] = CStringGetTextDatum(r->clipping);
+	values[5] = CStringGetTextDatum(r->key_fingerprint);
+	values[6] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r->info));
+	values[7] = Int64GetDatum(r->ledger_id);
+	values[8] = CStringGetTextDatum(r->dataset);
+
+	/* the columns that summarise the release are read from its JSON */
+	jl_become_owner(nsp, &scope);
+	if (SPI_execute_with_args(psprintf("INSERT INTO %s (source, target, id_column, vector, d, k, projection, "
+									   "neighbor, bound, clipping, calibration, epsilon, delta, noise_variance, "
+									   "grid, key_fingerprint, dataset, ledger_id, info, released_by) "
+									   "SELECT $1, $2, $3, $4, (i->>'d')::int, (i->>'k')::int, i->>'kind', "
+									   "i->>'neighbor', (i->>'bound')::float8, $5, i->>'calibration', "
+									   "(i->>'epsilon')::float8, (i->>'delta')::float8, (i->>'noise_variance')::float8, "
+									   "(i->>'grid')::float8, $6, $9, $8, i, %u FROM (SELECT $7 AS i) s RETURNING id",
+									   jl_qualified(nsp, "jldp_release"), released_by),
+							  9, types, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
+		elog(ERROR, "could not write the release registry");
+	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	jl_restore_user(&scope);
+	return id;
 }

@@ -1,6 +1,6 @@
 /*
- * registry.h - the release registry (jldp_release): what a release wrote,
- * read back for recovery.
+ * registry.h - the release registry (jldp_release): what a table release
+ * wrote, recorded by the release and read back for recovery.
  */
 #ifndef JLDP_PG_REGISTRY_H
 #define JLDP_PG_REGISTRY_H
@@ -22,5 +22,27 @@ typedef struct JlReleaseNoise
  * noise, cached per call site.  The caller must be able to read target.
  */
 extern const JlReleaseNoise *jl_release_noise(FunctionCallInfo fcinfo, Oid target);
+
+/* one table release, as the registry records it */
+typedef struct JlRegistryRecord
+{
+	const char *source;			/* qualified, quoted name */
+	Oid			target;
+	const char *id_column;
+	const char *vector;			/* the vector's column(s) */
+	const char *clipping;		/* how the bound was made true, in words */
+	const char *key_fingerprint;
+	const char *info;			/* JSON: the calibration (its d, k, kind,
+								 * epsilon, ... fill the columns) and more */
+	int64		ledger_id;
+	const char *dataset;
+} JlRegistryRecord;
+
+/*
+ * Write the record as the owner of the extension in schema nsp, with the
+ * current user as released_by; returns its id.  The caller is connected to
+ * SPI.
+ */
+extern int64 jl_registry_write(Oid nsp, const JlRegistryRecord *r);
 
 #endif

@@ -28,6 +28,7 @@
 #include "math/release.h"
 
 #include "pg/arrays.h"
+#include "pg/calibration_json.h"
 #include "pg/keystore.h"
 #include "pg/options.h"
 #include "pg/projection_cache.h"
@@ -157,12 +158,7 @@ read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 	o->epsilon = PG_GETARG_FLOAT8(2);
 	o->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(3));
 	o->bound = PG_GETARG_FLOAT8(4);
-	/* NULL: the noise's default calibration */
-	o->calibration = jl_parse_calibration(PG_ARGISNULL(5) ? NULL : PG_GETARG_TEXT_PP(5),
-										  o->noise);
-	o->delta = PG_ARGISNULL(6) ? NAN : PG_GETARG_FLOAT8(6);
-	if (!PG_ARGISNULL(6) && isnan(o->delta))
-		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
+	jl_read_calibration(fcinfo, 5, 6, o->noise, &o->calibration, &o->delta);
 	o->keyname = PG_GETARG_TEXT_PP(7);
 	o->kind = jl_parse_kind(PG_GETARG_TEXT_PP(8));
 }
@@ -323,15 +319,6 @@ jl_private_release(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(result);
 }
 
-static void
-json_num(StringInfo b, const char *name, double v)
-{
-	if (isfinite(v))
-		appendStringInfo(b, ", \"%s\": %.17g", name, v);
-	else
-		appendStringInfo(b, ", \"%s\": null", name);
-}
-
 Datum
 jl_release_info(PG_FUNCTION_ARGS)
 {
@@ -342,7 +329,6 @@ jl_release_info(PG_FUNCTION_ARGS)
 	const JlMechanism *m;
 	StringInfoData b;
 	int32		d;
-	const char *method;
 
 	jl_require_arg(fcinfo, 0, "d");
 	read_options(fcinfo, &o);
@@ -355,76 +341,9 @@ jl_release_info(PG_FUNCTION_ARGS)
 	p = jl_projection_get(key->secret, o.kind, o.k, d);
 	m = calibrate(st, p, &o, false);
 
-	if (o.neighbor == JL_NEIGHBOR_ELEMENT)
-		method = "max row L1 norm of P";
-	else if (o.k <= JL_ROW_ENUM_MAX_K)	/* as jl_row_l1_sensitivity decides */
-		method = "max over sign vectors s of ||P s||_2 (exact enumeration)";
-	else
-		method = "sqrt(k) * spectral norm of P (certified upper bound)";
-
 	initStringInfo(&b);
-	appendStringInfo(&b, "{\"mechanism\": \"%s\", \"noise\": \"%s\"",
-					 jl_noise_name(o.noise), jl_noise_name(o.noise));
-	appendStringInfo(&b, ", \"sampler\": \"discrete %s on a power-of-two grid\"",
-					 jl_noise_name(o.noise));
-	appendStringInfo(&b, ", \"projection\": \"%s\"", jl_kind_name(p->kind));
-	json_num(&b, "density", jl_kind_density(p->kind));
-	appendStringInfo(&b, ", \"kind\": \"%s\", \"d\": %d, \"k\": %d",
-					 jl_kind_word(p->kind), d, o.k);
-	appendStringInfo(&b, ", \"neighbor\": \"%s\", \"calibration\": \"%s\"",
-					 jl_neighbor_name(o.neighbor), jl_calibration_name(o.calibration));
-	json_num(&b, "bound", o.bound);
-	appendStringInfo(&b, ", \"valid\": %s", m->valid ? "true" : "false");
-	if (o.noise == JL_NOISE_GAUSSIAN)
-	{
-		if (o.neighbor == JL_NEIGHBOR_ELEMENT)
-			method = "max row L2 norm of P";
-		else
-			method = "spectral norm of P (LAPACK, rounded up)";
-		/* what holds: (epsilon, delta) as requested, or epsilon_effective */
-		json_num(&b, "epsilon", m->valid ? m->epsilon : m->epsilon_effective);
-		json_num(&b, "delta", m->delta);
-		json_num(&b, "epsilon_requested", m->epsilon);
-		json_num(&b, "delta_requested", m->delta);
-		json_num(&b, "delta_holding", m->delta_holding);
-		json_num(&b, "epsilon_effective", m->epsilon_effective);
-		json_num(&b, "rho", m->rho);
-		appendStringInfoString(&b, ", \"sensitivity_norm\": \"L2\"");
-		json_num(&b, "sensitivity", m->sensitivity);
-		json_num(&b, "projection_sensitivity", m->data_sensitivity);
-		appendStringInfo(&b, ", \"sensitivity_method\": \"%s\"", method);
-		json_num(&b, "sigma", m->scale);
-		json_num(&b, "sigma_calibration", m->sigma_calibration);
-		json_num(&b, "grid", m->grid);
-		appendStringInfo(&b, ", \"sigma_in_grid_steps\": %llu", (unsigned long long) m->t);
-		json_num(&b, "fp_allowance", m->fp_allowance);
-		json_num(&b, "noise_variance", m->noise_variance);
-		json_num(&b, "paper_sigma", m->paper_c);
-	}
-	else
-	{
-		/* what actually holds: pure DP at epsilon, or at the larger effective one */
-		json_num(&b, "epsilon", m->valid ? m->epsilon : m->epsilon_effective);
-		json_num(&b, "delta", 0.0);
-		json_num(&b, "epsilon_requested", m->epsilon);
-		json_num(&b, "epsilon_effective", m->epsilon_effective);
-		appendStringInfoString(&b, ", \"sensitivity_norm\": \"L1\"");
-		json_num(&b, "sensitivity", m->sensitivity);
-		json_num(&b, "projection_sensitivity", m->data_sensitivity);
-		appendStringInfo(&b, ", \"sensitivity_method\": \"%s\"", method);
-		json_num(&b, "scale", m->scale);
-		json_num(&b, "grid", m->grid);
-		appendStringInfo(&b, ", \"scale_in_grid_steps\": %llu", (unsigned long long) m->t);
-		json_num(&b, "fp_allowance", m->fp_allowance);
-		json_num(&b, "noise_variance", m->noise_variance);
-		json_num(&b, "paper_c", m->paper_c);
-		json_num(&b, "paper_delta", m->paper_delta);
-		if (o.calibration == JL_CALIBRATION_PAPER)
-			appendStringInfo(&b, ", \"paper_delta_vacuous\": %s",
-							 m->paper_delta >= 1.0 ? "true" : "false");
-	}
-	appendStringInfo(&b, ", \"key_fingerprint\": \"%s\", \"version\": \"%s\"}",
-					 key->fingerprint, JLDP_VERSION);
+	jl_calibration_json(&b, JL_MECHANISM_PROJECTION, m, p->kind, key->fingerprint);
+	appendStringInfoChar(&b, '}');
 
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
 }

@@ -4,10 +4,11 @@
  * minimizes the variance of recovered distances, Kenthapadi et al. 3.3).
  *
  * The noise variance for each candidate k is the extension's own
- * calibration to the realized projection: jl_release_info is called
- * through SPI, as the calling role, with the options passed through by
- * name, so every noise, kind and calibration jl_release_info knows works
- * here, and the caller needs the right to call it (a key is used).
+ * calibration to the realized projection, the one jl_release_info reports
+ * for the same options, so every noise, kind and calibration it knows
+ * works here; the caller needs the right to call jl_release_info (a key is
+ * used).  Nothing is written and no query is run, so the search is safe in
+ * a parallel worker.
  */
 #include "postgres.h"
 
@@ -16,29 +17,29 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
-#include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "nodes/pg_list.h"
+#include "nodes/value.h"
+#include "parser/parse_func.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
-#include "utils/memutils.h"
-#include "utils/resowner.h"
-#include "access/xact.h"
 
-#include "pg/budget.h"
+#include "math/sensitivity.h"
 #include "math/suggest_k.h"
 
+#include "pg/arrays.h"
+#include "pg/calibration_json.h"
+#include "pg/keystore.h"
 #include "pg/options.h"
-#include "pg/owner.h"
+#include "pg/projection_cache.h"
 
 PG_FUNCTION_INFO_V1(jl_min_dim_sql);
 PG_FUNCTION_INFO_V1(jl_suggest_k);
 PG_FUNCTION_INFO_V1(jl_suggest_k_info);
 
-/* limits of the row-neighbour sensitivity (as the release enforces them) */
-#define JL_SUGGEST_ROW_MAX_K 2048
-#define JL_SUGGEST_ROW_MAX_WORK 4e10
 /* P of at most 1 GB, the projection cache's bound */
 #define JL_SUGGEST_P_BYTES ((double) (1 << 30))
 
@@ -73,81 +74,74 @@ typedef struct SuggestArgs
 	double		epsilon;
 	double		lo,
 				hi;
+	JlNeighbor	neighbor;
 	bool		gaussian;
 	int			kmax;
 } SuggestArgs;
 
-typedef struct InfoCall
+/* the release each candidate k is calibrated as */
+typedef struct Candidates
 {
-	SPIPlanPtr	plan;
-	int			nargs;
-	Datum		values[10];
-	char		nulls[10];
-	ErrorData  *refusal;		/* the last calibration refused, or NULL */
-	MemoryContext keep;			/* where the refusal lives: outlives SPI */
-} InfoCall;
+	JlKey		key;
+	JlKind		kind;
+	int32		d;
+	JlMechanism options;		/* noise, epsilon, neighbor, bound,
+								 * calibration, delta */
+	JlStatus	refusal;		/* the last calibration refused, or JL_OK */
+} Candidates;
 
 /*
- * The noise variance of jl_release_info at k; NaN if not a valid release.
- * A calibration that refuses this k (invalid_parameter_value, e.g. the
- * paper's Gaussian bound needs k > 2 (ln d + ln(2/delta)); or
- * numeric_value_out_of_range, e.g. a sparse P of this k that is all zeros,
- * whose sensitivity 0 has no noise grid, or a noise scale beyond the
- * sampler's range) makes the k infeasible: the call runs in a
- * subtransaction, as a PL/pgSQL exception block would, and the refusal is
- * kept to be raised if no k is feasible.  Any other error is raised at once.
+ * The noise variance of a release at k, as jl_release_info reports it; NaN
+ * if not a valid release.  A calibration that refuses this k (with
+ * invalid_parameter_value, e.g. the paper's Gaussian bound needs
+ * k > 2 (ln d + ln(2/delta)); or numeric_value_out_of_range, e.g. a sparse
+ * P of this k that is all zeros, whose sensitivity 0 has no noise grid, or
+ * a noise scale beyond the sampler's range) makes the k infeasible, and is
+ * kept to be raised if no k is feasible.  Any other refusal is raised at
+ * once.
  */
 static double
-info_variance(void *ctx, int k)
+candidate_variance(void *ctx, int k)
 {
-	InfoCall   *c = (InfoCall *) ctx;
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	double		v = NAN;
+	Candidates *c = (Candidates *) ctx;
+	JlMechanism m = c->options;
+	JlStatus	s;
+	int			code;
 
 	CHECK_FOR_INTERRUPTS();
-	c->values[1] = Int32GetDatum(k);
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
-	PG_TRY();
+	/* the row statistics of P would take too long to compute */
+	if (m.neighbor == JL_NEIGHBOR_ROW && !jl_row_stats_affordable(c->d, k))
+		return NAN;
+	s = jl_calibrate_status(&m, jl_projection_get(c->key.secret, c->kind, k, c->d));
+	if (s != JL_OK)
 	{
-		bool		isnull,
-					valid;
-		int			rc;
-
-		rc = SPI_execute_plan(c->plan, c->values, c->nulls, true, 1);
-		if (rc != SPI_OK_SELECT || SPI_processed != 1)
-			elog(ERROR, "could not compute the release calibration");
-		v = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-		if (isnull)
-			v = NAN;
-		valid = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-		if (!isnull && !valid)
-			v = NAN;
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
+		code = jl_status_sqlstate(s);
+		if (code != ERRCODE_INVALID_PARAMETER_VALUE &&
+			code != ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE)
+			jl_report_status(s);
+		c->refusal = s;
+		return NAN;
 	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
+	if (!m.valid || !isfinite(m.noise_variance))
+		return NAN;
+	return m.noise_variance;
+}
 
-		MemoryContextSwitchTo(c->keep);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-		if (edata->sqlerrcode != ERRCODE_INVALID_PARAMETER_VALUE &&
-			edata->sqlerrcode != ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE)
-			ReThrowError(edata);
-		if (c->refusal != NULL)
-			FreeErrorData(c->refusal);
-		c->refusal = edata;
-		v = NAN;
-	}
-	PG_END_TRY();
-	return v;
+/*
+ * The caller may choose k only if it may call jl_release_info, which
+ * reports the same calibrations with the same key.
+ */
+static void
+check_release_info_privilege(Oid nsp)
+{
+	Oid			argtypes[10] = {INT4OID, INT4OID, FLOAT8OID, TEXTOID, FLOAT8OID,
+		TEXTOID, FLOAT8OID, TEXTOID, TEXTOID, TEXTOID};
+	List	   *name = list_make2(makeString(get_namespace_name(nsp)),
+								  makeString("jl_release_info"));
+	Oid			fn = LookupFuncName(name, 10, argtypes, false);
+
+	if (pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_FUNCTION, "jl_release_info");
 }
 
 /*
@@ -155,16 +149,9 @@ info_variance(void *ctx, int k)
  * 6 bound, 7 noise, 8 delta, 9 kind, 10 calibration, 11 key.
  */
 static void
-suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
+read_suggest_args(FunctionCallInfo fcinfo, SuggestArgs *a)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	InfoCall	c;
-	Oid			types[10];
-	StringInfoData q;
 	char	   *noise;
-	JlNeighbor	neighbor;
-	double		kmax;
-	bool		found;
 
 	jl_require_arg(fcinfo, 0, "d");
 	jl_require_arg(fcinfo, 1, "n");
@@ -196,7 +183,7 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the squared distances must satisfy 0 < dist2 <= dist2_hi < Infinity"),
 				 errhint("dist2 is a typical squared distance between rows, or with dist2_hi the low end of a range.")));
-	neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(5));
+	a->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(5));
 	noise = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	if (strcmp(noise, "laplace") == 0)
 		a->gaussian = false;
@@ -207,74 +194,69 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown noise \"%s\"", noise),
 				 errhint("Use 'laplace' or 'gaussian'.")));
+}
 
-	/* the largest k a release of d-dimensional rows can have */
-	kmax = fmin(JL_MAX_K, floor(JL_SUGGEST_P_BYTES / (8.0 * a->d)));
+/* The largest k a release of d-dimensional rows can have. */
+static int
+largest_k(int32 d, JlNeighbor neighbor)
+{
+	double		kmax = fmin(JL_MAX_K, floor(JL_SUGGEST_P_BYTES / (8.0 * d)));
+
 	if (neighbor == JL_NEIGHBOR_ROW)
-		kmax = fmin(kmax, fmin(JL_SUGGEST_ROW_MAX_K,
-							   floor(sqrt(JL_SUGGEST_ROW_MAX_WORK / a->d))));
+		kmax = fmin(kmax, fmin(JL_ROW_MAX_K, floor(sqrt(JL_ROW_MAX_WORK / d))));
 	if (kmax < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("d = %d is too large for any projection", a->d)));
-	a->kmax = (int) kmax;
+				 errmsg("d = %d is too large for any projection", d)));
+	return (int) kmax;
+}
 
-	/* jl_release_info(d, k, epsilon, ...) with the options given by name */
-	initStringInfo(&q);
-	appendStringInfo(&q, "SELECT (i->>'noise_variance')::float8, (i->>'valid')::boolean FROM %s("
-					 "d => $1, k => $2, epsilon => $3, neighbor => $4, bound => $5, key => $6",
-					 jl_qualified(nsp, "jl_release_info"));
-	types[0] = INT4OID;
-	c.values[0] = Int32GetDatum(a->d);
-	types[1] = INT4OID;
-	types[2] = FLOAT8OID;
-	c.values[2] = Float8GetDatum(a->epsilon);
-	types[3] = TEXTOID;
-	c.values[3] = PointerGetDatum(PG_GETARG_TEXT_PP(5));
-	types[4] = FLOAT8OID;
-	c.values[4] = Float8GetDatum(PG_GETARG_FLOAT8(6));
-	types[5] = TEXTOID;
-	c.values[5] = PointerGetDatum(PG_GETARG_TEXT_PP(11));
-	c.nargs = 6;
-	if (a->gaussian)
-	{
-		appendStringInfo(&q, ", noise => $%d", c.nargs + 1);
-		types[c.nargs] = TEXTOID;
-		c.values[c.nargs++] = PointerGetDatum(PG_GETARG_TEXT_PP(7));
-	}
-	if (!PG_ARGISNULL(8))
-	{
-		appendStringInfo(&q, ", delta => $%d", c.nargs + 1);
-		types[c.nargs] = FLOAT8OID;
-		c.values[c.nargs++] = Float8GetDatum(PG_GETARG_FLOAT8(8));
-	}
-	if (!PG_ARGISNULL(9))
-	{
-		appendStringInfo(&q, ", kind => $%d", c.nargs + 1);
-		types[c.nargs] = TEXTOID;
-		c.values[c.nargs++] = PointerGetDatum(PG_GETARG_TEXT_PP(9));
-	}
-	if (!PG_ARGISNULL(10))
-	{
-		appendStringInfo(&q, ", calibration => $%d", c.nargs + 1);
-		types[c.nargs] = TEXTOID;
-		c.values[c.nargs++] = PointerGetDatum(PG_GETARG_TEXT_PP(10));
-	}
-	appendStringInfoString(&q, ") i");
-	memset(c.nulls, ' ', sizeof(c.nulls));
-	c.refusal = NULL;
-	c.keep = CurrentMemoryContext;
+/*
+ * The release options, as jl_release_info reads them (kind and calibration
+ * NULL: their defaults), and the key.
+ */
+static void
+read_release_options(FunctionCallInfo fcinfo, const SuggestArgs *a,
+					 Candidates *c)
+{
+	JlMechanism *o = &c->options;
 
-	SPI_connect();
-	c.plan = SPI_prepare(q.data, c.nargs, types);
-	if (c.plan == NULL)
-		elog(ERROR, "could not prepare \"%s\": %s", q.data,
-			 SPI_result_code_string(SPI_result));
-	found = jl_suggest_k_search(a->lo, a->hi, a->gaussian, a->kmax,
-								info_variance, &c, s);
-	SPI_finish();
-	if (!found && c.refusal != NULL)
-		ReThrowError(c.refusal);
+	memset(c, 0, sizeof(*c));
+	c->d = a->d;
+	o->noise = a->gaussian ? JL_NOISE_GAUSSIAN : JL_NOISE_LAPLACE;
+	o->epsilon = a->epsilon;
+	o->neighbor = a->neighbor;
+	o->bound = PG_GETARG_FLOAT8(6);
+	jl_read_calibration(fcinfo, 10, 8, o->noise, &o->calibration, &o->delta);
+	c->kind = jl_parse_kind(PG_ARGISNULL(9) ? cstring_to_text("gaussian") :
+							PG_GETARG_TEXT_PP(9));
+	c->refusal = JL_OK;
+}
+
+static void
+suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Candidates	c;
+	bool		found;
+
+	read_suggest_args(fcinfo, a);
+	a->kmax = largest_k(a->d, a->neighbor);
+	check_release_info_privilege(nsp);
+	read_release_options(fcinfo, a, &c);
+	jl_key_lookup(nsp, text_to_cstring(PG_GETARG_TEXT_PP(11)), &c.key);
+	PG_TRY();
+	{
+		found = jl_suggest_k_search(a->lo, a->hi, a->gaussian, a->kmax,
+									candidate_variance, &c, s);
+	}
+	PG_FINALLY();
+	{
+		explicit_bzero(&c.key, sizeof(c.key));
+	}
+	PG_END_TRY();
+	if (!found && c.refusal != JL_OK)
+		jl_report_status(c.refusal);
 	if (!found)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -289,15 +271,6 @@ jl_suggest_k(PG_FUNCTION_ARGS)
 
 	suggest(fcinfo, &a, &s);
 	PG_RETURN_INT32(s.k);
-}
-
-static void
-json_num(StringInfo b, const char *name, double v)
-{
-	if (isfinite(v))
-		appendStringInfo(b, ", \"%s\": %.17g", name, v);
-	else
-		appendStringInfo(b, ", \"%s\": null", name);
 }
 
 Datum
@@ -319,25 +292,25 @@ jl_suggest_k_info(PG_FUNCTION_ARGS)
 	appendStringInfo(&b, ", \"objective\": \"%s\"",
 					 a.lo == a.hi ? "variance at dist2" :
 					 "worst ratio over [dist2, dist2_hi] of the stddev to the smallest stddev of any k");
-	json_num(&b, "objective_value", s.objective);
-	json_num(&b, "noise_variance", s.noise_variance);
-	json_num(&b, "dist2", a.lo);
-	json_num(&b, "stddev", sqrt(vlo));
-	json_num(&b, "relative_stddev", sqrt(vlo) / a.lo);
+	jl_json_num(&b, "objective_value", s.objective);
+	jl_json_num(&b, "noise_variance", s.noise_variance);
+	jl_json_num(&b, "dist2", a.lo);
+	jl_json_num(&b, "stddev", sqrt(vlo));
+	jl_json_num(&b, "relative_stddev", sqrt(vlo) / a.lo);
 	if (a.lo != a.hi)
 	{
-		json_num(&b, "dist2_hi", a.hi);
-		json_num(&b, "stddev_hi", sqrt(vhi));
-		json_num(&b, "relative_stddev_hi", sqrt(vhi) / a.hi);
+		jl_json_num(&b, "dist2_hi", a.hi);
+		jl_json_num(&b, "stddev_hi", sqrt(vhi));
+		jl_json_num(&b, "relative_stddev_hi", sqrt(vhi) / a.hi);
 		appendStringInfo(&b, ", \"k_best_at_dist2\": %d, \"k_best_at_dist2_hi\": %d",
 						 s.k_lo_best, s.k_hi_best);
 	}
 	/* Kenthapadi's rule of thumb k = r^2 / (2 sigma^2), at this k's sigma */
-	json_num(&b, "k_rule_of_thumb", a.lo / (2.0 * s.noise_variance));
+	jl_json_num(&b, "k_rule_of_thumb", a.lo / (2.0 * s.noise_variance));
 	appendStringInfo(&b, ", \"k_max\": %d, \"at_k_max\": %s, \"evaluations\": %d",
 					 a.kmax, s.at_limit ? "true" : "false", s.evaluations);
 	appendStringInfo(&b, ", \"n\": " INT64_FORMAT, a.n);
-	json_num(&b, "jl_distortion", a.n >= 2 ? jl_distortion_at(a.n, s.k) : NAN);
+	jl_json_num(&b, "jl_distortion", a.n >= 2 ? jl_distortion_at(a.n, s.k) : NAN);
 	if (a.n >= 2)
 	{
 		double		m = jl_min_dim(a.n, 0.1);

@@ -13,60 +13,50 @@
 
 #include "fmgr.h"
 
-#include <math.h>
-
 #include "common/int.h"
 
 #include "math/laplace.h"
+#include "math/value_noise.h"
 
 #include "pg/strong_random.h"
 
 PG_FUNCTION_INFO_V1(jl_add_discrete_laplace);
 PG_FUNCTION_INFO_V1(jl_discrete_laplace_variance_sql);
 
-/* the smallest integer t >= 1 with t * epsilon >= sensitivity, exactly */
+/*
+ * The scale in integer steps (math/value_noise.h), bad input reported with
+ * the values that make it bad.
+ */
 static uint64
 laplace_steps(int64 sensitivity, double epsilon)
 {
-	double		t;
-	double		s = (double) sensitivity;
+	uint64		t = 0;
 
-	if (!(isfinite(epsilon) && epsilon > 0.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be a finite number > 0")));
-	if (sensitivity < 1 || sensitivity > (INT64CONST(1) << 52))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("sensitivity must be between 1 and 2^52, not " INT64_FORMAT,
-						sensitivity)));
-	t = fmax(1.0, ceil(s / epsilon));
-	if (!(t <= (double) JL_LAPLACE_MAX_T))
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("epsilon %g is too small for sensitivity " INT64_FORMAT,
-						epsilon, sensitivity)));
-	/* t * epsilon = hi + lo exactly (fma); step up while it is below s */
-	for (;;)
+	switch (jl_laplace_steps(sensitivity, epsilon, &t))
 	{
-		double		hi = t * epsilon;
-		double		lo = fma(t, epsilon, -hi);
-
-		if (hi > s || (hi == s && lo >= 0.0))
+		case JL_OK:
 			break;
-		t += 1.0;
-	}
-	/* and down while t - 1 still suffices (ceil of a rounded quotient) */
-	while (t > 1.0)
-	{
-		double		hi = (t - 1.0) * epsilon;
-		double		lo = fma(t - 1.0, epsilon, -hi);
-
-		if (!(hi > s || (hi == s && lo >= 0.0)))
+		case JL_ERR_EPSILON:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("epsilon must be a finite number > 0")));
 			break;
-		t -= 1.0;
+		case JL_ERR_SENSITIVITY:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("sensitivity must be between 1 and 2^52, not " INT64_FORMAT,
+							sensitivity)));
+			break;
+		case JL_ERR_SCALE:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("epsilon %g is too small for sensitivity " INT64_FORMAT,
+							epsilon, sensitivity)));
+			break;
+		default:
+			elog(ERROR, "unexpected status of the Laplace scale");
 	}
-	return (uint64) t;
+	return t;
 }
 
 Datum
