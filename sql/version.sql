@@ -15,3 +15,8 @@ SELECT c.relname, c.relkind, obj_description(c.oid, 'pg_class') IS NOT NULL AS h
     AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'jldp')
   ORDER BY c.relname;
 SELECT obj_description('jldp_release'::regclass, 'pg_class') AS registry_comment;
+
+-- choosing k runs in parallel workers too
+SELECT p.oid::regprocedure AS function, provolatile, proparallel
+  FROM pg_proc p WHERE proname IN ('jl_suggest_k', 'jl_suggest_k_info', 'jldp_version')
+  ORDER BY proname;

@@ -1,5 +1,6 @@
 -- jldp 0.1.0 -> 0.2.0: the registry's version default read from the library
--- (whose version comes from jldp.control), comments on the tables and views.
+-- (whose version comes from jldp.control), comments on the tables and views,
+-- jl_suggest_k and jl_suggest_k_info PARALLEL SAFE.
 
 \echo Use "ALTER EXTENSION jldp UPDATE TO '0.2.0'" to load this file. \quit
 
@@ -26,3 +27,10 @@ COMMENT ON VIEW @extschema@.jl_budgets IS
   'Protected datasets with their caps, spent and remaining (epsilon, delta), for the datasets owned by the current role or a role it inherits (superusers: all).';
 COMMENT ON VIEW @extschema@.jl_ledger IS
   'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it.';
+
+-- each candidate k is calibrated in-process, through neither SPI nor a
+-- subtransaction
+ALTER FUNCTION @extschema@.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text)
+  PARALLEL SAFE;
+ALTER FUNCTION @extschema@.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text)
+  PARALLEL SAFE;

@@ -640,8 +640,8 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_min_dim(bigint, float8) IS
   'scikit-learn''s johnson_lindenstrauss_min_dim(n, eps=eps): int(4 ln(n) / (eps^2/2 - eps^3/3)), the k at which a random projection alone keeps all pairwise squared distances of n points within a factor 1 +- eps with good probability (no noise considered). eps in (0, 1).';
 
--- PARALLEL UNSAFE: each candidate k is calibrated by jl_release_info in a
--- subtransaction, which parallel mode forbids.
+-- PARALLEL SAFE: each candidate k is calibrated in-process, through neither
+-- SPI nor a subtransaction.
 CREATE FUNCTION @extschema@.jl_suggest_k(
     d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
@@ -650,7 +650,7 @@ CREATE FUNCTION @extschema@.jl_suggest_k(
     key text DEFAULT 'default')
 RETURNS int
 AS 'MODULE_PATHNAME', 'jl_suggest_k'
-LANGUAGE C STABLE PARALLEL UNSAFE;
+LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
   'The k minimizing the variance 2 r^4/k + 8 s2 r^2 + c k s2^2 of recovered squared distances at r^2 = dist2 (or, for a range [dist2, dist2_hi], the worst ratio to the best stddev of any k), with s2 the noise variance of jl_release_info(d, k, epsilon, ...) for the realized projection of each candidate k. Uses the key. See jl_suggest_k_info.';
 
@@ -662,7 +662,7 @@ CREATE FUNCTION @extschema@.jl_suggest_k_info(
     key text DEFAULT 'default')
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_suggest_k_info'
-LANGUAGE C STABLE PARALLEL UNSAFE;
+LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
   'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
 
