@@ -20,6 +20,9 @@ if ! make -s installcheck; then
   exit 1
 fi
 
+echo "== upgrade 0.1.0 -> 0.2.0 equals a fresh 0.2.0"
+test/upgrade.sh
+
 echo "== statistical tests"
 test/stat/run.sh
 test/sparse_memory.sh

@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# The upgrade script does exactly what the install script does differently.
+# Assumes the PG* variables point at a server with both versions of jldp
+# installable (superuser connection).
+#   1. Database A: CREATE EXTENSION jldp VERSION '0.1.0', then ALTER EXTENSION
+#      jldp UPDATE; database B: CREATE EXTENSION jldp.  The catalogs of the
+#      extension's objects (functions and aggregates, tables, sequences,
+#      indexes, views, types, the member list, the tables whose contents
+#      pg_dump keeps) must be identical.
+#   2. Negative control: database C is upgraded like A, then a few things
+#      are changed by hand; the comparison must report each of them.
+#   3. Data: database D holds a key, a declared dataset, a ledger charge and
+#      a registry row under 0.1.0; all of it is unchanged by the upgrade, and
+#      the key still gives the same projection.
+# Exits non-zero on any failure.
+set -euo pipefail
+OLD=0.1.0
+NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../jldp.control")
+dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
+tmp=$(mktemp -d)
+cleanup() {
+  for db in $dbs; do
+    psql -qX -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
+  done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+for db in $dbs; do
+  psql -qX -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
+done
+q() { local db=$1; shift; psql -qXAt -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+
+# One line per property of each of the extension's objects, by name (never
+# by oid), sorted: two databases with the same objects give the same text.
+snapshot() {
+  q "$1" <<'SQL'
+WITH ext AS (SELECT oid, extnamespace FROM pg_extension WHERE extname = 'jldp'),
+mem AS (
+  SELECT d.classid, d.objid, d.objsubid
+  FROM pg_depend d, ext
+  WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = ext.oid AND d.deptype = 'e'),
+fn AS (SELECT p.* FROM pg_proc p JOIN mem ON mem.classid = 'pg_proc'::regclass AND mem.objid = p.oid),
+rel AS (SELECT c.* FROM pg_class c JOIN mem ON mem.classid = 'pg_class'::regclass AND mem.objid = c.oid),
+typ AS (SELECT t.* FROM pg_type t JOIN mem ON mem.classid = 'pg_type'::regclass AND mem.objid = t.oid),
+lines(line) AS (
+  SELECT 'extension | ' || concat_ws(' | ', e.extname, e.extnamespace::regnamespace, e.extrelocatable,
+         e.extversion)
+  FROM pg_extension e WHERE e.extname = 'jldp'
+  UNION ALL
+  SELECT 'extension | dumped table ' || c::regclass || ' where ' || quote_nullable(w)
+  FROM pg_extension e, unnest(e.extconfig, e.extcondition) AS u(c, w) WHERE e.extname = 'jldp'
+  UNION ALL
+  SELECT 'member | ' || pg_describe_object(classid, objid, objsubid) FROM mem
+  UNION ALL
+  -- functions and aggregates
+  SELECT 'function | ' || p.oid::regprocedure || ' | ' || x.k || ' = ' || coalesce(x.v, '<null>')
+  FROM fn p, LATERAL (VALUES
+      ('kind', p.prokind::text),
+      ('arguments', pg_get_function_arguments(p.oid)),
+      ('argument names', p.proargnames::text),
+      ('argument defaults', pg_get_expr(p.proargdefaults, 0)),
+      ('result', pg_get_function_result(p.oid)),
+      ('language', (SELECT lanname::text FROM pg_language WHERE oid = p.prolang)),
+      ('symbol', p.prosrc || ' in ' || coalesce(p.probin, '-')),
+      ('volatility', p.provolatile::text),
+      ('strict', p.proisstrict::text),
+      ('parallel', p.proparallel::text),
+      ('leakproof', p.proleakproof::text),
+      ('security definer', p.prosecdef::text),
+      ('config', p.proconfig::text),
+      ('cost', p.procost::text || ' rows ' || p.prorows::text),
+      ('owner', p.proowner::regrole::text),
+      ('acl', p.proacl::text),
+      ('comment', obj_description(p.oid, 'pg_proc'))) AS x(k, v)
+  UNION ALL
+  SELECT 'aggregate | ' || a.aggfnoid::regprocedure || ' | ' || concat_ws(' | ',
+         a.aggkind, a.aggtransfn::regprocedure, a.aggfinalfn::regprocedure,
+         a.aggcombinefn::regprocedure, a.aggserialfn::regprocedure, a.aggdeserialfn::regprocedure,
+         a.aggfinalextra, a.aggfinalmodify, a.aggtranstype::regtype, a.aggtransspace,
+         quote_nullable(a.agginitval), a.aggmtransfn::regprocedure, a.aggsortop::regoperator)
+  FROM pg_aggregate a JOIN fn p ON p.oid = a.aggfnoid
+  UNION ALL
+  -- relations: tables, sequences, indexes, views
+  SELECT 'relation | ' || c.oid::regclass || ' | ' || x.k || ' = ' || coalesce(x.v, '<null>')
+  FROM rel c, LATERAL (VALUES
+      ('kind', c.relkind::text),
+      ('persistence', c.relpersistence::text),
+      ('options', c.reloptions::text),
+      ('row security', c.relrowsecurity::text || ' forced ' || c.relforcerowsecurity::text),
+      ('owner', c.relowner::regrole::text),
+      ('acl', c.relacl::text),
+      ('comment', obj_description(c.oid, 'pg_class')),
+      ('view', CASE WHEN c.relkind IN ('v', 'm') THEN regexp_replace(pg_get_viewdef(c.oid), '\s+', ' ', 'g') END)) AS x(k, v)
+  UNION ALL
+  SELECT 'column | ' || c.oid::regclass || '.' || quote_ident(a.attname) || ' | ' || concat_ws(' | ',
+         'position ' || row_number() OVER (PARTITION BY c.oid ORDER BY a.attnum),
+         format_type(a.atttypid, a.atttypmod),
+         CASE WHEN a.attnotnull THEN 'not null' ELSE 'null' END,
+         'default ' || coalesce(pg_get_expr(ad.adbin, ad.adrelid), '<none>'),
+         'identity ' || a.attidentity::text, 'generated ' || a.attgenerated::text,
+         'collation ' || coalesce(a.attcollation::regcollation::text, '-'),
+         'acl ' || coalesce(a.attacl::text, '<null>'),
+         'comment ' || coalesce(col_description(c.oid, a.attnum), '<null>'))
+  FROM rel c
+  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+  LEFT JOIN pg_attrdef ad ON ad.adrelid = c.oid AND ad.adnum = a.attnum
+  UNION ALL
+  SELECT 'constraint | ' || c.oid::regclass || ' | ' || concat_ws(' | ', con.conname, con.contype,
+         pg_get_constraintdef(con.oid), con.condeferrable, con.convalidated,
+         'comment ' || coalesce(obj_description(con.oid, 'pg_constraint'), '<null>'))
+  FROM rel c JOIN pg_constraint con ON con.conrelid = c.oid
+  UNION ALL
+  SELECT 'index | ' || c.oid::regclass || ' | ' || pg_get_indexdef(i.indexrelid)
+         || ' | comment ' || coalesce(obj_description(i.indexrelid, 'pg_class'), '<null>')
+  FROM rel c JOIN pg_index i ON i.indrelid = c.oid
+  UNION ALL
+  SELECT 'sequence | ' || c.oid::regclass || ' | ' || concat_ws(' | ', s.seqtypid::regtype,
+         s.seqstart, s.seqincrement, s.seqmax, s.seqmin, s.seqcache, s.seqcycle,
+         'owned by ' || coalesce((SELECT d.refobjid::regclass || '.' || a.attname
+                                  FROM pg_depend d JOIN pg_attribute a
+                                    ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
+                                  WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+                                    AND d.refclassid = 'pg_class'::regclass AND d.deptype = 'a'), '-'))
+  FROM rel c JOIN pg_sequence s ON s.seqrelid = c.oid
+  UNION ALL
+  SELECT 'trigger | ' || c.oid::regclass || ' | ' || pg_get_triggerdef(t.oid)
+  FROM rel c JOIN pg_trigger t ON t.tgrelid = c.oid AND NOT t.tgisinternal
+  UNION ALL
+  SELECT 'policy | ' || c.oid::regclass || ' | ' || concat_ws(' | ', p.polname, p.polcmd,
+         p.polpermissive, p.polroles::regrole[]::text, pg_get_expr(p.polqual, p.polrelid),
+         pg_get_expr(p.polwithcheck, p.polrelid))
+  FROM rel c JOIN pg_policy p ON p.polrelid = c.oid
+  UNION ALL
+  -- types that are members themselves (a table's row type belongs to the table)
+  SELECT 'type | ' || t.oid::regtype || ' | ' || concat_ws(' | ', t.typtype, t.typlen, t.typbyval,
+         t.typcategory, t.typinput::regproc, t.typoutput::regproc, t.typreceive::regproc,
+         t.typsend::regproc, t.typalign, t.typstorage, t.typnotnull, t.typbasetype::regtype,
+         pg_get_expr(t.typdefaultbin, 0), t.typacl::text,
+         'comment ' || coalesce(obj_description(t.oid, 'pg_type'), '<null>'))
+  FROM typ t)
+SELECT line FROM lines ORDER BY line COLLATE "C";
+SQL
+}
+
+fail=0
+
+# 1. upgraded A against fresh B
+q jldp_upgrade_a -c "CREATE EXTENSION jldp VERSION '$OLD'" -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
+q jldp_upgrade_b -c "CREATE EXTENSION jldp"
+snapshot jldp_upgrade_a > "$tmp/a"
+snapshot jldp_upgrade_b > "$tmp/b"
+members=$(grep -c '^member ' "$tmp/b" || true)
+if [ "$(q jldp_upgrade_b -c "SELECT extversion FROM pg_extension WHERE extname = 'jldp'")" != "$NEW" ]; then
+  echo "FAIL a fresh install is not version $NEW"
+  fail=1
+elif [ "$members" -lt 50 ]; then
+  echo "FAIL the snapshot lists only $members members: the comparison would see nothing"
+  fail=1
+elif diff -u --label "$OLD updated to $NEW" --label "fresh $NEW" "$tmp/a" "$tmp/b" > "$tmp/ab.diff"; then
+  echo "ok   $OLD updated to $NEW equals a fresh $NEW: $members members, $(wc -l < "$tmp/b") catalog lines"
+else
+  echo "FAIL $OLD updated to $NEW differs from a fresh $NEW:"
+  cat "$tmp/ab.diff"
+  fail=1
+fi
+
+# 2. negative control: each change made by hand after the upgrade is reported
+q jldp_upgrade_c -c "CREATE EXTENSION jldp VERSION '$OLD'" -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
+q jldp_upgrade_c <<'SQL'
+COMMENT ON FUNCTION jl_min_dim(bigint, float8) IS 'changed by hand';
+ALTER FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) PARALLEL RESTRICTED;
+ALTER TABLE jldp_release ALTER COLUMN version SET DEFAULT '0.0.0';
+COMMENT ON TABLE jldp_ledger IS NULL;
+GRANT SELECT ON jl_keys TO PUBLIC;
+CREATE FUNCTION jl_stray() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1';
+ALTER EXTENSION jldp ADD FUNCTION jl_stray();
+SQL
+snapshot jldp_upgrade_c > "$tmp/c"
+diff "$tmp/c" "$tmp/b" > "$tmp/cb.diff" || true
+missed=""
+for pattern in \
+    '^< function | jl_min_dim(bigint,double precision) | comment = changed by hand' \
+    '^< function | jl_suggest_k(.*) | parallel = r' \
+    '^< column | jldp_release.version | .*default '"'"'0.0.0'"'"'' \
+    '^> relation | jldp_ledger | comment = Privacy budget ledger' \
+    '^< relation | jl_keys | acl = .*=r/' \
+    '^< member | function jl_stray()'; do
+  grep -q -- "$pattern" "$tmp/cb.diff" || missed="$missed
+  $pattern"
+done
+if [ -z "$missed" ]; then
+  echo "ok   negative control: a changed comment, parallel label, column default, table comment, view ACL and an extra member are all reported ($(grep -c '^[<>]' "$tmp/cb.diff") differing lines)"
+else
+  echo "FAIL negative control: the comparison did not report:$missed"
+  cat "$tmp/cb.diff"
+  fail=1
+fi
+
+# 3. data kept by the upgrade
+q jldp_upgrade_d >/dev/null <<SQL
+CREATE EXTENSION jldp VERSION '$OLD';
+SELECT jl_key_import('kept', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
+SELECT jl_dataset_declare('kept_ds', 5.0);
+CREATE TABLE src AS SELECT i AS id, ARRAY[i, 2 * i, i % 3]::float8[] AS x FROM generate_series(1, 50) i;
+SELECT jl_release_table('src', 'id', '{x}', 'src_private', 3, 1.0, key => 'kept', dataset => 'kept_ds');
+SQL
+contents() {
+  q jldp_upgrade_d <<'SQL'
+SELECT 'key | ' || k::text FROM jldp_key k ORDER BY name;
+SELECT 'dataset | ' || d::text FROM jldp_dataset d ORDER BY name;
+SELECT 'ledger | ' || l::text FROM jldp_ledger l ORDER BY id;
+SELECT 'registry | ' || r::text FROM jldp_release r ORDER BY id;
+SELECT 'sketches | ' || count(*) || ' ' || md5(string_agg(s::text, ',' ORDER BY id)) FROM src_private s;
+SELECT 'projection | ' || jl_project('{1, 2, 3}', 3, 'kept')::text;
+SQL
+}
+contents > "$tmp/d.before"
+q jldp_upgrade_d -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
+contents > "$tmp/d.after"
+rows=$(grep -c -e '^key ' -e '^dataset ' -e '^ledger ' -e '^registry ' "$tmp/d.before" || true)
+versions=$(q jldp_upgrade_d <<'SQL'
+SELECT jl_release_table('src', 'id', '{x}', 'src_private2', 3, 1.0, key => 'kept', dataset => 'kept_ds') > 0;
+SELECT string_agg(version, ' ' ORDER BY id) FROM jldp_release;
+SQL
+)
+if [ "$rows" -lt 4 ] || ! grep -q '^registry ' "$tmp/d.before" || ! grep -q '^ledger .*charge' "$tmp/d.before"; then
+  echo "FAIL data: the $OLD database holds too little to test ($rows rows):"
+  cat "$tmp/d.before"
+  fail=1
+elif ! diff -u --label "$OLD" --label "updated to $NEW" "$tmp/d.before" "$tmp/d.after"; then
+  echo "FAIL data: the upgrade changed the extension's tables or the key's projection"
+  fail=1
+elif [ "$versions" != "$(printf 't\n%s %s' "$OLD" "$NEW")" ]; then
+  echo "FAIL data: the registry records versions '$versions', expected $OLD then $NEW"
+  fail=1
+else
+  echo "ok   data: a key, a dataset, its ledger and a registry row ($rows rows) and the key's projection are unchanged; the next release records $NEW"
+fi
+exit $fail
