@@ -139,6 +139,39 @@ rho_of(double Dg, uint64_t s)
 	return Dg * Dg / (2.0 * (double) s * (double) s) * (1.0 + 8.0 * JL_U_ROUND);
 }
 
+/*
+ * Raise *s to the smallest s' >= *s whose certified delta at epsilon is
+ * <= delta, for sensitivity Dg grid steps (delta falls as s grows: double,
+ * then bisect).  false if it exceeds the sampler's range.
+ */
+static bool
+smallest_certified_s(double Dg, double epsilon, double delta, uint64_t *s)
+{
+	uint64_t	lo = *s,
+				hi = *s;
+
+	if (jl_zcdp_delta(rho_of(Dg, hi), epsilon) <= delta)
+		return true;
+	while (jl_zcdp_delta(rho_of(Dg, hi), epsilon) > delta)
+	{
+		lo = hi;
+		if (hi > JL_GAUSSIAN_MAX_S / 2)
+			return false;
+		hi *= 2;
+	}
+	while (hi - lo > 1)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (jl_zcdp_delta(rho_of(Dg, mid), epsilon) <= delta)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	*s = hi;
+	return true;
+}
+
 static JlStatus
 calibrate_gaussian(JlMechanism *m)
 {
@@ -203,30 +236,8 @@ calibrate_gaussian(JlMechanism *m)
 	s = (uint64_t) ss;
 
 	if (m->calibration == JL_CALIBRATION_ANALYTIC &&
-		jl_zcdp_delta(rho_of(Dg, s), m->epsilon) > m->delta)
-	{
-		/* the smallest s >= ss whose certified delta is <= delta */
-		uint64_t	lo = s,
-					hi = s;
-
-		while (jl_zcdp_delta(rho_of(Dg, hi), m->epsilon) > m->delta)
-		{
-			lo = hi;
-			if (hi > JL_GAUSSIAN_MAX_S / 2)
-				return JL_ERR_SCALE;
-			hi *= 2;
-		}
-		while (hi - lo > 1)
-		{
-			uint64_t	mid = lo + (hi - lo) / 2;
-
-			if (jl_zcdp_delta(rho_of(Dg, mid), m->epsilon) <= m->delta)
-				hi = mid;
-			else
-				lo = mid;
-		}
-		s = hi;
-	}
+		!smallest_certified_s(Dg, m->epsilon, m->delta, &s))
+		return JL_ERR_SCALE;
 
 	m->t = s;
 	m->scale = (double) s * g;

@@ -127,10 +127,37 @@ cache_bytes(void)
 	return total;
 }
 
+/* A free slot with room for bytes more, evicting least recently used entries. */
+static JlProjection *
+make_room(Size bytes)
+{
+	for (;;)
+	{
+		JlProjection *lru = NULL;
+		int			free_slot = -1;
+		int			n;
+
+		for (n = 0; n < JL_CACHE_ENTRIES; n++)
+		{
+			if (cache[n].P == NULL)
+			{
+				if (free_slot < 0)
+					free_slot = n;
+			}
+			else if (lru == NULL || cache[n].last_used < lru->last_used)
+				lru = &cache[n];
+		}
+		if (free_slot >= 0 && cache_bytes() + bytes <= JL_CACHE_BYTES)
+			return &cache[free_slot];
+		Assert(lru != NULL);
+		evict(lru);
+	}
+}
+
 JlProjection *
 jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 {
-	JlProjection *slot = NULL;
+	JlProjection *slot;
 	double	   *P;
 	Size		bytes;
 	int64		i;
@@ -162,30 +189,7 @@ jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 						   JL_CACHE_BYTES / 1048576)));
 	bytes = mul_size(mul_size((Size) d, (Size) k), sizeof(double));
 
-	/* make room: evict least recently used entries */
-	for (;;)
-	{
-		JlProjection *lru = NULL;
-		int			free_slot = -1;
-
-		for (n = 0; n < JL_CACHE_ENTRIES; n++)
-		{
-			if (cache[n].P == NULL)
-			{
-				if (free_slot < 0)
-					free_slot = n;
-			}
-			else if (lru == NULL || cache[n].last_used < lru->last_used)
-				lru = &cache[n];
-		}
-		if (free_slot >= 0 && cache_bytes() + bytes <= JL_CACHE_BYTES)
-		{
-			slot = &cache[free_slot];
-			break;
-		}
-		Assert(lru != NULL);
-		evict(lru);
-	}
+	slot = make_room(bytes);
 
 	P = MemoryContextAllocExtended(TopMemoryContext, bytes,
 								   MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
