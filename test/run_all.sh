@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: C unit tests (no server), pg_regress, the statistical suite, a
-# reduced run of the papers' experiments and the demo, against a throwaway
+# reduced run of the papers' experiments, the demo and the README's SQL, against a throwaway
 # cluster (or the server of the PG* variables).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,8 @@ if ! make -s installcheck; then
   [ -f regression.diffs ] && cat regression.diffs
   exit 1
 fi
+
+echo "== the README's SQL, in order"; test/readme.sh
 
 echo "== statistical tests"
 test/stat/run.sh
