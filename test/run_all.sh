@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every test: C unit tests (no server), pg_regress, the statistical suite, a
-# reduced run of the papers' experiments and the demo, against a throwaway
-# cluster (or the server of the PG* variables).
+# Every test: C unit tests (no server), pg_regress, the upgrade from 0.1.0,
+# the README's SQL, the statistical suite, a reduced run of the papers'
+# experiments and the demo, against a throwaway cluster (or the server of
+# the PG* variables).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source test/pgenv.sh
@@ -22,6 +23,9 @@ fi
 
 echo "== upgrade 0.1.0 -> 0.2.0 equals a fresh 0.2.0"
 test/upgrade.sh
+
+echo "== the README's SQL, in order"
+test/readme.sh
 
 echo "== statistical tests"
 test/stat/run.sh

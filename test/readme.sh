@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The README's SQL, in order.  Every ```sql block of README.md runs, in the
+# order of the file, in one psql session with ON_ERROR_STOP=1 in a fresh
+# database; any error fails the test.  Two markers, each on the last
+# non-blank line before a block:
+#   <!-- not run -->  the block is skipped (it needs something the test
+#                     server lacks, e.g. pgvector)
+#   <!-- fails -->    the block shows a refusal: it must end in an error
+# The README creates the roles curator and analyst; they must not exist on
+# the server, and are dropped afterwards with the database.  Assumes the PG*
+# variables point at a superuser connection of a server where jldp is
+# installed (see test/pgenv.sh).  Usage: test/readme.sh [markdown file];
+# with JLDP_README_OUTPUT=file, psql's output is kept there (to refresh the
+# outputs the README shows).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+readme=${1:-README.md}
+db=jldp_readme
+roles=(curator analyst)
+
+tmp=$(mktemp -d)
+cleanup() {
+  psql -qX -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
+  for r in "${roles[@]}"; do
+    psql -qX -d postgres -c "DROP ROLE IF EXISTS $r" >/dev/null 2>&1 || true
+  done
+  rm -rf "$tmp"
+}
+
+for r in "${roles[@]}"; do
+  if [ "$(psql -qXAt -d postgres -c "SELECT count(*) FROM pg_roles WHERE rolname = '$r'")" != 0 ]; then
+    echo "FAIL role $r exists on this server; the README's SQL creates it" >&2
+    exit 1
+  fi
+done
+psql -qX -d postgres -c "SET client_min_messages = warning" \
+     -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
+trap cleanup EXIT
+
+# README.md -> one psql script; each block is announced with its line number
+awk -v file="$readme" '
+  function fence_lang(s) { sub(/^```[ \t]*/, "", s); sub(/[ \t].*$/, "", s); return s }
+  /^```/ && !inblock {
+    inblock = 1; lang = fence_lang($0); start = NR + 1
+    run = (lang == "sql" && mark != "not run"); fails = (mark == "fails")
+    if (lang == "sql") {
+      if (run) nrun++; else nskip++
+      if (run && fails) nfail++
+    }
+    if (run) {
+      printf "\\echo == %s:%d\n", file, start
+      if (fails) print "\\set ON_ERROR_STOP 0"
+    }
+    mark = ""; next
+  }
+  /^```/ && inblock {
+    inblock = 0
+    if (run && fails) {
+      print "\\set ON_ERROR_STOP 1"
+      print "\\if :ERROR"
+      print "\\echo (refused, as the README says)"
+      print "\\else"
+      printf "DO $$ BEGIN RAISE EXCEPTION %s; END $$;\n", "'\''" file ":" start ": the block marked <!-- fails --> did not fail'\''"
+      print "\\endif"
+    }
+    run = 0; next
+  }
+  inblock { if (run) print; next }
+  /^[ \t]*$/ { next }
+  /^<!-- *not run *-->[ \t]*$/ { mark = "not run"; next }
+  /^<!-- *fails *-->[ \t]*$/ { mark = "fails"; next }
+  { mark = "" }
+  END {
+    if (inblock) { printf "%s: unterminated code block\n", file > "/dev/stderr"; exit 1 }
+    printf "%d %d %d\n", nrun, nskip, nfail > "/dev/stderr"
+  }
+' "$readme" > "$tmp/readme.sql" 2> "$tmp/counts"
+read -r nrun nskip nfail < "$tmp/counts"
+if [ "$nrun" = 0 ]; then
+  echo "FAIL no sql blocks found in $readme" >&2
+  exit 1
+fi
+
+status=0
+psql -X -v ON_ERROR_STOP=1 -d "$db" -f "$tmp/readme.sql" > "$tmp/out" 2>&1 || status=$?
+[ -n "${JLDP_README_OUTPUT:-}" ] && cp "$tmp/out" "$JLDP_README_OUTPUT"
+if [ "$status" = 0 ]; then
+  echo "ok   $readme: $nrun sql blocks ran in order ($nfail refused as shown, $nskip not run)"
+else
+  echo "FAIL $readme: a block failed; the output from the last block announced:"
+  # the output from the last "== README.md:LINE" on; psql names the script line
+  awk '/^== /{buf = ""} {buf = buf $0 "\n"} END {printf "%s", buf}' "$tmp/out"
+  exit 1
+fi
