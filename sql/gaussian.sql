@@ -155,10 +155,8 @@ RESET max_parallel_workers_per_gather;
 SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
 
 -- jl_suggest_k runs no query, writes nothing and opens no subtransaction:
--- declared parallel safe, it runs in a parallel worker
+-- it is declared parallel safe and runs in a parallel worker
 BEGIN;
-ALTER FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) PARALLEL SAFE;
-ALTER FUNCTION jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) PARALLEL SAFE;
 SET LOCAL force_parallel_mode = on;
 EXPLAIN (COSTS OFF) SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned');
 SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') > 0 AS suggest_k_in_parallel_mode;

@@ -203,42 +203,27 @@ pair_row(const JlSparsePair *pair, const uint8_t key[JL_KEY_BYTES],
 	return k;
 }
 
-void
-jl_sparse_project(const JlSparsePair *pairs, int64_t n,
-				  const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
-				  const double *P, double *rowbuf, double limit, double *y)
+/*
+ * y = sum over pairs of clamp(value) P_(attr - 1), in pair order per
+ * coordinate; with cbuf, every product and sum is compensated (fma
+ * products, two-sum accumulation into cbuf, added at the end).
+ */
+static void
+sparse_project(const JlSparsePair *pairs, int64_t n,
+			   const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
+			   const double *P, double *rowbuf, double limit, double *cbuf,
+			   double *y)
 {
 	int32_t		idx[JL_MAX_K];
 	int64_t		i;
 	int			j;
 
 	for (j = 0; j < k; j++)
-		y[j] = 0.0;
-	for (i = 0; i < n; i++)
 	{
-		const double *row;
-		const int32_t *cols;
-		int			nz = pair_row(&pairs[i], key, kind, k, P, rowbuf, idx,
-								  &row, &cols);
-		double		v = clamp(pairs[i].value, limit);
-
-		for (j = 0; j < nz; j++)
-			y[cols ? cols[j] : j] += v * row[j];
+		y[j] = 0.0;
+		if (cbuf != NULL)
+			cbuf[j] = 0.0;
 	}
-}
-
-void
-jl_sparse_project_compensated(const JlSparsePair *pairs, int64_t n,
-							  const uint8_t key[JL_KEY_BYTES], JlKind kind,
-							  int k, const double *P, double *rowbuf,
-							  double limit, double *cbuf, double *y)
-{
-	int32_t		idx[JL_MAX_K];
-	int64_t		i;
-	int			j;
-
-	for (j = 0; j < k; j++)
-		y[j] = cbuf[j] = 0.0;
 	for (i = 0; i < n; i++)
 	{
 		const double *row;
@@ -251,17 +236,41 @@ jl_sparse_project_compensated(const JlSparsePair *pairs, int64_t n,
 		{
 			int			c = cols ? cols[j] : j;
 			double		p = v * row[j];
-			double		pe = fma(v, row[j], -p);	/* exact */
-			double		t,
-						te;
 
-			jl_two_sum(y[c], p, &t, &te);
-			y[c] = t;
-			cbuf[c] += te + pe;
+			if (cbuf == NULL)
+				y[c] += p;
+			else
+			{
+				double		pe = fma(v, row[j], -p);	/* exact */
+				double		t,
+							te;
+
+				jl_two_sum(y[c], p, &t, &te);
+				y[c] = t;
+				cbuf[c] += te + pe;
+			}
 		}
 	}
-	for (j = 0; j < k; j++)
-		y[j] += cbuf[j];
+	if (cbuf != NULL)
+		for (j = 0; j < k; j++)
+			y[j] += cbuf[j];
+}
+
+void
+jl_sparse_project(const JlSparsePair *pairs, int64_t n,
+				  const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
+				  const double *P, double *rowbuf, double limit, double *y)
+{
+	sparse_project(pairs, n, key, kind, k, P, rowbuf, limit, NULL, y);
+}
+
+void
+jl_sparse_project_compensated(const JlSparsePair *pairs, int64_t n,
+							  const uint8_t key[JL_KEY_BYTES], JlKind kind,
+							  int k, const double *P, double *rowbuf,
+							  double limit, double *cbuf, double *y)
+{
+	sparse_project(pairs, n, key, kind, k, P, rowbuf, limit, cbuf, y);
 }
 
 int
