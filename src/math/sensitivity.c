@@ -292,3 +292,17 @@ jl_row_l1_sensitivity_gram(const double *G, int64_t d, int k,
 	}
 	return r;
 }
+
+void
+jl_identity_stats(int64_t d, JlProjStats *st)
+{
+	st->d = d;
+	st->k = (int) d;
+	st->max_abs = 1.0;
+	st->max_row_l1 = 1.0;
+	st->max_row_l2 = 1.0;
+	st->spectral_norm = 1.0;
+	/* sqrt is correctly rounded: one more ulp bounds the exact value */
+	st->row_l1 = sqrt((double) d) * (1.0 + 2.0 * JL_U_ROUND);
+	st->row_method = JL_ROW_EXACT_ENUMERATION;
+}

@@ -98,6 +98,13 @@ jl_proj_stat(const JlProjStats *st, JlProjStat which)
 }
 
 /*
+ * The statistics of P = I_d (no projection, k = d): every row has one entry
+ * 1, so max_abs, the row norms and sigma_max are 1; for row neighbours the
+ * L1 norm of a change of L2 norm 1 is at most sqrt(d) (rounded up).
+ */
+void		jl_identity_stats(int64_t d, JlProjStats *st);
+
+/*
  * Limits on the row statistics, whose BLAS and LAPACK calls cannot be
  * interrupted: keep them to seconds.
  */
