@@ -213,6 +213,8 @@ jl_status_sqlstate(JlStatus s)
 		case JL_ERR_SCALE:
 		case JL_ERR_GRID:
 			return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+		case JL_ERR_STATS:
+			return ERRCODE_INTERNAL_ERROR;	/* a caller's bug, not the user's */
 		default:
 			return ERRCODE_INVALID_PARAMETER_VALUE;
 	}

@@ -252,11 +252,11 @@ check_row_work(int64 d, int k)
 }
 
 static void
-lapack_failed(void)
+lapack_failed(const char *what)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INTERNAL_ERROR),
-			 errmsg("could not compute the row sensitivity of the projection"),
+			 errmsg("could not compute the %s of the projection", what),
 			 errdetail("LAPACK or memory allocation failed.")));
 }
 
@@ -273,7 +273,7 @@ dense_stat(JlProjection *p, JlProjStat need)
 		check_row_work(p->d, p->k);
 		r = jl_row_l1_sensitivity(p->P, p->d, p->k, &st->row_method);
 		if (r < 0.0)
-			lapack_failed();
+			lapack_failed("row sensitivity");
 		st->row_l1 = r;
 	}
 	else if (need == JL_STAT_SPECTRAL && isnan(st->spectral_norm))
@@ -283,7 +283,7 @@ dense_stat(JlProjection *p, JlProjStat need)
 		check_row_work(p->d, p->k);
 		r = jl_spectral_norm(p->P, p->d, p->k);
 		if (r < 0.0)
-			lapack_failed();
+			lapack_failed("spectral norm");
 		st->spectral_norm = r;
 	}
 }
@@ -356,7 +356,7 @@ stream_stats(StatsEntry *e, bool need_row)
 	PG_END_TRY();
 
 	if (need_row && (r < 0.0 || spec < 0.0))
-		lapack_failed();
+		lapack_failed("row sensitivity and spectral norm");
 	st->max_abs = acc.max_abs;
 	st->max_row_l1 = acc.max_row_l1;
 	st->max_row_l2 = acc.max_row_l2;
@@ -392,7 +392,17 @@ streamed_stats(const uint8 *secret, JlKind kind, int k, int64 d, bool need_row)
 		fresh.stats.d = d;
 		fresh.stats.row_l1 = NAN;
 		fresh.stats.spectral_norm = NAN;
-		stream_stats(&fresh, need_row);
+		/* fresh holds the secret: wipe it even when interrupted */
+		PG_TRY();
+		{
+			stream_stats(&fresh, need_row);
+		}
+		PG_CATCH();
+		{
+			explicit_bzero(&fresh, sizeof(fresh));
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
 		fresh.used = true;
 
 		/* a free slot, or the least recently used one, wiped */
