@@ -34,3 +34,17 @@ ALTER FUNCTION @extschema@.jl_suggest_k(int, bigint, float8, float8, float8, tex
   PARALLEL SAFE;
 ALTER FUNCTION @extschema@.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text)
   PARALLEL SAFE;
+
+-- k-means restarts: jl_kmeans with n_init k-means++ seedings, the run with
+-- the lowest inertia kept (the other overloads make one)
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint, int, int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int, n_init int) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint, int, int) IS
+  'jl_kmeans with n_init runs (1..1000), each a k-means++ seeding followed by at most max_iter Lloyd iterations, keeping the run with the lowest inertia (sum of squared distances to the nearest centroid; the earliest run on ties), as scikit-learn''s KMeans(n_init=...). The first run is seeded by seed, so n_init 1 equals jl_kmeans(sketch, n_clusters, seed, max_iter); the others by seeds drawn from a ChaCha20 stream keyed by seed. Deterministic and the same in serial and parallel plans; the time grows with n_init.';

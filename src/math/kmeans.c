@@ -26,21 +26,27 @@ typedef struct KmRandom
 	int			used;			/* 64-bit words used of the block (8 each) */
 } KmRandom;
 
+/* the seeding of one run */
+static const char km_domain_seed[] = "jldp k-means++ seed";
+
+/* the seeds of the restarts after the first */
+static const char km_domain_restarts[] = "jldp k-means restarts";
+
+/* domain: a string of at most 24 bytes */
 static void
-km_random_init(KmRandom *r, uint64_t seed)
+km_random_init(KmRandom *r, const char *domain, uint64_t seed)
 {
-	static const char domain[] = "jldp k-means++ seed";
 	int			i;
 
 	memset(r, 0, sizeof(*r));
-	memcpy(r->key, domain, sizeof(domain) - 1);
+	memcpy(r->key, domain, strlen(domain));
 	for (i = 0; i < 8; i++)
 		r->key[24 + i] = (uint8_t) (seed >> (8 * i));
 	r->used = 8;
 }
 
-static double
-km_uniform(KmRandom *r)
+static uint64_t
+km_word(KmRandom *r)
 {
 	static const uint8_t nonce[12] = {0};
 	uint64_t	w;
@@ -52,7 +58,13 @@ km_uniform(KmRandom *r)
 	}
 	w = ((uint64_t) r->block[2 * r->used + 1] << 32) | r->block[2 * r->used];
 	r->used++;
-	return (double) (w >> 11) * (1.0 / 9007199254740992.0);
+	return w;
+}
+
+static double
+km_uniform(KmRandom *r)
+{
+	return (double) (km_word(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 static int
@@ -120,13 +132,17 @@ jl_kmeans_nearest(const double *x, const double *centroids, int m, int k,
 /* distance terms (points x c x k) between two calls of tick in a pass */
 #define KM_TICK_WORK (INT64_C(1) << 24)
 
-/* workspace layout: distances, sums, blocked centroids, counts, labels */
+/*
+ * workspace layout: distances, sums, a restart's centroids, blocked
+ * centroids, counts, labels
+ */
 typedef struct KmWork
 {
 	int		   *label;			/* n */
 	double	   *dist;			/* n */
 	int64_t    *count;			/* c */
 	double	   *sum;			/* c x k */
+	double	   *trial;			/* c x k */
 	double	   *blocked;		/* ceil(c / KM_BLOCK) x k x KM_BLOCK */
 } KmWork;
 
@@ -140,7 +156,7 @@ size_t
 jl_kmeans_work_bytes(int64_t n, int k, int c)
 {
 	return (size_t) n * (sizeof(int) + sizeof(double)) +
-		(size_t) c * sizeof(int64_t) + (size_t) c * k * sizeof(double) +
+		(size_t) c * sizeof(int64_t) + 2 * (size_t) c * k * sizeof(double) +
 		km_blocked_doubles(k, c) * sizeof(double) + 4 * sizeof(double);
 }
 
@@ -152,6 +168,8 @@ km_work(void *work, int64_t n, int k, int c, KmWork *w)
 	w->dist = (double *) p;
 	p += (size_t) n * sizeof(double);
 	w->sum = (double *) p;
+	p += (size_t) c * k * sizeof(double);
+	w->trial = (double *) p;
 	p += (size_t) c * k * sizeof(double);
 	w->blocked = (double *) p;
 	p += km_blocked_doubles(k, c) * sizeof(double);
@@ -188,7 +206,7 @@ km_seed(const double *X, int64_t n, int k, int c, uint64_t seed,
 				pick;
 	int			j;
 
-	km_random_init(&r, seed);
+	km_random_init(&r, km_domain_seed, seed);
 	pick = (int64_t) (km_uniform(&r) * n);
 	if (pick >= n)
 		pick = n - 1;
@@ -395,16 +413,58 @@ km_update(const double *X, int64_t n, int k, double *C, int c, KmWork *w,
 		}
 }
 
-int
-jl_kmeans_run(const double *X, int64_t n, int k, int c, uint64_t seed,
-			  int max_iter, double *centroids, void *work, int *iterations,
-			  void (*tick) (void))
+/*
+ * One k-means++ seeding from seed, then Lloyd iterations, into C.  Returns
+ * the inertia (sum of squared distances of the points to their nearest
+ * centroid of C, summed in point order) and the number of updates.
+ */
+static double
+km_lloyd(const double *X, int64_t n, int k, int c, uint64_t seed,
+		 int max_iter, double *C, KmWork *w, int *iterations,
+		 void (*tick) (void))
 {
-	KmWork		w;
+	double		inertia = 0.0;
 	int64_t		i;
 	int			it;
 
+	km_seed(X, n, k, c, seed, C, w->dist, tick);
+	for (i = 0; i < n; i++)
+		w->label[i] = -1;
 	*iterations = 0;
+	for (it = 0; it < max_iter; it++)
+	{
+		if (tick)
+			tick();
+		if (km_assign(X, n, k, C, c, w, tick) == 0)
+			break;
+		km_update(X, n, k, C, c, w, tick);
+		(*iterations)++;
+	}
+	/* stopped by max_iter: the distances are those before the last update */
+	if (it == max_iter)
+	{
+		if (tick)
+			tick();
+		km_assign(X, n, k, C, c, w, tick);
+	}
+	for (i = 0; i < n; i++)
+		inertia += w->dist[i];
+	return inertia;
+}
+
+int
+jl_kmeans_run(const double *X, int64_t n, int k, int c, uint64_t seed,
+			  int max_iter, int n_init, double *centroids, void *work,
+			  int *iterations, double *inertia, void (*tick) (void))
+{
+	KmWork		w;
+	KmRandom	restarts;
+	double		best;
+	int64_t		i;
+	int			r;
+
+	*iterations = 0;
+	*inertia = 0.0;
 	if (jl_kmeans_distinct(X, n, k) <= c)
 	{
 		int			m = 0;
@@ -416,17 +476,23 @@ jl_kmeans_run(const double *X, int64_t n, int k, int c, uint64_t seed,
 	}
 
 	km_work(work, n, k, c, &w);
-	km_seed(X, n, k, c, seed, centroids, w.dist, tick);
-	for (i = 0; i < n; i++)
-		w.label[i] = -1;
-	for (it = 0; it < max_iter; it++)
+	/* the first run is seeded by seed itself, the others from a stream */
+	best = km_lloyd(X, n, k, c, seed, max_iter, centroids, &w, iterations, tick);
+	km_random_init(&restarts, km_domain_restarts, seed);
+	for (r = 1; r < n_init; r++)
 	{
-		if (tick)
-			tick();
-		if (km_assign(X, n, k, centroids, c, &w, tick) == 0)
-			break;
-		km_update(X, n, k, centroids, c, &w, tick);
-		(*iterations)++;
+		int			it;
+		double		v = km_lloyd(X, n, k, c, km_word(&restarts), max_iter,
+								 w.trial, &w, &it, tick);
+
+		/* strictly lower: ties keep the earlier run */
+		if (v < best)
+		{
+			best = v;
+			*iterations = it;
+			memcpy(centroids, w.trial, sizeof(double) * (size_t) c * k);
+		}
 	}
+	*inertia = best;
 	return c;
 }

@@ -29,20 +29,28 @@ int64_t		jl_kmeans_distinct(const double *X, int64_t n, int k);
  *
  * If the points have at most c distinct values, the centroids are those
  * values in sorted order (every point is its own centroid) and the result
- * has fewer than c rows when there are fewer than c of them.  Otherwise:
- * k-means++ seeding driven by ChaCha20 keyed by seed, then Lloyd iterations
- * until no assignment changes or max_iter updates.  A cluster left empty by
- * an assignment is re-seeded with the point farthest from its centroid
- * (taken from a cluster of two or more points).  Ties go to the lowest index.
+ * has fewer than c rows when there are fewer than c of them.  Otherwise
+ * n_init >= 1 runs, each a k-means++ seeding driven by ChaCha20 then Lloyd
+ * iterations until no assignment changes or max_iter updates, and the run
+ * with the lowest inertia (sum of squared distances to the nearest
+ * centroid) wins, the earliest on ties.  The first run is seeded by seed,
+ * so n_init = 1 is that run alone; the seeds of the others are the words of
+ * a ChaCha20 stream keyed by seed in a domain of its own.  A cluster left
+ * empty by an assignment is re-seeded with the point farthest from its
+ * centroid (taken from a cluster of two or more points).  Ties go to the
+ * lowest index.
  *
  * centroids: c x k output; work: jl_kmeans_work_bytes(n, k, c) bytes.
  * Returns the number of centroids written; *iterations gets the number of
- * Lloyd updates.  tick, if not NULL, is called once per pass over the points
- * and within long passes (the caller's interrupt check).
+ * Lloyd updates of the winning run and *inertia its inertia (0 when the
+ * centroids are the distinct points).  tick, if not NULL, is called once per
+ * pass over the points and within long passes (the caller's interrupt
+ * check).
  */
 int			jl_kmeans_run(const double *X, int64_t n, int k, int c,
-						  uint64_t seed, int max_iter, double *centroids,
-						  void *work, int *iterations, void (*tick) (void));
+						  uint64_t seed, int max_iter, int n_init,
+						  double *centroids, void *work, int *iterations,
+						  double *inertia, void (*tick) (void));
 
 /* index (0-based) of the centroid nearest to x (squared L2), lowest on ties */
 int			jl_kmeans_nearest(const double *x, const double *centroids,

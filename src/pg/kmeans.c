@@ -26,8 +26,11 @@ PG_FUNCTION_INFO_V1(jl_kmeans_final);
 PG_FUNCTION_INFO_V1(jl_nearest_centroid);
 
 #define KM_MAGIC 0x6a6c6b6dU	/* "jlkm" */
-#define KM_VERSION 1
+/* 2: n_init in the header, where version 1 had padding */
+#define KM_VERSION 2
 #define KM_MAX_CLUSTERS 10000
+#define KM_MAX_INIT 1000
+#define KM_DEFAULT_INIT 1
 #define KM_INITIAL_POINTS 1024
 
 /* parameters, identical in every row of a group */
@@ -35,6 +38,7 @@ typedef struct KmParams
 {
 	int32		c;				/* n_clusters */
 	int32		max_iter;
+	int32		n_init;			/* k-means++ runs, the best one kept */
 	int64		seed;
 } KmParams;
 
@@ -56,7 +60,7 @@ typedef struct KmHeader
 	int32		k;
 	int32		c;
 	int32		max_iter;
-	int32		pad;
+	int32		n_init;
 	int64		seed;
 	int64		n;
 } KmHeader;
@@ -86,32 +90,38 @@ km_too_large(int64 n, int32 k)
 }
 
 static void
+km_not_null(FunctionCallInfo fcinfo, int arg, const char *name)
+{
+	if (PG_ARGISNULL(arg))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", name)));
+}
+
+static void
 km_read_params(FunctionCallInfo fcinfo, KmParams *p)
 {
 	int			nargs = PG_NARGS();
 
-	if (PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("n_clusters must not be NULL")));
+	km_not_null(fcinfo, 2, "n_clusters");
 	p->c = PG_GETARG_INT32(2);
 	p->seed = 0;
 	p->max_iter = 300;
+	p->n_init = KM_DEFAULT_INIT;
 	if (nargs > 3)
 	{
-		if (PG_ARGISNULL(3))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("seed must not be NULL")));
+		km_not_null(fcinfo, 3, "seed");
 		p->seed = PG_GETARG_INT64(3);
 	}
 	if (nargs > 4)
 	{
-		if (PG_ARGISNULL(4))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("max_iter must not be NULL")));
+		km_not_null(fcinfo, 4, "max_iter");
 		p->max_iter = PG_GETARG_INT32(4);
+	}
+	if (nargs > 5)
+	{
+		km_not_null(fcinfo, 5, "n_init");
+		p->n_init = PG_GETARG_INT32(5);
 	}
 	if (p->c < 1 || p->c > KM_MAX_CLUSTERS)
 		ereport(ERROR,
@@ -122,18 +132,25 @@ km_read_params(FunctionCallInfo fcinfo, KmParams *p)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("max_iter must be at least 1, not %d", p->max_iter)));
+	if (p->n_init < 1 || p->n_init > KM_MAX_INIT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("n_init must be between 1 and %d, not %d",
+						KM_MAX_INIT, p->n_init),
+				 errhint("n_init is the number of k-means++ seedings, each followed by Lloyd iterations; the run with the lowest inertia is kept. The time grows with it; 10 is scikit-learn's usual choice.")));
 }
 
 static void
 km_check_same(const KmParams *a, const KmParams *b)
 {
-	if (a->c != b->c || a->seed != b->seed || a->max_iter != b->max_iter)
+	if (a->c != b->c || a->seed != b->seed || a->max_iter != b->max_iter ||
+		a->n_init != b->n_init)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("jl_kmeans parameters must be the same for every row of a group"),
-				 errdetail("n_clusters %d, seed %lld, max_iter %d against n_clusters %d, seed %lld, max_iter %d.",
-						   a->c, (long long) a->seed, a->max_iter,
-						   b->c, (long long) b->seed, b->max_iter)));
+				 errdetail("n_clusters %d, seed %lld, max_iter %d, n_init %d against n_clusters %d, seed %lld, max_iter %d, n_init %d.",
+						   a->c, (long long) a->seed, a->max_iter, a->n_init,
+						   b->c, (long long) b->seed, b->max_iter, b->n_init)));
 }
 
 static void
@@ -257,6 +274,7 @@ jl_kmeans_serialize(PG_FUNCTION_ARGS)
 	h.k = st->k;
 	h.c = st->p.c;
 	h.max_iter = st->p.max_iter;
+	h.n_init = st->p.n_init;
 	h.seed = st->p.seed;
 	h.n = st->n;
 	bytes = sizeof(double) * st->k * st->n;	/* <= KM_MAX_BYTES */
@@ -295,7 +313,7 @@ jl_kmeans_deserialize(PG_FUNCTION_ARGS)
 	if (h.version != KM_VERSION)
 		km_malformed("It comes from another version of jldp.");
 	if (h.k < 1 || h.k > JL_MAX_K || h.c < 1 || h.c > KM_MAX_CLUSTERS ||
-		h.max_iter < 1 || h.n < 0 ||
+		h.max_iter < 1 || h.n_init < 1 || h.n_init > KM_MAX_INIT || h.n < 0 ||
 		h.n > (int64) (KM_MAX_BYTES / (sizeof(double) * h.k)))
 		km_malformed("Its header is inconsistent.");
 	if (len - sizeof(h) != sizeof(double) * h.k * h.n)
@@ -303,6 +321,7 @@ jl_kmeans_deserialize(PG_FUNCTION_ARGS)
 	st = MemoryContextAllocZero(aggcxt, sizeof(KmState));
 	st->p.c = h.c;
 	st->p.max_iter = h.max_iter;
+	st->p.n_init = h.n_init;
 	st->p.seed = h.seed;
 	st->k = h.k;
 	km_reserve(aggcxt, st, h.n);
@@ -350,6 +369,7 @@ jl_kmeans_final(PG_FUNCTION_ARGS)
 	void	   *work;
 	int			m,
 				iterations;
+	double		inertia;
 
 	km_context(fcinfo, "jl_kmeans_final");
 	if (PG_ARGISNULL(0))
@@ -364,7 +384,8 @@ jl_kmeans_final(PG_FUNCTION_ARGS)
 	work = palloc_extended(jl_kmeans_work_bytes(st->n, st->k, st->p.c),
 						   MCXT_ALLOC_HUGE);
 	m = jl_kmeans_run(st->X, st->n, st->k, st->p.c, (uint64) st->p.seed,
-					  st->p.max_iter, centroids, work, &iterations, km_tick);
+					  st->p.max_iter, st->p.n_init, centroids, work,
+					  &iterations, &inertia, km_tick);
 	if (m < st->p.c)
 		ereport(NOTICE,
 				(errmsg("jl_kmeans: only %d distinct sketches for %d clusters, so the result has %d rows, one per distinct sketch",

@@ -50,17 +50,29 @@ shuffle(double *X, int n, int k)
 	}
 }
 
+/* sorts X, then n_init runs; inertia may be NULL */
+static int
+run_init(double *X, int n, int k, int c, uint64_t seed, int max_iter,
+		 int n_init, double *C, int *iterations, double *inertia)
+{
+	void	   *work = malloc(jl_kmeans_work_bytes(n, k, c));
+	double		v;
+	int			m;
+
+	jl_kmeans_sort(X, n, k);
+	m = jl_kmeans_run(X, n, k, c, seed, max_iter, n_init, C, work, iterations,
+					  &v, NULL);
+	if (inertia)
+		*inertia = v;
+	free(work);
+	return m;
+}
+
 static int
 run(double *X, int n, int k, int c, uint64_t seed, int max_iter, double *C,
 	int *iterations)
 {
-	void	   *work = malloc(jl_kmeans_work_bytes(n, k, c));
-	int			m;
-
-	jl_kmeans_sort(X, n, k);
-	m = jl_kmeans_run(X, n, k, c, seed, max_iter, C, work, iterations, NULL);
-	free(work);
-	return m;
+	return run_init(X, n, k, c, seed, max_iter, 1, C, iterations, NULL);
 }
 
 static void
@@ -334,6 +346,140 @@ test_huge_means(void)
 		  "clusters of points (1.5e308, y) have the finite means (1.5e308, 1) and (1.5e308, 100.5)");
 }
 
+/* four tight blobs at the corners of a 10 x 5 rectangle, 40 points each */
+static void
+corner_blobs(double *X, int n, double *mean)
+{
+	static const double cx[4] = {0, 0, 10, 10},
+				cy[4] = {0, 5, 0, 5};
+	uint64_t	saved = det;
+	int			i;
+
+	/* a stream of their own, so the data do not depend on the tests before */
+	det = 777;
+	memset(mean, 0, sizeof(double) * 8);
+	for (i = 0; i < n; i++)
+	{
+		X[2 * i] = cx[i % 4] + u11();
+		X[2 * i + 1] = cy[i % 4] + u11();
+		mean[2 * (i % 4)] += X[2 * i] / (n / 4);
+		mean[2 * (i % 4) + 1] += X[2 * i + 1] / (n / 4);
+	}	det = saved;
+}
+
+/* every blob mean has a centroid of its own within 0.5 */
+static int
+blobs_found(const double *C, const double *mean)
+{
+	int			seen = 0,
+				b;
+
+	for (b = 0; b < 4; b++)
+	{
+		double		d2;
+		int			l = jl_kmeans_nearest(mean + 2 * b, C, 4, 2, &d2);
+
+		if (d2 > 0.25 || (seen & (1 << l)))
+			return 0;
+		seen |= 1 << l;
+	}
+	return 1;
+}
+
+/*
+ * Restarts: with seed 6 the single k-means++ seeding of the corner blobs
+ * puts two seeds in one blob and one between two others, and Lloyd stays in
+ * that local optimum (inertia about 5.6 times the best; 13 of the
+ * seeds 0..199 do so); ten runs from the
+ * same seed find the four blobs.  Over 200 seeds, 3 and 10 runs are never
+ * worse in inertia than the first run alone, which they include, and
+ * sometimes better.
+ */
+static void
+test_restarts(void)
+{
+	enum
+	{
+		N = 160, K = 2, C = 4
+	};
+	static double X[N * K],
+				A[C * K],
+				B[C * K];
+	double		mean[8],
+				in1,
+				in3,
+				in10;
+	int			it,
+				s,
+				worse = 0,
+				better = 0;
+
+	corner_blobs(X, N, mean);
+	run_init(X, N, K, C, 6, 300, 1, A, &it, &in1);
+	run_init(X, N, K, C, 6, 300, 10, B, &it, &in10);
+	check(!blobs_found(A, mean) && blobs_found(B, mean) && in1 > 2 * in10,
+		  "seed 6: one run stays in a local optimum (inertia %.1f), ten find the 4 blobs (inertia %.1f)",
+		  in1, in10);
+	run(X, N, K, C, 6, 300, B, &it);
+	check(memcmp(A, B, sizeof(A)) == 0, "n_init 1 is the run of the seed alone");
+
+	for (s = 0; s < 200; s++)
+	{
+		run_init(X, N, K, C, (uint64_t) s, 300, 1, A, &it, &in1);
+		run_init(X, N, K, C, (uint64_t) s, 300, 3, A, &it, &in3);
+		run_init(X, N, K, C, (uint64_t) s, 300, 10, B, &it, &in10);
+		worse += in3 > in1 || in10 > in3;
+		better += in10 < in1;
+	}
+	check(worse == 0 && better > 0,
+		  "200 seeds: inertia of 10 runs <= 3 runs <= 1 run (%d exceptions), 10 better than 1 for %d seeds",
+		  worse, better);
+}
+
+/*
+ * Restarts are deterministic: the same seed and n_init give the same bits
+ * whatever the input order.  Well-separated blobs: every seeding reaches
+ * the same partition with the same inertia, but not with the centroids in
+ * the same order; ties keep the earliest run, so n_init 10 returns the
+ * centroids of the seed's own run.
+ */
+static void
+test_restarts_deterministic(void)
+{
+	enum
+	{
+		N = 2000, K = 5, B = 4
+	};
+	static double X[N * K],
+				Y[N * K],
+				C1[B * K],
+				C10[B * K],
+				D[B * K];
+	double		in1,
+				in10,
+				v;
+	int			it,
+				s,
+				orders = 0;
+
+	blobs(X, N, K, B);
+	memcpy(Y, X, sizeof(X));
+	run_init(X, N, K, B, 5, 300, 10, C10, &it, &in10);
+	shuffle(Y, N, K);
+	run_init(Y, N, K, B, 5, 300, 10, D, &it, &v);
+	check(memcmp(C10, D, sizeof(D)) == 0 && v == in10,
+		  "n_init 10: the same seed gives the same centroids and inertia in any input order");
+	run_init(X, N, K, B, 5, 300, 1, C1, &it, &in1);
+	for (s = 0; s < 10; s++)
+	{
+		run_init(X, N, K, B, (uint64_t) s, 300, 1, D, &it, &v);
+		orders += v == in1 && memcmp(C1, D, sizeof(D)) != 0;
+	}
+	check(in10 == in1 && memcmp(C1, C10, sizeof(D)) == 0 && orders > 0,
+		  "equal inertia: the first run wins (%d of 10 other seeds give the same partition in another order)",
+		  orders);
+}
+
 static int ticks;
 
 static void
@@ -364,7 +510,11 @@ test_ticks(void)
 		X[i] = u11();
 	jl_kmeans_sort(X, n, k);
 	ticks = 0;
-	jl_kmeans_run(X, n, k, c, 1, 1, C, work, &it, count_tick);
+	{
+		double		inertia;
+
+		jl_kmeans_run(X, n, k, c, 1, 1, 1, C, work, &it, &inertia, count_tick);
+	}
 	check(ticks >= 63 + 1 + 2, "a pass of 2^25 distance terms checks for interrupts within: %d calls",
 		  ticks);
 	free(X);
@@ -383,5 +533,7 @@ main(void)
 	test_underflow_seeds();
 	test_huge_means();
 	test_ticks();
+	test_restarts();
+	test_restarts_deterministic();
 	return unit_done("test_kmeans");
 }
