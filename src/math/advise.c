@@ -3,14 +3,45 @@
  */
 #include "math/advise.h"
 
+#include <cblas.h>
 #include <math.h>
+#include <stdlib.h>
 
 double
-jl_advise_dist_variance(double r2, int k, double s2, bool gaussian,
+jl_advise_dist_variance(double r2, int k, double s2, double f, bool gaussian,
 						bool identity)
 {
-	return (identity ? 0.0 : 2.0 * r2 * r2 / k) + 8.0 * s2 * r2 +
-		(gaussian ? 8.0 : 14.0) * k * s2 * s2;
+	if (identity)
+		f = 0.0;
+	else if (isnan(f))
+		f = 2.0 / k;
+	return f * r2 * r2 + 8.0 * s2 * r2 + (gaussian ? 8.0 : 14.0) * k * s2 * s2;
+}
+
+double
+jl_distortion_factor(const double *P, int64_t d, int k)
+{
+	double	   *G = calloc((size_t) k * k, sizeof(double));
+	double		tr = 0.0,
+				tr2 = 0.0,
+				dd = (double) d;
+	int			a,
+				b;
+
+	if (G == NULL)
+		return NAN;
+	/* tr(A) = tr(P^T P), tr(A^2) = |P^T P|_F^2 */
+	cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, k, (int) d, 1.0, P, k,
+				0.0, G, k);
+	for (a = 0; a < k; a++)
+	{
+		tr += G[a * k + a];
+		tr2 += G[a * k + a] * G[a * k + a];
+		for (b = a + 1; b < k; b++)
+			tr2 += 2.0 * G[a * k + b] * G[a * k + b];
+	}
+	free(G);
+	return (2.0 * tr2 + tr * tr) / (dd * (dd + 2.0)) - 2.0 * tr / dd + 1.0;
 }
 
 double
@@ -109,11 +140,11 @@ clustering_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 
 double
 jl_advise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
-				double r2, int k, double s2)
+				double r2, int k, double s2, double f)
 {
 	if (p->goal == JL_GOAL_CLUSTERING)
 		return clustering_score(p, c, r2, k, s2);
-	return 0.5 * log(jl_advise_dist_variance(r2, k, s2, c->gaussian, c->identity));
+	return 0.5 * log(jl_advise_dist_variance(r2, k, s2, f, c->gaussian, c->identity));
 }
 
 double
@@ -168,23 +199,23 @@ lower_refs(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 	for (i = 0; i < c->n; i++)
 		if (!isnan(c->s2s[i]))
 			for (g = 0; g < ng; g++)
-				ref[g] = fmin(ref[g], jl_advise_score(p, c, r2[g], c->ks[i], c->s2s[i]));
+				ref[g] = fmin(ref[g], jl_advise_score(p, c, r2[g], c->ks[i], c->s2s[i],
+													  c->fs[i]));
 }
 
 /* The objective of c at (k, s2) against ref: its score, or worst log ratio. */
 static double
 objective(const JlAdviseProblem *p, const JlAdviseCandidate *c,
-		  const double *r2, int ng, const double *ref, int k, double s2)
+		  const double *r2, int ng, const double *ref, int i)
 {
 	double		worst = -INFINITY;
 	int			g;
 
-	if (isnan(s2))
+	if (isnan(c->s2s[i]))
 		return INFINITY;
-	if (ng == 1)
-		return jl_advise_score(p, c, r2[0], k, s2);
 	for (g = 0; g < ng; g++)
-		worst = fmax(worst, jl_advise_score(p, c, r2[g], k, s2) - ref[g]);
+		worst = fmax(worst, jl_advise_score(p, c, r2[g], c->ks[i], c->s2s[i], c->fs[i]) -
+					 (ng == 1 ? 0.0 : ref[g]));
 	return worst;
 }
 
@@ -192,45 +223,58 @@ typedef struct Search
 {
 	const JlAdviseProblem *p;
 	JlAdviseCandidate *c;
-	JlNoiseVarianceFn fn;
+	JlAdviseFn	fn;
 	void	   *ctx;
 	double		r2[JL_ADVISE_GRID];
 	int			ng;
 	double		ref[JL_ADVISE_GRID];
 } Search;
 
-/* s2 at k, evaluated once; the references follow every new evaluation */
-static double
-s2_at(Search *s, int k)
+/*
+ * The index of the evaluation at k, evaluated once (-1: no room left); the
+ * references follow every new evaluation.
+ */
+static int
+eval_at(Search *s, int k)
 {
 	JlAdviseCandidate *c = s->c;
-	double		v;
+	double		v,
+				f = NAN;
 	int			i,
 				g;
 
 	for (i = 0; i < c->n; i++)
 		if (c->ks[i] == k)
-			return c->s2s[i];
+			return i;
 	if (c->n >= JL_ADVISE_MAX_EVALS)
-		return NAN;
-	v = s->fn(s->ctx, k);
+		return -1;
+	v = s->fn(s->ctx, k, &f);
 	if (!(isfinite(v) && v >= 0.0))
 		v = NAN;
 	c->ks[c->n] = k;
 	c->s2s[c->n] = v;
-	c->n++;
+	c->fs[c->n] = (isfinite(f) && f >= 0.0) ? f : NAN;
 	if (!isnan(v))
 		for (g = 0; g < s->ng; g++)
-			s->ref[g] = fmin(s->ref[g], jl_advise_score(s->p, c, s->r2[g], k, v));
-	return v;
+			s->ref[g] = fmin(s->ref[g], jl_advise_score(s->p, c, s->r2[g], k, v,
+														c->fs[c->n]));
+	return c->n++;
+}
+
+static double
+s2_at(Search *s, int k)
+{
+	int			i = eval_at(s, k);
+
+	return i < 0 ? NAN : s->c->s2s[i];
 }
 
 static double
 objective_at(Search *s, int k)
 {
-	double		v = s2_at(s, k);
+	int			i = eval_at(s, k);
 
-	return objective(s->p, s->c, s->r2, s->ng, s->ref, k, v);
+	return i < 0 ? INFINITY : objective(s->p, s->c, s->r2, s->ng, s->ref, i);
 }
 
 /* The evaluated k of the smallest objective, the smallest k on ties; 0: none */
@@ -244,7 +288,7 @@ best_k(const JlAdviseProblem *p, const JlAdviseCandidate *c, const double *r2,
 	*best = INFINITY;
 	for (i = 0; i < c->n; i++)
 	{
-		double		j = objective(p, c, r2, ng, ref, c->ks[i], c->s2s[i]);
+		double		j = objective(p, c, r2, ng, ref, i);
 
 		if (j < *best || (j == *best && j < INFINITY && c->ks[i] < kb))
 		{
@@ -261,12 +305,13 @@ jl_advise_fixed(JlAdviseCandidate *c, int k, double s2)
 	c->n = 1;
 	c->ks[0] = k;
 	c->s2s[0] = (isfinite(s2) && s2 >= 0.0) ? s2 : NAN;
+	c->fs[0] = 0.0;
 	c->at_limit = false;
 }
 
 void
 jl_advise_search(const JlAdviseProblem *p, JlAdviseCandidate *c, int kmax,
-				 JlNoiseVarianceFn fn, void *ctx,
+				 JlAdviseFn fn, void *ctx,
 				 const JlAdviseCandidate *others, int nothers)
 {
 	Search		s = {p, c, fn, ctx};
@@ -367,9 +412,13 @@ jl_advise_rank(const JlAdviseProblem *p, JlAdviseCandidate *cs, int n)
 			continue;
 		for (j = 0; j < c->n; j++)
 			if (c->ks[j] == kb)
+			{
 				c->noise_variance = c->s2s[j];
-		c->score = jl_advise_score(p, c, p->lo, kb, c->noise_variance);
-		c->score_hi = jl_advise_score(p, c, p->hi, kb, c->noise_variance);
+				c->distortion = c->identity ? 0.0 :
+					isnan(c->fs[j]) ? 2.0 / kb : c->fs[j];
+			}
+		c->score = jl_advise_score(p, c, p->lo, kb, c->noise_variance, c->distortion);
+		c->score_hi = jl_advise_score(p, c, p->hi, kb, c->noise_variance, c->distortion);
 		if (best < 0 || before(c, &cs[best]))
 			best = i;
 	}
@@ -390,11 +439,11 @@ jl_advise_rank(const JlAdviseProblem *p, JlAdviseCandidate *cs, int n)
 }
 
 double
-jl_advise_d_needed(double r2, int k, double s2, double s2_identity,
+jl_advise_d_needed(double r2, int k, double s2, double f, double s2_identity,
 				   bool gaussian)
 {
 	double		cn = gaussian ? 8.0 : 14.0;
 
-	return (2.0 * r2 * r2 / k + 8.0 * r2 * (s2 - s2_identity) + cn * k * s2 * s2) /
+	return (f * r2 * r2 + 8.0 * r2 * (s2 - s2_identity) + cn * k * s2 * s2) /
 		(cn * s2_identity * s2_identity);
 }

@@ -7,9 +7,11 @@
  * s2 (the calibration to the realized P, computed by the caller) and k:
  *
  *   distance:   the stddev of a recovered squared distance at r2,
- *               sqrt(2 r2^2/k + 8 s2 r2 + c k s2^2), c = 14 (Laplace) or 8
- *               (Gaussian); the first term, the distortion of P averaged over
- *               keys, is absent without a projection.
+ *               sqrt(f r2^2 + 8 s2 r2 + c k s2^2), c = 14 (Laplace) or 8
+ *               (Gaussian), f r2^2 the mean squared distortion of the
+ *               realized P over directions of the difference (f = 0 without a
+ *               projection; f = 2/k, its average over keys, where P's Gram
+ *               matrix is not computed).
  *   clustering: the misclassification probability of the nearest-centre rule
  *               between two isotropic clusters whose centres are r2 apart
  *               (squared), each attribute varying by cluster_var around its
@@ -34,7 +36,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "math/suggest_k.h"
 
 typedef enum JlAdviseGoal
 {
@@ -69,12 +70,14 @@ typedef struct JlAdviseCandidate
 	int			n;
 	int			ks[JL_ADVISE_MAX_EVALS];
 	double		s2s[JL_ADVISE_MAX_EVALS];
+	double		fs[JL_ADVISE_MAX_EVALS];	/* distortion factors, NaN: 2/k */
 	bool		at_limit;		/* the search reached its largest k */
 
 	/* results of jl_advise_rank */
 	bool		found;			/* some k was feasible */
 	int			k;
 	double		noise_variance;
+	double		distortion;		/* f at k (0 without a projection) */
 	double		score;			/* log of the error at lo */
 	double		score_hi;		/* log of the error at hi */
 	double		objective;		/* lo == hi: score; else the largest log
@@ -84,16 +87,31 @@ typedef struct JlAdviseCandidate
 	int			rank;			/* 1 = best; 0 when not found */
 } JlAdviseCandidate;
 
+/*
+ * s2 of a release at k (NaN: refused) and into *f the distortion factor of
+ * its P (NaN: not computed, 2/k is used).
+ */
+typedef double (*JlAdviseFn) (void *ctx, int k, double *f);
+
 /* The log of the error of one option at r2 (see the top of this file). */
 double		jl_advise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
-							double r2, int k, double s2);
+							double r2, int k, double s2, double f);
 
 /* The error itself: exp(score), 0 where that underflows. */
 double		jl_advise_error(double score);
 
-/* Variance of a recovered squared distance (no distortion term for P = I). */
-double		jl_advise_dist_variance(double r2, int k, double s2, bool gaussian,
-									bool identity);
+/* Variance of a recovered squared distance, f as in jl_advise_score. */
+double		jl_advise_dist_variance(double r2, int k, double s2, double f,
+									bool gaussian, bool identity);
+
+/*
+ * The distortion factor of the realized P (d x k, row-major): the mean of
+ * (|x P|^2 - |x|^2)^2 / |x|^4 over x uniform on the sphere,
+ * ((2 tr(A^2) + tr(A)^2) / (d (d + 2)) - 2 tr(A) / d + 1) with A = P P^T;
+ * its average over Gaussian P is 2/k, DESIGN.md's term.  O(d k^2) with
+ * dsyrk and k^2 doubles of memory; NaN if those cannot be allocated.
+ */
+double		jl_distortion_factor(const double *P, int64_t d, int k);
 
 /* log Phi(-c), accurate far into the tail */
 double		jl_log_normal_tail(double c);
@@ -109,10 +127,10 @@ void		jl_advise_fixed(JlAdviseCandidate *c, int k, double s2);
  * from k = 1 (ratio 1.25) until the noise alone makes the error at hi twice
  * the best so far, then a ternary search between the grid neighbours of the
  * best grid k.  others[0..nothers-1], already evaluated, set the best error
- * at each squared distance of a range.  fn gives s2 at k (NaN: refused).
+ * at each squared distance of a range.
  */
 void		jl_advise_search(const JlAdviseProblem *p, JlAdviseCandidate *c,
-							 int kmax, JlNoiseVarianceFn fn, void *ctx,
+							 int kmax, JlAdviseFn fn, void *ctx,
 							 const JlAdviseCandidate *others, int nothers);
 
 /*
@@ -123,13 +141,12 @@ void		jl_advise_search(const JlAdviseProblem *p, JlAdviseCandidate *c,
 int			jl_advise_rank(const JlAdviseProblem *p, JlAdviseCandidate *cs, int n);
 
 /*
- * The dimension d beyond which a projection with this k and noise variance
- * s2 has a smaller distance error at r2 than no projection with noise
- * variance s2_identity (the same variance at every d: element neighbours, or
- * Gaussian noise): the distance variances of DESIGN.md set equal and
- * solved for d.
+ * The dimension d beyond which a projection with this k, noise variance s2
+ * and distortion factor f has a smaller distance error at r2 than no
+ * projection with noise variance s2_identity (the same at every d: element
+ * neighbours, or Gaussian noise): the two variances set equal, solved for d.
  */
-double		jl_advise_d_needed(double r2, int k, double s2, double s2_identity,
-							   bool gaussian);
+double		jl_advise_d_needed(double r2, int k, double s2, double f,
+							   double s2_identity, bool gaussian);
 
 #endif

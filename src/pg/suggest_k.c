@@ -35,6 +35,7 @@
 #include "pg/keystore.h"
 #include "pg/options.h"
 #include "pg/projection_cache.h"
+#include "pg/suggest_k.h"
 
 PG_FUNCTION_INFO_V1(jl_min_dim_sql);
 PG_FUNCTION_INFO_V1(jl_suggest_k);
@@ -127,12 +128,8 @@ candidate_variance(void *ctx, int k)
 	return m.noise_variance;
 }
 
-/*
- * The caller may choose k only if it may call jl_release_info, which
- * reports the same calibrations with the same key.
- */
-static void
-check_release_info_privilege(Oid nsp)
+void
+jl_check_release_info_privilege(Oid nsp)
 {
 	Oid			argtypes[10] = {INT4OID, INT4OID, FLOAT8OID, TEXTOID, FLOAT8OID,
 		TEXTOID, FLOAT8OID, TEXTOID, TEXTOID, TEXTOID};
@@ -196,9 +193,8 @@ read_suggest_args(FunctionCallInfo fcinfo, SuggestArgs *a)
 				 errhint("Use 'laplace' or 'gaussian'.")));
 }
 
-/* The largest k a release of d-dimensional rows can have. */
-static int
-largest_k(int32 d, JlNeighbor neighbor)
+int
+jl_largest_k(int32 d, JlNeighbor neighbor)
 {
 	double		kmax = fmin(JL_MAX_K, floor(JL_SUGGEST_P_BYTES / (8.0 * d)));
 
@@ -241,8 +237,8 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 	bool		found;
 
 	read_suggest_args(fcinfo, a);
-	a->kmax = largest_k(a->d, a->neighbor);
-	check_release_info_privilege(nsp);
+	a->kmax = jl_largest_k(a->d, a->neighbor);
+	jl_check_release_info_privilege(nsp);
 	read_release_options(fcinfo, a, &c);
 	jl_key_lookup(nsp, text_to_cstring(PG_GETARG_TEXT_PP(11)), &c.key);
 	PG_TRY();

@@ -96,9 +96,85 @@ test_threshold(void)
 						design = k * c * c + (2.0 / 7.0) * (c - 1) * eps * eps * r2 +
 						pow(eps, 4) * r2 * r2 / (28.0 * k);
 
-			worst = fmax(worst, unit_rel(jl_advise_d_needed(r2, k, c * s2i, s2i, false), design));
+			worst = fmax(worst, unit_rel(jl_advise_d_needed(r2, k, c * s2i, 2.0 / k, s2i, false), design));
 		}
 	check(worst < 1e-12, "d needed for a projection with Laplace noise = DESIGN.md's threshold (rel err %.2g)", worst);
+}
+
+/*
+ * The distortion factor of a fixed P against a Monte Carlo over directions,
+ * 0 for P = I, and its mean over Gaussian P, 2/k (DESIGN.md's 2 r^4/k).
+ */
+static void
+test_distortion_factor(void)
+{
+	int64_t		d = 7;
+	int			k = 3,
+				i,
+				j,
+				t,
+				draws = 400000;
+	double		P[21],
+				I[49] = {0},
+				sum = 0,
+				sum2 = 0,
+				mean = 0,
+				f,
+				sd;
+	uint64_t	seed = 42;
+
+	for (i = 0; i < 21; i++)
+		P[i] = unit_det_normal(&seed) / sqrt(k);
+	for (t = 0; t < draws; t++)
+	{
+		double		x[7],
+					n2 = 0,
+					y2 = 0,
+					e;
+
+		for (i = 0; i < 7; i++)
+			x[i] = unit_det_normal(&seed), n2 += x[i] * x[i];
+		for (j = 0; j < k; j++)
+		{
+			double		y = 0;
+
+			for (i = 0; i < 7; i++)
+				y += x[i] * P[i * k + j];
+			y2 += y * y;
+		}
+		e = (y2 - n2) * (y2 - n2) / (n2 * n2);
+		sum += e;
+		sum2 += e * e;
+	}
+	f = jl_distortion_factor(P, d, k);
+	sd = sqrt((sum2 / draws - pow(sum / draws, 2)) / draws);
+	check(fabs(sum / draws - f) < UNIT_Z * sd,
+		  "distortion factor of a fixed P = mean over directions (%.5f, Monte Carlo %.5f +- %.5f)",
+		  f, sum / draws, sd);
+	for (i = 0; i < 7; i++)
+		I[i * 7 + i] = 1.0;
+	check(fabs(jl_distortion_factor(I, 7, 7)) < 1e-15, "distortion factor of P = I is 0");
+	d = 50;
+	k = 5;
+	{
+		double	   *Q = malloc(sizeof(double) * 250),
+					m2 = 0;
+		int			reps = 20000;
+
+		for (t = 0; t < reps; t++)
+		{
+			for (i = 0; i < 250; i++)
+				Q[i] = unit_det_normal(&seed) / sqrt(k);
+			f = jl_distortion_factor(Q, d, k);
+			mean += f;
+			m2 += f * f;
+		}
+		free(Q);
+		sd = sqrt((m2 / reps - pow(mean / reps, 2)) / reps);
+		check(fabs(mean / reps - 2.0 / k) < UNIT_Z * sd,
+			  "mean distortion factor over Gaussian P = 2/k, the JL term (%.5f vs %.5f +- %.5f)",
+			  mean / reps, 2.0 / k, sd);
+	}
 }
 
 /* synthetic calibrations: smooth sensitivities of each kind */
@@ -118,13 +194,14 @@ typedef struct Model
 } Model;
 
 static double
-model_s2(void *ctx, int k)
+model_s2(void *ctx, int k, double *f)
 {
 	Model	   *m = ctx;
 	double		ld = log((double) m->d),
 				sd = sqrt((double) m->d),
 				sens;
 
+	*f = NAN;
 	if (k < m->kmin)
 		return NAN;
 	if (m->row)
@@ -157,6 +234,7 @@ one_case(const JlAdviseProblem *p, bool row, double eps, int noises,
 {
 	JlAdviseCandidate cs[2 * NKINDS];
 	Model		ms[2 * NKINDS];
+	double		f;
 	int			n = 0,
 				best,
 				bi = -1,
@@ -178,7 +256,7 @@ one_case(const JlAdviseProblem *p, bool row, double eps, int noises,
 			cs[n].gaussian = g == 1;
 			cs[n].m4 = kind_m4(i, p->d);
 			if (i == IDENTITY)
-				jl_advise_fixed(&cs[n], (int) p->d, model_s2(&ms[n], (int) p->d));
+				jl_advise_fixed(&cs[n], (int) p->d, model_s2(&ms[n], (int) p->d, &f));
 			else
 				jl_advise_search(p, &cs[n], kmax, model_s2, &ms[n], cs, n);
 			n++;
@@ -190,7 +268,8 @@ one_case(const JlAdviseProblem *p, bool row, double eps, int noises,
 		for (k = 1; k <= (cs[i].identity ? 1 : kmax); k++)
 		{
 			int			kk = cs[i].identity ? (int) p->d : k;
-			double		s = jl_advise_score(p, &cs[i], p->lo, kk, model_s2(&ms[i], kk));
+			double		s2 = model_s2(&ms[i], kk, &f),
+						s = jl_advise_score(p, &cs[i], p->lo, kk, s2, 2.0 / kk);
 
 			if (s < bscore)
 			{
@@ -253,6 +332,7 @@ test_refusals_and_range(void)
 {
 	JlAdviseProblem p = {30, 3, 3, JL_GOAL_DISTANCE, 0, INFINITY};
 	JlAdviseCandidate cs[3];
+	double		f;
 	Model		m0 = {IDENTITY, true, false, 30, 1, 1},
 				m1 = {RADEMACHER, true, false, 30, 1, 5},
 				m2 = {GAUSS, true, false, 30, 1, 1000};
@@ -275,7 +355,7 @@ test_refusals_and_range(void)
 	p.lo = 0.3;
 	p.hi = 30;
 	cs[0].identity = true;
-	jl_advise_fixed(&cs[0], 30, model_s2(&m0, 30));
+	jl_advise_fixed(&cs[0], 30, model_s2(&m0, 30, &f));
 	m2.kmin = 1;
 	jl_advise_search(&p, &cs[1], 30, model_s2, &m1, cs, 1);
 	jl_advise_search(&p, &cs[2], 30, model_s2, &m2, cs, 2);
@@ -294,6 +374,7 @@ main(void)
 	test_tails();
 	test_t_is_the_mixture();
 	test_threshold();
+	test_distortion_factor();
 	test_brute_force(JL_GOAL_DISTANCE);
 	test_brute_force(JL_GOAL_CLUSTERING);
 	test_refusals_and_range();
