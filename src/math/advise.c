@@ -2,8 +2,8 @@
  * advise.c - predicted errors of release options and their ranking.
  */
 #include "math/advise.h"
+#include "math/sensitivity.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -21,25 +21,19 @@ jl_advise_dist_variance(double r2, int k, double s2, double f, bool gaussian,
 double
 jl_distortion_factor(const double *P, int64_t d, int k)
 {
-	double	   *G = calloc((size_t) k * k, sizeof(double));
+	double	   *G = jl_gram(P, d, k);
 	double		tr = 0.0,
 				tr2 = 0.0,
 				dd = (double) d;
-	int			a,
-				b;
+	int			i;
 
 	if (G == NULL)
 		return NAN;
 	/* tr(A) = tr(P^T P), tr(A^2) = |P^T P|_F^2 */
-	cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, k, (int) d, 1.0, P, k,
-				0.0, G, k);
-	for (a = 0; a < k; a++)
-	{
-		tr += G[a * k + a];
-		tr2 += G[a * k + a] * G[a * k + a];
-		for (b = a + 1; b < k; b++)
-			tr2 += 2.0 * G[a * k + b] * G[a * k + b];
-	}
+	for (i = 0; i < k; i++)
+		tr += G[i * k + i];
+	for (i = 0; i < k * k; i++)
+		tr2 += G[i] * G[i];
 	free(G);
 	return (2.0 * tr2 + tr * tr) / (dd * (dd + 2.0)) - 2.0 * tr / dd + 1.0;
 }

@@ -215,23 +215,11 @@ read_advise_args(FunctionCallInfo fcinfo, AdviseArgs *a)
 	jl_require_arg(fcinfo, 8, "goal");
 	jl_require_arg(fcinfo, 11, "key");
 	d = PG_GETARG_INT32(0);
-	if (d < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("d must be at least 1, not %d", d)));
 	p->d = d;
 	a->epsilon = PG_GETARG_FLOAT8(1);
-	if (!(isfinite(a->epsilon) && a->epsilon > 0.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be a finite number > 0")));
 	p->lo = PG_GETARG_FLOAT8(2);
 	p->hi = PG_ARGISNULL(3) ? p->lo : PG_GETARG_FLOAT8(3);
-	if (!(isfinite(p->lo) && p->lo > 0.0 && isfinite(p->hi) && p->hi >= p->lo))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the squared distances must satisfy 0 < dist2 <= dist2_hi < Infinity"),
-				 errhint("dist2 is a typical squared distance between rows (for clustering, between the cluster centres), or with dist2_hi the low end of a range.")));
+	jl_check_choice_args(d, a->epsilon, p->lo, p->hi);
 	a->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(4));
 	a->bound = PG_GETARG_FLOAT8(5);
 	if (!(isfinite(a->bound) && a->bound > 0.0))

@@ -141,6 +141,24 @@ jl_check_release_info_privilege(Oid nsp)
 		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_FUNCTION, "jl_release_info");
 }
 
+void
+jl_check_choice_args(int32 d, double epsilon, double lo, double hi)
+{
+	if (d < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("d must be at least 1, not %d", d)));
+	if (!(isfinite(epsilon) && epsilon > 0.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon must be a finite number > 0")));
+	if (!(isfinite(lo) && lo > 0.0 && isfinite(hi) && hi >= lo))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the squared distances must satisfy 0 < dist2 <= dist2_hi < Infinity"),
+				 errhint("dist2 is a typical squared distance between rows, or with dist2_hi the low end of a range.")));
+}
+
 /*
  * Arguments: 0 d, 1 n, 2 epsilon, 3 dist2, 4 dist2_hi, 5 neighbor,
  * 6 bound, 7 noise, 8 delta, 9 kind, 10 calibration, 11 key.
@@ -163,23 +181,11 @@ read_suggest_args(FunctionCallInfo fcinfo, SuggestArgs *a)
 	a->epsilon = PG_GETARG_FLOAT8(2);
 	a->lo = PG_GETARG_FLOAT8(3);
 	a->hi = PG_ARGISNULL(4) ? a->lo : PG_GETARG_FLOAT8(4);
-	if (a->d < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("d must be at least 1, not %d", a->d)));
+	jl_check_choice_args(a->d, a->epsilon, a->lo, a->hi);
 	if (a->n < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("n must be at least 1, not " INT64_FORMAT, a->n)));
-	if (!(isfinite(a->epsilon) && a->epsilon > 0.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be a finite number > 0")));
-	if (!(isfinite(a->lo) && a->lo > 0.0 && isfinite(a->hi) && a->hi >= a->lo))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the squared distances must satisfy 0 < dist2 <= dist2_hi < Infinity"),
-				 errhint("dist2 is a typical squared distance between rows, or with dist2_hi the low end of a range.")));
 	a->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(5));
 	noise = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	if (strcmp(noise, "laplace") == 0)

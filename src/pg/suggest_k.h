@@ -15,6 +15,12 @@
  */
 extern void jl_check_release_info_privilege(Oid nsp);
 
+/*
+ * ERROR unless d >= 1, epsilon is finite and > 0, and the squared distances
+ * satisfy 0 < lo <= hi < Infinity.
+ */
+extern void jl_check_choice_args(int32 d, double epsilon, double lo, double hi);
+
 /* The largest k a release of d-dimensional rows can have (ERROR if none). */
 extern int	jl_largest_k(int32 d, JlNeighbor neighbor);
 
