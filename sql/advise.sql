@@ -46,6 +46,19 @@ SELECT rank, kind, k, noise, advise_sig(noise_variance) AS s2, advise_sig(relati
 SELECT rank, kind, k, noise, noise_variance, predicted_error, refused, note
   FROM jl_advise(4, 1e-300, 1, key => 'advise');
 
+-- jl_suggest_k_info says whether its pick beats no projection
+SELECT i->>'k' AS k, advise_sig((i->>'stddev')::float8) AS stddev,
+       advise_sig((i->>'identity_stddev')::float8) AS identity_stddev, i->>'projection_pays' AS projection_pays,
+       (i->>'identity_noise_variance')::float8 =
+         (SELECT noise_variance FROM jl_advise(13, 4.0, 1.3, key => 'advise') WHERE kind = 'identity') AS as_advise
+  FROM jl_suggest_k_info(13, 100, 4.0, 1.3, kind => 'rademacher', key => 'advise') i;
+SELECT i->>'k' AS k, advise_sig((i->>'stddev')::float8) AS stddev,
+       advise_sig((i->>'identity_stddev')::float8) AS identity_stddev, i->>'projection_pays' AS projection_pays
+  FROM jl_suggest_k_info(2000, 100, 1.0, 200, kind => 'rademacher', key => 'advise') i;
+-- Kenthapadi's Lemma 2 refuses k = d here: no identity figures
+SELECT i->>'identity_stddev' AS identity_stddev, i->>'projection_pays' AS projection_pays
+  FROM jl_suggest_k_info(20, 100, 1.0, 2, noise => 'gaussian', delta => 1e-5, calibration => 'paper', key => 'advise') i;
+
 -- errors
 SELECT error($$SELECT * FROM jl_advise(0, 1, 1, key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(NULL, 1, 1, key => 'advise')$$);

@@ -27,6 +27,8 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 
+#include "math/advise.h"
+#include "math/calibrate.h"
 #include "math/sensitivity.h"
 #include "math/suggest_k.h"
 
@@ -236,7 +238,7 @@ read_release_options(FunctionCallInfo fcinfo, const SuggestArgs *a,
 }
 
 static void
-suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
+suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s, JlMechanism *options)
 {
 	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	Candidates	c;
@@ -257,6 +259,7 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 		explicit_bzero(&c.key, sizeof(c.key));
 	}
 	PG_END_TRY();
+	*options = c.options;
 	if (!found && c.refusal != JL_OK)
 		jl_report_status(c.refusal);
 	if (!found)
@@ -265,13 +268,33 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 				 errmsg("no k between 1 and %d gives a valid release with these options", a->kmax)));
 }
 
+/*
+ * The stddev of a recovered squared distance at dist2 without a projection
+ * (P = I, k = d, no distortion) with the same options, and its noise
+ * variance into *s2; NaN for both if that calibration refuses.
+ */
+static double
+identity_stddev(const SuggestArgs *a, const JlMechanism *options, double *s2)
+{
+	JlProjStats st;
+	JlMechanism m = *options;
+
+	*s2 = NAN;
+	jl_identity_stats(a->d, &st);
+	if (jl_calibrate_to(&m, &st) != JL_OK || !m.valid || !isfinite(m.noise_variance))
+		return NAN;
+	*s2 = m.noise_variance;
+	return sqrt(jl_advise_dist_variance(a->lo, a->d, *s2, 0.0, a->gaussian, true));
+}
+
 Datum
 jl_suggest_k(PG_FUNCTION_ARGS)
 {
 	SuggestArgs a;
 	JlSuggest	s;
+	JlMechanism options;
 
-	suggest(fcinfo, &a, &s);
+	suggest(fcinfo, &a, &s, &options);
 	PG_RETURN_INT32(s.k);
 }
 
@@ -280,11 +303,15 @@ jl_suggest_k_info(PG_FUNCTION_ARGS)
 {
 	SuggestArgs a;
 	JlSuggest	s;
+	JlMechanism options;
 	StringInfoData b;
 	double		vlo,
-				vhi;
+				vhi,
+				s2_identity,
+				sd_identity;
 
-	suggest(fcinfo, &a, &s);
+	suggest(fcinfo, &a, &s, &options);
+	sd_identity = identity_stddev(&a, &options, &s2_identity);
 	vlo = jl_dist_variance(a.lo, s.k, s.noise_variance, a.gaussian);
 	vhi = jl_dist_variance(a.hi, s.k, s.noise_variance, a.gaussian);
 
@@ -311,6 +338,11 @@ jl_suggest_k_info(PG_FUNCTION_ARGS)
 	jl_json_num(&b, "k_rule_of_thumb", a.lo / (2.0 * s.noise_variance));
 	appendStringInfo(&b, ", \"k_max\": %d, \"at_k_max\": %s, \"evaluations\": %d",
 					 a.kmax, s.at_limit ? "true" : "false", s.evaluations);
+	/* no projection with the same options, as jl_advise ranks it */
+	jl_json_num(&b, "identity_noise_variance", s2_identity);
+	jl_json_num(&b, "identity_stddev", sd_identity);
+	appendStringInfo(&b, ", \"projection_pays\": %s",
+					 isnan(sd_identity) ? "null" : sqrt(vlo) < sd_identity ? "true" : "false");
 	appendStringInfo(&b, ", \"n\": " INT64_FORMAT, a.n);
 	jl_json_num(&b, "jl_distortion", a.n >= 2 ? jl_distortion_at(a.n, s.k) : NAN);
 	if (a.n >= 2)
