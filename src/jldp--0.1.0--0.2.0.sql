@@ -48,3 +48,30 @@ CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed big
   PARALLEL = SAFE);
 COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint, int, int) IS
   'jl_kmeans with n_init runs (1..1000), each a k-means++ seeding followed by at most max_iter Lloyd iterations, keeping the run with the lowest inertia (sum of squared distances to the nearest centroid; the earliest run on ties), as scikit-learn''s KMeans(n_init=...). The first run is seeded by seed, so n_init 1 equals jl_kmeans(sketch, n_clusters, seed, max_iter); the others by seeds drawn from a ChaCha20 stream keyed by seed. Deterministic and the same in serial and parallel plans; the time grows with n_init.';
+
+-- Choosing the release: no projection or a projection kind --------------------
+
+-- PARALLEL SAFE: every candidate is calibrated in-process, through neither
+-- SPI nor a subtransaction.
+CREATE FUNCTION @extschema@.jl_advise(
+    d int, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
+    noise text DEFAULT NULL, delta float8 DEFAULT NULL,
+    goal text DEFAULT 'distance', cluster_var float8 DEFAULT NULL,
+    n bigint DEFAULT NULL, key text DEFAULT 'default')
+RETURNS TABLE (rank int, kind text, k int, noise text, calibration text,
+               delta float8, noise_variance float8, predicted_error float8,
+               predicted_error_hi float8, relative_error float8,
+               refused boolean, note text)
+AS 'MODULE_PATHNAME', 'jl_advise'
+LANGUAGE C STABLE PARALLEL SAFE ROWS 10;
+COMMENT ON FUNCTION @extschema@.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text) IS
+  'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says whether the projection pays. Uses the key.';
+
+REVOKE ALL ON FUNCTION
+    @extschema@.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text)
+  FROM PUBLIC;
+
+-- jl_suggest_k_info reports whether no projection would be better
+COMMENT ON FUNCTION @extschema@.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
+  'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';

@@ -71,9 +71,8 @@ jl_max_row_l2(const double *P, int64_t d, int k)
 	return jl_row_l2_from_sq(max_row_sum(P, d, k, true), k);
 }
 
-/* G = P^T P, upper and lower triangles filled. */
-static double *
-gram(const double *P, int64_t d, int k)
+double *
+jl_gram(const double *P, int64_t d, int k)
 {
 	double	   *G = calloc((size_t) k * k, sizeof(double));
 	int			a,
@@ -145,7 +144,7 @@ jl_spectral_norm_gram(const double *G, int k, double gram_err)
 double
 jl_spectral_norm(const double *P, int64_t d, int k)
 {
-	double	   *G = gram(P, d, k);
+	double	   *G = jl_gram(P, d, k);
 	double		trace = 0.0,
 				r;
 	int			j;
@@ -233,7 +232,7 @@ max_sign_quadratic(const double *G, int k)
 double
 jl_row_l1_sensitivity(const double *P, int64_t d, int k, JlRowMethod *method)
 {
-	double	   *G = gram(P, d, k);
+	double	   *G = jl_gram(P, d, k);
 	double		r;
 
 	if (G == NULL)

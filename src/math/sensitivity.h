@@ -45,6 +45,9 @@ double		jl_row_l1_sensitivity(const double *P, int64_t d, int k,
 double		jl_row_l1_sensitivity_gram(const double *G, int64_t d, int k,
 									   JlRowMethod *method);
 
+/* G = P^T P (k x k, both triangles filled), malloc'ed; NULL if out of memory. */
+double	   *jl_gram(const double *P, int64_t d, int k);
+
 /* Upper bound on the spectral norm sigma_max(P) (LAPACK dsyev on P^T P). */
 double		jl_spectral_norm(const double *P, int64_t d, int k);
 

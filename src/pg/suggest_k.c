@@ -27,6 +27,8 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 
+#include "math/advise.h"
+#include "math/calibrate.h"
 #include "math/sensitivity.h"
 #include "math/suggest_k.h"
 
@@ -35,6 +37,7 @@
 #include "pg/keystore.h"
 #include "pg/options.h"
 #include "pg/projection_cache.h"
+#include "pg/suggest_k.h"
 
 PG_FUNCTION_INFO_V1(jl_min_dim_sql);
 PG_FUNCTION_INFO_V1(jl_suggest_k);
@@ -127,12 +130,8 @@ candidate_variance(void *ctx, int k)
 	return m.noise_variance;
 }
 
-/*
- * The caller may choose k only if it may call jl_release_info, which
- * reports the same calibrations with the same key.
- */
-static void
-check_release_info_privilege(Oid nsp)
+void
+jl_check_release_info_privilege(Oid nsp)
 {
 	Oid			argtypes[10] = {INT4OID, INT4OID, FLOAT8OID, TEXTOID, FLOAT8OID,
 		TEXTOID, FLOAT8OID, TEXTOID, TEXTOID, TEXTOID};
@@ -142,6 +141,24 @@ check_release_info_privilege(Oid nsp)
 
 	if (pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
 		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_FUNCTION, "jl_release_info");
+}
+
+void
+jl_check_choice_args(int32 d, double epsilon, double lo, double hi)
+{
+	if (d < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("d must be at least 1, not %d", d)));
+	if (!(isfinite(epsilon) && epsilon > 0.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon must be a finite number > 0")));
+	if (!(isfinite(lo) && lo > 0.0 && isfinite(hi) && hi >= lo))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the squared distances must satisfy 0 < dist2 <= dist2_hi < Infinity"),
+				 errhint("dist2 is a typical squared distance between rows, or with dist2_hi the low end of a range.")));
 }
 
 /*
@@ -166,23 +183,11 @@ read_suggest_args(FunctionCallInfo fcinfo, SuggestArgs *a)
 	a->epsilon = PG_GETARG_FLOAT8(2);
 	a->lo = PG_GETARG_FLOAT8(3);
 	a->hi = PG_ARGISNULL(4) ? a->lo : PG_GETARG_FLOAT8(4);
-	if (a->d < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("d must be at least 1, not %d", a->d)));
+	jl_check_choice_args(a->d, a->epsilon, a->lo, a->hi);
 	if (a->n < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("n must be at least 1, not " INT64_FORMAT, a->n)));
-	if (!(isfinite(a->epsilon) && a->epsilon > 0.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be a finite number > 0")));
-	if (!(isfinite(a->lo) && a->lo > 0.0 && isfinite(a->hi) && a->hi >= a->lo))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the squared distances must satisfy 0 < dist2 <= dist2_hi < Infinity"),
-				 errhint("dist2 is a typical squared distance between rows, or with dist2_hi the low end of a range.")));
 	a->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(5));
 	noise = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	if (strcmp(noise, "laplace") == 0)
@@ -196,9 +201,8 @@ read_suggest_args(FunctionCallInfo fcinfo, SuggestArgs *a)
 				 errhint("Use 'laplace' or 'gaussian'.")));
 }
 
-/* The largest k a release of d-dimensional rows can have. */
-static int
-largest_k(int32 d, JlNeighbor neighbor)
+int
+jl_largest_k(int32 d, JlNeighbor neighbor)
 {
 	double		kmax = fmin(JL_MAX_K, floor(JL_SUGGEST_P_BYTES / (8.0 * d)));
 
@@ -234,15 +238,15 @@ read_release_options(FunctionCallInfo fcinfo, const SuggestArgs *a,
 }
 
 static void
-suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
+suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s, JlMechanism *options)
 {
 	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	Candidates	c;
 	bool		found;
 
 	read_suggest_args(fcinfo, a);
-	a->kmax = largest_k(a->d, a->neighbor);
-	check_release_info_privilege(nsp);
+	a->kmax = jl_largest_k(a->d, a->neighbor);
+	jl_check_release_info_privilege(nsp);
 	read_release_options(fcinfo, a, &c);
 	jl_key_lookup(nsp, text_to_cstring(PG_GETARG_TEXT_PP(11)), &c.key);
 	PG_TRY();
@@ -255,6 +259,7 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 		explicit_bzero(&c.key, sizeof(c.key));
 	}
 	PG_END_TRY();
+	*options = c.options;
 	if (!found && c.refusal != JL_OK)
 		jl_report_status(c.refusal);
 	if (!found)
@@ -263,13 +268,33 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s)
 				 errmsg("no k between 1 and %d gives a valid release with these options", a->kmax)));
 }
 
+/*
+ * The stddev of a recovered squared distance at dist2 without a projection
+ * (P = I, k = d, no distortion) with the same options, and its noise
+ * variance into *s2; NaN for both if that calibration refuses.
+ */
+static double
+identity_stddev(const SuggestArgs *a, const JlMechanism *options, double *s2)
+{
+	JlProjStats st;
+	JlMechanism m = *options;
+
+	*s2 = NAN;
+	jl_identity_stats(a->d, &st);
+	if (jl_calibrate_to(&m, &st) != JL_OK || !m.valid || !isfinite(m.noise_variance))
+		return NAN;
+	*s2 = m.noise_variance;
+	return sqrt(jl_advise_dist_variance(a->lo, a->d, *s2, 0.0, a->gaussian, true));
+}
+
 Datum
 jl_suggest_k(PG_FUNCTION_ARGS)
 {
 	SuggestArgs a;
 	JlSuggest	s;
+	JlMechanism options;
 
-	suggest(fcinfo, &a, &s);
+	suggest(fcinfo, &a, &s, &options);
 	PG_RETURN_INT32(s.k);
 }
 
@@ -278,11 +303,15 @@ jl_suggest_k_info(PG_FUNCTION_ARGS)
 {
 	SuggestArgs a;
 	JlSuggest	s;
+	JlMechanism options;
 	StringInfoData b;
 	double		vlo,
-				vhi;
+				vhi,
+				s2_identity,
+				sd_identity;
 
-	suggest(fcinfo, &a, &s);
+	suggest(fcinfo, &a, &s, &options);
+	sd_identity = identity_stddev(&a, &options, &s2_identity);
 	vlo = jl_dist_variance(a.lo, s.k, s.noise_variance, a.gaussian);
 	vhi = jl_dist_variance(a.hi, s.k, s.noise_variance, a.gaussian);
 
@@ -309,6 +338,11 @@ jl_suggest_k_info(PG_FUNCTION_ARGS)
 	jl_json_num(&b, "k_rule_of_thumb", a.lo / (2.0 * s.noise_variance));
 	appendStringInfo(&b, ", \"k_max\": %d, \"at_k_max\": %s, \"evaluations\": %d",
 					 a.kmax, s.at_limit ? "true" : "false", s.evaluations);
+	/* no projection with the same options, as jl_advise ranks it */
+	jl_json_num(&b, "identity_noise_variance", s2_identity);
+	jl_json_num(&b, "identity_stddev", sd_identity);
+	appendStringInfo(&b, ", \"projection_pays\": %s",
+					 isnan(sd_identity) ? "null" : sqrt(vlo) < sd_identity ? "true" : "false");
 	appendStringInfo(&b, ", \"n\": " INT64_FORMAT, a.n);
 	jl_json_num(&b, "jl_distortion", a.n >= 2 ? jl_distortion_at(a.n, s.k) : NAN);
 	if (a.n >= 2)

@@ -1,0 +1,93 @@
+-- jl_advise: which release to use, no projection or a projection kind at its
+-- best k, ranked by the predicted error, under a key pinned to fixed bytes.
+SELECT jl_key_import('advise', '\x5f5e5d5c5b5a595857565554535251504f4e4d4c4b4a49484746454443424140');
+
+-- the figures, rounded to 4 significant digits
+CREATE FUNCTION advise_sig(x float8) RETURNS numeric LANGUAGE sql IMMUTABLE AS
+  $$ SELECT CASE WHEN x IS NULL OR x = 0 THEN x::numeric
+                 ELSE round(x::numeric, 3 - floor(log(abs(x)))::int) END $$;
+
+-- small d, epsilon 4, Laplace noise (element neighbours, bound 1): the raw
+-- noise has the smallest error, and the note says what d a projection needs
+SELECT rank, kind, k, noise, calibration, advise_sig(noise_variance) AS s2,
+       advise_sig(predicted_error) AS stddev, advise_sig(relative_error) AS relative, refused, note
+  FROM jl_advise(13, 4.0, 1.3, key => 'advise');
+
+-- large d with Gaussian noise (delta 1e-6) as well: a projection wins, and
+-- every option's noise is calibrated to the realized P of its k
+SELECT rank, kind, k, noise, calibration, delta, advise_sig(noise_variance) AS s2,
+       advise_sig(predicted_error) AS stddev, advise_sig(relative_error) AS relative, refused, note
+  FROM jl_advise(2000, 1.0, 200, delta => 1e-6, key => 'advise');
+
+-- the noise variances are those of jl_release_info for the same options and k
+SELECT a.kind, a.noise, a.noise_variance = (i->>'noise_variance')::float8 AS as_release_info
+  FROM jl_advise(2000, 1.0, 200, delta => 1e-6, key => 'advise') a,
+       jl_release_info(2000, a.k, 1.0, noise => a.noise, delta => CASE WHEN a.noise = 'gaussian' THEN 1e-6 END,
+                       kind => a.kind, key => 'advise') i
+ WHERE a.kind <> 'identity' ORDER BY a.rank;
+
+-- a range of distances: ranked by the worst ratio to the best option at each
+SELECT rank, kind, k, noise, advise_sig(predicted_error) AS stddev_lo,
+       advise_sig(predicted_error_hi) AS stddev_hi, advise_sig(relative_error) AS worst_ratio, note
+  FROM jl_advise(30, 1.0, 0.3, 30, noise => 'laplace', key => 'advise');
+
+-- clustering: two clusters whose centres are dist2 apart, each attribute
+-- with variance cluster_var around its centre, centres from n rows
+SELECT rank, kind, k, noise, advise_sig(predicted_error) AS misclassified,
+       advise_sig(relative_error) AS relative, note
+  FROM jl_advise(64, 1.0, 6.4, delta => 1e-6, goal => 'clustering', cluster_var => 0.01, n => 1000,
+                 key => 'advise');
+
+-- row neighbours: the row statistics of P (no projection: L1 sqrt(d))
+SELECT rank, kind, k, noise, advise_sig(noise_variance) AS s2, advise_sig(relative_error) AS relative
+  FROM jl_advise(20, 2.0, 2, neighbor => 'row', key => 'advise');
+
+-- options whose calibration refuses are shown as refused and never ranked
+SELECT rank, kind, k, noise, noise_variance, predicted_error, refused, note
+  FROM jl_advise(4, 1e-300, 1, key => 'advise');
+
+-- jl_suggest_k_info says whether its pick beats no projection
+SELECT i->>'k' AS k, advise_sig((i->>'stddev')::float8) AS stddev,
+       advise_sig((i->>'identity_stddev')::float8) AS identity_stddev, i->>'projection_pays' AS projection_pays,
+       (i->>'identity_noise_variance')::float8 =
+         (SELECT noise_variance FROM jl_advise(13, 4.0, 1.3, key => 'advise') WHERE kind = 'identity') AS as_advise
+  FROM jl_suggest_k_info(13, 100, 4.0, 1.3, kind => 'rademacher', key => 'advise') i;
+SELECT i->>'k' AS k, advise_sig((i->>'stddev')::float8) AS stddev,
+       advise_sig((i->>'identity_stddev')::float8) AS identity_stddev, i->>'projection_pays' AS projection_pays
+  FROM jl_suggest_k_info(2000, 100, 1.0, 200, kind => 'rademacher', key => 'advise') i;
+-- Kenthapadi's Lemma 2 refuses k = d here: no identity figures
+SELECT i->>'identity_stddev' AS identity_stddev, i->>'projection_pays' AS projection_pays
+  FROM jl_suggest_k_info(20, 100, 1.0, 2, noise => 'gaussian', delta => 1e-5, calibration => 'paper', key => 'advise') i;
+
+-- errors
+SELECT error($$SELECT * FROM jl_advise(0, 1, 1, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(NULL, 1, 1, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 0, 1, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 'NaN', 1, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 0, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 2, 1, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, neighbor => 'column', key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, bound => 0, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, noise => 'gaussian', key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, noise => 'cauchy', key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, delta => 1.5, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, goal => 'search', key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, goal => 'clustering', key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, goal => 'clustering', cluster_var => -1, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, goal => 'clustering', cluster_var => 0, n => 1, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, cluster_var => 0.1, key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, key => NULL)$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, key => 'no such key')$$);
+
+-- it uses the key: not executable by PUBLIC; parallel safe (no query run)
+SELECT p.proacl IS NOT NULL AS acl_set,
+       NOT EXISTS (SELECT FROM aclexplode(p.proacl) a WHERE a.grantee = 0) AS public_cannot_execute
+  FROM pg_proc p WHERE p.proname = 'jl_advise';
+SELECT proparallel, provolatile, proisstrict FROM pg_proc WHERE proname = 'jl_advise';
+BEGIN;
+SET LOCAL force_parallel_mode = on;
+SELECT count(*) AS rows_in_parallel_mode FROM jl_advise(13, 4.0, 1.3, key => 'advise');
+ROLLBACK;
+
+SELECT jl_key_drop('advise');
+DROP FUNCTION advise_sig(float8);

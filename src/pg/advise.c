@@ -1,0 +1,466 @@
+/*
+ * advise.c - SQL entry point jl_advise: which release to use for rows of d
+ * attributes, no projection or a projection kind at its best k, with
+ * Laplace or Gaussian noise, ranked by the predicted error of a recovered
+ * squared distance or of a nearest-centre clustering (math/advise.h).
+ *
+ * Every candidate is calibrated as jl_release_info would calibrate it: the
+ * projections to the realized P of the key for each k tried, no projection
+ * (P = I_d) to the statistics of the identity.  A calibration that refuses
+ * marks its k infeasible; an option with no feasible k is shown as refused
+ * and never ranked.  Nothing is written and no query is run, so the advisor
+ * is safe in a parallel worker.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include <math.h>
+
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/tuplestore.h"
+
+#include "math/advise.h"
+#include "math/calibrate.h"
+#include "math/sensitivity.h"
+
+#include "pg/keystore.h"
+#include "pg/options.h"
+#include "pg/projection_cache.h"
+#include "pg/suggest_k.h"
+
+PG_FUNCTION_INFO_V1(jl_advise);
+
+#define ADVISE_KINDS 4
+static const JlKind advise_kinds[ADVISE_KINDS] = {
+	JL_KIND_GAUSSIAN, JL_KIND_RADEMACHER, JL_KIND_ACHLIOPTAS, JL_KIND_SPARSE
+};
+
+/* per option: no projection and each kind */
+#define ADVISE_OPTIONS (1 + ADVISE_KINDS)
+
+typedef struct AdviseArgs
+{
+	JlAdviseProblem p;
+	double		epsilon;
+	double		bound;
+	double		delta;			/* NaN when not given */
+	JlNeighbor	neighbor;
+	bool		noise[2];		/* indexed by JlNoise: candidates with it */
+	int			kmax;
+} AdviseArgs;
+
+/*
+ * The calibrations of one kind for every k tried, with both noises on the
+ * same P (the second search finds the first one's work done).
+ */
+typedef struct KindCalibrations
+{
+	const AdviseArgs *a;
+	const uint8 *secret;
+	JlKind		kind;
+	JlNoise		searching;
+	int			n;
+	int			ks[2 * JL_ADVISE_MAX_EVALS];
+	double		s2[2 * JL_ADVISE_MAX_EVALS][2];
+	double		f[2 * JL_ADVISE_MAX_EVALS];	/* distortion factors of P */
+	JlStatus	refusal[2];		/* the last refusal of each noise */
+} KindCalibrations;
+
+/* The options of a release with this noise, as jl_release_info's defaults. */
+static JlMechanism
+release_options(const AdviseArgs *a, JlNoise noise)
+{
+	JlMechanism m;
+
+	memset(&m, 0, sizeof(m));
+	m.noise = noise;
+	m.epsilon = a->epsilon;
+	m.neighbor = a->neighbor;
+	m.bound = a->bound;
+	m.calibration = noise == JL_NOISE_GAUSSIAN ? JL_CALIBRATION_ANALYTIC :
+		JL_CALIBRATION_EXACT;
+	m.delta = noise == JL_NOISE_GAUSSIAN ? a->delta : NAN;
+	return m;
+}
+
+/* s2 of a calibrated m, or NaN (the refusal kept in *refusal) */
+static double
+noise_variance_of(JlStatus s, const JlMechanism *m, JlStatus *refusal)
+{
+	if (s != JL_OK)
+	{
+		*refusal = s;
+		return NAN;
+	}
+	if (!m->valid || !isfinite(m->noise_variance))
+		return NAN;
+	return m->noise_variance;
+}
+
+/* the distortion factor of P is computed up to this d k^2 (dsyrk) */
+#define ADVISE_GRAM_WORK 1e9
+
+static double
+kind_variance(void *ctx, int k, double *f)
+{
+	KindCalibrations *c = (KindCalibrations *) ctx;
+	int64		d = c->a->p.d;
+	int			i,
+				noise;
+	JlProjection *P;
+
+	for (i = 0; i < c->n; i++)
+		if (c->ks[i] == k)
+		{
+			*f = c->f[i];
+			return c->s2[i][c->searching];
+		}
+	*f = NAN;
+	if (c->n >= 2 * JL_ADVISE_MAX_EVALS)
+		return NAN;
+	CHECK_FOR_INTERRUPTS();
+	c->ks[c->n] = k;
+	c->s2[c->n][0] = c->s2[c->n][1] = c->f[c->n] = NAN;
+	/* the row statistics of P would take too long to compute */
+	if (c->a->neighbor == JL_NEIGHBOR_ROW && !jl_row_stats_affordable(d, k))
+		return c->s2[c->n++][c->searching];
+	P = jl_projection_get(c->secret, c->kind, k, d);
+	if ((double) d * k * k <= ADVISE_GRAM_WORK)
+		*f = c->f[c->n] = jl_distortion_factor(P->P, d, k);
+	for (noise = 0; noise < 2; noise++)
+		if (c->a->noise[noise])
+		{
+			JlMechanism m = release_options(c->a, (JlNoise) noise);
+
+			c->s2[c->n][noise] =
+				noise_variance_of(jl_calibrate_status(&m, P), &m, &c->refusal[noise]);
+		}
+	return c->s2[c->n++][c->searching];
+}
+
+/* One row of the result: a candidate and what it needs to be shown. */
+typedef struct Option
+{
+	JlAdviseCandidate c;
+	const char *kind;
+	JlNoise		noise;
+	JlStatus	refusal;		/* why no k was feasible */
+} Option;
+
+/* goal (argument 8), with cluster_var (9) and n (10) for clustering */
+static void
+read_goal(FunctionCallInfo fcinfo, JlAdviseProblem *p)
+{
+	char	   *goal = text_to_cstring(PG_GETARG_TEXT_PP(8));
+
+	p->cluster_var = 0.0;
+	p->n = INFINITY;
+	if (strcmp(goal, "distance") == 0)
+	{
+		p->goal = JL_GOAL_DISTANCE;
+		if (!PG_ARGISNULL(9) || !PG_ARGISNULL(10))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("cluster_var and n apply to goal 'clustering' only")));
+		return;
+	}
+	if (strcmp(goal, "clustering") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown goal \"%s\"", goal),
+				 errhint("Use 'distance' (recovered squared distances) or 'clustering' (two clusters whose centres are dist2 apart).")));
+	p->goal = JL_GOAL_CLUSTERING;
+	if (PG_ARGISNULL(9))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("goal 'clustering' needs cluster_var"),
+				 errhint("cluster_var is the variance of one attribute of a row around its cluster's centre; 0 for points at their centres.")));
+	p->cluster_var = PG_GETARG_FLOAT8(9);
+	if (!(isfinite(p->cluster_var) && p->cluster_var >= 0.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cluster_var must be a finite number >= 0")));
+	if (!PG_ARGISNULL(10))
+	{
+		int64		n = PG_GETARG_INT64(10);
+
+		if (n < 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("n must be at least 2, not " INT64_FORMAT, n)));
+		p->n = (double) n;
+	}
+}
+
+/*
+ * Arguments: 0 d, 1 epsilon, 2 dist2, 3 dist2_hi, 4 neighbor, 5 bound,
+ * 6 noise, 7 delta, 8 goal, 9 cluster_var, 10 n, 11 key.
+ */
+static void
+read_advise_args(FunctionCallInfo fcinfo, AdviseArgs *a)
+{
+	JlAdviseProblem *p = &a->p;
+	int32		d;
+
+	jl_require_arg(fcinfo, 0, "d");
+	jl_require_arg(fcinfo, 1, "epsilon");
+	jl_require_arg(fcinfo, 2, "dist2");
+	jl_require_arg(fcinfo, 4, "neighbor");
+	jl_require_arg(fcinfo, 5, "bound");
+	jl_require_arg(fcinfo, 8, "goal");
+	jl_require_arg(fcinfo, 11, "key");
+	d = PG_GETARG_INT32(0);
+	p->d = d;
+	a->epsilon = PG_GETARG_FLOAT8(1);
+	p->lo = PG_GETARG_FLOAT8(2);
+	p->hi = PG_ARGISNULL(3) ? p->lo : PG_GETARG_FLOAT8(3);
+	jl_check_choice_args(d, a->epsilon, p->lo, p->hi);
+	a->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(4));
+	a->bound = PG_GETARG_FLOAT8(5);
+	if (!(isfinite(a->bound) && a->bound > 0.0))
+		jl_report_status(JL_ERR_BOUND);
+	a->delta = PG_ARGISNULL(7) ? NAN : PG_GETARG_FLOAT8(7);
+	if (!PG_ARGISNULL(7) && !(a->delta > 0.0 && a->delta < 1.0))
+		jl_report_status(JL_ERR_DELTA);
+	a->noise[JL_NOISE_LAPLACE] = a->noise[JL_NOISE_GAUSSIAN] = false;
+	if (PG_ARGISNULL(6))
+	{
+		a->noise[JL_NOISE_LAPLACE] = true;
+		a->noise[JL_NOISE_GAUSSIAN] = !isnan(a->delta);
+	}
+	else
+		a->noise[jl_parse_noise(PG_GETARG_TEXT_PP(6))] = true;
+	if (a->noise[JL_NOISE_GAUSSIAN] && isnan(a->delta))
+		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
+	read_goal(fcinfo, p);
+	a->kmax = Min(d, jl_largest_k(d, a->neighbor));
+}
+
+/* E[(sqrt(k) P_ij)^4] of a kind: the spread of projected clusters */
+static double
+kind_m4(JlKind kind, int64 d)
+{
+	switch (JL_KIND_BASE(kind))
+	{
+		case JL_KIND_RADEMACHER:
+			return 1.0;
+		case JL_KIND_SPARSE:
+			return 1.0 / jl_kind_density(jl_kind_resolve(kind, d));
+		default:
+			return 3.0;			/* Gaussian and Achlioptas */
+	}
+}
+
+/* No projection: P = I_d, k = d, calibrated to the identity's statistics. */
+static void
+identity_option(const AdviseArgs *a, JlNoise noise, JlAdviseCandidate *c,
+				Option *o)
+{
+	JlProjStats st;
+	JlMechanism m = release_options(a, noise);
+	double		s2;
+
+	jl_identity_stats(a->p.d, &st);
+	o->kind = "identity";
+	o->noise = noise;
+	o->refusal = JL_OK;
+	s2 = noise_variance_of(jl_calibrate_to(&m, &st), &m, &o->refusal);
+	c->identity = true;
+	c->gaussian = noise == JL_NOISE_GAUSSIAN;
+	c->m4 = 1.0;
+	jl_advise_fixed(c, (int) a->p.d, s2);
+}
+
+/* Every option, evaluated into cs and described in opts; their number. */
+static int
+evaluate(const AdviseArgs *a, const uint8 *secret, JlAdviseCandidate *cs,
+		 Option *opts)
+{
+	KindCalibrations *kc = palloc(sizeof(KindCalibrations));
+	int			n = 0,
+				i,
+				noise;
+
+	for (noise = 0; noise < 2; noise++)
+		if (a->noise[noise])
+			identity_option(a, (JlNoise) noise, &cs[n], &opts[n]), n++;
+	for (i = 0; i < ADVISE_KINDS; i++)
+	{
+		memset(kc, 0, sizeof(*kc));
+		kc->a = a;
+		kc->secret = secret;
+		kc->kind = advise_kinds[i];
+		kc->refusal[0] = kc->refusal[1] = JL_OK;
+		for (noise = 0; noise < 2; noise++)
+		{
+			if (!a->noise[noise])
+				continue;
+			cs[n].identity = false;
+			cs[n].gaussian = noise == JL_NOISE_GAUSSIAN;
+			cs[n].m4 = kind_m4(kc->kind, a->p.d);
+			kc->searching = (JlNoise) noise;
+			jl_advise_search(&a->p, &cs[n], a->kmax, kind_variance, kc, cs, n);
+			opts[n].kind = jl_kind_name(kc->kind);
+			opts[n].noise = (JlNoise) noise;
+			opts[n].refusal = kc->refusal[noise];
+			n++;
+		}
+	}
+	pfree(kc);
+	return n;
+}
+
+/* the ranked option of the smallest rank with (identity, noise); -1: none */
+static int
+best_of(const JlAdviseCandidate *cs, const Option *opts, int n, bool identity,
+		int noise)
+{
+	int			b = -1,
+				i;
+
+	for (i = 0; i < n; i++)
+		if (cs[i].found && cs[i].identity == identity &&
+			(noise < 0 || opts[i].noise == noise) &&
+			(b < 0 || cs[i].rank < cs[b].rank))
+			b = i;
+	return b;
+}
+
+/* The note of the best option: whether the projection pays. */
+static void
+best_note(StringInfo b, const AdviseArgs *a, const JlAdviseCandidate *cs,
+		  const Option *opts, int n, int i)
+{
+	const char *what = a->p.goal == JL_GOAL_DISTANCE ? "error" :
+		"misclassification probability";
+	int			j;
+
+	if (cs[i].identity)
+	{
+		appendStringInfo(b, "no projection: raw noise has the smallest %s", what);
+		j = best_of(cs, opts, n, false, opts[i].noise);
+		if (j < 0)
+			return;
+		appendStringInfo(b, "; the best projection with %s noise (%s, k = %d) has %.3g times it",
+						 jl_noise_name(opts[i].noise), opts[j].kind, cs[j].k,
+						 cs[j].relative / cs[i].relative);
+		/* the identity's noise does not grow with d but for Laplace rows */
+		if (a->p.goal == JL_GOAL_DISTANCE &&
+			(a->neighbor == JL_NEIGHBOR_ELEMENT || cs[i].gaussian))
+			appendStringInfo(b, " and would need d > %.0f at that k",
+							 floor(jl_advise_d_needed(a->p.lo, cs[j].k, cs[j].noise_variance,
+													  cs[j].distortion, cs[i].noise_variance,
+													  cs[i].gaussian)));
+		return;
+	}
+	j = best_of(cs, opts, n, true, opts[i].noise);
+	if (j < 0)
+		j = best_of(cs, opts, n, true, -1);
+	appendStringInfoString(b, "projection pays");
+	if (j >= 0)
+		appendStringInfo(b, ": no projection (%s noise) has %.3g times its %s",
+						 jl_noise_name(opts[j].noise), cs[j].relative / cs[i].relative,
+						 what);
+}
+
+static char *
+note_of(const AdviseArgs *a, const JlAdviseCandidate *cs, const Option *opts,
+		int n, int i)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	if (!cs[i].found)
+	{
+		appendStringInfo(&b, "refused: %s", opts[i].refusal != JL_OK ?
+						 jl_status_message(opts[i].refusal) :
+						 "no k gives a valid release with these options");
+		return b.data;
+	}
+	if (cs[i].rank == 1)
+		best_note(&b, a, cs, opts, n, i);
+	if (cs[i].rank == 1 && a->p.lo != a->p.hi)
+		appendStringInfoString(&b, "; relative_error is the worst ratio over [dist2, dist2_hi] to the best option at each distance");
+	if (cs[i].at_limit)
+		appendStringInfo(&b, "%sk is the largest tried (%d): a larger k might do better",
+						 b.len > 0 ? "; " : "", a->kmax);
+	return b.len > 0 ? b.data : NULL;
+}
+
+#define ADVISE_COLUMNS 12
+
+static void
+put_row(Tuplestorestate *ts, TupleDesc desc, const AdviseArgs *a,
+		const JlAdviseCandidate *cs, const Option *opts, int n, int i)
+{
+	const JlAdviseCandidate *c = &cs[i];
+	Datum		v[ADVISE_COLUMNS];
+	bool		null[ADVISE_COLUMNS];
+	char	   *note = note_of(a, cs, opts, n, i);
+
+	memset(null, !c->found, sizeof(null));
+	v[0] = Int32GetDatum(c->rank);
+	v[1] = CStringGetTextDatum(opts[i].kind);
+	null[1] = false;
+	v[2] = Int32GetDatum(c->identity ? (int) a->p.d : c->k);
+	null[2] = !c->found && !c->identity;
+	v[3] = CStringGetTextDatum(jl_noise_name(opts[i].noise));
+	v[4] = CStringGetTextDatum(jl_calibration_name(c->gaussian ? JL_CALIBRATION_ANALYTIC :
+												   JL_CALIBRATION_EXACT));
+	v[5] = Float8GetDatum(c->gaussian ? a->delta : 0.0);
+	null[3] = null[4] = null[5] = false;
+	v[6] = Float8GetDatum(c->noise_variance);
+	v[7] = Float8GetDatum(jl_advise_error(c->score));
+	v[8] = Float8GetDatum(jl_advise_error(c->score_hi));
+	null[8] = !c->found || a->p.lo == a->p.hi;
+	v[9] = Float8GetDatum(c->relative);
+	v[10] = BoolGetDatum(!c->found);
+	null[10] = false;
+	v[11] = note ? CStringGetTextDatum(note) : (Datum) 0;
+	null[11] = note == NULL;
+	tuplestore_putvalues(ts, desc, v, null);
+}
+
+Datum
+jl_advise(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	AdviseArgs	a;
+	JlKey		key;
+	JlAdviseCandidate *cs = palloc0(sizeof(JlAdviseCandidate) * 2 * ADVISE_OPTIONS);
+	Option		opts[2 * ADVISE_OPTIONS];
+	int			n = 0,
+				rank,
+				i;
+
+	read_advise_args(fcinfo, &a);
+	jl_check_release_info_privilege(nsp);
+	InitMaterializedSRF(fcinfo, 0);
+	jl_key_lookup(nsp, text_to_cstring(PG_GETARG_TEXT_PP(11)), &key);
+	PG_TRY();
+	{
+		n = evaluate(&a, key.secret, cs, opts);
+	}
+	PG_FINALLY();
+	{
+		explicit_bzero(&key, sizeof(key));
+	}
+	PG_END_TRY();
+	(void) jl_advise_rank(&a.p, cs, n);
+
+	/* the ranked options in order, then the refused ones */
+	for (rank = 1; rank <= n; rank++)
+		for (i = 0; i < n; i++)
+			if (cs[i].found && cs[i].rank == rank)
+				put_row(rsinfo->setResult, rsinfo->setDesc, &a, cs, opts, n, i);
+	for (i = 0; i < n; i++)
+		if (!cs[i].found)
+			put_row(rsinfo->setResult, rsinfo->setDesc, &a, cs, opts, n, i);
+	return (Datum) 0;
+}

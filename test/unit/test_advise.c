@@ -1,0 +1,382 @@
+/*
+ * test_advise.c - the advisor's error models and its ranking: the tails of
+ * the normal and Student's t laws against closed forms, the t law as the
+ * chi-square mixture the clustering model says it is, the threshold of
+ * DESIGN.md, and the best option against brute force over every k of every
+ * candidate on a grid of (d, eps, neighbour, noise, r2, goal) with smooth
+ * synthetic noise variances (deterministic; no randomness).
+ */
+#include "unit.h"
+#include "math/advise.h"
+
+static void
+test_tails(void)
+{
+	double		cs[] = {0.05, 0.5, 1.0, 3.0, 10.0, 1e3, 1e6};
+	double		worst1 = 0,
+				worst2 = 0,
+				worstn = 0;
+	int			i;
+
+	for (i = 0; i < 7; i++)
+	{
+		double		c = cs[i],
+					t1 = atan(1.0 / c) / M_PI,	/* nu = 1: 1/2 - atan(c)/pi */
+					s = sqrt(2.0 + c * c),
+					t2 = 1.0 / (s * (s + c));	/* nu = 2, no cancellation */
+
+		worst1 = fmax(worst1, unit_rel(jl_log_t_tail(c, 1), log(t1)));
+		worst2 = fmax(worst2, unit_rel(jl_log_t_tail(c, 2), log(t2)));
+	}
+	check(worst1 < 1e-12, "t tail, 1 degree of freedom, c 0.05..1e6 (rel err %.2g)", worst1);
+	check(worst2 < 1e-12, "t tail, 2 degrees of freedom, c 0.05..1e6 (rel err %.2g)", worst2);
+	check(unit_rel(exp(jl_log_t_tail(-1.0, 2)), 0.5 + 0.5 / sqrt(3.0)) < 1e-12,
+		  "t tail at c < 0: 1/2 + c/(2 sqrt(2 + c^2))");
+	for (i = 0; i < 60; i++)
+	{
+		double		c = 0.5 + i;
+		long double ref = logl(0.5L * erfcl((long double) c / sqrtl(2.0L)));
+
+		worstn = fmax(worstn, unit_rel(jl_log_normal_tail(c), (double) ref));
+	}
+	check(worstn < 1e-12, "log normal tail against long double erfc, c 0.5..59.5 (rel err %.2g)", worstn);
+	check(unit_rel(jl_log_t_tail(3.0, 1e9), jl_log_normal_tail(3.0)) < 1e-6,
+		  "t tail with 1e9 degrees of freedom is the normal tail");
+	check(jl_log_t_tail(30.0, 5000) < jl_log_t_tail(30.0, 50) &&
+		  jl_log_t_tail(30.0, 5000) > jl_log_normal_tail(30.0),
+		  "t tail far out: between the normal tail and fewer degrees of freedom");
+}
+
+/* E over q ~ chi2_k / k of Phi(-c sqrt(q)) by the midpoint rule */
+static double
+mixture(double c, int k)
+{
+	double		sum = 0,
+				h = 1e-4,
+				q;
+
+	for (q = h / 2; q < 40.0; q += h)
+	{
+		double		a = 0.5 * k,
+					x = a * q,	/* chi2_k / 2 */
+					dens = exp((a - 1) * log(x) - x - lgamma(a)) * a;
+
+		sum += dens * 0.5 * erfc(c * sqrt(q) / M_SQRT2) * h;
+	}
+	return sum;
+}
+
+static void
+test_t_is_the_mixture(void)
+{
+	int			ks[] = {3, 8, 30};
+	double		worst = 0;
+	int			i;
+
+	for (i = 0; i < 3; i++)
+		worst = fmax(worst, unit_rel(mixture(2.0, ks[i]), exp(jl_log_t_tail(2.0, ks[i]))));
+	check(worst < 1e-6,
+		  "P(T_k > c) = E Phi(-c sqrt(chi2_k/k)) at c = 2, k = 3, 8, 30 (rel err %.2g)", worst);
+}
+
+static void
+test_threshold(void)
+{
+	double		worst = 0;
+	int			k,
+				e;
+
+	for (k = 1; k <= 64; k *= 4)
+		for (e = 0; e < 3; e++)
+		{
+			double		eps = (double[]) {0.5, 1, 4}[e],
+						c = 2.5 * k,	/* (max row L1)^2 */
+						r2 = 7.0,
+						s2i = 2.0 / (eps * eps),
+						design = k * c * c + (2.0 / 7.0) * (c - 1) * eps * eps * r2 +
+						pow(eps, 4) * r2 * r2 / (28.0 * k);
+
+			worst = fmax(worst, unit_rel(jl_advise_d_needed(r2, k, c * s2i, 2.0 / k, s2i, false), design));
+		}
+	check(worst < 1e-12, "d needed for a projection with Laplace noise = DESIGN.md's threshold (rel err %.2g)", worst);
+}
+
+/*
+ * The distortion factor of a fixed P against a Monte Carlo over directions,
+ * 0 for P = I, and its mean over Gaussian P, 2/k (DESIGN.md's 2 r^4/k).
+ */
+static void
+test_distortion_factor(void)
+{
+	int64_t		d = 7;
+	int			k = 3,
+				i,
+				j,
+				t,
+				draws = 400000;
+	double		P[21],
+				I[49] = {0},
+				sum = 0,
+				sum2 = 0,
+				mean = 0,
+				f,
+				sd;
+	uint64_t	seed = 42;
+
+	for (i = 0; i < 21; i++)
+		P[i] = unit_det_normal(&seed) / sqrt(k);
+	for (t = 0; t < draws; t++)
+	{
+		double		x[7],
+					n2 = 0,
+					y2 = 0,
+					e;
+
+		for (i = 0; i < 7; i++)
+			x[i] = unit_det_normal(&seed), n2 += x[i] * x[i];
+		for (j = 0; j < k; j++)
+		{
+			double		y = 0;
+
+			for (i = 0; i < 7; i++)
+				y += x[i] * P[i * k + j];
+			y2 += y * y;
+		}
+		e = (y2 - n2) * (y2 - n2) / (n2 * n2);
+		sum += e;
+		sum2 += e * e;
+	}
+	f = jl_distortion_factor(P, d, k);
+	sd = sqrt((sum2 / draws - pow(sum / draws, 2)) / draws);
+	check(fabs(sum / draws - f) < UNIT_Z * sd,
+		  "distortion factor of a fixed P = mean over directions (%.5f, Monte Carlo %.5f +- %.5f)",
+		  f, sum / draws, sd);
+	for (i = 0; i < 7; i++)
+		I[i * 7 + i] = 1.0;
+	check(fabs(jl_distortion_factor(I, 7, 7)) < 1e-15, "distortion factor of P = I is 0");
+	d = 50;
+	k = 5;
+	{
+		double	   *Q = malloc(sizeof(double) * 250),
+					m2 = 0;
+		int			reps = 20000;
+
+		for (t = 0; t < reps; t++)
+		{
+			for (i = 0; i < 250; i++)
+				Q[i] = unit_det_normal(&seed) / sqrt(k);
+			f = jl_distortion_factor(Q, d, k);
+			mean += f;
+			m2 += f * f;
+		}
+		free(Q);
+		sd = sqrt((m2 / reps - pow(mean / reps, 2)) / reps);
+		check(fabs(mean / reps - 2.0 / k) < UNIT_Z * sd,
+			  "mean distortion factor over Gaussian P = 2/k, the JL term (%.5f vs %.5f +- %.5f)",
+			  mean / reps, 2.0 / k, sd);
+	}
+}
+
+/* synthetic calibrations: smooth sensitivities of each kind */
+enum
+{
+	IDENTITY, GAUSS, RADEMACHER, ACHLIOPTAS, SPARSE, NKINDS
+};
+
+typedef struct Model
+{
+	int			kind;
+	bool		gaussian;
+	bool		row;
+	int64_t		d;
+	double		eps;
+	int			kmin;			/* k below this is refused (NaN) */
+} Model;
+
+static double
+model_s2(void *ctx, int k, double *f)
+{
+	Model	   *m = ctx;
+	double		ld = log((double) m->d),
+				sd = sqrt((double) m->d),
+				sens;
+
+	*f = NAN;
+	if (k < m->kmin)
+		return NAN;
+	if (m->row)
+		sens = m->kind == IDENTITY ? (m->gaussian ? 1.0 : sd) :
+			(m->gaussian ? 1.0 : sqrt(k)) * (1.0 + sqrt((double) m->d / k));
+	else if (m->gaussian)
+		sens = (double[]) {1.0, 1.0 + sqrt(2 * ld / k), 1.0, 1.0 + sqrt(ld / k),
+		1.0 + sqrt(sd * ld / k)}[m->kind];
+	else
+		sens = (double[]) {1.0, sqrt(2 * k / M_PI) + sqrt(2 * ld), sqrt(k),
+		sqrt(2 * k / 3.0) + sqrt(ld), sqrt(k / sd) * (1.0 + 3.0 / sqrt(1.0 + k / sd))}[m->kind];
+	if (m->gaussian)
+		return pow(sens * 4.2246789 / m->eps, 2);
+	return 2.0 * pow(sens / m->eps, 2);
+}
+
+static double
+kind_m4(int kind, int64_t d)
+{
+	return (double[]) {1.0, 3.0, 1.0, 3.0, sqrt((double) d)}[kind];
+}
+
+/*
+ * One case: the candidates of the noises asked for, searched by the
+ * advisor and by brute force; 1 if the best agree.
+ */
+static int
+one_case(const JlAdviseProblem *p, bool row, double eps, int noises,
+		 int kmax, char *why)
+{
+	JlAdviseCandidate cs[2 * NKINDS];
+	Model		ms[2 * NKINDS];
+	double		f;
+	int			n = 0,
+				best,
+				bi = -1,
+				bk = 0,
+				i,
+				k,
+				g;
+	double		bscore = INFINITY;
+
+	for (g = 0; g < 2; g++)
+	{
+		if (!(noises & (1 << g)))
+			continue;
+		for (i = 0; i < NKINDS; i++)
+		{
+			ms[n] = (Model) {i, g == 1, row, p->d, eps, 1};
+			memset(&cs[n], 0, sizeof(cs[n]));
+			cs[n].identity = i == IDENTITY;
+			cs[n].gaussian = g == 1;
+			cs[n].m4 = kind_m4(i, p->d);
+			if (i == IDENTITY)
+				jl_advise_fixed(&cs[n], (int) p->d, model_s2(&ms[n], (int) p->d, &f));
+			else
+				jl_advise_search(p, &cs[n], kmax, model_s2, &ms[n], cs, n);
+			n++;
+		}
+	}
+	best = jl_advise_rank(p, cs, n);
+
+	for (i = 0; i < n; i++)
+		for (k = 1; k <= (cs[i].identity ? 1 : kmax); k++)
+		{
+			int			kk = cs[i].identity ? (int) p->d : k;
+			double		s2 = model_s2(&ms[i], kk, &f),
+						s = jl_advise_score(p, &cs[i], p->lo, kk, s2, 2.0 / kk);
+
+			if (s < bscore)
+			{
+				bscore = s;
+				bi = i;
+				bk = kk;
+			}
+		}
+	if (best == bi && unit_rel(cs[best].score, bscore) < 1e-12)
+		return 1;
+	sprintf(why, "d %lld eps %g row %d noises %d r2 %g goal %d var %g n %g: advisor %d k %d (%.17g), brute %d k %d (%.17g)",
+			(long long) p->d, eps, row, noises, p->lo, p->goal, p->cluster_var, p->n,
+			best, best >= 0 ? cs[best].k : 0, best >= 0 ? cs[best].score : NAN,
+			bi, bk, bscore);
+	return 0;
+}
+
+static void
+test_brute_force(JlAdviseGoal goal)
+{
+	int64_t		ds[] = {4, 13, 30, 64, 200, 1000};
+	double		epss[] = {0.5, 1, 4, 10},
+				r2f[] = {0.01, 0.1, 1.0},
+				vars[] = {0.0, 0.05},
+				ns[] = {INFINITY, 1000};
+	int			cases = 0,
+				agree = 0,
+				di,
+				ei,
+				row,
+				no,
+				ri,
+				vi;
+	char		why[512] = "",
+				last[512] = "";
+
+	for (di = 0; di < 6; di++)
+		for (ei = 0; ei < 4; ei++)
+			for (row = 0; row < 2; row++)
+				for (no = 1; no <= 3; no++)
+					for (ri = 0; ri < 3; ri++)
+						for (vi = 0; vi < (goal == JL_GOAL_CLUSTERING ? 4 : 1); vi++)
+						{
+							JlAdviseProblem p = {ds[di], r2f[ri] * ds[di], r2f[ri] * ds[di],
+							goal, vars[vi % 2], ns[vi / 2]};
+
+							cases++;
+							if (one_case(&p, row, epss[ei], no, (int) fmin(ds[di], 400), why))
+								agree++;
+							else
+								strcpy(last, why);
+						}
+	check(agree == cases, "%s: the advisor's best = brute force's best in %d of %d cases %s",
+		  goal == JL_GOAL_DISTANCE ? "distance" : "clustering", agree, cases, last);
+}
+
+/* refusals are never ranked; a range ranks by the worst ratio to the best */
+static void
+test_refusals_and_range(void)
+{
+	JlAdviseProblem p = {30, 3, 3, JL_GOAL_DISTANCE, 0, INFINITY};
+	JlAdviseCandidate cs[3];
+	double		f;
+	Model		m0 = {IDENTITY, true, false, 30, 1, 1},
+				m1 = {RADEMACHER, true, false, 30, 1, 5},
+				m2 = {GAUSS, true, false, 30, 1, 1000};
+	int			best,
+				i;
+
+	memset(cs, 0, sizeof(cs));
+	cs[0].identity = true;
+	cs[0].gaussian = cs[1].gaussian = cs[2].gaussian = true;
+	cs[1].m4 = 1;
+	cs[2].m4 = 3;
+	jl_advise_fixed(&cs[0], 30, NAN);	/* identity refused */
+	jl_advise_search(&p, &cs[1], 30, model_s2, &m1, cs, 1);
+	jl_advise_search(&p, &cs[2], 30, model_s2, &m2, cs, 2);
+	best = jl_advise_rank(&p, cs, 3);
+	check(best == 1 && !cs[0].found && cs[0].rank == 0 && !cs[2].found &&
+		  cs[2].rank == 0 && cs[1].rank == 1 && cs[1].k >= 5,
+		  "refused options are not ranked; a refused k is never picked (k = %d)", cs[1].k);
+
+	p.lo = 0.3;
+	p.hi = 30;
+	cs[0].identity = true;
+	jl_advise_fixed(&cs[0], 30, model_s2(&m0, 30, &f));
+	m2.kmin = 1;
+	jl_advise_search(&p, &cs[1], 30, model_s2, &m1, cs, 1);
+	jl_advise_search(&p, &cs[2], 30, model_s2, &m2, cs, 2);
+	best = jl_advise_rank(&p, cs, 3);
+	for (i = 0; i < 3; i++)
+		if (!(cs[i].relative >= 1.0 && cs[i].objective >= cs[best].objective))
+			break;
+	check(best >= 0 && i == 3 && cs[best].rank == 1,
+		  "range: every worst ratio >= 1, the best has the smallest (%.3g %.3g %.3g)",
+		  cs[0].relative, cs[1].relative, cs[2].relative);
+}
+
+int
+main(void)
+{
+	test_tails();
+	test_t_is_the_mixture();
+	test_threshold();
+	test_distortion_factor();
+	test_brute_force(JL_GOAL_DISTANCE);
+	test_brute_force(JL_GOAL_CLUSTERING);
+	test_refusals_and_range();
+	return unit_done("test_advise");
+}
