@@ -26,28 +26,36 @@ SQL
 fail=0
 tmp=$(mktemp -d)
 
-# 1. ordered
-q -c "SELECT jl_dataset_declare('ordered', 1.0)" >/dev/null
-( q <<'SQL' > "$tmp/a.out" 2>&1
+# Session A runs $1 in an open transaction held for 2 s; session B runs $2
+# meanwhile.  Their outputs go to $tmp/$3.a and $tmp/$3.b; $waited is how
+# long B took.
+hold_then_run() {
+  ( q <<SQL > "$tmp/$3.a" 2>&1
 BEGIN;
-SELECT jl_release_table('src', 'id', '{x}', 'ordered_a', 2, 0.6, key => 'race', dataset => 'ordered') > 0;
+$1;
 SELECT pg_sleep(2);
 COMMIT;
 SQL
-) &
-apid=$!
-sleep 0.7
-t0=$(date +%s.%N)
-q -c "SELECT jl_release_table('src', 'id', '{x}', 'ordered_b', 2, 0.6, key => 'race', dataset => 'ordered')" > "$tmp/b.out" 2>&1 || true
-t1=$(date +%s.%N)
-wait $apid
-waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  ) &
+  local apid=$! t0 t1
+  sleep 0.7
+  t0=$(date +%s.%N)
+  q -c "$2" > "$tmp/$3.b" 2>&1 || true
+  t1=$(date +%s.%N)
+  wait $apid
+  waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+}
+
+# 1. ordered
+q -c "SELECT jl_dataset_declare('ordered', 1.0)" >/dev/null
+hold_then_run "SELECT jl_release_table('src', 'id', '{x}', 'ordered_a', 2, 0.6, key => 'race', dataset => 'ordered') > 0" \
+  "SELECT jl_release_table('src', 'id', '{x}', 'ordered_b', 2, 0.6, key => 'race', dataset => 'ordered')" ordered
 spent=$(q -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'ordered'")
-if grep -q "would be exceeded" "$tmp/b.out" && [ "$spent" = "0.6" ] && \
+if grep -q "would be exceeded" "$tmp/ordered.b" && [ "$spent" = "0.6" ] && \
    awk -v w="$waited" 'BEGIN { exit !(w >= 0.8) }'; then
   echo "ok   ordered: B waited ${waited}s for A's lock, then was refused; spent $spent of 1.0"
 else
-  echo "FAIL ordered: B waited ${waited}s, spent $spent; B said: $(cat "$tmp/b.out")"
+  echo "FAIL ordered: B waited ${waited}s, spent $spent; B said: $(cat "$tmp/ordered.b")"
   fail=1
 fi
 
@@ -74,26 +82,14 @@ done
 
 # 3. first releases of an undeclared relation
 q -c "CREATE TABLE first_src AS SELECT * FROM src" >/dev/null
-( q <<'SQL' > "$tmp/fa.out" 2>&1
-BEGIN;
-SELECT jl_release_table('first_src', 'id', '{x}', 'first_a', 2, 0.5, key => 'race') > 0;
-SELECT pg_sleep(2);
-COMMIT;
-SQL
-) &
-apid=$!
-sleep 0.7
-t0=$(date +%s.%N)
-q -c "SELECT jl_release_table('first_src', 'id', '{x}', 'first_b', 2, 0.25, key => 'race') > 0" > "$tmp/fb.out" 2>&1 || true
-t1=$(date +%s.%N)
-wait $apid
-waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+hold_then_run "SELECT jl_release_table('first_src', 'id', '{x}', 'first_a', 2, 0.5, key => 'race') > 0" \
+  "SELECT jl_release_table('first_src', 'id', '{x}', 'first_b', 2, 0.25, key => 'race') > 0" first
 first=$(q -c "SELECT name || ' ' || epsilon_spent || ' ' || (source = 'first_src'::regclass) FROM jl_budgets WHERE source = 'first_src'::regclass")
-if grep -q '^t$' "$tmp/fb.out" && [ "$first" = "public.first_src 0.75 true" ] && \
+if grep -q '^t$' "$tmp/first.b" && [ "$first" = "public.first_src 0.75 true" ] && \
    awk -v w="$waited" 'BEGIN { exit !(w >= 0.8) }'; then
   echo "ok   first releases: B waited ${waited}s for A's declaration, then was charged to it: $first"
 else
-  echo "FAIL first releases: B waited ${waited}s, dataset '$first'; A said: $(cat "$tmp/fa.out"); B said: $(cat "$tmp/fb.out")"
+  echo "FAIL first releases: B waited ${waited}s, dataset '$first'; A said: $(cat "$tmp/first.a"); B said: $(cat "$tmp/first.b")"
   fail=1
 fi
 rm -rf "$tmp"

@@ -14,7 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -24,7 +23,6 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/syscache.h"
 
 #include "pg/budget.h"
 #include "pg/owner.h"
@@ -411,15 +409,8 @@ static void
 lock_default_dataset(Oid nsp, const char *dataset, Oid source_relid,
 					 const JlActor *a, JlDataset *ds)
 {
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(source_relid));
-	Oid			relowner;
-
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for relation %u", source_relid);
-	relowner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
 	jl_budget_declare(nsp, dataset, "Infinity", "1", source_relid,
-					  GetUserNameFromId(relowner, false), a, false);
+					  GetUserNameFromId(jl_relation_owner(source_relid), false), a, false);
 	if (!jl_budget_lock(nsp, dataset, ds))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),

@@ -7,6 +7,7 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
 #include "nodes/pg_list.h"
 
 /*
@@ -34,15 +35,6 @@ extern JlActor jl_budget_actor(void);
  */
 extern int64 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
 							  double epsilon, double delta, const char *what);
-
-/*
- * For releases that cannot write (an aggregate's final function may run in
- * parallel mode): consume a reservation made with jl_budget_reserve by this
- * backend in this transaction for dataset that covers (epsilon, delta).
- * Each reservation covers one release.  ERROR if there is none.
- */
-extern void jl_budget_consume_reservation(Oid nsp, const char *dataset,
-										  double epsilon, double delta);
 
 /*
  * The dataset declared for a source relation (jl_dataset_declare(...,
@@ -101,6 +93,11 @@ extern int64 jl_budget_ledger_insert(Oid nsp, const char *dataset, const char *e
 extern bool jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
 							  const char *delta_cap, Oid source_relid, const char *owner,
 							  const JlActor *a, bool conflict_error);
+
+/* argument n of a budget function, ERROR if NULL (what names it) */
+extern Datum jl_budget_arg_datum(FunctionCallInfo fcinfo, int n, const char *what);
+extern char *jl_budget_arg_text(FunctionCallInfo fcinfo, int n, const char *what);
+extern double jl_budget_arg_float(FunctionCallInfo fcinfo, int n, const char *what);
 
 /* ERROR unless the extension's tables are this library's (not 0.1.0's) */
 extern void jl_budget_require_current(Oid nsp);

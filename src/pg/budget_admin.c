@@ -11,7 +11,6 @@
 
 #include <math.h>
 
-#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -19,7 +18,6 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
-#include "utils/syscache.h"
 
 #include "pg/budget.h"
 #include "pg/owner.h"
@@ -41,38 +39,33 @@ check_caps(double eps_cap, double delta_cap)
 	jl_budget_check_epsilon_delta(0.0, delta_cap);
 }
 
-static char *
-arg_text(FunctionCallInfo fcinfo, int n, const char *what)
+char *
+jl_budget_arg_text(FunctionCallInfo fcinfo, int n, const char *what)
 {
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", what)));
-	return text_to_cstring(PG_GETARG_TEXT_PP(n));
+	return TextDatumGetCString(jl_budget_arg_datum(fcinfo, n, what));
 }
 
-static double
-arg_float(FunctionCallInfo fcinfo, int n, const char *what)
+Datum
+jl_budget_arg_datum(FunctionCallInfo fcinfo, int n, const char *what)
 {
 	if (PG_ARGISNULL(n))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not be NULL", what)));
-	return PG_GETARG_FLOAT8(n);
+	return PG_GETARG_DATUM(n);
+}
+
+double
+jl_budget_arg_float(FunctionCallInfo fcinfo, int n, const char *what)
+{
+	return DatumGetFloat8(jl_budget_arg_datum(fcinfo, n, what));
 }
 
 /* ERROR unless the actor may bind a dataset to the relation: no squatting */
 static void
 check_relation_owner(const JlActor *a, Oid relid)
 {
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			relowner;
-
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for relation %u", relid);
-	relowner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	if (!superuser_arg(a->role) && !has_privs_of_role(a->role, relowner))
+	if (!superuser_arg(a->role) && !has_privs_of_role(a->role, jl_relation_owner(relid)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("only the owner of relation %s (or a member of its role) or a superuser may declare its dataset",
@@ -85,8 +78,8 @@ jl_dataset_declare(PG_FUNCTION_ARGS)
 {
 	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	JlActor		a = jl_budget_actor();
-	char	   *name = arg_text(fcinfo, 0, "dataset name");
-	double		eps_cap = arg_float(fcinfo, 1, "epsilon_cap");
+	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	double		eps_cap = jl_budget_arg_float(fcinfo, 1, "epsilon_cap");
 	double		delta_cap = PG_ARGISNULL(2) ? 0.0 : PG_GETARG_FLOAT8(2);
 	Oid			source = PG_ARGISNULL(3) ? InvalidOid : PG_GETARG_OID(3);
 	JlOwnerScope scope;
@@ -140,8 +133,8 @@ jl_dataset_set_cap(PG_FUNCTION_ARGS)
 {
 	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	JlActor		a = jl_budget_actor();
-	char	   *name = arg_text(fcinfo, 0, "dataset name");
-	double		eps_cap = arg_float(fcinfo, 1, "epsilon_cap");
+	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	double		eps_cap = jl_budget_arg_float(fcinfo, 1, "epsilon_cap");
 	bool		delta_given = !PG_ARGISNULL(2);
 	double		delta_cap = delta_given ? PG_GETARG_FLOAT8(2) : 0.0;
 	JlOwnerScope scope;
@@ -164,7 +157,7 @@ jl_dataset_reset(PG_FUNCTION_ARGS)
 {
 	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	JlActor		a = jl_budget_actor();
-	char	   *name = arg_text(fcinfo, 0, "dataset name");
+	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
 	JlOwnerScope scope;
 
 	SPI_connect();
@@ -183,15 +176,11 @@ grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
 {
 	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	JlActor		a = jl_budget_actor();
-	char	   *name = arg_text(fcinfo, 0, "dataset name");
+	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
 	char	   *spender;
 	JlOwnerScope scope;
 
-	if (PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("role must not be NULL")));
-	spender = GetUserNameFromId(PG_GETARG_OID(1), false);
+	spender = GetUserNameFromId(DatumGetObjectId(jl_budget_arg_datum(fcinfo, 1, "role")), false);
 	jl_budget_require_current(nsp);
 	SPI_connect();
 	jl_become_owner(nsp, &scope);

@@ -8,7 +8,6 @@
 #include "postgres.h"
 
 #include "commands/event_trigger.h"
-#include "catalog/pg_class.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -17,7 +16,6 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
-#include "utils/syscache.h"
 
 #include "pg/drop_guard.h"
 #include "pg/owner.h"
@@ -55,17 +53,8 @@ static Oid
 extension_owner(Oid nsp)
 {
 	Oid			relid = get_relname_relid("jldp_key", nsp);
-	HeapTuple	tup;
-	Oid			owner;
 
-	if (!OidIsValid(relid))
-		return InvalidOid;
-	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	if (!HeapTupleIsValid(tup))
-		return InvalidOid;
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
+	return OidIsValid(relid) ? jl_relation_owner(relid) : InvalidOid;
 }
 
 /* the statement would drop the extension whose schema is nsp */

@@ -30,6 +30,7 @@
 
 #include "pg/budget.h"
 #include "pg/owner.h"
+#include "pg/reservation.h"
 
 PG_FUNCTION_INFO_V1(jl_budget_reserve);
 
@@ -119,12 +120,8 @@ jl_budget_reserve(PG_FUNCTION_ARGS)
 	Datum		values[5];
 	int64		id;
 
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", PG_ARGISNULL(0) ? "dataset name" : "epsilon")));
-	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	eps = PG_GETARG_FLOAT8(1);
+	name = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	eps = jl_budget_arg_float(fcinfo, 1, "epsilon");
 	delta = PG_ARGISNULL(2) ? 0.0 : PG_GETARG_FLOAT8(2);
 	jl_budget_check_epsilon_delta(eps, delta);
 
