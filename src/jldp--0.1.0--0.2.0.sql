@@ -1,6 +1,7 @@
 -- jldp 0.1.0 -> 0.2.0: the registry's version default read from the library
 -- (whose version comes from jldp.control), comments on the tables and views,
--- jl_suggest_k and jl_suggest_k_info PARALLEL SAFE.
+-- jl_suggest_k and jl_suggest_k_info PARALLEL SAFE, the budget boundary
+-- (owners by name, spending grants, reservation tokens, the drop guard).
 
 \echo Use "ALTER EXTENSION jldp UPDATE TO '0.2.0'" to load this file. \quit
 
@@ -75,3 +76,102 @@ REVOKE ALL ON FUNCTION
 -- jl_suggest_k_info reports whether no projection would be better
 COMMENT ON FUNCTION @extschema@.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
   'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
+
+-- Budget boundary: reservations with identities that never recur, spending
+-- granted by a dataset's owner, and DROP EXTENSION guarded ------------------
+-- (docs/threat_model.md)
+
+-- the views read the columns whose type changes: made again below
+DROP VIEW @extschema@.jl_ledger;
+DROP VIEW @extschema@.jl_budgets;
+-- owners and the ledger's roles by name (0.1.0 recorded OIDs; a role that no
+-- longer exists reads 'unknown (OID=n)' and its datasets are a superuser's
+-- to manage)
+ALTER TABLE @extschema@.jldp_dataset
+  ALTER COLUMN owner TYPE name USING pg_catalog.pg_get_userbyid(owner),
+  ADD COLUMN spenders name[] NOT NULL DEFAULT '{}';
+ALTER TABLE @extschema@.jldp_ledger
+  ALTER COLUMN role TYPE name USING pg_catalog.pg_get_userbyid(role),
+  DROP CONSTRAINT jldp_ledger_event_check,
+  ADD CONSTRAINT jldp_ledger_event_check
+    CHECK (event IN ('declare', 'cap', 'reset', 'charge', 'reserve', 'grant', 'revoke'));
+-- what the current role may see: datasets it owns (superusers: all, also
+-- those whose owner no longer exists)
+CREATE VIEW @extschema@.jl_budgets WITH (security_barrier) AS
+  SELECT name, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
+         epsilon_cap - epsilon_spent AS epsilon_remaining,
+         delta_cap - delta_spent AS delta_remaining,
+         source, owner, created, spenders
+  FROM @extschema@.jldp_dataset
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
+CREATE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
+  SELECT l.id, l.dataset, l.event, l.epsilon, l.delta, l.epsilon_spent, l.delta_spent,
+         l.what, l.role, l.at
+  FROM @extschema@.jldp_ledger l JOIN @extschema@.jldp_dataset d ON d.name = l.dataset
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(d.owner)), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
+REVOKE ALL ON @extschema@.jl_budgets, @extschema@.jl_ledger FROM PUBLIC;
+GRANT SELECT ON @extschema@.jl_budgets, @extschema@.jl_ledger TO PUBLIC;
+COMMENT ON VIEW @extschema@.jl_budgets IS
+  'Protected datasets with their caps, spent and remaining (epsilon, delta), owner and granted spenders, for the datasets owned by the current role or a role it inherits (superusers: all).';
+COMMENT ON VIEW @extschema@.jl_ledger IS
+  'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it.';
+COMMENT ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass) IS
+  'Declare a protected dataset with a privacy budget cap (epsilon, delta), owned by the calling role. Binding it to a source relation takes the relation''s owner, a member of its role, or a superuser.';
+COMMENT ON FUNCTION @extschema@.jl_dataset_set_cap(text, float8, float8) IS
+  'Change a dataset''s cap (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
+COMMENT ON FUNCTION @extschema@.jl_dataset_reset(text) IS
+  'Set a dataset''s spent budget back to 0 (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
+COMMENT ON FUNCTION @extschema@.jl_budget_reserve(text, float8, float8) IS
+  'Charge (epsilon, delta) to a dataset now, for one aggregate release later in the same transaction of the same session; only roles that may spend the dataset (its owner, a member of the owner''s role, a superuser, or a role granted with jl_dataset_grant). Returns the ledger id.';
+
+-- one row per jl_budget_reserve: a random token that only the session that
+-- reserved holds, for its transaction; marked used when a release consumes it
+CREATE TABLE @extschema@.jldp_reservation (
+    id          bigserial PRIMARY KEY,
+    ledger_id   bigint NOT NULL,
+    dataset     text NOT NULL,
+    epsilon     numeric NOT NULL,
+    delta       numeric NOT NULL,
+    token       uuid NOT NULL UNIQUE,
+    role        name NOT NULL,
+    xact        xid8 NOT NULL DEFAULT pg_catalog.pg_current_xact_id(),
+    used        boolean NOT NULL DEFAULT false,
+    reserved_at timestamptz NOT NULL DEFAULT now()
+);
+REVOKE ALL ON @extschema@.jldp_reservation FROM PUBLIC;
+COMMENT ON TABLE @extschema@.jldp_reservation IS
+  'Budget reservations (jl_budget_reserve): the charge''s ledger id, a random 128-bit token held only by the session that reserved, for its transaction, and whether a release used it. A restored row authorises nothing. Written only by jldp''s functions.';
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_reservation', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_reservation_id_seq', '');
+
+CREATE FUNCTION @extschema@.jl_dataset_grant(name text, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_grant'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_grant(text, regrole) IS
+  'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and jl_budget_reserve. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
+
+CREATE FUNCTION @extschema@.jl_dataset_revoke(name text, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_revoke'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_revoke(text, regrole) IS
+  'Withdraw what jl_dataset_grant allowed. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_grant(text, regrole) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_revoke(text, regrole) FROM PUBLIC;
+
+-- DROP EXTENSION jldp, DROP SCHEMA ... CASCADE of its schema and DROP OWNED
+-- BY its owner are refused while keys or ledger rows exist, unless
+-- SET jldp.allow_drop = on (superusers)
+CREATE FUNCTION @extschema@.jl_drop_guard()
+RETURNS event_trigger
+AS 'MODULE_PATHNAME', 'jl_drop_guard'
+LANGUAGE C;
+COMMENT ON FUNCTION @extschema@.jl_drop_guard() IS
+  'Event trigger: refuses to drop jldp (the extension, its schema, its owner''s objects) while keys or ledger rows exist, unless jldp.allow_drop is on.';
+REVOKE ALL ON FUNCTION @extschema@.jl_drop_guard() FROM PUBLIC;
+CREATE EVENT TRIGGER jldp_drop_guard ON ddl_command_start
+  WHEN TAG IN ('DROP EXTENSION', 'DROP SCHEMA', 'DROP OWNED')
+  EXECUTE FUNCTION @extschema@.jl_drop_guard();

@@ -119,8 +119,11 @@ CREATE TABLE @extschema@.jldp_dataset (
     epsilon_spent numeric NOT NULL DEFAULT 0,
     delta_spent   numeric NOT NULL DEFAULT 0,
     source        regclass,
-    owner         oid NOT NULL,
-    created       timestamptz NOT NULL DEFAULT now()
+    -- roles by name: a dump restored into another cluster keeps them
+    owner         name NOT NULL,
+    created       timestamptz NOT NULL DEFAULT now(),
+    -- roles the owner allowed to spend the budget (jl_dataset_grant)
+    spenders      name[] NOT NULL DEFAULT '{}'
 );
 REVOKE ALL ON @extschema@.jldp_dataset FROM PUBLIC;
 COMMENT ON TABLE @extschema@.jldp_dataset IS
@@ -132,13 +135,13 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_dataset', '');
 CREATE TABLE @extschema@.jldp_ledger (
     id            bigserial PRIMARY KEY,
     dataset       text NOT NULL,
-    event         text NOT NULL CHECK (event IN ('declare', 'cap', 'reset', 'charge', 'reserve')),
+    event         text NOT NULL CHECK (event IN ('declare', 'cap', 'reset', 'charge', 'reserve', 'grant', 'revoke')),
     epsilon       numeric,
     delta         numeric,
     epsilon_spent numeric NOT NULL,
     delta_spent   numeric NOT NULL,
     what          text,
-    role          oid NOT NULL,
+    role          name NOT NULL,
     xact          xid8 NOT NULL DEFAULT pg_current_xact_id(),
     at            timestamptz NOT NULL DEFAULT now()
 );
@@ -154,51 +157,54 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_declare'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass) IS
-  'Declare a protected dataset with a privacy budget cap (epsilon, delta); the caller owns it.';
+  'Declare a protected dataset with a privacy budget cap (epsilon, delta), owned by the calling role. Binding it to a source relation takes the relation''s owner, a member of its role, or a superuser.';
 
 CREATE FUNCTION @extschema@.jl_dataset_set_cap(name text, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_set_cap'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_dataset_set_cap(text, float8, float8) IS
-  'Change a dataset''s cap (its owner or a superuser); recorded in the ledger.';
+  'Change a dataset''s cap (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
 
 CREATE FUNCTION @extschema@.jl_dataset_reset(name text)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_reset'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_dataset_reset(text) IS
-  'Set a dataset''s spent budget back to 0 (its owner or a superuser); recorded in the ledger.';
+  'Set a dataset''s spent budget back to 0 (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
 
 CREATE FUNCTION @extschema@.jl_budget_reserve(dataset text, epsilon float8, delta float8 DEFAULT 0)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_budget_reserve'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_budget_reserve(text, float8, float8) IS
-  'Charge (epsilon, delta) to a dataset now, for one aggregate release later in the same transaction.';
+  'Charge (epsilon, delta) to a dataset now, for one aggregate release later in the same transaction of the same session; only roles that may spend the dataset (its owner, a member of the owner''s role, a superuser, or a role granted with jl_dataset_grant). Returns the ledger id.';
 
 REVOKE ALL ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_dataset_set_cap(text, float8, float8) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_dataset_reset(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_budget_reserve(text, float8, float8) FROM PUBLIC;
 
--- what the current role may see: datasets it owns (superusers: all)
+-- what the current role may see: datasets it owns (superusers: all, also
+-- those whose owner no longer exists)
 CREATE VIEW @extschema@.jl_budgets WITH (security_barrier) AS
   SELECT name, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
          epsilon_cap - epsilon_spent AS epsilon_remaining,
          delta_cap - delta_spent AS delta_remaining,
-         source, owner::regrole AS owner, created
+         source, owner, created, spenders
   FROM @extschema@.jldp_dataset
-  WHERE pg_catalog.pg_has_role(current_user, owner, 'USAGE');
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
 CREATE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
   SELECT l.id, l.dataset, l.event, l.epsilon, l.delta, l.epsilon_spent, l.delta_spent,
-         l.what, l.role::regrole AS role, l.at
+         l.what, l.role, l.at
   FROM @extschema@.jldp_ledger l JOIN @extschema@.jldp_dataset d ON d.name = l.dataset
-  WHERE pg_catalog.pg_has_role(current_user, d.owner, 'USAGE');
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(d.owner)), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
 REVOKE ALL ON @extschema@.jl_budgets, @extschema@.jl_ledger FROM PUBLIC;
 GRANT SELECT ON @extschema@.jl_budgets, @extschema@.jl_ledger TO PUBLIC;
 COMMENT ON VIEW @extschema@.jl_budgets IS
-  'Protected datasets with their caps, spent and remaining (epsilon, delta), for the datasets owned by the current role or a role it inherits (superusers: all).';
+  'Protected datasets with their caps, spent and remaining (epsilon, delta), owner and granted spenders, for the datasets owned by the current role or a role it inherits (superusers: all).';
 COMMENT ON VIEW @extschema@.jl_ledger IS
   'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it.';
 
@@ -707,3 +713,57 @@ COMMENT ON FUNCTION @extschema@.jl_advise(int, float8, float8, float8, text, flo
 REVOKE ALL ON FUNCTION
     @extschema@.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text)
   FROM PUBLIC;
+
+-- Budget boundary: reservations with identities that never recur, spending
+-- granted by a dataset's owner, and DROP EXTENSION guarded ------------------
+-- (docs/threat_model.md)
+
+-- one row per jl_budget_reserve: a random token that only the session that
+-- reserved holds, for its transaction; marked used when a release consumes it
+CREATE TABLE @extschema@.jldp_reservation (
+    id          bigserial PRIMARY KEY,
+    ledger_id   bigint NOT NULL,
+    dataset     text NOT NULL,
+    epsilon     numeric NOT NULL,
+    delta       numeric NOT NULL,
+    token       uuid NOT NULL UNIQUE,
+    role        name NOT NULL,
+    xact        xid8 NOT NULL DEFAULT pg_catalog.pg_current_xact_id(),
+    used        boolean NOT NULL DEFAULT false,
+    reserved_at timestamptz NOT NULL DEFAULT now()
+);
+REVOKE ALL ON @extschema@.jldp_reservation FROM PUBLIC;
+COMMENT ON TABLE @extschema@.jldp_reservation IS
+  'Budget reservations (jl_budget_reserve): the charge''s ledger id, a random 128-bit token held only by the session that reserved, for its transaction, and whether a release used it. A restored row authorises nothing. Written only by jldp''s functions.';
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_reservation', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_reservation_id_seq', '');
+
+CREATE FUNCTION @extschema@.jl_dataset_grant(name text, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_grant'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_grant(text, regrole) IS
+  'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and jl_budget_reserve. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
+
+CREATE FUNCTION @extschema@.jl_dataset_revoke(name text, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_revoke'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_revoke(text, regrole) IS
+  'Withdraw what jl_dataset_grant allowed. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_grant(text, regrole) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_revoke(text, regrole) FROM PUBLIC;
+
+-- DROP EXTENSION jldp, DROP SCHEMA ... CASCADE of its schema and DROP OWNED
+-- BY its owner are refused while keys or ledger rows exist, unless
+-- SET jldp.allow_drop = on (superusers)
+CREATE FUNCTION @extschema@.jl_drop_guard()
+RETURNS event_trigger
+AS 'MODULE_PATHNAME', 'jl_drop_guard'
+LANGUAGE C;
+COMMENT ON FUNCTION @extschema@.jl_drop_guard() IS
+  'Event trigger: refuses to drop jldp (the extension, its schema, its owner''s objects) while keys or ledger rows exist, unless jldp.allow_drop is on.';
+REVOKE ALL ON FUNCTION @extschema@.jl_drop_guard() FROM PUBLIC;
+CREATE EVENT TRIGGER jldp_drop_guard ON ddl_command_start
+  WHEN TAG IN ('DROP EXTENSION', 'DROP SCHEMA', 'DROP OWNED')
+  EXECUTE FUNCTION @extschema@.jl_drop_guard();

@@ -7,6 +7,10 @@
 #   2. Unordered: ROUNDS times, two sessions start a 0.6 release at the same
 #      moment; exactly one may succeed each round, and the spent budget must
 #      never pass the cap.
+#   3. First releases: two sessions release a relation with no dataset yet
+#      (its default dataset is declared by the first release); the second
+#      waits for the first's declaration and is charged to the same dataset,
+#      instead of failing because it "already exists".
 # Exits non-zero on any violation.
 set -euo pipefail
 ROUNDS=${JLDP_RACE_ROUNDS:-20}
@@ -22,28 +26,36 @@ SQL
 fail=0
 tmp=$(mktemp -d)
 
-# 1. ordered
-q -c "SELECT jl_dataset_declare('ordered', 1.0)" >/dev/null
-( q <<'SQL' > "$tmp/a.out" 2>&1
+# Session A runs $1 in an open transaction held for 2 s; session B runs $2
+# meanwhile.  Their outputs go to $tmp/$3.a and $tmp/$3.b; $waited is how
+# long B took.
+hold_then_run() {
+  ( q <<SQL > "$tmp/$3.a" 2>&1
 BEGIN;
-SELECT jl_release_table('src', 'id', '{x}', 'ordered_a', 2, 0.6, key => 'race', dataset => 'ordered') > 0;
+$1;
 SELECT pg_sleep(2);
 COMMIT;
 SQL
-) &
-apid=$!
-sleep 0.7
-t0=$(date +%s.%N)
-q -c "SELECT jl_release_table('src', 'id', '{x}', 'ordered_b', 2, 0.6, key => 'race', dataset => 'ordered')" > "$tmp/b.out" 2>&1 || true
-t1=$(date +%s.%N)
-wait $apid
-waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  ) &
+  local apid=$! t0 t1
+  sleep 0.7
+  t0=$(date +%s.%N)
+  q -c "$2" > "$tmp/$3.b" 2>&1 || true
+  t1=$(date +%s.%N)
+  wait $apid
+  waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+}
+
+# 1. ordered
+q -c "SELECT jl_dataset_declare('ordered', 1.0)" >/dev/null
+hold_then_run "SELECT jl_release_table('src', 'id', '{x}', 'ordered_a', 2, 0.6, key => 'race', dataset => 'ordered') > 0" \
+  "SELECT jl_release_table('src', 'id', '{x}', 'ordered_b', 2, 0.6, key => 'race', dataset => 'ordered')" ordered
 spent=$(q -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'ordered'")
-if grep -q "would be exceeded" "$tmp/b.out" && [ "$spent" = "0.6" ] && \
+if grep -q "would be exceeded" "$tmp/ordered.b" && [ "$spent" = "0.6" ] && \
    awk -v w="$waited" 'BEGIN { exit !(w >= 0.8) }'; then
   echo "ok   ordered: B waited ${waited}s for A's lock, then was refused; spent $spent of 1.0"
 else
-  echo "FAIL ordered: B waited ${waited}s, spent $spent; B said: $(cat "$tmp/b.out")"
+  echo "FAIL ordered: B waited ${waited}s, spent $spent; B said: $(cat "$tmp/ordered.b")"
   fail=1
 fi
 
@@ -67,5 +79,18 @@ for r in $(seq 1 "$ROUNDS"); do
   wins_total=$((wins_total + wins))
 done
 [ $fail = 0 ] && echo "ok   unordered: $ROUNDS rounds of two simultaneous 0.6 releases against a cap of 1.0: exactly one succeeded each round"
+
+# 3. first releases of an undeclared relation
+q -c "CREATE TABLE first_src AS SELECT * FROM src" >/dev/null
+hold_then_run "SELECT jl_release_table('first_src', 'id', '{x}', 'first_a', 2, 0.5, key => 'race') > 0" \
+  "SELECT jl_release_table('first_src', 'id', '{x}', 'first_b', 2, 0.25, key => 'race') > 0" first
+first=$(q -c "SELECT name || ' ' || epsilon_spent || ' ' || (source = 'first_src'::regclass) FROM jl_budgets WHERE source = 'first_src'::regclass")
+if grep -q '^t$' "$tmp/first.b" && [ "$first" = "public.first_src 0.75 true" ] && \
+   awk -v w="$waited" 'BEGIN { exit !(w >= 0.8) }'; then
+  echo "ok   first releases: B waited ${waited}s for A's declaration, then was charged to it: $first"
+else
+  echo "FAIL first releases: B waited ${waited}s, dataset '$first'; A said: $(cat "$tmp/first.a"); B said: $(cat "$tmp/first.b")"
+  fail=1
+fi
 rm -rf "$tmp"
 exit $fail

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: C unit tests (no server), pg_regress, the upgrade from 0.1.0,
-# the README's SQL, the statistical suite, a reduced run of the papers'
+# the README's SQL, the statistical suite, the budget's restore into a
+# second cluster, a reduced run of the papers'
 # experiments and the demo, against a throwaway cluster (or the server of
 # the PG* variables).
 set -euo pipefail
@@ -33,6 +34,9 @@ test/sparse_memory.sh
 
 echo "== two sessions racing for the last of a budget"
 test/concurrency.sh
+
+echo "== a budget restored into a second cluster"
+test/budget_restore.sh
 
 echo "== the papers' experiments, reduced (test/paper/run.sh --quick)"
 paper_out=$(mktemp -d)

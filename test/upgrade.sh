@@ -10,8 +10,9 @@
 #   2. Negative control: database C is upgraded like A, then a few things
 #      are changed by hand; the comparison must report each of them.
 #   3. Data: database D holds a key, a declared dataset, a ledger charge and
-#      a registry row under 0.1.0; all of it is unchanged by the upgrade, and
-#      the key still gives the same projection.
+#      a registry row under 0.1.0; all of it is unchanged by the upgrade
+#      (owners and ledger roles, OIDs in 0.1.0, become the same roles' names;
+#      datasets get no spenders), and the key still gives the same projection.
 # Exits non-zero on any failure.
 set -euo pipefail
 OLD=0.1.0
@@ -207,8 +208,14 @@ SQL
 contents() {
   q jldp_upgrade_d <<'SQL'
 SELECT 'key | ' || k::text FROM jldp_key k ORDER BY name;
-SELECT 'dataset | ' || d::text FROM jldp_dataset d ORDER BY name;
-SELECT 'ledger | ' || l::text FROM jldp_ledger l ORDER BY id;
+SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders')::text || ' | owner ' ||
+       CASE WHEN pg_typeof(d.owner) = 'oid'::regtype THEN pg_get_userbyid(d.owner::text::oid)::text
+            ELSE d.owner::text END
+  FROM jldp_dataset d ORDER BY name;
+SELECT 'ledger | ' || (to_jsonb(l) - 'role')::text || ' | role ' ||
+       CASE WHEN pg_typeof(l.role) = 'oid'::regtype THEN pg_get_userbyid(l.role::text::oid)::text
+            ELSE l.role::text END
+  FROM jldp_ledger l ORDER BY id;
 SELECT 'registry | ' || r::text FROM jldp_release r ORDER BY id;
 SELECT 'sketches | ' || count(*) || ' ' || md5(string_agg(s::text, ',' ORDER BY id)) FROM src_private s;
 SELECT 'projection | ' || jl_project('{1, 2, 3}', 3, 'kept')::text;
@@ -221,6 +228,8 @@ rows=$(grep -c -e '^key ' -e '^dataset ' -e '^ledger ' -e '^registry ' "$tmp/d.b
 versions=$(q jldp_upgrade_d <<'SQL'
 SELECT jl_release_table('src', 'id', '{x}', 'src_private2', 3, 1.0, key => 'kept', dataset => 'kept_ds') > 0;
 SELECT string_agg(version, ' ' ORDER BY id) FROM jldp_release;
+SELECT bool_and(spenders = '{}' AND owner::text = (SELECT extowner::regrole::text FROM pg_extension WHERE extname = 'jldp'))
+  FROM jldp_dataset;
 SQL
 )
 if [ "$rows" -lt 4 ] || ! grep -q '^registry ' "$tmp/d.before" || ! grep -q '^ledger .*charge' "$tmp/d.before"; then
@@ -230,8 +239,8 @@ if [ "$rows" -lt 4 ] || ! grep -q '^registry ' "$tmp/d.before" || ! grep -q '^le
 elif ! diff -u --label "$OLD" --label "updated to $NEW" "$tmp/d.before" "$tmp/d.after"; then
   echo "FAIL data: the upgrade changed the extension's tables or the key's projection"
   fail=1
-elif [ "$versions" != "$(printf 't\n%s %s' "$OLD" "$NEW")" ]; then
-  echo "FAIL data: the registry records versions '$versions', expected $OLD then $NEW"
+elif [ "$versions" != "$(printf 't\n%s %s\nt' "$OLD" "$NEW")" ]; then
+  echo "FAIL data: registry versions then owners by name: '$versions', expected $OLD then $NEW, then t"
   fail=1
 else
   echo "ok   data: a key, a dataset, its ledger and a registry row ($rows rows) and the key's projection are unchanged; the next release records $NEW"

@@ -23,7 +23,7 @@
 #include "math/mechanism.h"
 
 #include "pg/agg_charge.h"
-#include "pg/budget.h"
+#include "pg/reservation.h"
 
 void
 jl_agg_refuse_window(FunctionCallInfo fcinfo)

@@ -1,16 +1,35 @@
 /*
  * budget.h - the privacy budget: protected datasets with caps, charged by
- * basic composition.
+ * basic composition, owned by roles (docs/threat_model.md).
  */
 #ifndef JLDP_PG_BUDGET_H
 #define JLDP_PG_BUDGET_H
 
 #include "postgres.h"
 
+#include "fmgr.h"
+#include "nodes/pg_list.h"
+
+/*
+ * The role on whose behalf a budget function acts: the current user as SQL
+ * sees it, read before any switch to the extension owner.
+ */
+typedef struct JlActor
+{
+	Oid			role;
+	char	   *name;
+} JlActor;
+
+/* The acting role; call before jl_become_owner. */
+extern JlActor jl_budget_actor(void);
+
 /*
  * Charge (epsilon, delta) to dataset, refusing (ERROR, nothing written)
- * past its cap.  A dataset not yet declared is declared on first use when
- * source_relid is valid, without a cap.  Serialised by a row lock on the
+ * past its cap or when the acting role may not spend it (its owner, a
+ * member of the owner's role, a superuser, or a role the owner granted).  A
+ * dataset not yet declared is declared on first use when source_relid is
+ * valid, without a cap and owned by the relation's owner; a concurrent
+ * first declaration is waited for.  Serialised by a row lock on the
  * dataset, so concurrent charges cannot together pass the cap.  Needs a
  * transaction that may write (not in parallel mode).  Returns the ledger id.
  */
@@ -18,18 +37,76 @@ extern int64 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
 							  double epsilon, double delta, const char *what);
 
 /*
- * For releases that cannot write (an aggregate's final function may run in
- * parallel mode): consume a reservation made with jl_budget_reserve in this
- * transaction for dataset that covers (epsilon, delta).  Each reservation
- * covers one release.  ERROR if there is none.
- */
-extern void jl_budget_consume_reservation(Oid nsp, const char *dataset,
-										  double epsilon, double delta);
-
-/*
  * The dataset declared for a source relation (jl_dataset_declare(...,
  * source => rel)), or NULL; ERROR if several are.
  */
 extern char *jl_budget_dataset_for(Oid nsp, Oid source_relid);
+
+/* ---- shared by budget.c, budget_admin.c and reservation.c ---- */
+
+/* A dataset's row, locked FOR UPDATE. */
+typedef struct JlDataset
+{
+	char	   *owner;			/* role name */
+	List	   *spenders;		/* role names (char *) */
+	Oid			source;			/* InvalidOid if not bound */
+} JlDataset;
+
+/*
+ * Within SPI, as the extension owner: lock dataset's row and read it;
+ * false if it does not exist.
+ */
+extern bool jl_budget_lock(Oid nsp, const char *dataset, JlDataset *ds);
+
+/* ERROR unless the dataset exists; then lock it (SPI, as owner). */
+extern void jl_budget_lock_existing(Oid nsp, const char *dataset, JlDataset *ds);
+
+/* The actor may change the dataset: its owner, a member of it, a superuser. */
+extern bool jl_budget_may_manage(const JlActor *a, const JlDataset *ds);
+
+/* ERROR unless the actor may change the dataset's cap, spent or grants. */
+extern void jl_budget_check_manage(const JlActor *a, const JlDataset *ds,
+								   const char *dataset);
+
+/* ERROR unless the actor may spend the dataset (manage, or granted). */
+extern void jl_budget_check_spend(const JlActor *a, const JlDataset *ds,
+								  const char *dataset);
+
+/*
+ * Charge a locked dataset (SPI, as owner), writing a ledger row of event;
+ * the refusal past the cap shows caps and remaining only if show_budget.
+ */
+extern int64 jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon,
+									 double delta, const char *event, const char *what,
+									 const JlActor *a, bool show_budget);
+
+/* Insert a ledger row (SPI, as owner); returns its id. */
+extern int64 jl_budget_ledger_insert(Oid nsp, const char *dataset, const char *event,
+									 Datum eps, bool eps_null, Datum delta, bool delta_null,
+									 const char *what, const JlActor *a);
+
+/*
+ * Declare a dataset (SPI, as owner) owned by owner; false if a concurrent
+ * or earlier declaration holds the name or the source and conflict_error
+ * is false, else ERROR.
+ */
+extern bool jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
+							  const char *delta_cap, Oid source_relid, const char *owner,
+							  const JlActor *a, bool conflict_error);
+
+/* argument n of a budget function, ERROR if NULL (what names it) */
+extern Datum jl_budget_arg_datum(FunctionCallInfo fcinfo, int n, const char *what);
+extern char *jl_budget_arg_text(FunctionCallInfo fcinfo, int n, const char *what);
+extern double jl_budget_arg_float(FunctionCallInfo fcinfo, int n, const char *what);
+
+/* ERROR unless the extension's tables are this library's (not 0.1.0's) */
+extern void jl_budget_require_current(Oid nsp);
+
+/* epsilon finite >= 0, delta in [0, 1) */
+extern void jl_budget_check_epsilon_delta(double epsilon, double delta);
+
+/* v as a numeric that reads back as v (see budget.c) */
+extern Datum jl_budget_numeric(double v);
+extern char *jl_budget_numeric_text(Datum d);
 
 #endif

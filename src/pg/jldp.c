@@ -6,6 +6,8 @@
 #include "fmgr.h"
 #include "utils/builtins.h"
 
+#include "pg/drop_guard.h"
+
 PG_MODULE_MAGIC;
 
 extern void openblas_set_num_threads(int num_threads);
@@ -17,6 +19,7 @@ _PG_init(void)
 {
 	/* parallel query supplies the parallelism: one BLAS thread per backend */
 	openblas_set_num_threads(1);
+	jl_drop_guard_init();
 }
 
 /*

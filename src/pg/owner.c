@@ -20,11 +20,23 @@ jl_qualified(Oid nsp, const char *name)
 	return quote_qualified_identifier(get_namespace_name(nsp), name);
 }
 
+Oid
+jl_relation_owner(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
 void
 jl_become_owner(Oid nsp, JlOwnerScope *scope)
 {
 	Oid			relid = get_relname_relid("jldp_dataset", nsp);
-	HeapTuple	tup;
 	Oid			owner;
 
 	if (!OidIsValid(relid))
@@ -32,11 +44,7 @@ jl_become_owner(Oid nsp, JlOwnerScope *scope)
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("table jldp_dataset is missing"),
 				 errhint("Recreate the extension jldp.")));
-	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for relation %u", relid);
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
+	owner = jl_relation_owner(relid);
 
 	GetUserIdAndSecContext(&scope->save_user, &scope->save_sec);
 	SetUserIdAndSecContext(owner, scope->save_sec | SECURITY_LOCAL_USERID_CHANGE |

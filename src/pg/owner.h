@@ -20,6 +20,9 @@ typedef struct JlOwnerScope
 extern void jl_become_owner(Oid nsp, JlOwnerScope *scope);
 extern void jl_restore_user(const JlOwnerScope *scope);
 
+/* the owner of a relation */
+extern Oid	jl_relation_owner(Oid relid);
+
 /* name qualified with the schema nsp and quoted, for SPI query text */
 extern char *jl_qualified(Oid nsp, const char *name);
 

@@ -1,0 +1,210 @@
+/*
+ * budget_admin.c - the SQL functions that manage datasets: declare, cap,
+ * reset, and grant or revoke the right to spend one.
+ *
+ * The acting role is read before switching to the extension owner
+ * (jl_budget_actor); only a dataset's owner, a member of the owner's role
+ * or a superuser changes it, and only a relation's owner (or a member, or a
+ * superuser) binds a dataset to the relation (docs/threat_model.md).
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "pg/budget.h"
+#include "pg/owner.h"
+
+PG_FUNCTION_INFO_V1(jl_dataset_declare);
+PG_FUNCTION_INFO_V1(jl_dataset_set_cap);
+PG_FUNCTION_INFO_V1(jl_dataset_reset);
+PG_FUNCTION_INFO_V1(jl_dataset_grant);
+PG_FUNCTION_INFO_V1(jl_dataset_revoke);
+
+/* caps are numbers >= 0, delta_cap below 1 */
+static void
+check_caps(double eps_cap, double delta_cap)
+{
+	if (!(eps_cap >= 0.0) || isnan(eps_cap))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon_cap must be >= 0")));
+	jl_budget_check_epsilon_delta(0.0, delta_cap);
+}
+
+char *
+jl_budget_arg_text(FunctionCallInfo fcinfo, int n, const char *what)
+{
+	return TextDatumGetCString(jl_budget_arg_datum(fcinfo, n, what));
+}
+
+Datum
+jl_budget_arg_datum(FunctionCallInfo fcinfo, int n, const char *what)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", what)));
+	return PG_GETARG_DATUM(n);
+}
+
+double
+jl_budget_arg_float(FunctionCallInfo fcinfo, int n, const char *what)
+{
+	return DatumGetFloat8(jl_budget_arg_datum(fcinfo, n, what));
+}
+
+/* ERROR unless the actor may bind a dataset to the relation: no squatting */
+static void
+check_relation_owner(const JlActor *a, Oid relid)
+{
+	if (!superuser_arg(a->role) && !has_privs_of_role(a->role, jl_relation_owner(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only the owner of relation %s (or a member of its role) or a superuser may declare its dataset",
+						get_rel_name(relid))));
+}
+
+/* jl_dataset_declare(name, epsilon_cap, delta_cap, source) */
+Datum
+jl_dataset_declare(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	JlActor		a = jl_budget_actor();
+	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	double		eps_cap = jl_budget_arg_float(fcinfo, 1, "epsilon_cap");
+	double		delta_cap = PG_ARGISNULL(2) ? 0.0 : PG_GETARG_FLOAT8(2);
+	Oid			source = PG_ARGISNULL(3) ? InvalidOid : PG_GETARG_OID(3);
+	JlOwnerScope scope;
+
+	if (name[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dataset name must not be empty")));
+	check_caps(eps_cap, delta_cap);
+	if (OidIsValid(source))
+		check_relation_owner(&a, source);
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	jl_budget_declare(nsp, name,
+					  jl_budget_numeric_text(jl_budget_numeric(eps_cap)),
+					  jl_budget_numeric_text(jl_budget_numeric(delta_cap)),
+					  source, a.name, &a, true);
+	jl_restore_user(&scope);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/*
+ * Within SPI as owner: lock a dataset the actor may manage, run sql on it
+ * ($1 the name, $2 and $3 as given, either may go unused) and write the
+ * ledger row.
+ */
+static void
+change_dataset(Oid nsp, const JlActor *a, const char *name, const char *sql,
+			   Oid type2, Datum v2, bool null2, Datum v3, bool null3,
+			   const char *event, const char *what)
+{
+	JlDataset	ds;
+	Oid			types[3] = {TEXTOID, type2, NUMERICOID};
+	Datum		values[3] = {CStringGetTextDatum(name), v2, v3};
+	char		nulls[3] = {' ', null2 ? 'n' : ' ', null3 ? 'n' : ' '};
+
+	jl_budget_lock_existing(nsp, name, &ds);
+	jl_budget_check_manage(a, &ds, name);
+	if (SPI_execute_with_args(psprintf(sql, jl_qualified(nsp, "jldp_dataset")),
+							  3, types, values, nulls, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not change dataset \"%s\"", name);
+	jl_budget_ledger_insert(nsp, name, event,
+							type2 == NUMERICOID ? v2 : (Datum) 0, type2 != NUMERICOID || null2,
+							v3, type2 != NUMERICOID || null3, what, a);
+}
+
+/* jl_dataset_set_cap(name, epsilon_cap, delta_cap) */
+Datum
+jl_dataset_set_cap(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	JlActor		a = jl_budget_actor();
+	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	double		eps_cap = jl_budget_arg_float(fcinfo, 1, "epsilon_cap");
+	bool		delta_given = !PG_ARGISNULL(2);
+	double		delta_cap = delta_given ? PG_GETARG_FLOAT8(2) : 0.0;
+	JlOwnerScope scope;
+
+	check_caps(eps_cap, delta_cap);
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	change_dataset(nsp, &a, name,
+				   "UPDATE %s SET epsilon_cap = $2, delta_cap = coalesce($3, delta_cap) WHERE name = $1",
+				   NUMERICOID, jl_budget_numeric(eps_cap), false,
+				   jl_budget_numeric(delta_cap), !delta_given, "cap", NULL);
+	jl_restore_user(&scope);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/* jl_dataset_reset(name): spent back to 0, recorded */
+Datum
+jl_dataset_reset(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	JlActor		a = jl_budget_actor();
+	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	JlOwnerScope scope;
+
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	change_dataset(nsp, &a, name,
+				   "UPDATE %s SET epsilon_spent = 0, delta_spent = 0 WHERE name = $1",
+				   NUMERICOID, (Datum) 0, true, (Datum) 0, true, "reset", NULL);
+	jl_restore_user(&scope);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/* jl_dataset_grant / jl_dataset_revoke (name, spender regrole) */
+static Datum
+grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	JlActor		a = jl_budget_actor();
+	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	char	   *spender;
+	JlOwnerScope scope;
+
+	spender = GetUserNameFromId(DatumGetObjectId(jl_budget_arg_datum(fcinfo, 1, "role")), false);
+	jl_budget_require_current(nsp);
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	change_dataset(nsp, &a, name,
+				   grant ?
+				   "UPDATE %s SET spenders = CASE WHEN $2 = ANY (spenders) THEN spenders "
+				   "ELSE array_append(spenders, $2) END WHERE name = $1" :
+				   "UPDATE %s SET spenders = array_remove(spenders, $2) WHERE name = $1",
+				   NAMEOID, DirectFunctionCall1(namein, CStringGetDatum(spender)), false,
+				   (Datum) 0, true, grant ? "grant" : "revoke",
+				   psprintf("role %s", quote_identifier(spender)));
+	jl_restore_user(&scope);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+Datum
+jl_dataset_grant(PG_FUNCTION_ARGS)
+{
+	return grant_or_revoke(fcinfo, true);
+}
+
+Datum
+jl_dataset_revoke(PG_FUNCTION_ARGS)
+{
+	return grant_or_revoke(fcinfo, false);
+}
