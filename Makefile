@@ -22,7 +22,7 @@ PG_CPPFLAGS = -I$(srcdir)/src -DJLDP_VERSION=\"$(EXTVERSION)\"
 # noise sampling and sensitivity bounds rely on IEEE semantics
 PG_CFLAGS = -fno-fast-math -std=gnu99
 
-REGRESS = keys release recover privileges fuzz table_release agg analytics kinds rr gaussian version
+REGRESS = keys release recover privileges fuzz table_release agg analytics kinds rr gaussian version identity
 REGRESS_OPTS = --inputdir=.
 
 ifneq ($(wildcard /usr/lib/postgresql/15/bin/pg_config),)

@@ -10,8 +10,10 @@
 #   2. Negative control: database C is upgraded like A, then a few things
 #      are changed by hand; the comparison must report each of them.
 #   3. Data: database D holds a key, a declared dataset, a ledger charge and
-#      a registry row under 0.1.0; all of it is unchanged by the upgrade, and
-#      the key still gives the same projection.
+#      a registry row under 0.1.0; all of it is unchanged by the upgrade (the
+#      registry row keeps its kind), and the key still gives the same
+#      projection of 0.1.0's default kind, named ('gaussian': 0.2.0's
+#      default is 'rademacher').
 # Exits non-zero on any failure.
 set -euo pipefail
 OLD=0.1.0
@@ -211,7 +213,7 @@ SELECT 'dataset | ' || d::text FROM jldp_dataset d ORDER BY name;
 SELECT 'ledger | ' || l::text FROM jldp_ledger l ORDER BY id;
 SELECT 'registry | ' || r::text FROM jldp_release r ORDER BY id;
 SELECT 'sketches | ' || count(*) || ' ' || md5(string_agg(s::text, ',' ORDER BY id)) FROM src_private s;
-SELECT 'projection | ' || jl_project('{1, 2, 3}', 3, 'kept')::text;
+SELECT 'projection | ' || jl_project('{1, 2, 3}', 3, 'kept', 'gaussian')::text;
 SQL
 }
 contents > "$tmp/d.before"

@@ -82,6 +82,8 @@ jl_project_rows(const double *P, int64_t d, int k, const double *X, int64_t n,
 {
 	if (P == NULL)
 		memcpy(Y, X, sizeof(double) * d * n);
+	else if (n == 1)
+		jl_project_vec(P, d, k, X, Y);	/* the same sums as a single row's */
 	else
 		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int) n, k,
 					(int) d, 1.0, X, (int) d, P, k, 0.0, Y, k);
