@@ -128,4 +128,14 @@ SELECT row_id, array_length(z, 1) AS len,
        (SELECT (jl_release_info(6, 6, 1e9, key => 'pinned', kind => 'identity')->>'grid')::float8 AS g) i
  ORDER BY row_id;
 COMMIT;
+-- d = k = 2000: past the aggregate's dense limit, the statistics of P = I
+-- are not streamed but known in closed form; still x itself
+BEGIN;
+SELECT jl_budget_reserve('id_agg', 1e9) > 0 AS reserved;
+SELECT array_length(z, 1) AS len, round(z[7]::numeric, 6) AS z7, round(z[1999]::numeric, 6) AS z1999,
+       (SELECT max(abs(v)) FROM unnest(z) WITH ORDINALITY u(v, i) WHERE i NOT IN (7, 1999)) < 1e-6 AS others_zero
+  FROM (SELECT jl_private_release_agg(attr, val, 2000, 2000, 1e9, 'id_agg', 'element', 1, 'exact', NULL,
+                                      'pinned', 'identity') AS z
+          FROM (VALUES (1999, -4.5::float8), (7, 2.0)) f(attr, val)) s;
+COMMIT;
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 6, 4, 1.0, 'id_agg', 'element', 1, 'exact', NULL, 'pinned', 'identity')$$);
