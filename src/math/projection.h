@@ -63,8 +63,7 @@ int			jl_kind_ready(JlKind kind);
 
 /*
  * Probability that an entry is nonzero: 1, 1/3 or the sparse density
- * (identity: 1, the density of its one nonzero among the entries that
- * jl_projection_row_nz reports).
+ * (identity: 1 here, having no d; I_d has 1/d, which a release records).
  */
 double		jl_kind_density(JlKind kind);
 

@@ -104,7 +104,8 @@ jl_calibration_json(StringInfo b, const char *mechanism, const JlMechanism *m,
 	appendStringInfo(b, ", \"sampler\": \"discrete %s on a power-of-two grid\"",
 					 jl_noise_name(m->noise));
 	appendStringInfo(b, ", \"projection\": \"%s\"", jl_kind_name(kind));
-	jl_json_num(b, "density", jl_kind_density(kind));
+	jl_json_num(b, "density", JL_KIND_IS_IDENTITY(kind) ? 1.0 / (double) m->d :
+				jl_kind_density(kind));
 	appendStringInfo(b, ", \"kind\": \"%s\", \"d\": %lld, \"k\": %d",
 					 jl_kind_word(kind), (long long) m->d, m->k);
 	appendStringInfo(b, ", \"neighbor\": \"%s\", \"calibration\": \"%s\"",
