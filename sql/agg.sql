@@ -21,9 +21,9 @@ FROM (SELECT (SELECT bool_and(abs(a - b) <= 1e-13 * (1 + abs(b)))
       FROM agg_dense d
       JOIN (SELECT row_id, jl_project_agg(attr, val, 8, 'pinned') AS y
             FROM agg_facts GROUP BY row_id) s USING (row_id)) t;
--- the values of release.sql's x P for {0.5,-2,3.25}
+-- the values of release.sql's x P (Gaussian P) for {0.5,-2,3.25}
 SELECT round(v::numeric, 12) AS xp
-  FROM unnest((SELECT jl_project_agg(i::int, e, 4, 'pinned')
+  FROM unnest((SELECT jl_project_agg(i::int, e, 4, 'pinned', 'gaussian')
                FROM unnest('{0.5,-2,3.25}'::float8[]) WITH ORDINALITY u(e, i))) v;
 -- a sparse vector: only its nonzero attributes, in any order
 SELECT (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project_agg(a, v, 4, 'pinned')) v)

@@ -22,8 +22,9 @@ SELECT jl_project(array_fill(0::float8, ARRAY[5]) || 1::float8 || array_fill(0::
 SELECT jl_project('{0.5,-2,3.25}', 4, 'pinned', 'rademacher') AS rademacher_xp,
        jl_project('{0.5,-2,3.25}', 6, 'pinned', 'achlioptas') AS achlioptas_xp;
 
--- the default is the Gaussian P, unchanged
-SELECT jl_project('{0.5,-2,3.25}', 4, 'pinned') = jl_project('{0.5,-2,3.25}', 4, 'pinned', 'gaussian') AS gaussian_default;
+-- the default is the Rademacher P (the Gaussian one until 0.2.0)
+SELECT jl_project('{0.5,-2,3.25}', 4, 'pinned') = jl_project('{0.5,-2,3.25}', 4, 'pinned', 'rademacher') AS rademacher_default,
+       jl_project('{0.5,-2,3.25}', 4, 'pinned') <> jl_project('{0.5,-2,3.25}', 4, 'pinned', 'gaussian') AS not_gaussian;
 
 -- rows do not depend on d ...
 SELECT jl_project('{0,1}', 5, 'pinned', 'rademacher') = jl_project('{0,1,0,0,0,0,0}', 5, 'pinned', 'rademacher') AS rademacher_row_independent_of_d,
@@ -38,7 +39,7 @@ SELECT jl_project(array_fill(0::float8, ARRAY[16]) || 0::float8, 8, 'pinned', 's
        AS sparse_equals_explicit_density;
 -- kinds and densities are separate streams
 SELECT jl_project('{1}', 64, 'pinned', 'sparse(0.5)') <> jl_project('{1}', 64, 'pinned', 'sparse(0.50006103515625)') AS densities_separate,
-       (SELECT count(*) FROM unnest(jl_project('{1}', 64, 'pinned', 'rademacher'), jl_project('{1}', 64, 'pinned')) u(r, g)
+       (SELECT count(*) FROM unnest(jl_project('{1}', 64, 'pinned', 'rademacher'), jl_project('{1}', 64, 'pinned', 'gaussian')) u(r, g)
          WHERE sign(r) = sign(g)) AS rademacher_gaussian_sign_agreements;
 
 -- what a release records and uses, per kind
@@ -123,9 +124,9 @@ SELECT row_id,
   FROM (SELECT row_id, kind, jl_project_agg(attr, val, 8, 'pinned', CASE kind WHEN 'sparse' THEN 'sparse(0.25)' ELSE kind END) AS y
           FROM ka_facts, unnest(ARRAY['rademacher', 'achlioptas', 'sparse']) kind GROUP BY row_id, kind) s
  ORDER BY row_id, kind;
--- the four-argument aggregate is the Gaussian one
+-- the four-argument aggregate is the Rademacher one, as jl_project's default
 SELECT (SELECT jl_project_agg(attr, val, 8, 'pinned') FROM ka_facts WHERE row_id = 1)
-     = (SELECT jl_project_agg(attr, val, 8, 'pinned', 'gaussian') FROM ka_facts WHERE row_id = 1) AS gaussian_default;
+     = (SELECT jl_project_agg(attr, val, 8, 'pinned', 'rademacher') FROM ka_facts WHERE row_id = 1) AS rademacher_default;
 -- jl_project_agg has no d: 'sparse' needs its density
 SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', 'sparse') FROM ka_facts$$);
 SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', 'dense') FROM ka_facts$$);

@@ -1,9 +1,10 @@
 -- Projection and release under the pinned key from keys.sql.
 
--- exact values of x P (rounded to 12 decimals: libm's last bit is not ours)
-SELECT round(v::numeric, 12) AS p_row0 FROM unnest(jl_project('{1,0,0}', 4, 'pinned')) v;
-SELECT round(v::numeric, 12) AS p_row2 FROM unnest(jl_project('{0,0,1}', 4, 'pinned')) v;
-SELECT round(v::numeric, 12) AS xp FROM unnest(jl_project('{0.5,-2,3.25}', 4, 'pinned')) v;
+-- exact values of x P for a Gaussian P (rounded to 12 decimals: libm's last
+-- bit is not ours; the default kind, Rademacher, in kinds.sql)
+SELECT round(v::numeric, 12) AS p_row0 FROM unnest(jl_project('{1,0,0}', 4, 'pinned', 'gaussian')) v;
+SELECT round(v::numeric, 12) AS p_row2 FROM unnest(jl_project('{0,0,1}', 4, 'pinned', 'gaussian')) v;
+SELECT round(v::numeric, 12) AS xp FROM unnest(jl_project('{0.5,-2,3.25}', 4, 'pinned', 'gaussian')) v;
 
 -- row i of P depends on (key, k, i) only, not on d
 SELECT jl_project('{0,1}', 5, 'pinned') = jl_project('{0,1,0,0,0,0,0}', 5, 'pinned') AS row_independent_of_d;
@@ -13,12 +14,12 @@ SELECT jl_project('{1}', 4, 'pinned') <> jl_project('{1}', 4, 'pinned2') AS key_
 -- array lower bounds do not matter
 SELECT jl_project('[0:2]={1,2,3}'::float8[], 3, 'pinned') = jl_project('{1,2,3}', 3, 'pinned') AS lbound_ignored;
 
--- what a release guarantees and uses, for the pinned key
+-- what a release guarantees and uses, for the pinned key and a Gaussian P
 SELECT key, CASE WHEN jsonb_typeof(value) = 'number' THEN round(value::text::numeric, 9)::text ELSE value::text END AS value
-  FROM jsonb_each(jl_release_info(3, 4, 1.0, key => 'pinned')) ORDER BY key;
+  FROM jsonb_each(jl_release_info(3, 4, 1.0, key => 'pinned', kind => 'gaussian')) ORDER BY key;
 SELECT (i->>'sensitivity_method') AS method, round((i->>'projection_sensitivity')::numeric, 9) AS sens,
        (i->>'epsilon')::float8 AS epsilon, (i->>'delta')::float8 AS delta
-  FROM jl_release_info(3, 4, 1.0, neighbor => 'row', key => 'pinned') i;
+  FROM jl_release_info(3, 4, 1.0, neighbor => 'row', key => 'pinned', kind => 'gaussian') i;
 -- k beyond exact enumeration: the certified spectral bound
 SELECT (i->>'sensitivity_method') AS method, (i->>'valid')::bool AS valid
   FROM jl_release_info(30, 30, 1.0, neighbor => 'row', key => 'pinned') i;
@@ -33,13 +34,14 @@ SELECT (i->>'grid')::float8 = 2 ^ round(log(2, (i->>'grid')::float8::numeric)) A
   FROM jl_release_info(100, 20, 4.0, key => 'pinned') i;
 
 -- paper calibration: element c = 2 sqrt(k) B with the probability claim d e^(-k/2)
+-- (derived for a Gaussian P, reported only for it)
 SELECT round((i->>'paper_c')::numeric, 9) AS c, round((i->>'paper_delta')::numeric, 9) AS paper_delta,
        (i->>'paper_delta_vacuous')::bool AS vacuous, (i->>'valid')::bool AS valid,
        (i->>'epsilon')::float8 AS epsilon, (i->>'delta')::float8 AS delta
-  FROM jl_release_info(100, 20, 4.0, calibration => 'paper', key => 'pinned') i;
+  FROM jl_release_info(100, 20, 4.0, calibration => 'paper', key => 'pinned', kind => 'gaussian') i;
 -- d e^(-k/2) >= 1: the paper's guarantee is vacuous, the realized check decides
 SELECT (i->>'paper_delta_vacuous')::bool AS vacuous, (i->>'valid')::bool AS valid
-  FROM jl_release_info(3, 2, 4.0, calibration => 'paper', key => 'pinned') i;
+  FROM jl_release_info(3, 2, 4.0, calibration => 'paper', key => 'pinned', kind => 'gaussian') i;
 -- row: c = k sqrt(2 B^2 ln(2k/delta)/k), delta required
 SELECT round((i->>'paper_c')::numeric, 9) AS c, (i->>'valid')::bool AS valid, (i->>'delta')::float8 AS delta
   FROM jl_release_info(100, 20, 4.0, 'row', 1, 'paper', 1e-5, 'pinned') i;

@@ -54,19 +54,19 @@ CREATE FUNCTION @extschema@.jl_private_release(
     x float8[], k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
-    key text DEFAULT 'default', kind text DEFAULT 'gaussian',
+    key text DEFAULT 'default', kind text DEFAULT 'rademacher',
     noise text DEFAULT 'laplace')
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_private_release'
 LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) IS
-  'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''gaussian'' (default), ''rademacher'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)'') rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
+  'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)''; or ''identity'': no projection, P = I and k = d, noise on every attribute) rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
 
 CREATE FUNCTION @extschema@.jl_release_info(
     d int, k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
-    key text DEFAULT 'default', kind text DEFAULT 'gaussian',
+    key text DEFAULT 'default', kind text DEFAULT 'rademacher',
     noise text DEFAULT 'laplace')
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_release_info'
@@ -75,12 +75,12 @@ COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, 
   'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density: the kind word recorded selects the same P again). Contains no secret.';
 
 CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default',
-    kind text DEFAULT 'gaussian')
+    kind text DEFAULT 'rademacher')
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_project'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text, text) IS
-  'Noise-free x P with P of the given kind (''gaussian'', ''rademacher'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)''), for the curator''s own verification. Reveals P: never grant it to analysts.';
+  'Noise-free x P with P of the given kind (''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)'', or ''identity'' with k = d: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
 
 REVOKE ALL ON FUNCTION @extschema@.jl_key_create(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_key_import(text, bytea) FROM PUBLIC;
@@ -99,12 +99,12 @@ COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], float8) IS
   'Unbiased estimate of the squared distance between the original rows: ||a - b||^2 - 2 k noise_variance.';
 
 CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
-    noise text DEFAULT 'laplace')
+    noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8, text) IS
-  'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) at r^2 = max(estimate, 0), over the projection and the noise: c = 14 for noise ''laplace'', 8 for ''gaussian''.';
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8, text, text) IS
+  'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) at r^2 = max(estimate, 0), over the projection and the noise: c = 14 for noise ''laplace'', 8 for ''gaussian''. kind => ''identity'' (a release without projection, k = d): nothing varies with P and the 2 r^4/k term goes; any other kind word keeps it.';
 
 -- Privacy budget ------------------------------------------------------------
 -- Protected datasets with caps; every release is charged by basic
@@ -267,7 +267,7 @@ CREATE FUNCTION @extschema@.jl_release_table(
     calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
     key text DEFAULT 'default', dataset text DEFAULT NULL,
     clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
-    kind text DEFAULT 'gaussian', noise text DEFAULT 'laplace')
+    kind text DEFAULT 'rademacher', noise text DEFAULT 'laplace')
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_release_table'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -287,7 +287,7 @@ RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev_release'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], regclass) IS
-  'jl_recover_dist_stddev with the noise variance and the noise of the release that wrote the table (from the registry).';
+  'jl_recover_dist_stddev with the noise variance, the noise and the kind (identity or a projection) of the release that wrote the table (from the registry).';
 
 -- Aggregate release of long-format data -------------------------------------
 -- (row, attribute, value) rows, GROUP BY row: attribute i (1-based) uses row
@@ -409,11 +409,11 @@ COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, f
 COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text) IS
   'jl_private_release_agg with every option: neighbor, bound, calibration, delta and the key''s name.';
 COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text) IS
-  'jl_private_release_agg with every option and the projection kind (''gaussian'', ''rademacher'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), or ''sparse(s)''), as jl_private_release.';
+  'jl_private_release_agg with every option and the projection kind (''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)'', or ''identity'' with k = d: attribute i is coordinate i), as jl_private_release.';
 COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text) IS
   'jl_private_release_agg with every option, the projection kind and the noise (''laplace'' or ''gaussian''; Gaussian needs delta, and calibration NULL means the noise''s default). Reserve (epsilon, delta) with jl_budget_reserve first.';
 COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text, text) IS
-  'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d.';
+  'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d; ''identity'' takes k as d (attr 1..k is coordinate attr).';
 COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text) IS
   'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
 
@@ -507,22 +507,22 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_recover_inner(float8[], float8[], float8) IS
   'Unbiased estimate of the inner product of two different original rows: <a, b> (independent noise needs no correction; noise_variance is only checked). For a row with itself use jl_recover_norm2.';
 CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
-    noise text DEFAULT 'laplace')
+    noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], float8, text) IS
-  'Plug-in standard error of jl_recover_inner over the projection and the noise: sqrt(s2 (|a|^2 + |b|^2) + k s2^2 + (|a|^2 |b|^2 + <a,b>^2) / k) at the recovered values; the same for noise ''laplace'' and ''gaussian''.';
+COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], float8, text, text) IS
+  'Plug-in standard error of jl_recover_inner over the projection and the noise: sqrt(s2 (|a|^2 + |b|^2) + k s2^2 + (|a|^2 |b|^2 + <a,b>^2) / k) at the recovered values; the same for noise ''laplace'' and ''gaussian''. kind => ''identity'' (no projection): without the last term.';
 CREATE FUNCTION @extschema@.jl_recover_norm2(a float8[], noise_variance float8)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_recover_norm2(float8[], float8) IS
   'Unbiased estimate of the squared L2 norm of the original row: ||a||^2 - k noise_variance (may be negative).';
 CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], noise_variance float8,
-    noise text DEFAULT 'laplace')
+    noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], float8, text) IS
-  'Plug-in standard error of jl_recover_norm2 over the projection and the noise: sqrt(2 n^4/k + 4 s2 n^2 + (kappa - 1) k s2^2) at n^2 = max(estimate, 0), kappa = 6 for noise ''laplace'' (default), 3 for ''gaussian''.';
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], float8, text, text) IS
+  'Plug-in standard error of jl_recover_norm2 over the projection and the noise: sqrt(2 n^4/k + 4 s2 n^2 + (kappa - 1) k s2^2) at n^2 = max(estimate, 0), kappa = 6 for noise ''laplace'' (default), 3 for ''gaussian''. kind => ''identity'' (no projection): without the 2 n^4/k term.';
 
 CREATE FUNCTION @extschema@.jl_recover_inner(a float8[], b float8[], release regclass)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_release'

@@ -12,7 +12,9 @@
 #   3. Data: database D holds a key, a declared dataset, a ledger charge and
 #      a registry row under 0.1.0; all of it is unchanged by the upgrade
 #      (owners and ledger roles, OIDs in 0.1.0, become the same roles' names;
-#      datasets get no spenders), and the key still gives the same projection.
+#      datasets get no spenders; the registry row keeps its kind), and the key
+#      still gives the same projection of 0.1.0's default kind, named
+#      ('gaussian': 0.2.0's default is 'rademacher').
 # Exits non-zero on any failure.
 set -euo pipefail
 OLD=0.1.0
@@ -218,7 +220,7 @@ SELECT 'ledger | ' || (to_jsonb(l) - 'role')::text || ' | role ' ||
   FROM jldp_ledger l ORDER BY id;
 SELECT 'registry | ' || r::text FROM jldp_release r ORDER BY id;
 SELECT 'sketches | ' || count(*) || ' ' || md5(string_agg(s::text, ',' ORDER BY id)) FROM src_private s;
-SELECT 'projection | ' || jl_project('{1, 2, 3}', 3, 'kept')::text;
+SELECT 'projection | ' || jl_project('{1, 2, 3}', 3, 'kept', 'gaussian')::text;
 SQL
 }
 contents > "$tmp/d.before"

@@ -109,6 +109,7 @@ jl_kind_ready(JlKind kind)
 		case JL_KIND_GAUSSIAN:
 		case JL_KIND_RADEMACHER:
 		case JL_KIND_ACHLIOPTAS:
+		case JL_KIND_IDENTITY:
 			return kind == JL_KIND_BASE(kind);
 		case JL_KIND_SPARSE:
 			return kind < (1u << 24) &&
@@ -144,6 +145,8 @@ jl_kind_scale(JlKind kind, int k)
 		case JL_KIND_SPARSE:
 			/* s k = m k / 2^e is exact (m k < 2^28) */
 			return 1.0 / sqrt(jl_kind_density(kind) * (double) k);
+		case JL_KIND_IDENTITY:
+			return 1.0;
 	}
 	return 1.0 / sqrt((double) k);
 }
@@ -161,6 +164,8 @@ jl_kind_name(JlKind kind)
 			return "achlioptas";
 		case JL_KIND_SPARSE:
 			return "sparse";
+		case JL_KIND_IDENTITY:
+			return "identity";
 	}
 	return "unknown";
 }
@@ -259,6 +264,11 @@ jl_projection_row(const uint8_t key[JL_KEY_BYTES], JlKind kind, int k,
 						out[j] = 0.0;
 				}
 			}
+			break;
+		case JL_KIND_IDENTITY:
+			/* no key, no stream: row i of I */
+			for (j = 0; j < k; j++)
+				out[j] = (uint32_t) j == row ? 1.0 : 0.0;
 			break;
 		default:
 			/* not a kind (the callers check): no usable row */

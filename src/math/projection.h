@@ -32,6 +32,7 @@ typedef uint32_t JlKind;
 #define JL_KIND_RADEMACHER 2	/* +-1/sqrt(k), 1/2 each */
 #define JL_KIND_ACHLIOPTAS 3	/* +-sqrt(3/k) w.p. 1/6 each, 0 w.p. 2/3 */
 #define JL_KIND_SPARSE 4		/* +-1/sqrt(s k) w.p. s/2 each, 0 w.p. 1 - s */
+#define JL_KIND_IDENTITY 5		/* P = I_d, k = d: no projection, no key */
 #define JL_KIND_BASE(kind) ((kind) & 15)
 #define JL_DENSITY_BITS 14		/* bits of the density's mantissa m */
 #define JL_DENSITY_MIN_EXP 13
@@ -54,22 +55,33 @@ JlKind		jl_kind_sparse(double s);
 /* kind with an automatic sparse density set to 1/sqrt(d); others as they are */
 JlKind		jl_kind_resolve(JlKind kind, int64_t d);
 
+/* 1 if kind is the identity (P = I_d, k = d) */
+#define JL_KIND_IS_IDENTITY(kind) ((kind) == JL_KIND_IDENTITY)
+
 /* 1 if kind can generate rows (a known base kind, sparse with a density) */
 int			jl_kind_ready(JlKind kind);
 
-/* Probability that an entry is nonzero: 1, 1/3 or the sparse density. */
+/*
+ * Probability that an entry is nonzero: 1, 1/3 or the sparse density
+ * (identity: 1 here, having no d; I_d has 1/d, which a release records).
+ */
 double		jl_kind_density(JlKind kind);
 
 /*
  * |P_ij| of a nonzero entry (Gaussian: the scale 1/sqrt(k) of N(0,1) draws),
- * computed as the rows do, so E[P_ij^2] = 1/k for every kind.
+ * computed as the rows do, so E[P_ij^2] = 1/k for every random kind
+ * (identity: 1).
  */
 double		jl_kind_scale(JlKind kind, int k);
 
-/* "gaussian", "rademacher", "achlioptas", "sparse" or "unknown" */
+/* "gaussian", "rademacher", "achlioptas", "sparse", "identity" or "unknown" */
 const char *jl_kind_name(JlKind kind);
 
-/* Row i of P: out[0..k-1]. */
+/*
+ * Row i of P: out[0..k-1].  Identity: e_i (all zeros when i >= k); the
+ * release paths never generate it (they copy instead), but the row is
+ * defined so that every generic loop over rows of P stays correct.
+ */
 void		jl_projection_row(const uint8_t key[JL_KEY_BYTES], JlKind kind,
 							  int k, uint32_t row, double *out);
 

@@ -8,6 +8,8 @@
  * 2 r2^2 / k.  (Dhaliwal et al.'s Claim 7 has 4 s2 r2 and 2k(7 s2^2 - s2).)
  * Gaussian noise: E w^4 = 3 (2 s2)^2, so Var(w^2) = 8 s2^2 and the last term
  * is 8 k s2^2 (Kenthapadi et al., Theorem 2).
+ * P = I (no projection, k = d): y = x, so the variance given P is the whole
+ * variance, with r2 = ||x_i - x_j||^2 exactly.
  */
 #include "math/recover.h"
 
@@ -64,20 +66,20 @@ jl_recover_variance_gaussian(double r2, int k, double noise_variance,
 
 double
 jl_recover_stddev_noise(const double *a, const double *b, int k,
-						double noise_variance, int gaussian)
+						double noise_variance, int gaussian, int identity)
 {
 	double		r2 = jl_recover_sqdist(a, b, k, noise_variance);
 
 	if (r2 < 0.0)
 		r2 = 0.0;
 	return sqrt(gaussian ?
-				jl_recover_variance_gaussian(r2, k, noise_variance, 0) :
-				jl_recover_variance_laplace(r2, k, noise_variance, 0));
+				jl_recover_variance_gaussian(r2, k, noise_variance, identity) :
+				jl_recover_variance_laplace(r2, k, noise_variance, identity));
 }
 
 double
 jl_recover_stddev(const double *a, const double *b, int k,
 				  double noise_variance)
 {
-	return jl_recover_stddev_noise(a, b, k, noise_variance, 0);
+	return jl_recover_stddev_noise(a, b, k, noise_variance, 0, 0);
 }

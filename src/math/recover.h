@@ -31,10 +31,14 @@ double		jl_recover_variance_gaussian(double r2, int k, double noise_variance,
 /*
  * Plug-in standard error: the variance above (over P and the noise) at
  * r2 = max(recovered, 0); Laplace noise, or Gaussian when gaussian != 0.
+ * With identity != 0 the release had P = I (no projection, k = d): nothing
+ * varies with P, so the variance is the conditional one, with r2 the true
+ * squared distance itself: 8 s2 r2 + 14 k s2^2 (Gaussian: 8 k s2^2).
  */
 double		jl_recover_stddev(const double *a, const double *b, int k,
 							  double noise_variance);
 double		jl_recover_stddev_noise(const double *a, const double *b, int k,
-									double noise_variance, int gaussian);
+									double noise_variance, int gaussian,
+									int identity);
 
 #endif

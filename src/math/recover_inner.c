@@ -62,20 +62,20 @@ jl_norm2_variance(double n2, int k, double noise_variance,
 
 double
 jl_inner_stddev(const double *a, const double *b, int k,
-						double noise_variance)
+				double noise_variance, int identity)
 {
 	double		n2a = fmax(jl_norm2_recover(a, k, noise_variance), 0.0);
 	double		n2b = fmax(jl_norm2_recover(b, k, noise_variance), 0.0);
 
 	return sqrt(jl_inner_variance(n2a, n2b, jl_inner(a, b, k), k,
-										  noise_variance, 0));
+								  noise_variance, identity));
 }
 
 double
 jl_norm2_stddev(const double *a, int k, double noise_variance,
-						double kurtosis)
+				double kurtosis, int identity)
 {
 	double		n2 = fmax(jl_norm2_recover(a, k, noise_variance), 0.0);
 
-	return sqrt(jl_norm2_variance(n2, k, noise_variance, kurtosis, 0));
+	return sqrt(jl_norm2_variance(n2, k, noise_variance, kurtosis, identity));
 }

@@ -16,6 +16,7 @@
  *   over P:   2 ||x||^4 / k + 4 s2 ||x||^2 + (kappa - 1) k s2^2
  * The over-P terms are those of a Gaussian P; a Rademacher P has less
  * (by 2 sum_i x_i^4 / k for the norm), an Achlioptas P the same.
+ * P = I (k = d): y = x, and the given-P variances are the whole variances.
  */
 #ifndef JLDP_MATH_RECOVER_INNER_H
 #define JLDP_MATH_RECOVER_INNER_H
@@ -43,11 +44,13 @@ double		jl_norm2_variance(double n2, int k, double noise_variance,
 
 /*
  * Plug-in standard errors over P and the noise: the variances above at the
- * recovered values, squared norms clamped at 0.
+ * recovered values, squared norms clamped at 0.  With identity != 0 the
+ * release had P = I (k = d, y = x): the variances given P, which are then
+ * the whole variances.
  */
 double		jl_inner_stddev(const double *a, const double *b, int k,
-									double noise_variance);
-double		jl_norm2_stddev(const double *a, int k,
-									double noise_variance, double kurtosis);
+							double noise_variance, int identity);
+double		jl_norm2_stddev(const double *a, int k, double noise_variance,
+							double kurtosis, int identity);
 
 #endif

@@ -35,6 +35,11 @@
 void
 jl_project_vec(const double *P, int64_t d, int k, const double *x, double *y)
 {
+	if (P == NULL)
+	{
+		memcpy(y, x, sizeof(double) * d);
+		return;
+	}
 	cblas_dgemv(CblasRowMajor, CblasTrans, (int) d, k, 1.0, P, k, x, 1, 0.0,
 				y, 1);
 }
@@ -45,6 +50,11 @@ jl_project_vec_compensated(const double *P, int64_t d, int k, const double *x,
 {
 	int			j;
 
+	if (P == NULL)
+	{
+		memcpy(y, x, sizeof(double) * d);
+		return;
+	}
 	for (j = 0; j < k; j++)
 	{
 		double		s = 0.0,
@@ -64,6 +74,19 @@ jl_project_vec_compensated(const double *P, int64_t d, int k, const double *x,
 		}
 		y[j] = s + c;
 	}
+}
+
+void
+jl_project_rows(const double *P, int64_t d, int k, const double *X, int64_t n,
+				double *Y)
+{
+	if (P == NULL)
+		memcpy(Y, X, sizeof(double) * d * n);
+	else if (n == 1)
+		jl_project_vec(P, d, k, X, Y);	/* the same sums as a single row's */
+	else
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int) n, k,
+					(int) d, 1.0, X, (int) d, P, k, 0.0, Y, k);
 }
 
 JlStatus

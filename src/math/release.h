@@ -13,6 +13,12 @@
 
 #include <stdint.h>
 
+/*
+ * Every product below takes P == NULL as the identity (P = I_d, k = d,
+ * never materialised): y = x is a copy, exact, so the floating-point
+ * allowance of the release is met by every row.
+ */
+
 /* Noise-free y = x P (BLAS), x of length d, y of length k. */
 void		jl_project_vec(const double *P, int64_t d, int k, const double *x,
 						   double *y);
@@ -25,6 +31,10 @@ void		jl_project_vec(const double *P, int64_t d, int k, const double *x,
  */
 void		jl_project_vec_compensated(const double *P, int64_t d, int k,
 									   const double *x, double *y);
+
+/* Y = X P for n rows (n x d into n x k, row-major): one BLAS level-3 product. */
+void		jl_project_rows(const double *P, int64_t d, int k, const double *X,
+							int64_t n, double *Y);
 
 /*
  * y = x P (by whichever projection jl_row_class asked for) clamped to

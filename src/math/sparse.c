@@ -189,6 +189,14 @@ pair_row(const JlSparsePair *pair, const uint8_t key[JL_KEY_BYTES],
 
 	*cols = NULL;
 	*vals = rowbuf;
+	if (JL_KIND_IS_IDENTITY(kind))
+	{
+		/* row i of I: one 1 in column i (attributes beyond k have none) */
+		*cols = idx;
+		idx[0] = (int32_t) i;
+		rowbuf[0] = 1.0;
+		return i < (uint32_t) k ? 1 : 0;
+	}
 	if (P != NULL)
 	{
 		*vals = P + (int64_t) i * k;

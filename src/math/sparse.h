@@ -33,7 +33,8 @@ int64_t		jl_sparse_compact(JlSparsePair *pairs, int64_t n);
  * order of the pairs (sorted: attribute order), with values clamped to
  * [-limit, limit] (pass INFINITY for none).  P is the dense d x k matrix
  * when the caller has one (attr <= its d), or NULL: then each row is
- * generated from the key into rowbuf (k doubles).
+ * generated from the key into rowbuf (k doubles).  The identity kind
+ * adds each value to its own coordinate (attr <= k), whatever P is.
  */
 void		jl_sparse_project(const JlSparsePair *pairs, int64_t n,
 							  const uint8_t key[JL_KEY_BYTES], JlKind kind,

@@ -402,9 +402,10 @@ jl_project_agg_final(PG_FUNCTION_ARGS)
 
 	/*
 	 * Rows of P do not depend on d: when the largest attribute is small, the
-	 * cached dense P of a power-of-two d covering it has the same rows.
+	 * cached dense P of a power-of-two d covering it has the same rows.  The
+	 * identity needs no P: each value goes to its own coordinate.
 	 */
-	if (n > 0)
+	if (n > 0 && !JL_KIND_IS_IDENTITY(st->p.proj))
 	{
 		int64		dd = 64;
 

@@ -24,6 +24,7 @@
 #include "pg/agg_state.h"
 #include "pg/arrays.h"
 #include "pg/options.h"
+#include "pg/projection_cache.h"
 
 PG_FUNCTION_INFO_V1(jl_agg_combine);
 PG_FUNCTION_INFO_V1(jl_agg_serialize);
@@ -101,6 +102,7 @@ jl_agg_check_release_params(const JlAggParams *p)
 		jl_report_status(JL_ERR_BOUND);
 	if (!isnan(p->delta) && !(p->delta > 0.0 && p->delta < 1.0))
 		jl_report_status(JL_ERR_DELTA);
+	jl_check_identity_k(p->proj, p->k, p->d, "the argument d");
 	if (p->noise == JL_NOISE_GAUSSIAN && isnan(p->delta))
 		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
 	if (p->noise == JL_NOISE_LAPLACE && p->calibration == JL_CALIBRATION_PAPER &&
@@ -130,7 +132,7 @@ jl_agg_read_release_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key,
 	p->noise = JL_NOISE_LAPLACE;
 	p->calibration = JL_CALIBRATION_EXACT;
 	p->delta = NAN;
-	p->proj = JL_KIND_GAUSSIAN;
+	p->proj = JL_KIND_RADEMACHER;
 	*key = NULL;
 	if (nargs > NOISE_ARG)
 	{
@@ -181,7 +183,7 @@ jl_agg_read_project_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
 	p->kind = JL_AGG_PROJECT;
 	p->k = PG_GETARG_INT32(3);
 	p->delta = NAN;
-	p->proj = JL_KIND_GAUSSIAN;
+	p->proj = JL_KIND_RADEMACHER;
 	*key = PG_GETARG_TEXT_PP(4);
 	if (PG_NARGS() > 5)
 	{
@@ -299,6 +301,12 @@ state_reserve(JlAggState *st, int64 more)
 static void
 check_attr_value(const JlAggState *st, int32 attr, double v)
 {
+	if (st->p.kind == JL_AGG_PROJECT && JL_KIND_IS_IDENTITY(st->p.proj) && attr > st->p.k)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("attr must lie between 1 and k = %d for kind 'identity', not %d",
+						st->p.k, attr),
+				 errhint("With kind 'identity', k is the dimension d: attribute i is coordinate i.")));
 	if (attr < 1 || (st->p.kind == JL_AGG_RELEASE && attr > st->p.d))
 	{
 		if (st->p.kind == JL_AGG_RELEASE)
@@ -604,6 +612,7 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 		r += PAIR_BYTES;
 		/* values may be infinite: sums of duplicates can overflow */
 		if (q->attr < 1 || (p.kind == JL_AGG_RELEASE && q->attr > p.d) ||
+			(JL_KIND_IS_IDENTITY(p.proj) && q->attr > p.k) ||
 			(i > 0 && q->attr <= st->pairs[i - 1].attr))
 			malformed("Its attributes are out of order or out of range.");
 	}

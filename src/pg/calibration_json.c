@@ -25,8 +25,12 @@ jl_json_num(StringInfo b, const char *name, double v)
 
 /* Which statistic of P the sensitivity is, in words. */
 static const char *
-sensitivity_method(const JlMechanism *m)
+sensitivity_method(const JlMechanism *m, JlKind kind)
 {
+	if (JL_KIND_IS_IDENTITY(kind))
+		return (m->noise == JL_NOISE_LAPLACE && m->neighbor == JL_NEIGHBOR_ROW) ?
+			"no projection: sqrt(d) (L1 norm of a change of L2 norm 1)" :
+			"no projection: the bound itself";
 	if (m->noise == JL_NOISE_GAUSSIAN)
 		return m->neighbor == JL_NEIGHBOR_ELEMENT ? "max row L2 norm of P" :
 			"spectral norm of P (LAPACK, rounded up)";
@@ -60,7 +64,7 @@ guarantee_fields(StringInfo b, const JlMechanism *m)
 
 /* The sensitivity, and the noise on the grid: sigma (Gaussian) or scale. */
 static void
-noise_fields(StringInfo b, const JlMechanism *m)
+noise_fields(StringInfo b, const JlMechanism *m, JlKind kind)
 {
 	bool		gaussian = m->noise == JL_NOISE_GAUSSIAN;
 	const char *scale = gaussian ? "sigma" : "scale";
@@ -68,7 +72,7 @@ noise_fields(StringInfo b, const JlMechanism *m)
 	appendStringInfo(b, ", \"sensitivity_norm\": \"%s\"", gaussian ? "L2" : "L1");
 	jl_json_num(b, "sensitivity", m->sensitivity);
 	jl_json_num(b, "projection_sensitivity", m->data_sensitivity);
-	appendStringInfo(b, ", \"sensitivity_method\": \"%s\"", sensitivity_method(m));
+	appendStringInfo(b, ", \"sensitivity_method\": \"%s\"", sensitivity_method(m, kind));
 	jl_json_num(b, scale, m->scale);
 	jl_json_num(b, "grid", m->grid);
 	appendStringInfo(b, ", \"%s_in_grid_steps\": %llu", scale, (unsigned long long) m->t);
@@ -93,12 +97,15 @@ void
 jl_calibration_json(StringInfo b, const char *mechanism, const JlMechanism *m,
 					JlKind kind, const char *key_fingerprint)
 {
+	if (JL_KIND_IS_IDENTITY(kind))
+		mechanism = JL_MECHANISM_RAW_NOISE;
 	appendStringInfo(b, "{\"mechanism\": \"%s\", \"noise\": \"%s\"",
 					 mechanism, jl_noise_name(m->noise));
 	appendStringInfo(b, ", \"sampler\": \"discrete %s on a power-of-two grid\"",
 					 jl_noise_name(m->noise));
 	appendStringInfo(b, ", \"projection\": \"%s\"", jl_kind_name(kind));
-	jl_json_num(b, "density", jl_kind_density(kind));
+	jl_json_num(b, "density", JL_KIND_IS_IDENTITY(kind) ? 1.0 / (double) m->d :
+				jl_kind_density(kind));
 	appendStringInfo(b, ", \"kind\": \"%s\", \"d\": %lld, \"k\": %d",
 					 jl_kind_word(kind), (long long) m->d, m->k);
 	appendStringInfo(b, ", \"neighbor\": \"%s\", \"calibration\": \"%s\"",
@@ -106,7 +113,7 @@ jl_calibration_json(StringInfo b, const char *mechanism, const JlMechanism *m,
 	jl_json_num(b, "bound", m->bound);
 	appendStringInfo(b, ", \"valid\": %s", m->valid ? "true" : "false");
 	guarantee_fields(b, m);
-	noise_fields(b, m);
+	noise_fields(b, m, kind);
 	appendStringInfo(b, ", \"key_fingerprint\": \"%s\", \"version\": \"%s\"",
 					 key_fingerprint, JLDP_VERSION);
 }

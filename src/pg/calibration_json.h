@@ -13,8 +13,12 @@
 #include "math/mechanism.h"
 #include "math/projection.h"
 
-/* the "mechanism" of releases that add noise to x P */
+/*
+ * the "mechanism" of releases that add noise to x P; with P = I (kind
+ * 'identity') jl_calibration_json writes JL_MECHANISM_RAW_NOISE instead
+ */
 #define JL_MECHANISM_PROJECTION "jl_projection"
+#define JL_MECHANISM_RAW_NOISE "raw_noise"
 
 /* Append , "name": v (null when not finite). */
 extern void jl_json_num(StringInfo b, const char *name, double v);

@@ -111,7 +111,8 @@ jl_parse_calibration(text *t, JlNoise noise)
 
 /*
  * 'gaussian', 'rademacher', 'achlioptas', 'sparse' (density 1/sqrt(d), set
- * once d is known) or 'sparse(s)' with an explicit density s in [2^-50, 1].
+ * once d is known), 'sparse(s)' with an explicit density s in [2^-50, 1],
+ * or 'identity' (no projection: P = I, k = d).
  */
 JlKind
 jl_parse_kind(text *t)
@@ -126,6 +127,8 @@ jl_parse_kind(text *t)
 		return JL_KIND_ACHLIOPTAS;
 	if (text_is(t, "sparse"))
 		return JL_KIND_SPARSE;
+	if (text_is(t, "identity"))
+		return JL_KIND_IDENTITY;
 	s = text_to_cstring(t);
 	if (strncmp(s, "sparse(", 7) == 0)
 	{
@@ -150,9 +153,10 @@ jl_parse_kind(text *t)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown projection kind \"%s\"", s),
-			 errhint("Use 'gaussian' (N(0, 1/k), the default), 'rademacher' (+-1/sqrt(k)), "
+			 errhint("Use 'rademacher' (+-1/sqrt(k), the default), 'gaussian' (N(0, 1/k)), "
 					 "'achlioptas' (+-sqrt(3/k) w.p. 1/6 each, else 0), "
-					 "'sparse' (density 1/sqrt(d)) or 'sparse(s)' (density s).")));
+					 "'sparse' (density 1/sqrt(d)), 'sparse(s)' (density s) "
+					 "or 'identity' (no projection, k = d).")));
 	pg_unreachable();
 }
 

@@ -16,6 +16,7 @@
 #include "utils/memutils.h"
 
 #include "math/calibrate.h"
+#include "math/release.h"
 #include "math/sparse.h"
 #include "pg/options.h"
 #include "pg/projection_cache.h"
@@ -122,7 +123,7 @@ cache_bytes(void)
 	int			i;
 
 	for (i = 0; i < JL_CACHE_ENTRIES; i++)
-		if (cache[i].P != NULL)
+		if (cache[i].used)
 			total += cache[i].bytes;
 	return total;
 }
@@ -139,7 +140,7 @@ make_room(Size bytes)
 
 		for (n = 0; n < JL_CACHE_ENTRIES; n++)
 		{
-			if (cache[n].P == NULL)
+			if (!cache[n].used)
 			{
 				if (free_slot < 0)
 					free_slot = n;
@@ -152,6 +153,32 @@ make_room(Size bytes)
 		Assert(lru != NULL);
 		evict(lru);
 	}
+}
+
+/*
+ * The identity's entry: no matrix (P NULL, no bytes), its statistics known
+ * in closed form (jl_identity_stats).  Cached like the others, so that a
+ * caller holding it sees it stay put.
+ */
+static JlProjection *
+identity_entry(const uint8 *secret, int k, int64 d)
+{
+	JlProjection *slot;
+
+	jl_check_identity_k(JL_KIND_IDENTITY, k, d, "the length of the rows");
+	slot = make_room(0);
+	memcpy(slot->secret, secret, JL_KEY_BYTES);
+	slot->kind = JL_KIND_IDENTITY;
+	slot->k = k;
+	slot->d = d;
+	slot->P = NULL;
+	slot->has_csr = false;
+	slot->csr_bytes = 0;
+	slot->bytes = 0;
+	jl_identity_stats(d, &slot->stats);
+	slot->last_used = ++cache_clock;
+	slot->used = true;
+	return slot;
 }
 
 JlProjection *
@@ -171,13 +198,15 @@ jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 	{
 		JlProjection *e = &cache[n];
 
-		if (e->P != NULL && e->k == k && e->d == d && e->kind == kind &&
+		if (e->used && e->k == k && e->d == d && e->kind == kind &&
 			memcmp(e->secret, secret, JL_KEY_BYTES) == 0)
 		{
 			e->last_used = ++cache_clock;
 			return e;
 		}
 	}
+	if (JL_KIND_IS_IDENTITY(kind))
+		return identity_entry(secret, k, d);
 
 	if ((double) d * (double) k * sizeof(double) > (double) JL_CACHE_BYTES)
 		ereport(ERROR,
@@ -229,8 +258,31 @@ jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 	slot->stats.spectral_norm = NAN;
 	slot->last_used = ++cache_clock;
 	slot->P = P;
+	slot->used = true;
 	build_csr(slot, cache_bytes() - bytes);
 	return slot;
+}
+
+void
+jl_check_identity_k(JlKind kind, int k, int64 d, const char *what)
+{
+	if (JL_KIND_IS_IDENTITY(kind) && (int64) k != d)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("kind 'identity' needs k = d, here k = %d and d = %lld", k,
+						(long long) d),
+				 errdetail("The identity releases every attribute: d is %s.", what),
+				 errhint("Pass k => %lld, or a projection kind such as 'rademacher' for k < d.",
+						 (long long) d)));
+}
+
+void
+jl_projection_apply(const JlProjection *p, const double *X, int64 n, double *Y)
+{
+	if (p->has_csr)
+		jl_csr_project_rows(&p->csr, X, n, Y);
+	else
+		jl_project_rows(p->P, p->d, p->k, X, n, Y);
 }
 
 /*
@@ -466,6 +518,16 @@ jl_calibrate_streamed(JlMechanism *m, const uint8 *secret, JlKind kind, int k,
 					  int64 d)
 {
 	kind = jl_kind_resolve(kind, d);
+	if (JL_KIND_IS_IDENTITY(kind))
+	{
+		JlProjStats st;
+
+		/* nothing to stream: the statistics of I_d in closed form */
+		jl_check_identity_k(kind, k, d, "the dimension d");
+		jl_identity_stats(d, &st);
+		jl_report_status(calibrate_to(m, &st, kind));
+		return;
+	}
 	jl_report_status(calibrate_to(m, streamed_stats(secret, kind, k, d,
 													m->neighbor == JL_NEIGHBOR_ROW),
 								  kind));

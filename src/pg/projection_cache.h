@@ -15,11 +15,14 @@
 
 typedef struct JlProjection
 {
+	bool		used;			/* the slot holds a projection */
 	uint8		secret[JL_KEY_BYTES];
 	JlKind		kind;			/* a sparse kind's density resolved */
 	int			k;
 	int64		d;
-	double	   *P;				/* d x k, row-major */
+	double	   *P;				/* d x k, row-major; NULL for the identity
+								 * (k = d, never materialised: the products
+								 * of math/release.h copy) */
 	JlCsr		csr;			/* its nonzeros, for sparse kinds */
 	bool		has_csr;
 	Size		csr_bytes;
@@ -28,9 +31,25 @@ typedef struct JlProjection
 	Size		bytes;
 } JlProjection;
 
-/* The dense P of (secret, kind, k, d), generated once per backend. */
+/*
+ * The dense P of (secret, kind, k, d), generated once per backend; for the
+ * identity kind an entry without a matrix (P NULL), k = d required.
+ */
 extern JlProjection *jl_projection_get(const uint8 *secret, JlKind kind, int k,
 									   int64 d);
+
+/*
+ * ERROR (invalid_parameter_value) unless k = d for the identity kind, which
+ * releases every attribute; what names the caller's d ("the length of x").
+ */
+extern void jl_check_identity_k(JlKind kind, int k, int64 d, const char *what);
+
+/*
+ * Y = X P for n rows of X (n x d, row-major) into Y (n x k): a copy for the
+ * identity, the nonzeros of a sparse kind's P, or one BLAS product.
+ */
+extern void jl_projection_apply(const JlProjection *p, const double *X, int64 n,
+								double *Y);
 
 /*
  * Calibrate m (its options set by the caller) to the projection p: d, k and

@@ -43,7 +43,7 @@ read_sketches(FunctionCallInfo fcinfo, double **a, double **b, int *k)
 
 static void
 read_release_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, double *nv,
-				  bool *gaussian)
+				  bool *gaussian, bool *identity)
 {
 	const JlReleaseNoise *rn;
 
@@ -55,6 +55,7 @@ read_release_pair(FunctionCallInfo fcinfo, double **a, double **b, int *k, doubl
 				 errmsg("sketches have %d dimensions, the release has k = %d", *k, rn->k)));
 	*nv = rn->noise_variance;
 	*gaussian = strcmp(rn->noise, "gaussian") == 0;
+	*identity = rn->identity;
 }
 
 Datum
@@ -64,9 +65,10 @@ jl_recover_dist_release(PG_FUNCTION_ARGS)
 			   *b,
 				nv;
 	int			k;
-	bool		gaussian;
+	bool		gaussian,
+				identity;
 
-	read_release_pair(fcinfo, &a, &b, &k, &nv, &gaussian);
+	read_release_pair(fcinfo, &a, &b, &k, &nv, &gaussian, &identity);
 	PG_RETURN_FLOAT8(jl_recover_sqdist(a, b, k, nv));
 }
 
@@ -77,10 +79,11 @@ jl_recover_dist_stddev_release(PG_FUNCTION_ARGS)
 			   *b,
 				nv;
 	int			k;
-	bool		gaussian;
+	bool		gaussian,
+				identity;
 
-	read_release_pair(fcinfo, &a, &b, &k, &nv, &gaussian);
-	PG_RETURN_FLOAT8(jl_recover_stddev_noise(a, b, k, nv, gaussian));
+	read_release_pair(fcinfo, &a, &b, &k, &nv, &gaussian, &identity);
+	PG_RETURN_FLOAT8(jl_recover_stddev_noise(a, b, k, nv, gaussian, identity));
 }
 
 static void
@@ -114,9 +117,13 @@ jl_recover_dist_stddev(PG_FUNCTION_ARGS)
 				nv;
 	int			k;
 	JlNoise		noise = JL_NOISE_LAPLACE;
+	JlKind		kind = JL_KIND_RADEMACHER;
 
 	read_pair(fcinfo, &a, &b, &k, &nv);
 	if (PG_NARGS() > 3)
 		noise = jl_parse_noise(PG_GETARG_TEXT_PP(3));
-	PG_RETURN_FLOAT8(jl_recover_stddev_noise(a, b, k, nv, noise == JL_NOISE_GAUSSIAN));
+	if (PG_NARGS() > 4)
+		kind = jl_parse_kind(PG_GETARG_TEXT_PP(4));
+	PG_RETURN_FLOAT8(jl_recover_stddev_noise(a, b, k, nv, noise == JL_NOISE_GAUSSIAN,
+											 JL_KIND_IS_IDENTITY(kind)));
 }

@@ -15,6 +15,7 @@
 #include "utils/lsyscache.h"
 
 #include "pg/arrays.h"
+#include "pg/options.h"
 #include "pg/registry.h"
 
 PG_FUNCTION_INFO_V1(jl_recover_inner);
@@ -80,6 +81,13 @@ read_kurtosis(FunctionCallInfo fcinfo, int arg)
 	return noise_kurtosis(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 }
 
+/* the kind argument arg, if given: true for 'identity' (P = I) */
+static bool
+read_identity(FunctionCallInfo fcinfo, int arg)
+{
+	return PG_NARGS() > arg && JL_KIND_IS_IDENTITY(jl_parse_kind(PG_GETARG_TEXT_PP(arg)));
+}
+
 static const JlReleaseNoise *
 read_release(FunctionCallInfo fcinfo, int arg, int k)
 {
@@ -115,7 +123,7 @@ jl_recover_inner_stddev(PG_FUNCTION_ARGS)
 	read_two(fcinfo, &a, &b, &k);
 	nv = read_variance(fcinfo, 2);
 	read_kurtosis(fcinfo, 3);	/* checked; the inner product does not use it */
-	PG_RETURN_FLOAT8(jl_inner_stddev(a, b, k, nv));
+	PG_RETURN_FLOAT8(jl_inner_stddev(a, b, k, nv, read_identity(fcinfo, 4)));
 }
 
 Datum
@@ -134,7 +142,8 @@ jl_recover_norm2_stddev(PG_FUNCTION_ARGS)
 	double	   *a = read_sketch(fcinfo, 0, "a", &k);
 	double		nv = read_variance(fcinfo, 1);
 
-	PG_RETURN_FLOAT8(jl_norm2_stddev(a, k, nv, read_kurtosis(fcinfo, 2)));
+	PG_RETURN_FLOAT8(jl_norm2_stddev(a, k, nv, read_kurtosis(fcinfo, 2),
+									 read_identity(fcinfo, 3)));
 }
 
 Datum
@@ -159,7 +168,7 @@ jl_recover_inner_stddev_release(PG_FUNCTION_ARGS)
 
 	read_two(fcinfo, &a, &b, &k);
 	rn = read_release(fcinfo, 2, k);
-	PG_RETURN_FLOAT8(jl_inner_stddev(a, b, k, rn->noise_variance));
+	PG_RETURN_FLOAT8(jl_inner_stddev(a, b, k, rn->noise_variance, rn->identity));
 }
 
 Datum
@@ -185,5 +194,6 @@ jl_recover_norm2_stddev_release(PG_FUNCTION_ARGS)
 				 errmsg("the release of table %s used noise \"%s\", which has no variance formula here",
 						get_rel_name(rn->target), rn->noise)));
 	PG_RETURN_FLOAT8(jl_norm2_stddev(a, k, rn->noise_variance,
-									 noise_kurtosis(rn->noise, strlen(rn->noise))));
+									 noise_kurtosis(rn->noise, strlen(rn->noise)),
+									 rn->identity));
 }

@@ -20,8 +20,8 @@
 
 /*
  * The release that wrote the table target, from the registry: its k, noise
- * variance and noise (info->>'noise', "laplace" if absent), cached per call
- * site.  The caller must be able to read target.
+ * variance, noise (info->>'noise', "laplace" if absent) and kind (projection), cached
+ * per call site.  The caller must be able to read target.
  */
 const JlReleaseNoise *
 jl_release_noise(FunctionCallInfo fcinfo, Oid target)
@@ -35,7 +35,8 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 		Datum		values[1] = {ObjectIdGetDatum(target)};
 		JlOwnerScope scope;
 		bool		isnull;
-		char	   *noise;
+		char	   *noise,
+				   *kind;
 		int			rc;
 
 		if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
@@ -47,7 +48,7 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 		rn->target = InvalidOid;
 		SPI_connect();
 		jl_become_owner(nsp, &scope);
-		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k, info->>'noise' FROM %s "
+		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k, info->>'noise', projection FROM %s "
 											"WHERE target = $1 ORDER BY id DESC LIMIT 1",
 											jl_qualified(nsp, "jldp_release")),
 								   1, types, values, NULL, true, 1);
@@ -65,6 +66,8 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 											SPI_tuptable->tupdesc, 2, &isnull));
 		noise = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
 		strlcpy(rn->noise, noise == NULL ? "laplace" : noise, sizeof(rn->noise));
+		kind = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
+		rn->identity = kind != NULL && strcmp(kind, "identity") == 0;
 		SPI_finish();
 		rn->target = target;
 		fcinfo->flinfo->fn_extra = rn;

@@ -15,11 +15,12 @@ typedef struct JlReleaseNoise
 	int			k;
 	double		noise_variance;
 	char		noise[NAMEDATALEN];	/* info->>'noise', "laplace" if absent */
+	bool		identity;		/* kind 'identity': P = I, k = d */
 } JlReleaseNoise;
 
 /*
- * The release that wrote the table target: its k, noise variance and
- * noise, cached per call site.  The caller must be able to read target.
+ * The release that wrote the table target: its k, noise variance, noise
+ * and whether it projected (kind), cached per call site.  The caller must be able to read target.
  */
 extern const JlReleaseNoise *jl_release_noise(FunctionCallInfo fcinfo, Oid target);
 

@@ -6,7 +6,7 @@
  * calibrations are kept with their sampler tables; P comes from the
  * per-backend cache.  Per row there is only the array check, one BLAS
  * matrix-vector product (for sparse kinds a product over the nonzeros of
- * P) and the noise.
+ * P, for the identity a copy) and the noise.
  */
 #include "postgres.h"
 
@@ -301,6 +301,7 @@ jl_private_release(PG_FUNCTION_ARGS)
 	jl_require_arg(fcinfo, 0, "x");
 	o = call_options(fcinfo, st);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
+	jl_check_identity_k(o->kind, o->k, d, "the length of x");
 	key = call_key(fcinfo, st, o->keyname);
 	p = jl_projection_get(key->secret, o->kind, o->k, d);
 	m = calibrate(st, p, o, true);
@@ -337,6 +338,7 @@ jl_release_info(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("d must be at least 1, not %d", d)));
+	jl_check_identity_k(o.kind, o.k, d, "the argument d");
 	key = call_key(fcinfo, st, o.keyname);
 	p = jl_projection_get(key->secret, o.kind, o.k, d);
 	m = calibrate(st, p, &o, false);
@@ -362,12 +364,10 @@ jl_project(PG_FUNCTION_ARGS)
 
 	jl_check_k(k);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
+	jl_check_identity_k(kind, k, d, "the length of x");
 	key = call_key(fcinfo, st, PG_GETARG_TEXT_PP(2));
 	p = jl_projection_get(key->secret, kind, k, d);
 	y = palloc(sizeof(double) * k);
-	if (p->has_csr)
-		jl_csr_project_vec(&p->csr, x, y);
-	else
-		jl_project_vec(p->P, d, k, x, y);
+	jl_projection_apply(p, x, 1, y);
 	PG_RETURN_ARRAYTYPE_P(jl_vector_array(y, k));
 }

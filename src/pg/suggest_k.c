@@ -232,8 +232,14 @@ read_release_options(FunctionCallInfo fcinfo, const SuggestArgs *a,
 	o->neighbor = a->neighbor;
 	o->bound = PG_GETARG_FLOAT8(6);
 	jl_read_calibration(fcinfo, 10, 8, o->noise, &o->calibration, &o->delta);
-	c->kind = jl_parse_kind(PG_ARGISNULL(9) ? cstring_to_text("gaussian") :
+	c->kind = jl_parse_kind(PG_ARGISNULL(9) ? cstring_to_text("rademacher") :
 							PG_GETARG_TEXT_PP(9));
+	if (JL_KIND_IS_IDENTITY(c->kind))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("kind 'identity' has no k to suggest: its k is d"),
+				 errhint("jl_release_info(d, d, ..., kind => 'identity') reports its noise; "
+						 "compare it with the suggested k of a projection kind.")));
 	c->refusal = JL_OK;
 }
 

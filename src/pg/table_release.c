@@ -442,6 +442,8 @@ jl_release_table(PG_FUNCTION_ARGS)
 	read_arguments(fcinfo, &tr);
 	read_clipping(fcinfo, &tr);
 	build_source_query(&tr);
+	if (tr.rows.d >= 0)			/* columns named: refuse before any charge */
+		jl_check_identity_k(tr.rows.kind, tr.rows.k, tr.rows.d, "the number of vector columns");
 	jl_key_lookup(tr.nsp, tr.keyname, &tr.key);
 	tr.rows.key = &tr.key;
 	resolve_target(&tr);

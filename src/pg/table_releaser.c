@@ -115,6 +115,7 @@ releaser_setup(Releaser *rl)
 	JlRowRelease *r = rl->r;
 	JlMechanism *m = &r->m;
 
+	jl_check_identity_k(r->kind, r->k, r->d, "the length of the vector");
 	rl->proj = jl_projection_get(r->key->secret, r->kind, r->k, r->d);
 	jl_calibrate_on(m, rl->proj);
 	jl_refuse_invalid(m);
@@ -132,7 +133,10 @@ releaser_setup(Releaser *rl)
 	MemoryContextSwitchTo(old);
 }
 
-/* Y = X P for the batch: one BLAS level-3 product, or over P's nonzeros. */
+/*
+ * Y = X P for the batch: one BLAS level-3 product, over P's nonzeros, or a
+ * copy (identity).
+ */
 static void
 project_batch(Releaser *rl)
 {
@@ -140,11 +144,7 @@ project_batch(Releaser *rl)
 				k = rl->r->k;
 	int			i;
 
-	if (rl->proj->has_csr)
-		jl_csr_project_rows(&rl->proj->csr, rl->X, rl->n, rl->Y);
-	else
-		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rl->n, k, d,
-					1.0, rl->X, d, rl->proj->P, k, 0.0, rl->Y, k);
+	jl_projection_apply(rl->proj, rl->X, rl->n, rl->Y);
 	for (i = 0; i < rl->n; i++)
 	{
 		/* rows whose BLAS error bound is too wide: compensated instead */

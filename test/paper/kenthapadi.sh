@@ -105,7 +105,7 @@ SET work_mem = '256MB';
 BEGIN;
 SELECT jl_budget_reserve('kenthapadi', $eps);
 CREATE TABLE pp_laplace AS
-  SELECT id, jl_private_release_agg(attr, 1.0::float8, $d, $k, $eps, 'kenthapadi', 'element', 1.0, 'exact', NULL, 'kent') AS s
+  SELECT id, jl_private_release_agg(attr, 1.0::float8, $d, $k, $eps, 'kenthapadi', 'element', 1.0, 'exact', NULL, 'kent', 'gaussian') AS s
   FROM facts GROUP BY id;
 COMMIT;
 CREATE TABLE rr AS SELECT id, jl_randomized_response(x, $eps) AS y FROM rows;
@@ -113,7 +113,7 @@ CREATE TABLE pairs AS
   SELECT a.id AS i, b.id AS j, bit_count(a.x # b.x) AS r2
   FROM rows a JOIN rows b ON a.id < b.id;
 CREATE TABLE cfg AS
-  SELECT (jl_release_info($d, $k, $eps, key => 'kent')->>'noise_variance')::float8 AS nv_laplace,
+  SELECT (jl_release_info($d, $k, $eps, key => 'kent', kind => 'gaussian')->>'noise_variance')::float8 AS nv_laplace,
          NULL::float8 AS nv_gaussian,
          jl_rr_flip_probability($eps) AS p,
          jl_discrete_laplace_variance($eps, $n - 1) AS nv_matrix;
@@ -129,7 +129,7 @@ CREATE TABLE pp_gaussian AS
                                     NULL::text, $delta, 'kent', 'gaussian', 'gaussian') AS s
   FROM facts GROUP BY id;
 COMMIT;
-UPDATE cfg SET nv_gaussian = (jl_release_info($d, $k, $eps, noise => 'gaussian', delta => $delta, key => 'kent')->>'noise_variance')::float8;
+UPDATE cfg SET nv_gaussian = (jl_release_info($d, $k, $eps, noise => 'gaussian', delta => $delta, key => 'kent', kind => 'gaussian')->>'noise_variance')::float8;
 SQL
 fi
 

@@ -47,9 +47,11 @@ LANGUAGE sql IMMUTABLE STRICT AS $$
 	SELECT sum(u * v) FROM unnest(a, b) AS t(u, v)
 $$;
 
+-- the papers' Gaussian P, named (jldp's default kind is 'rademacher')
 CREATE FUNCTION paper_info(d int, k int, m paper_method, kname text) RETURNS jsonb
 LANGUAGE sql AS $$
-	SELECT jl_release_info(d, k, 4.0, m.neighbor, 1, m.calibration, m.delta, key => kname)
+	SELECT jl_release_info(d, k, 4.0, m.neighbor, 1, m.calibration, m.delta, key => kname,
+						   kind => 'gaussian')
 $$;
 
 ------------------------------------------------------------------------
@@ -128,7 +130,7 @@ BEGIN
 						INSERT INTO sk
 						SELECT id, label,
 							   jl_private_release(x, k, 4.0, m.neighbor, 1, m.calibration,
-												  m.delta, key => kname)
+												  m.delta, key => kname, kind => 'gaussian')
 						FROM blobs;
 					EXCEPTION WHEN OTHERS THEN
 						GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
@@ -203,7 +205,7 @@ BEGIN
 			BEGIN
 				INSERT INTO f3_sketch
 				SELECT id, jl_private_release(x, k, 4.0, m.neighbor, 1, m.calibration,
-											  m.delta, key => kname)
+											  m.delta, key => kname, kind => 'gaussian')
 				FROM blobs
 				WHERE id IN (SELECT a FROM f3_pair p WHERE p.cfg = paper_fig3.cfg
 							 UNION SELECT b FROM f3_pair p WHERE p.cfg = paper_fig3.cfg);

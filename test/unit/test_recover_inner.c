@@ -93,13 +93,13 @@ test_exact(void)
 	v = jl_norm2_variance(14.0, 3, 0.5, JL_KURTOSIS_GAUSSIAN, 0);
 	check(fabs(v - (28 + 2 * 3 * 0.25 + 2 * 196.0 / 3)) < 1e-12,
 		  "Gaussian norm variance over P = %.17g (28 + 1.5 + 2*196/3)", v);
-	v = jl_norm2_stddev(a, 3, 0.5, JL_KURTOSIS_LAPLACE);
+	v = jl_norm2_stddev(a, 3, 0.5, JL_KURTOSIS_LAPLACE, 0);
 	check(fabs(v - sqrt(jl_norm2_variance(12.5, 3, 0.5, 6.0, 0))) < 1e-12,
 		  "norm stddev = sqrt(variance over P at the estimate 12.5) = %.17g", v);
-	v = jl_norm2_stddev(a, 3, 10.0, JL_KURTOSIS_GAUSSIAN);
+	v = jl_norm2_stddev(a, 3, 10.0, JL_KURTOSIS_GAUSSIAN, 0);
 	check(fabs(v - sqrt(2 * 3 * 100.0)) < 1e-12,
 		  "norm stddev with a negative estimate uses 0: %.17g = sqrt(2 k s2^2)", v);
-	v = jl_inner_stddev(a, b, 3, 0.5);
+	v = jl_inner_stddev(a, b, 3, 0.5, 0);
 	check(fabs(v - sqrt(jl_inner_variance(12.5, 59.5, 1.0, 3, 0.5, 0))) < 1e-12,
 		  "inner stddev = sqrt(variance over P at the estimates) = %.17g", v);
 }
