@@ -20,6 +20,7 @@
 #include "utils/lsyscache.h"
 
 #include "pg/budget.h"
+#include "pg/options.h"
 #include "pg/owner.h"
 
 PG_FUNCTION_INFO_V1(jl_dataset_declare);
@@ -48,10 +49,7 @@ jl_budget_arg_text(FunctionCallInfo fcinfo, int n, const char *what)
 Datum
 jl_budget_arg_datum(FunctionCallInfo fcinfo, int n, const char *what)
 {
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", what)));
+	jl_require_arg(fcinfo, n, what);
 	return PG_GETARG_DATUM(n);
 }
 
