@@ -198,8 +198,8 @@ SELECT format('%-18s %-11s %4s | %7s%% | %7s%% | %11s%% | %14s | %7s%%', release
   FROM scores ORDER BY release DESC;
 SELECT format('(%s random pairs, true squared distance %s on average; accuracy: clusters against the true segments under the best label matching, a random labelling about %s%%; '
               'recall: of the true 10 nearest among the 10 found, random rows %s%%; distance error: stddev of recovered minus true squared distance, '
-              'which for a projection includes how this key''s P stretches the difference; in 2 se: pairs within 2 standard errors of jl_recover_dist_stddev, '
-              'which count the noise only)',
+              'which for a projection includes how this key''s one P stretches the direction that separates the segments; '
+              'in 2 se: pairs within 2 standard errors reported by jl_recover_dist_stddev)',
               count(*), round(avg(truth)::numeric, 2), round(100.0 / $S, 1), round(100.0 * 10 / ($N - 1), 1))
   FROM pairs;
 SQL
