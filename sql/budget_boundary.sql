@@ -23,7 +23,7 @@ GRANT EXECUTE ON FUNCTION
     jl_dataset_reset(text),
     jl_budget_reserve(text, float8, float8),
     jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8,
-                     text, text, float8, float8, float8, text, text),
+                     text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint),
     jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text)
   TO regress_jb_a, regress_jb_b, regress_jb_op;
 GRANT EXECUTE ON FUNCTION jl_dataset_grant(text, regrole), jl_dataset_revoke(text, regrole)
@@ -158,7 +158,7 @@ REVOKE ALL ON FUNCTION
     jl_dataset_reset(text),
     jl_budget_reserve(text, float8, float8),
     jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8,
-                     text, text, float8, float8, float8, text, text),
+                     text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint),
     jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text)
   FROM regress_jb_a, regress_jb_b, regress_jb_op;
 REVOKE ALL ON FUNCTION jl_dataset_grant(text, regrole), jl_dataset_revoke(text, regrole)

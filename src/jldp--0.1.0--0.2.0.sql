@@ -217,18 +217,38 @@ LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text, text) IS
   'Noise-free x P with P of the given kind (''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)'', or ''identity'' with k = d: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
 
-CREATE OR REPLACE FUNCTION @extschema@.jl_release_table(
-    source regclass, id_column text, vector text[], target text, k int, epsilon float8,
+-- kind 'auto' and the advisor's arguments change the signature: the roles
+-- that could execute the old one can execute the new one (regrole quotes names)
+SELECT pg_catalog.set_config('jldp.upgrade_release_table_grantees',
+         coalesce(pg_catalog.string_agg(a.grantee::regrole::text, ','), ''),
+         true)
+  FROM pg_catalog.pg_proc p, LATERAL pg_catalog.aclexplode(p.proacl) a
+  WHERE p.oid = '@extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text)'::pg_catalog.regprocedure
+    AND a.privilege_type = 'EXECUTE' AND a.grantee <> 0 AND a.grantee <> p.proowner;
+DROP FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text);
+CREATE FUNCTION @extschema@.jl_release_table(
+    source regclass, id_column text, vector text[], target text, k int DEFAULT NULL,
+    epsilon float8 DEFAULT NULL,
     neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
     calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
     key text DEFAULT 'default', dataset text DEFAULT NULL,
     clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
-    kind text DEFAULT 'rademacher', noise text DEFAULT 'laplace')
+    kind text DEFAULT 'rademacher', noise text DEFAULT NULL,
+    dist2 float8 DEFAULT NULL, dist2_hi float8 DEFAULT NULL, goal text DEFAULT NULL,
+    cluster_var float8 DEFAULT NULL, n bigint DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_release_table'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text) IS
-  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), projection kind and noise (''laplace'' or ''gaussian'' with delta) as jl_private_release, charged (epsilon, delta) to dataset (default: the source relation) and recorded in jl_releases with the projection kind and the noise (info->>''noise''). Returns the registry id.';
+COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint) IS
+  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), projection kind and noise (''laplace'' (NULL) or ''gaussian'' with delta) as jl_private_release, charged (epsilon, delta) to dataset (default: the source relation) and recorded in jl_releases with the projection kind and the noise (info->>''noise''). k and epsilon are required, except that kind ''auto'' (k left out) releases with the kind, k and noise that jl_advise ranks first for d, epsilon, neighbor, bound, noise (NULL: Laplace, and Gaussian when delta is given), delta, goal (NULL: ''distance''), cluster_var, n and dist2 (NULL: d bound^2/6 for element neighbours, bound^2/2 for row neighbours): public inputs only, no value of the data is read before the choice; info records chosen_by and the advice. Returns the registry id.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint) FROM PUBLIC;
+DO $$
+DECLARE g text := pg_catalog.current_setting('jldp.upgrade_release_table_grantees');
+BEGIN
+  IF g <> '' THEN
+    EXECUTE 'GRANT EXECUTE ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint) TO ' || g;
+  END IF;
+END $$;
 
 DROP FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8, text);
 CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,

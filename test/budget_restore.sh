@@ -70,7 +70,7 @@ GRANT EXECUTE ON FUNCTION
     jl_dataset_declare(text, float8, float8, regclass), jl_dataset_set_cap(text, float8, float8),
     jl_dataset_reset(text), jl_budget_reserve(text, float8, float8),
     jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8,
-                     text, text, float8, float8, float8, text, text),
+                     text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint),
     jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text)
   TO jr_curator_a, jr_curator_b;
 GRANT EXECUTE ON FUNCTION jl_dataset_grant(text, regrole) TO jr_curator_a;

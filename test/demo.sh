@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The main job: as curator, create a key and release a sample table of
-# patient-like rows into a private table; as an analyst who may read only
-# the private table, cluster the sketches, label the rows and search for
-# nearest neighbours; then, knowing the truth, score what the analyst found.
+# The main job: as curator, create a key and a sample table of patient-like
+# rows, ask jl_advise which release suits them (no projection or a
+# projection, from public inputs only), release with kind => 'auto' (the
+# advisor's choice) and, for comparison, with the best projection or no
+# projection, whichever the advisor ranked below; as an analyst who may read
+# only the private tables, cluster the sketches, label the rows and search
+# for nearest neighbours in both; then, knowing the truth, score both side
+# by side and say which won.
 # Runs on a throwaway cluster, or on the server of the PG* variables
 # (database jldp_demo and role jldp_demo_analyst there).
 set -euo pipefail
@@ -10,10 +14,12 @@ cd "$(dirname "$0")/.."
 source test/pgenv.sh
 N=${JLDP_DEMO_ROWS:-1500} # rows
 D=100                     # attributes per row, each in [0, 1]
-K=10                      # sketch dimension
 EPS=4                     # epsilon per release (element neighbours, bound 1)
 S=3                       # patient segments
 Q=100                     # patients whose neighbours the analyst looks up
+# the squared distance that matters, known without the data: segments differ
+# on 2/3 of the attributes by about 0.6, so by about D * 2/3 * 0.36
+DIST2=$(( D * 24 / 100 ))
 
 jl_install
 jl_start_cluster
@@ -40,26 +46,53 @@ CREATE TABLE patients AS
 SELECT format('patients: %s rows of %s attributes in [0, 1], %s segments', count(*), $D, $S) FROM patients;
 SQL
 
-echo "== curator: a privacy budget, the release into a private table, and an analyst"
+echo "== curator: what jl_advise says before any release (public inputs: d = $D, epsilon $EPS, bound 1, dist2 $DIST2)"
+q <<SQL
+SELECT format('%s. %s, k = %s, %s noise: predicted stddev of a recovered squared distance %s (%s x the best)%s',
+              rank, kind, k, noise, round(predicted_error::numeric, 2), round(relative_error::numeric, 2),
+              CASE WHEN note IS NOT NULL THEN E'\n   ' || note END)
+  FROM jl_advise($D, $EPS, $DIST2, bound => 1, key => 'demo') WHERE NOT refused ORDER BY rank;
+-- the comparison: whichever of no projection and the best projection the
+-- advisor did not put first
+CREATE TABLE advice AS
+  SELECT (array_agg(kind ORDER BY rank))[1] AS kind, (array_agg(k ORDER BY rank))[1] AS k,
+         (array_agg(predicted_error ORDER BY rank))[1] AS predicted
+  FROM jl_advise($D, $EPS, $DIST2, bound => 1, key => 'demo') WHERE NOT refused
+  GROUP BY kind = 'identity' ORDER BY min(rank);
+SQL
+read -r ALT_KIND ALT_K < <(q -F ' ' -c "SELECT kind, k FROM advice OFFSET 1 LIMIT 1")
+
+echo "== curator: a privacy budget, two releases at epsilon $EPS each, and an analyst"
 q <<SQL
 SELECT jl_dataset_declare('patients', epsilon_cap => 10, source => 'patients') \g /dev/null
 \timing on
-SELECT 'registry id ' || jl_release_table('patients', 'id', '{features}', 'patients_private', $K, $EPS,
+SELECT 'kind => auto: registry id ' || jl_release_table('patients', 'id', '{features}', 'patients_private',
+                                          epsilon => $EPS, kind => 'auto', dist2 => $DIST2,
                                           key => 'demo', clip_lo => 0, clip_hi => 1);
+SELECT 'the comparison ($ALT_KIND, k = $ALT_K): registry id ' ||
+       jl_release_table('patients', 'id', '{features}', 'patients_compared', $ALT_K, $EPS,
+                        key => 'demo', clip_lo => 0, clip_hi => 1, kind => '$ALT_KIND');
 \timing off
 SELECT format('budget of dataset %s: spent epsilon %s of %s, %s left', name, epsilon_spent, epsilon_cap, epsilon_remaining)
   FROM jl_budgets;
-CREATE TABLE release_info AS SELECT info FROM jl_releases WHERE target = 'patients_private'::regclass;
-SELECT format('guarantee: (epsilon %s, delta %s)-DP when one attribute of one patient changes by at most %s (attributes clamped to [0, 1])',
-              info->>'epsilon', info->>'delta', info->>'bound') FROM release_info;
-SELECT format('calibrated to the realized projection: L1 sensitivity %s, Laplace scale %s on a grid of %s, noise variance %s per coordinate',
+CREATE TABLE release_info AS
+  SELECT target, info FROM jl_releases WHERE target IN ('patients_private'::regclass, 'patients_compared'::regclass);
+SELECT format('patients_private: %s, k = %s, chosen by %s (runner-up %s, k = %s, predicted %s x the error)',
+              info->>'kind', info->>'k', info->>'chosen_by', info->'advice'->'runner_up'->>'kind',
+              info->'advice'->'runner_up'->>'k',
+              round((info->'advice'->'runner_up'->>'relative_error')::numeric, 2))
+  FROM release_info WHERE target = 'patients_private'::regclass;
+SELECT format('%s: (epsilon %s, delta %s)-DP when one attribute of one patient changes by at most %s (attributes clamped to [0, 1]); '
+              'L1 sensitivity %s, Laplace scale %s on a grid of %s, noise variance %s per coordinate',
+              target, info->>'epsilon', info->>'delta', info->>'bound',
               round((info->>'sensitivity')::numeric, 4), round((info->>'scale')::numeric, 4),
-              info->>'grid', round((info->>'noise_variance')::numeric, 4)) FROM release_info;
--- the analyst reads the private table and nothing else; the analytics and
+              info->>'grid', round((info->>'noise_variance')::numeric, 4))
+  FROM release_info ORDER BY target::text DESC;
+-- the analyst reads the private tables and nothing else; the analytics and
 -- recovery functions are executable by everyone, the key functions are not
-GRANT SELECT ON patients_private TO jldp_demo_analyst;
+GRANT SELECT ON patients_private, patients_compared TO jldp_demo_analyst;
 CREATE SCHEMA analysis AUTHORIZATION jldp_demo_analyst;
-SELECT 'analyst role jldp_demo_analyst: SELECT on patients_private, a schema of its own, no key';
+SELECT 'analyst role jldp_demo_analyst: SELECT on the two private tables, a schema of its own, no key';
 SQL
 
 echo "== analyst: what the role may not do"
@@ -82,96 +115,117 @@ BEGIN
 END $$;
 SQL
 
-echo "== analyst: k-means over the sketches, then every row labelled"
-q <<SQL
+# the analyst's work on one private table t: k-means, labels, and the 10
+# nearest neighbours of Q patients by recovered distance
+analyse() {
+  local t=$1
+  q <<SQL
 SET ROLE jldp_demo_analyst;
-\timing on
-CREATE TABLE analysis.centroids AS SELECT jl_kmeans(sketch, $S, 1) AS c FROM patients_private;
-CREATE TABLE analysis.labels AS
-  SELECT p.id, jl_nearest_centroid(p.sketch, c.c) AS cluster FROM patients_private p, analysis.centroids c;
-\timing off
-SELECT format('jl_kmeans(sketch, %s): centroids %s; cluster sizes %s', $S, array_dims(c),
-              (SELECT string_agg(n::text, ', ' ORDER BY cluster)
-               FROM (SELECT cluster, count(*) AS n FROM analysis.labels GROUP BY cluster) s))
-  FROM analysis.centroids;
-SQL
-
-echo "== analyst: the 10 nearest neighbours of $Q patients, by recovered distance"
-q <<SQL
-SET ROLE jldp_demo_analyst;
-\timing on
-CREATE TABLE analysis.neighbours AS
+CREATE TABLE analysis.${t}_labels AS
+  SELECT p.id, jl_nearest_centroid(p.sketch, c.c) AS cluster
+  FROM $t p, (SELECT jl_kmeans(sketch, $S, 1) AS c FROM $t) c;
+CREATE TABLE analysis.${t}_neighbours AS
   SELECT q.id AS query, n.id AS neighbour
-  FROM patients_private q
-  CROSS JOIN LATERAL (SELECT p.id FROM patients_private p WHERE p.id <> q.id
-                      ORDER BY jl_recover_dist(p.sketch, q.sketch, 'patients_private'::regclass)
+  FROM $t q
+  CROSS JOIN LATERAL (SELECT p.id FROM $t p WHERE p.id <> q.id
+                      ORDER BY jl_recover_dist(p.sketch, q.sketch, '$t'::regclass)
                       LIMIT 10) n
   WHERE q.id <= $Q;
-\timing off
+SELECT format('%s: jl_kmeans(sketch, %s), cluster sizes %s; 10 nearest neighbours of %s patients', '$t', $S,
+              (SELECT string_agg(n::text, ', ' ORDER BY cluster)
+               FROM (SELECT cluster, count(*) AS n FROM analysis.${t}_labels GROUP BY cluster) s), $Q);
 SQL
+}
+echo "== analyst: k-means over the sketches, every row labelled, nearest neighbours (both tables)"
+analyse patients_private
+analyse patients_compared
 
-echo "== evaluation (the curator knows the truth): distances"
-q <<SQL
-CREATE TEMP TABLE pairs AS
-  SELECT a.id AS i, b.id AS j, a.segment = b.segment AS same,
-         jl_recover_dist(a.features, b.features, 0) AS truth   -- noise variance 0: the plain squared distance
-  FROM (SELECT (random() * ($N - 1))::int + 1 AS i, (random() * ($N - 1))::int + 1 AS j
-        FROM generate_series(1, 5000)) r
-  JOIN patients a ON a.id = r.i JOIN patients b ON b.id = r.j WHERE r.i <> r.j;
-CREATE TEMP TABLE est AS
-  SELECT p.*, jl_recover_dist(a.sketch, b.sketch, 'patients_private'::regclass) AS rec,
-              jl_recover_dist_stddev(a.sketch, b.sketch, 'patients_private'::regclass) AS se,
-              -- the curator, with the key: the squared distance after projection, without noise
-              jl_recover_dist(jl_project(ra.features, $K, 'demo'), jl_project(rb.features, $K, 'demo'), 0) AS projected
-  FROM pairs p JOIN patients_private a ON a.id = p.i JOIN patients_private b ON b.id = p.j
-  JOIN patients ra ON ra.id = p.i JOIN patients rb ON rb.id = p.j;
-SELECT format('%s random pairs: true squared distance %s (same segment) and %s (different); recovered on average %s and %s',
-              count(*), round(avg(truth) FILTER (WHERE same)::numeric, 2), round(avg(truth) FILTER (WHERE NOT same)::numeric, 2),
-              round(avg(rec) FILTER (WHERE same)::numeric, 2), round(avg(rec) FILTER (WHERE NOT same)::numeric, 2)) FROM est;
-SELECT format('why they differ: recovery is unbiased for the distance after this key''s projection, %s and %s for these pairs '
-              '(the segments differ along one direction, which one projection P of k = $K stretches or shrinks); '
-              'over keys the projection is unbiased for the true distance',
-              round(avg(projected) FILTER (WHERE same)::numeric, 2), round(avg(projected) FILTER (WHERE NOT same)::numeric, 2)) FROM est;
-SELECT format('single-pair error: standard deviation %s; %s%% of pairs lie within 2 standard errors reported by jl_recover_dist_stddev',
-              round(stddev(rec - truth)::numeric, 2),
-              round(100.0 * avg((abs(rec - truth) <= 2 * se)::int), 1)) FROM est;
-SQL
-
-echo "== evaluation: clustering"
-q <<SQL
--- accuracy under the best matching of cluster labels to segments
+# the curator's score of one private table t, as one row of the comparison
+score() {
+  local t=$1
+  q <<SQL
 CREATE TEMP TABLE confusion AS
   SELECT p.segment, l.cluster, count(*) AS n
-  FROM patients p JOIN analysis.labels l USING (id) GROUP BY 1, 2;
+  FROM patients p JOIN analysis.${t}_labels l USING (id) GROUP BY 1, 2;
+CREATE TEMP TABLE est AS
+  SELECT jl_recover_dist(a.sketch, b.sketch, '$t'::regclass) AS rec,
+         jl_recover_dist_stddev(a.sketch, b.sketch, '$t'::regclass) AS se, p.truth
+  FROM pairs p JOIN $t a ON a.id = p.i JOIN $t b ON b.id = p.j;
 WITH RECURSIVE perm(m) AS (
     SELECT ARRAY[]::int[]
     UNION ALL
     SELECT m || c FROM perm, generate_series(1, $S) c WHERE cardinality(m) < $S AND c <> ALL (m))
-SELECT format('accuracy against the true segments (best label matching): %s%% of %s patients (a random labelling: about %s%%)',
-              round(100.0 * max(hit) / $N, 1), $N, round(100.0 / $S, 1))
-  FROM (SELECT m, (SELECT coalesce(sum(n), 0) FROM confusion WHERE cluster = m[segment + 1]) AS hit
-        FROM perm WHERE cardinality(m) = $S) t;
-SELECT format('segment %s: %s', segment, string_agg(format('%s in cluster %s', n, cluster), ', ' ORDER BY cluster))
-  FROM confusion GROUP BY segment ORDER BY segment;
+INSERT INTO scores
+SELECT '$t', r.info->>'kind', (r.info->>'k')::int,
+       (SELECT 100.0 * max(hit) / $N
+          FROM (SELECT (SELECT coalesce(sum(n), 0) FROM confusion WHERE cluster = m[segment + 1]) AS hit
+                FROM perm WHERE cardinality(m) = $S) t),
+       (SELECT 100.0 * count(t.neighbour) / count(*)
+          FROM analysis.${t}_neighbours a LEFT JOIN truth t USING (query, neighbour)),
+       (SELECT 100.0 * avg((pq.segment = pn.segment)::int)
+          FROM analysis.${t}_neighbours a JOIN patients pq ON pq.id = a.query JOIN patients pn ON pn.id = a.neighbour),
+       (SELECT stddev(rec - truth) FROM est),
+       (SELECT 100.0 * avg((abs(rec - truth) <= 2 * se)::int) FROM est)
+  FROM jl_releases r WHERE r.target = '$t'::regclass;
 SQL
+}
 
-echo "== evaluation: nearest neighbours"
+echo "== evaluation (the curator knows the truth): both releases side by side"
 q <<SQL
-CREATE TEMP TABLE truth AS
+CREATE TABLE pairs AS
+  SELECT a.id AS i, b.id AS j,
+         jl_recover_dist(a.features, b.features, 0) AS truth   -- noise variance 0: the plain squared distance
+  FROM (SELECT (random() * ($N - 1))::int + 1 AS i, (random() * ($N - 1))::int + 1 AS j
+        FROM generate_series(1, 5000)) r
+  JOIN patients a ON a.id = r.i JOIN patients b ON b.id = r.j WHERE r.i <> r.j;
+CREATE TABLE truth AS
   SELECT q.id AS query, n.id AS neighbour, n.dist
   FROM patients q
   CROSS JOIN LATERAL (SELECT p.id, jl_recover_dist(p.features, q.features, 0) AS dist
                       FROM patients p WHERE p.id <> q.id ORDER BY 2 LIMIT 10) n
   WHERE q.id <= $Q;
-SELECT format('recall of the true 10 nearest among the 10 found: %s%% (random rows: %s%%)',
-              round(100.0 * count(t.neighbour) / count(*), 1), round(100.0 * 10 / ($N - 1), 1))
-  FROM analysis.neighbours a LEFT JOIN truth t USING (query, neighbour);
-SELECT format('neighbours found in the query''s own segment: %s%% (random rows: %s%%)',
-              round(100.0 * avg((pq.segment = pn.segment)::int), 1), round(100.0 / $S, 1))
-  FROM analysis.neighbours a JOIN patients pq ON pq.id = a.query JOIN patients pn ON pn.id = a.neighbour;
-SELECT format('why: the true 10 nearest lie within squared distance %s of their query on average, while one recovered distance has a standard error of about %s; at this epsilon the sketches resolve the segments, not the order within one',
-              round((SELECT avg(m) FROM (SELECT max(dist) AS m FROM truth GROUP BY query) t)::numeric, 2),
-              round((SELECT avg(jl_recover_dist_stddev(a.sketch, b.sketch, 'patients_private'::regclass))
-                     FROM truth t JOIN patients_private a ON a.id = t.query
-                     JOIN patients_private b ON b.id = t.neighbour)::numeric, 1));
+CREATE TABLE scores (release text, kind text, k int, accuracy float8, recall float8,
+                     same_segment float8, dist_error float8, coverage float8);
+SQL
+score patients_private
+score patients_compared
+q <<SQL
+SELECT format('%-18s %-11s %4s | %8s | %8s | %12s | %14s | %8s', 'release', 'kind', 'k', 'accuracy',
+              'recall', 'own segment', 'distance error', 'in 2 se');
+SELECT format('%-18s %-11s %4s | %7s%% | %7s%% | %11s%% | %14s | %7s%%', release, kind, k, round(accuracy::numeric, 1),
+              round(recall::numeric, 1), round(same_segment::numeric, 1), round(dist_error::numeric, 2),
+              round(coverage::numeric, 1))
+  FROM scores ORDER BY release DESC;
+SELECT format('(%s random pairs, true squared distance %s on average; accuracy: clusters against the true segments under the best label matching, a random labelling about %s%%; '
+              'recall: of the true 10 nearest among the 10 found, random rows %s%%; distance error: stddev of recovered minus true squared distance, '
+              'which for a projection includes how this key''s one P stretches the direction that separates the segments; '
+              'in 2 se: pairs within 2 standard errors reported by jl_recover_dist_stddev)',
+              count(*), round(avg(truth)::numeric, 2), round(100.0 / $S, 1), round(100.0 * 10 / ($N - 1), 1))
+  FROM pairs;
+SQL
+
+echo "== summary"
+q <<SQL
+WITH w AS (
+  SELECT s.*, s.kind = 'identity' AS raw,
+         rank() OVER (ORDER BY dist_error) AS by_error
+    FROM scores s),
+ win AS (SELECT * FROM w WHERE by_error = 1 LIMIT 1),
+ lose AS (SELECT * FROM w WHERE release <> (SELECT release FROM win) LIMIT 1)
+SELECT format(E'%s won: its recovered distances have %s times smaller error (stddev %s against %s), '
+              'clustering accuracy %s%% against %s%%, neighbour recall %s%% against %s%%, at the same epsilon $EPS.\n'
+              'jl_advise predicted it before any release (%s x smaller error predicted, %s x measured), '
+              'and the final result, patients_private, is %s.',
+              CASE WHEN win.raw THEN 'No projection (plain noise on the ' || win.k || ' attributes)'
+                   ELSE 'The projection (' || win.kind || ', k = ' || win.k || ')' END,
+              round((lose.dist_error / win.dist_error)::numeric, 2),
+              round(win.dist_error::numeric, 2), round(lose.dist_error::numeric, 2),
+              round(win.accuracy::numeric, 1), round(lose.accuracy::numeric, 1),
+              round(win.recall::numeric, 1), round(lose.recall::numeric, 1),
+              round(((SELECT predicted FROM advice OFFSET 1 LIMIT 1) / (SELECT predicted FROM advice LIMIT 1))::numeric, 2),
+              round((lose.dist_error / win.dist_error)::numeric, 2),
+              CASE WHEN win.release = 'patients_private'
+                   THEN 'that release: kind => ''auto'' followed the advisor, which chose the winner from public inputs alone'
+                   ELSE 'the advisor''s choice, which lost here: use the comparison release' END)
+  FROM win, lose;
 SQL

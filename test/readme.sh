@@ -11,7 +11,12 @@
 # variables point at a superuser connection of a server where jldp is
 # installed (see test/pgenv.sh).  Usage: test/readme.sh [markdown file];
 # with JLDP_README_OUTPUT=file, psql's output is kept there (to refresh the
-# outputs the README shows).
+# outputs the README shows).  Afterwards the curator must hold EXECUTE on
+# every function of jldp that PUBLIC lacks, but for those kept for
+# superusers (jl_key_import, the event trigger jl_drop_guard) and the
+# aggregates' support functions (PostgreSQL calls them as the aggregate's
+# owner), so that the README's GRANT block cannot fall behind the install
+# script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 readme=${1:-README.md}
@@ -92,3 +97,22 @@ else
   awk '/^== /{buf = ""} {buf = buf $0 "\n"} END {printf "%s", buf}' "$tmp/out"
   exit 1
 fi
+
+missing=$(psql -qXAt -v ON_ERROR_STOP=1 -d "$db" <<'SQL'
+SELECT string_agg(p.oid::regprocedure::text, E'\n     ' ORDER BY p.oid::regprocedure::text)
+  FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+ WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass
+   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'jldp') AND d.deptype = 'e'
+   AND p.proname NOT IN ('jl_key_import', 'jl_drop_guard')
+   AND p.oid NOT IN (SELECT unnest(ARRAY[aggtransfn, aggfinalfn, aggcombinefn, aggserialfn, aggdeserialfn])::oid
+                       FROM pg_aggregate)
+   AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
+   AND NOT has_function_privilege('curator', p.oid, 'EXECUTE');
+SQL
+)
+if [ -n "$missing" ]; then
+  echo "FAIL $readme: the curator's GRANT block misses functions revoked from PUBLIC:"
+  echo "     $missing"
+  exit 1
+fi
+echo "ok   $readme: the curator may execute every function revoked from PUBLIC but jl_key_import and jl_drop_guard"

@@ -28,6 +28,7 @@
 #include "math/calibrate.h"
 #include "math/sensitivity.h"
 
+#include "pg/advise.h"
 #include "pg/keystore.h"
 #include "pg/options.h"
 #include "pg/projection_cache.h"
@@ -43,24 +44,13 @@ static const JlKind advise_kinds[ADVISE_KINDS] = {
 /* per option: no projection and each kind */
 #define ADVISE_OPTIONS (1 + ADVISE_KINDS)
 
-typedef struct AdviseArgs
-{
-	JlAdviseProblem p;
-	double		epsilon;
-	double		bound;
-	double		delta;			/* NaN when not given */
-	JlNeighbor	neighbor;
-	bool		noise[2];		/* indexed by JlNoise: candidates with it */
-	int			kmax;
-} AdviseArgs;
-
 /*
  * The calibrations of one kind for every k tried, with both noises on the
  * same P (the second search finds the first one's work done).
  */
 typedef struct KindCalibrations
 {
-	const AdviseArgs *a;
+	const JlAdviseArgs *a;
 	const uint8 *secret;
 	JlKind		kind;
 	JlNoise		searching;
@@ -73,7 +63,7 @@ typedef struct KindCalibrations
 
 /* The options of a release with this noise, as jl_release_info's defaults. */
 static JlMechanism
-release_options(const AdviseArgs *a, JlNoise noise)
+release_options(const JlAdviseArgs *a, JlNoise noise)
 {
 	JlMechanism m;
 
@@ -148,22 +138,31 @@ typedef struct Option
 {
 	JlAdviseCandidate c;
 	const char *kind;
+	JlKind		kindv;
 	JlNoise		noise;
 	JlStatus	refusal;		/* why no k was feasible */
 } Option;
 
-/* goal (argument 8), with cluster_var (9) and n (10) for clustering */
-static void
-read_goal(FunctionCallInfo fcinfo, JlAdviseProblem *p)
+const char *
+jl_advise_goal_name(JlAdviseGoal goal)
 {
-	char	   *goal = text_to_cstring(PG_GETARG_TEXT_PP(8));
+	return goal == JL_GOAL_CLUSTERING ? "clustering" : "distance";
+}
+
+void
+jl_advise_read_goal(FunctionCallInfo fcinfo, int goal_arg, JlAdviseProblem *p)
+{
+	int			var_arg = goal_arg + 1,
+				n_arg = goal_arg + 2;
+	char	   *goal = PG_ARGISNULL(goal_arg) ? "distance" :
+		text_to_cstring(PG_GETARG_TEXT_PP(goal_arg));
 
 	p->cluster_var = 0.0;
 	p->n = INFINITY;
 	if (strcmp(goal, "distance") == 0)
 	{
 		p->goal = JL_GOAL_DISTANCE;
-		if (!PG_ARGISNULL(9) || !PG_ARGISNULL(10))
+		if (!PG_ARGISNULL(var_arg) || !PG_ARGISNULL(n_arg))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("cluster_var and n apply to goal 'clustering' only")));
@@ -175,19 +174,19 @@ read_goal(FunctionCallInfo fcinfo, JlAdviseProblem *p)
 				 errmsg("unknown goal \"%s\"", goal),
 				 errhint("Use 'distance' (recovered squared distances) or 'clustering' (two clusters whose centres are dist2 apart).")));
 	p->goal = JL_GOAL_CLUSTERING;
-	if (PG_ARGISNULL(9))
+	if (PG_ARGISNULL(var_arg))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("goal 'clustering' needs cluster_var"),
 				 errhint("cluster_var is the variance of one attribute of a row around its cluster's centre; 0 for points at their centres.")));
-	p->cluster_var = PG_GETARG_FLOAT8(9);
+	p->cluster_var = PG_GETARG_FLOAT8(var_arg);
 	if (!(isfinite(p->cluster_var) && p->cluster_var >= 0.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cluster_var must be a finite number >= 0")));
-	if (!PG_ARGISNULL(10))
+	if (!PG_ARGISNULL(n_arg))
 	{
-		int64		n = PG_GETARG_INT64(10);
+		int64		n = PG_GETARG_INT64(n_arg);
 
 		if (n < 2)
 			ereport(ERROR,
@@ -197,12 +196,27 @@ read_goal(FunctionCallInfo fcinfo, JlAdviseProblem *p)
 	}
 }
 
+void
+jl_advise_allow_noises(JlAdviseArgs *a, bool noise_given, JlNoise noise)
+{
+	a->noise[JL_NOISE_LAPLACE] = a->noise[JL_NOISE_GAUSSIAN] = false;
+	if (noise_given)
+		a->noise[noise] = true;
+	else
+	{
+		a->noise[JL_NOISE_LAPLACE] = true;
+		a->noise[JL_NOISE_GAUSSIAN] = !isnan(a->delta);
+	}
+	if (a->noise[JL_NOISE_GAUSSIAN] && isnan(a->delta))
+		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
+}
+
 /*
  * Arguments: 0 d, 1 epsilon, 2 dist2, 3 dist2_hi, 4 neighbor, 5 bound,
  * 6 noise, 7 delta, 8 goal, 9 cluster_var, 10 n, 11 key.
  */
 static void
-read_advise_args(FunctionCallInfo fcinfo, AdviseArgs *a)
+read_advise_args(FunctionCallInfo fcinfo, JlAdviseArgs *a)
 {
 	JlAdviseProblem *p = &a->p;
 	int32		d;
@@ -227,17 +241,9 @@ read_advise_args(FunctionCallInfo fcinfo, AdviseArgs *a)
 	a->delta = PG_ARGISNULL(7) ? NAN : PG_GETARG_FLOAT8(7);
 	if (!PG_ARGISNULL(7) && !(a->delta > 0.0 && a->delta < 1.0))
 		jl_report_status(JL_ERR_DELTA);
-	a->noise[JL_NOISE_LAPLACE] = a->noise[JL_NOISE_GAUSSIAN] = false;
-	if (PG_ARGISNULL(6))
-	{
-		a->noise[JL_NOISE_LAPLACE] = true;
-		a->noise[JL_NOISE_GAUSSIAN] = !isnan(a->delta);
-	}
-	else
-		a->noise[jl_parse_noise(PG_GETARG_TEXT_PP(6))] = true;
-	if (a->noise[JL_NOISE_GAUSSIAN] && isnan(a->delta))
-		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
-	read_goal(fcinfo, p);
+	jl_advise_allow_noises(a, !PG_ARGISNULL(6),
+						   PG_ARGISNULL(6) ? JL_NOISE_LAPLACE : jl_parse_noise(PG_GETARG_TEXT_PP(6)));
+	jl_advise_read_goal(fcinfo, 8, p);
 	a->kmax = Min(d, jl_largest_k(d, a->neighbor));
 }
 
@@ -258,7 +264,7 @@ kind_m4(JlKind kind, int64 d)
 
 /* No projection: P = I_d, k = d, calibrated to the identity's statistics. */
 static void
-identity_option(const AdviseArgs *a, JlNoise noise, JlAdviseCandidate *c,
+identity_option(const JlAdviseArgs *a, JlNoise noise, JlAdviseCandidate *c,
 				Option *o)
 {
 	JlProjStats st;
@@ -267,6 +273,7 @@ identity_option(const AdviseArgs *a, JlNoise noise, JlAdviseCandidate *c,
 
 	jl_identity_stats(a->p.d, &st);
 	o->kind = "identity";
+	o->kindv = JL_KIND_IDENTITY;
 	o->noise = noise;
 	o->refusal = JL_OK;
 	s2 = noise_variance_of(jl_calibrate_to(&m, &st), &m, &o->refusal);
@@ -278,7 +285,7 @@ identity_option(const AdviseArgs *a, JlNoise noise, JlAdviseCandidate *c,
 
 /* Every option, evaluated into cs and described in opts; their number. */
 static int
-evaluate(const AdviseArgs *a, const uint8 *secret, JlAdviseCandidate *cs,
+evaluate(const JlAdviseArgs *a, const uint8 *secret, JlAdviseCandidate *cs,
 		 Option *opts)
 {
 	KindCalibrations *kc = palloc(sizeof(KindCalibrations));
@@ -306,6 +313,7 @@ evaluate(const AdviseArgs *a, const uint8 *secret, JlAdviseCandidate *cs,
 			kc->searching = (JlNoise) noise;
 			jl_advise_search(&a->p, &cs[n], a->kmax, kind_variance, kc, cs, n);
 			opts[n].kind = jl_kind_name(kc->kind);
+			opts[n].kindv = kc->kind;
 			opts[n].noise = (JlNoise) noise;
 			opts[n].refusal = kc->refusal[noise];
 			n++;
@@ -333,7 +341,7 @@ best_of(const JlAdviseCandidate *cs, const Option *opts, int n, bool identity,
 
 /* The note of the best option: whether the projection pays. */
 static void
-best_note(StringInfo b, const AdviseArgs *a, const JlAdviseCandidate *cs,
+best_note(StringInfo b, const JlAdviseArgs *a, const JlAdviseCandidate *cs,
 		  const Option *opts, int n, int i)
 {
 	const char *what = a->p.goal == JL_GOAL_DISTANCE ? "error" :
@@ -369,7 +377,7 @@ best_note(StringInfo b, const AdviseArgs *a, const JlAdviseCandidate *cs,
 }
 
 static char *
-note_of(const AdviseArgs *a, const JlAdviseCandidate *cs, const Option *opts,
+note_of(const JlAdviseArgs *a, const JlAdviseCandidate *cs, const Option *opts,
 		int n, int i)
 {
 	StringInfoData b;
@@ -395,7 +403,7 @@ note_of(const AdviseArgs *a, const JlAdviseCandidate *cs, const Option *opts,
 #define ADVISE_COLUMNS 12
 
 static void
-put_row(Tuplestorestate *ts, TupleDesc desc, const AdviseArgs *a,
+put_row(Tuplestorestate *ts, TupleDesc desc, const JlAdviseArgs *a,
 		const JlAdviseCandidate *cs, const Option *opts, int n, int i)
 {
 	const JlAdviseCandidate *c = &cs[i];
@@ -431,7 +439,7 @@ jl_advise(PG_FUNCTION_ARGS)
 {
 	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	AdviseArgs	a;
+	JlAdviseArgs	a;
 	JlKey		key;
 	JlAdviseCandidate *cs = palloc0(sizeof(JlAdviseCandidate) * 2 * ADVISE_OPTIONS);
 	Option		opts[2 * ADVISE_OPTIONS];
@@ -463,4 +471,44 @@ jl_advise(PG_FUNCTION_ARGS)
 		if (!cs[i].found)
 			put_row(rsinfo->setResult, rsinfo->setDesc, &a, cs, opts, n, i);
 	return (Datum) 0;
+}
+
+static void
+option_of(const JlAdviseArgs *a, const JlAdviseCandidate *c, const Option *o,
+		  JlAdviseOption *out)
+{
+	out->kind = o->kindv;
+	out->k = c->identity ? (int) a->p.d : c->k;
+	out->noise = o->noise;
+	out->predicted_error = jl_advise_error(c->score);
+	out->relative = c->relative;
+}
+
+void
+jl_advise_choose(const JlAdviseArgs *a, const uint8 *secret, JlAdviseChoice *choice)
+{
+	JlAdviseCandidate *cs = palloc0(sizeof(JlAdviseCandidate) * 2 * ADVISE_OPTIONS);
+	Option		opts[2 * ADVISE_OPTIONS];
+	int			n = evaluate(a, secret, cs, opts),
+				i;
+
+	memset(choice, 0, sizeof(*choice));
+	if (jl_advise_rank(&a->p, cs, n) < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("no release option is valid with these options"),
+				 errhint("jl_advise with the same arguments shows why each option is refused.")));
+	for (i = 0; i < n; i++)
+	{
+		if (!cs[i].found)
+			continue;
+		if (cs[i].rank == 1)
+			option_of(a, &cs[i], &opts[i], &choice->best);
+		else if (cs[i].rank == 2)
+		{
+			option_of(a, &cs[i], &opts[i], &choice->runner_up);
+			choice->has_runner_up = true;
+		}
+	}
+	pfree(cs);
 }

@@ -8,6 +8,13 @@
  * release the rows into it (table_releaser.c), record the release
  * (registry.c).  All of it happens in the caller's transaction: a failure
  * or a cancel leaves no target, no charge and no registry row behind.
+ *
+ * kind 'auto' lets the advisor (pg/advise.c) choose the kind, k and noise
+ * before anything is charged, from public inputs only: d (the named
+ * columns, or the length of the first row's vector: schema, not data),
+ * epsilon, the neighbour notion, the bound, delta, and the squared distance
+ * of interest (given, or a default from the bound and d).  No value of the
+ * data is read before the choice, so the choice leaks nothing.
  */
 #include "postgres.h"
 
@@ -25,6 +32,7 @@
 #include "utils/lsyscache.h"
 #include "utils/varlena.h"
 
+#include "pg/advise.h"
 #include "pg/arrays.h"
 #include "pg/budget.h"
 #include "pg/calibration_json.h"
@@ -32,6 +40,7 @@
 #include "pg/options.h"
 #include "pg/projection_cache.h"
 #include "pg/registry.h"
+#include "pg/suggest_k.h"
 #include "pg/table_releaser.h"
 
 PG_FUNCTION_INFO_V1(jl_release_table);
@@ -54,6 +63,10 @@ PG_FUNCTION_INFO_V1(jl_release_table);
 #define CLIP_NORM_ARG 14
 #define KIND_ARG 15
 #define NOISE_ARG 16
+#define DIST2_ARG 17
+#define DIST2_HI_ARG 18
+#define GOAL_ARG 19				/* then cluster_var and n */
+#define ADVISE_LAST_ARG 21
 
 /* one call of jl_release_table, step by step */
 typedef struct TableRelease
@@ -75,6 +88,11 @@ typedef struct TableRelease
 	char	   *target_q;		/* qualified, quoted */
 	Oid			target;
 	int64		ledger_id;
+	bool		noise_given;
+	bool		advised;		/* kind 'auto': chosen by the advisor */
+	const char *dist2_from;		/* where the advisor's dist2 came from */
+	JlAdviseArgs advice;
+	JlAdviseChoice choice;
 } TableRelease;
 
 static char *
@@ -85,6 +103,49 @@ required_text(FunctionCallInfo fcinfo, int n, const char *what)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not be NULL", what)));
 	return text_to_cstring(PG_GETARG_TEXT_PP(n));
+}
+
+/* kind 'auto': the advisor chooses k and the calibration */
+static void
+read_auto_arguments(FunctionCallInfo fcinfo, TableRelease *tr)
+{
+	/* 0.1.0's SQL function has no advisor's arguments */
+	if (PG_NARGS() <= ADVISE_LAST_ARG)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("kind 'auto' needs the jl_release_table of jldp 0.2.0"),
+				 errhint("ALTER EXTENSION jldp UPDATE.")));
+	if (!PG_ARGISNULL(K_ARG))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("kind 'auto' chooses k: leave k out"),
+				 errhint("Give a kind ('identity', 'rademacher', ...) to release at a k of your own.")));
+	if (!PG_ARGISNULL(CALIBRATION_ARG))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("kind 'auto' releases with the calibration jl_advise ranks: leave calibration out"),
+				 errhint("Laplace noise is calibrated 'exact', Gaussian noise 'analytic'.")));
+}
+
+/* a kind of its own: k is required, the advisor's arguments are refused */
+static void
+read_fixed_arguments(FunctionCallInfo fcinfo, TableRelease *tr)
+{
+	int			i;
+
+	if (PG_ARGISNULL(K_ARG))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("k must not be NULL"),
+				 errhint("Give k, or kind => 'auto' to let jl_advise choose the kind and k.")));
+	tr->rows.k = PG_GETARG_INT32(K_ARG);
+	jl_check_k(tr->rows.k);
+	for (i = DIST2_ARG; i < PG_NARGS(); i++)
+		if (!PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("dist2, dist2_hi, goal, cluster_var and n go with kind 'auto'")));
+	tr->rows.kind = jl_parse_kind(PG_GETARG_TEXT_PP(KIND_ARG));
 }
 
 /* The arguments other than clipping and bound. */
@@ -105,29 +166,30 @@ read_arguments(FunctionCallInfo fcinfo, TableRelease *tr)
 				 errmsg("vector must not be NULL")));
 	tr->vec_arr = PG_GETARG_ARRAYTYPE_P(VECTOR_ARG);
 	tr->target_name = required_text(fcinfo, TARGET_ARG, "target");
-	if (PG_ARGISNULL(K_ARG) || PG_ARGISNULL(EPSILON_ARG))
+	if (PG_ARGISNULL(EPSILON_ARG))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("k and epsilon must not be NULL")));
-	tr->rows.k = PG_GETARG_INT32(K_ARG);
-	jl_check_k(tr->rows.k);
+				 errmsg("epsilon must not be NULL")));
 	m->epsilon = PG_GETARG_FLOAT8(EPSILON_ARG);
-	if (PG_ARGISNULL(NEIGHBOR_ARG) || PG_ARGISNULL(KEY_ARG) || PG_ARGISNULL(NOISE_ARG))
+	if (PG_ARGISNULL(NEIGHBOR_ARG) || PG_ARGISNULL(KEY_ARG) || PG_ARGISNULL(KIND_ARG))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("neighbor, key and noise must not be NULL")));
-	m->noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
+				 errmsg("neighbor, key and kind must not be NULL")));
+	/* noise NULL: Laplace, or for kind 'auto' the advisor's choice */
+	tr->noise_given = !PG_ARGISNULL(NOISE_ARG);
+	m->noise = tr->noise_given ? jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG)) :
+		JL_NOISE_LAPLACE;
 	m->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(NEIGHBOR_ARG));
 	jl_read_calibration(fcinfo, CALIBRATION_ARG, DELTA_ARG, m->noise,
 						&m->calibration, &m->delta);
 	tr->keyname = text_to_cstring(PG_GETARG_TEXT_PP(KEY_ARG));
 	tr->dataset = PG_ARGISNULL(DATASET_ARG) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(DATASET_ARG));
-	if (PG_ARGISNULL(KIND_ARG))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("kind must not be NULL")));
-	tr->rows.kind = jl_parse_kind(PG_GETARG_TEXT_PP(KIND_ARG));
+	tr->advised = strcmp(text_to_cstring(PG_GETARG_TEXT_PP(KIND_ARG)), "auto") == 0;
+	if (tr->advised)
+		read_auto_arguments(fcinfo, tr);
+	else
+		read_fixed_arguments(fcinfo, tr);
 }
 
 /* clip_lo and clip_hi: elements clamped, for element neighbours */
@@ -326,6 +388,108 @@ resolve_target(TableRelease *tr)
 }
 
 /*
+ * The length of the first row's vector, for a single array column: the
+ * schema's width, read without any value.  An empty source has none.
+ */
+static int
+first_vector_length(TableRelease *tr)
+{
+	int			d = -1;
+	bool		isnull;
+
+	SPI_connect();
+	if (SPI_execute(psprintf("SELECT pg_catalog.array_length(v, 1) FROM (%s) AS s (id, v) LIMIT 1",
+							 tr->sql.data), true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the vector length of %s", tr->source_q);
+	if (SPI_processed == 1)
+	{
+		Datum		v = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+			d = DatumGetInt32(v);
+	}
+	SPI_finish();
+	if (d < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_NO_DATA),
+				 errmsg("kind 'auto' needs the vector length, and the source has no first row with a vector"),
+				 errhint("Name the vector's columns, or release a non-empty table.")));
+	return d;
+}
+
+/*
+ * dist2 for the advisor: given, or the mean squared distance of two rows
+ * drawn independently and uniformly within the bound: d bound^2 / 6 for
+ * element neighbours (each element uniform on an interval of width bound),
+ * bound^2 / 2 for row neighbours (two rows of norm bound / 2 in independent
+ * directions).  Neither looks at the data.
+ */
+static void
+advice_distances(FunctionCallInfo fcinfo, TableRelease *tr)
+{
+	JlAdviseProblem *p = &tr->advice.p;
+	double		b = tr->rows.m.bound;
+
+	if (!PG_ARGISNULL(DIST2_ARG))
+	{
+		p->lo = PG_GETARG_FLOAT8(DIST2_ARG);
+		tr->dist2_from = "given";
+	}
+	else if (!PG_ARGISNULL(DIST2_HI_ARG))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dist2_hi goes with dist2")));
+	else if (tr->rows.m.neighbor == JL_NEIGHBOR_ELEMENT)
+	{
+		p->lo = (double) tr->rows.d * b * b / 6.0;
+		tr->dist2_from = "default: d bound^2 / 6";
+	}
+	else
+	{
+		p->lo = b * b / 2.0;
+		tr->dist2_from = "default: bound^2 / 2";
+	}
+	p->hi = PG_ARGISNULL(DIST2_HI_ARG) ? p->lo : PG_GETARG_FLOAT8(DIST2_HI_ARG);
+}
+
+/*
+ * kind 'auto': rank the options as jl_advise does for the same public
+ * inputs and release with the first (kind, k, noise and its calibration).
+ */
+static void
+advise_release(FunctionCallInfo fcinfo, TableRelease *tr)
+{
+	JlAdviseArgs *a = &tr->advice;
+	JlMechanism *m = &tr->rows.m;
+	const JlAdviseOption *best = &tr->choice.best;
+
+	if (tr->rows.d < 0)
+		tr->rows.d = first_vector_length(tr);
+	a->p.d = tr->rows.d;
+	a->epsilon = m->epsilon;
+	a->bound = m->bound;
+	a->delta = m->delta;
+	a->neighbor = m->neighbor;
+	if (!(isfinite(a->bound) && a->bound > 0.0))
+		jl_report_status(JL_ERR_BOUND);
+	if (!isnan(a->delta) && !(a->delta > 0.0 && a->delta < 1.0))
+		jl_report_status(JL_ERR_DELTA);
+	jl_advise_allow_noises(a, tr->noise_given, m->noise);
+	advice_distances(fcinfo, tr);
+	jl_check_choice_args(tr->rows.d, a->epsilon, a->p.lo, a->p.hi);
+	jl_advise_read_goal(fcinfo, GOAL_ARG, &a->p);
+	a->kmax = Min(tr->rows.d, jl_largest_k(tr->rows.d, a->neighbor));
+	jl_advise_choose(a, tr->key.secret, &tr->choice);
+
+	tr->rows.kind = best->kind;
+	tr->rows.k = best->k;
+	m->noise = best->noise;
+	m->calibration = best->noise == JL_NOISE_GAUSSIAN ? JL_CALIBRATION_ANALYTIC :
+		JL_CALIBRATION_EXACT;
+	m->delta = best->noise == JL_NOISE_GAUSSIAN ? a->delta : NAN;
+}
+
+/*
  * Charge (epsilon, delta) before any output exists: a refused release
  * writes nothing.  The charge depends only on epsilon and delta, so it
  * precedes the calibration, which may need the first row for d.
@@ -388,6 +552,44 @@ calibrate_without_rows(TableRelease *tr)
 												   tr->rows.k, tr->rows.d));
 }
 
+static void
+option_json(StringInfo b, const JlAdviseOption *o)
+{
+	appendStringInfo(b, "{\"kind\": \"%s\", \"k\": %d, \"noise\": \"%s\"",
+					 jl_kind_name(o->kind), o->k, jl_noise_name(o->noise));
+	jl_json_num(b, "predicted_error", o->predicted_error);
+	jl_json_num(b, "relative_error", o->relative);
+	appendStringInfoChar(b, '}');
+}
+
+/* kind 'auto': what the advisor was asked and what it ranked first and second */
+static void
+advice_json(StringInfo b, const TableRelease *tr)
+{
+	const JlAdviseArgs *a = &tr->advice;
+
+	appendStringInfo(b, ", \"chosen_by\": \"jl_advise\", \"advice\": {\"goal\": \"%s\"",
+					 jl_advise_goal_name(a->p.goal));
+	jl_json_num(b, "dist2", a->p.lo);
+	jl_json_num(b, "dist2_hi", a->p.hi);
+	appendStringInfo(b, ", \"dist2_from\": \"%s\"", tr->dist2_from);
+	if (a->p.goal == JL_GOAL_CLUSTERING)
+	{
+		jl_json_num(b, "cluster_var", a->p.cluster_var);
+		jl_json_num(b, "n", a->p.n);
+	}
+	appendStringInfo(b, ", \"noises\": \"%s\", \"chosen\": ",
+					 a->noise[JL_NOISE_LAPLACE] && a->noise[JL_NOISE_GAUSSIAN] ?
+					 "laplace, gaussian" : jl_noise_name(tr->rows.m.noise));
+	option_json(b, &tr->choice.best);
+	appendStringInfoString(b, ", \"runner_up\": ");
+	if (tr->choice.has_runner_up)
+		option_json(b, &tr->choice.runner_up);
+	else
+		appendStringInfoString(b, "null");
+	appendStringInfoChar(b, '}');
+}
+
 /* The registry record: the calibration as jl_release_info reports it, and more. */
 static int64
 record_release(TableRelease *tr, int64 nrows)
@@ -408,7 +610,10 @@ record_release(TableRelease *tr, int64 nrows)
 	initStringInfo(&info);
 	jl_calibration_json(&info, JL_MECHANISM_PROJECTION, &tr->rows.m,
 						jl_kind_resolve(tr->rows.kind, tr->rows.d), tr->key.fingerprint);
-	appendStringInfo(&info, ", \"rows\": %lld}", (long long) nrows);
+	appendStringInfo(&info, ", \"rows\": %lld", (long long) nrows);
+	if (tr->advised)
+		advice_json(&info, tr);
+	appendStringInfoChar(&info, '}');
 
 	rec.source = tr->source_q;
 	rec.target = tr->target;
@@ -427,8 +632,9 @@ record_release(TableRelease *tr, int64 nrows)
  *                  target text, k int, epsilon float8, neighbor text,
  *                  bound float8, calibration text, delta float8, key text,
  *                  dataset text, clip_lo float8, clip_hi float8,
- *                  clip_norm float8, kind text, noise text) RETURNS bigint (the
- *                  registry id)
+ *                  clip_norm float8, kind text, noise text, dist2 float8,
+ *                  dist2_hi float8, goal text, cluster_var float8, n bigint)
+ *                  RETURNS bigint (the registry id)
  */
 Datum
 jl_release_table(PG_FUNCTION_ARGS)
@@ -442,10 +648,12 @@ jl_release_table(PG_FUNCTION_ARGS)
 	read_arguments(fcinfo, &tr);
 	read_clipping(fcinfo, &tr);
 	build_source_query(&tr);
-	if (tr.rows.d >= 0)			/* columns named: refuse before any charge */
+	if (tr.rows.d >= 0 && !tr.advised)	/* columns named: refuse before any charge */
 		jl_check_identity_k(tr.rows.kind, tr.rows.k, tr.rows.d, "the number of vector columns");
 	jl_key_lookup(tr.nsp, tr.keyname, &tr.key);
 	tr.rows.key = &tr.key;
+	if (tr.advised)				/* before the charge: it depends on the noise */
+		advise_release(fcinfo, &tr);
 	resolve_target(&tr);
 	charge_budget(&tr);
 

@@ -1,0 +1,72 @@
+/*
+ * advise.h - the advisor's ranking (jl_advise) for use inside the server:
+ * jl_release_table(kind => 'auto') releases with the option ranked first.
+ *
+ * Every input is public (d, epsilon, neighbour notion, bound, noise, delta,
+ * the goal and its squared distances): the ranking never reads data.
+ */
+#ifndef JLDP_PG_ADVISE_H
+#define JLDP_PG_ADVISE_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "math/advise.h"
+#include "math/mechanism.h"
+#include "math/projection.h"
+
+/* what the options are ranked for */
+typedef struct JlAdviseArgs
+{
+	JlAdviseProblem p;
+	double		epsilon;
+	double		bound;
+	double		delta;			/* NaN when not given */
+	JlNeighbor	neighbor;
+	bool		noise[2];		/* indexed by JlNoise: candidates with it */
+	int			kmax;
+} JlAdviseArgs;
+
+/* one ranked option */
+typedef struct JlAdviseOption
+{
+	JlKind		kind;			/* JL_KIND_IDENTITY for no projection */
+	int			k;
+	JlNoise		noise;
+	double		predicted_error;	/* at dist2 */
+	double		relative;		/* to the best option */
+} JlAdviseOption;
+
+/* rank 1 and, if there is one, rank 2 */
+typedef struct JlAdviseChoice
+{
+	JlAdviseOption best;
+	bool		has_runner_up;
+	JlAdviseOption runner_up;
+} JlAdviseChoice;
+
+/*
+ * The noises ranked: the given one, or (noise_given false) Laplace and,
+ * when delta is given, Gaussian too.  Checks that Gaussian has a delta.
+ */
+extern void jl_advise_allow_noises(JlAdviseArgs *a, bool noise_given, JlNoise noise);
+
+/*
+ * goal (argument goal_arg; NULL: 'distance'), cluster_var (goal_arg + 1)
+ * and n (goal_arg + 2) into p.
+ */
+extern void jl_advise_read_goal(FunctionCallInfo fcinfo, int goal_arg, JlAdviseProblem *p);
+
+/* the name of a goal: "distance" or "clustering" */
+extern const char *jl_advise_goal_name(JlAdviseGoal goal);
+
+/*
+ * Rank every option for a (p.d, kmax and the rest set, arguments checked)
+ * with the key's projections, as jl_advise does, into *choice; ERROR when
+ * no option gives a valid release.
+ */
+extern void jl_advise_choose(const JlAdviseArgs *a, const uint8 *secret,
+							 JlAdviseChoice *choice);
+
+#endif
