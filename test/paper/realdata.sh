@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Real data: scikit-learn's bundled data sets (iris, wine, breast_cancer,
+# digits) released through jldp with no projection (raw noise, kind
+# 'identity') and with each projection kind at several k, and with the
+# choice of jl_advise from public inputs; k-means accuracy against the true
+# classes and the error of recovered squared distances, over several keys.
+#
+# Usage: test/paper/realdata.sh --out DIR [--quick]
+# Writes DIR/results/realdata_*.csv, DIR/figures/realdata_accuracy.png and
+# the markdown fragment DIR/results/realdata_section.md (included by
+# report.py).  Uses the server of the PG* variables if set (jldp installed
+# there), else builds, installs and starts a throwaway cluster.
+set -euo pipefail
+
+out=""
+quick=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) out=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
+    *) echo "usage: $0 --out DIR [--quick]" >&2; exit 2 ;;
+  esac
+done
+[ -n "$out" ] || { echo "usage: $0 --out DIR [--quick]" >&2; exit 2; }
+mkdir -p "$out/results" "$out/figures"
+out=$(cd "$out" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+py=""
+for c in python3 /usr/bin/python3; do
+  if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import matplotlib, numpy, scipy, sklearn' 2>/dev/null; then py=$c; break; fi
+done
+[ -n "$py" ] || { echo "realdata.sh: needs python3 with matplotlib, numpy and scikit-learn (test/deps.sh)" >&2; exit 1; }
+
+source "$here/../pgenv.sh"
+if [ -z "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}" ]; then
+  jl_install
+fi
+jl_start_cluster >/dev/null
+
+# sizes
+if [ "$quick" = 1 ]; then
+  sets="wine"; reps=2; epsilons='{4}'
+else
+  sets="iris wine breast_cancer digits"; reps=10; epsilons='{1,4,8}'
+fi
+pairs=500
+kinds='{rademacher,gaussian,achlioptas,sparse}'
+ks='{2,5,10,20}'
+gdelta=1e-6
+
+db=jldp_realdata
+tmp=$(mktemp -d)
+cleanup() { psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; rm -rf "$tmp"; }
+trap 'cleanup; jl_stop_cluster' EXIT
+
+start=$(date +%s)
+"$py" "$here/realdata_data.py" "$tmp" "$pairs" $sets
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $db"
+psql -X -q -v ON_ERROR_STOP=1 -o /dev/null -d "$db" <<SQL
+SET client_min_messages = warning;
+CREATE EXTENSION jldp;
+\i $here/realdata.sql
+\copy rd_set FROM '$tmp/sets.csv' CSV HEADER
+\copy rd_row FROM '$tmp/rows.csv' CSV
+\copy rd_pair (ds, pair, a, b) FROM '$tmp/pairs.csv' CSV
+ANALYZE;
+SELECT rd_experiment('$epsilons', '$kinds', '$ks', $reps, $gdelta);
+\copy (SELECT * FROM rd_set ORDER BY ord) TO '$out/results/realdata_sets.csv' CSV HEADER
+\copy (SELECT * FROM rd_run ORDER BY ds, epsilon, noise, kind, k, rep) TO '$out/results/realdata_runs.csv' CSV HEADER
+\copy (SELECT * FROM rd_conf ORDER BY ds, epsilon, noise, kind, k, rep, cluster, label) TO '$out/results/realdata_conf.csv' CSV HEADER
+\copy (SELECT * FROM rd_advice ORDER BY ds, epsilon, noise, goal, rep) TO '$out/results/realdata_advice.csv' CSV HEADER
+SQL
+secs=$(( $(date +%s) - start ))
+"$py" "$here/realdata_report.py" --out "$out" --quick "$quick" --seconds "$secs" \
+  --pairs "$pairs" --reps "$reps" --delta "$gdelta"
+echo "realdata: done in $(( $(date +%s) - start )) s"
