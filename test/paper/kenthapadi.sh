@@ -19,32 +19,7 @@
 # builds, installs and starts a throwaway cluster (test/pgenv.sh).
 set -euo pipefail
 
-out=""
-quick=0
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --out) out=$2; shift 2 ;;
-    --quick) quick=1; shift ;;
-    *) echo "usage: $0 --out DIR [--quick]" >&2; exit 2 ;;
-  esac
-done
-[ -n "$out" ] || { echo "usage: $0 --out DIR [--quick]" >&2; exit 2; }
-mkdir -p "$out/results" "$out/figures"
-out=$(cd "$out" && pwd)
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-
-# a python with matplotlib (test/deps.sh installs Debian's python3-matplotlib)
-py=""
-for c in python3 /usr/bin/python3; do
-  if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import matplotlib, numpy' 2>/dev/null; then py=$c; break; fi
-done
-[ -n "$py" ] || { echo "kenthapadi.sh: needs python3 with matplotlib and numpy (test/deps.sh)" >&2; exit 1; }
-
-source "$here/../pgenv.sh"
-if [ -z "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}" ]; then
-  jl_install
-fi
-jl_start_cluster >/dev/null
+source "$(dirname "${BASH_SOURCE[0]}")/plugin.sh" kenthapadi "matplotlib, numpy" "$@"
 
 # sizes: d attributes, n rows in 3 families whose base profiles have nu ones;
 # each row is its family's base with h random bits flipped, h log-uniform in

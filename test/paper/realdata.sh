@@ -12,37 +12,13 @@
 # there), else builds, installs and starts a throwaway cluster.
 set -euo pipefail
 
-out=""
-quick=0
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --out) out=$2; shift 2 ;;
-    --quick) quick=1; shift ;;
-    *) echo "usage: $0 --out DIR [--quick]" >&2; exit 2 ;;
-  esac
-done
-[ -n "$out" ] || { echo "usage: $0 --out DIR [--quick]" >&2; exit 2; }
-mkdir -p "$out/results" "$out/figures"
-out=$(cd "$out" && pwd)
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-
-py=""
-for c in python3 /usr/bin/python3; do
-  if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import matplotlib, numpy, scipy, sklearn' 2>/dev/null; then py=$c; break; fi
-done
-[ -n "$py" ] || { echo "realdata.sh: needs python3 with matplotlib, numpy and scikit-learn (test/deps.sh)" >&2; exit 1; }
-
-source "$here/../pgenv.sh"
-if [ -z "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}" ]; then
-  jl_install
-fi
-jl_start_cluster >/dev/null
+source "$(dirname "${BASH_SOURCE[0]}")/plugin.sh" realdata "matplotlib, numpy, scipy, sklearn" "$@"
 
 # sizes
 if [ "$quick" = 1 ]; then
   sets="wine"; reps=2; epsilons='{4}'
 else
-  sets="iris wine breast_cancer digits"; reps=10; epsilons='{1,4,8}'
+  sets="iris wine breast_cancer digits"; reps=20; epsilons='{1,4,8}'
 fi
 pairs=500
 kinds='{rademacher,gaussian,achlioptas,sparse}'

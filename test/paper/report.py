@@ -10,6 +10,7 @@ import csv
 import math
 import os
 from collections import defaultdict
+from types import SimpleNamespace
 
 import matplotlib
 matplotlib.use("Agg")
@@ -61,26 +62,9 @@ def write_csv(path, header, rows):
         w.writerows(rows)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--quick", type=int, default=0)
-    ap.add_argument("--seconds-sql", type=int, default=0)
-    ap.add_argument("--seconds-kenthapadi", type=int, default=0)
-    ap.add_argument("--seconds-realdata", type=int, default=0)
-    ap.add_argument("--machine", default="")
-    ap.add_argument("--pg", default="")
-    ap.add_argument("--sizes", default="")
-    a = ap.parse_args()
-    out = a.out
-    res = os.path.join(out, "results")
-    fig = os.path.join(out, "figures")
-    sizes = dict(kv.split("=") for kv in a.sizes.split())
-    methods = read(os.path.join(res, "methods.csv"))
-    label = {m["method"]: m["label"] for m in methods}
-    order = [m["method"] for m in methods]
-    md = []
-
+def table1_data(ctx):
+    """Table 1: the cells, their CSV and the figure."""
+    fig, label, order, res, sizes = ctx.fig, ctx.label, ctx.order, ctx.res, ctx.sizes
     # ------------------------------------------------------------ Table 1
     runs = read(os.path.join(res, "table1_runs.csv"))
     configs = sorted({(int(r["d"]), int(r["k"])) for r in runs})
@@ -141,7 +125,13 @@ def main():
     fig1.tight_layout()
     fig1.savefig(os.path.join(fig, "table1_accuracy.png"), dpi=110)
     plt.close(fig1)
+    ctx.configs = configs
+    ctx.t1 = t1
 
+
+def fig3_data(ctx):
+    """Figure 3: the summary and the histograms."""
+    fig, label, order, res = ctx.fig, ctx.label, ctx.order, ctx.res
     # ------------------------------------------------------------ Figure 3
     f3 = read(os.path.join(res, "fig3_summary.csv"))
     hist = read(os.path.join(res, "fig3_histogram.csv"))
@@ -175,7 +165,15 @@ def main():
     fig3.tight_layout()
     fig3.savefig(os.path.join(fig, "fig3_distance_error.png"), dpi=110)
     plt.close(fig3)
+    ctx.cfgs = cfgs
+    ctx.f3 = f3
+    ctx.f3m = f3m
+    ctx.f3methods = f3methods
 
+
+def fig4_data(ctx):
+    """Figure 4: the noise levels against k and the figure."""
+    fig, label, order, res = ctx.fig, ctx.label, ctx.order, ctx.res
     # ------------------------------------------------------------ Figure 4
     f4 = read(os.path.join(res, "fig4_noise_sd.csv"))
     f4methods = [m for m in order if any(r["method"] == m for r in f4)]
@@ -224,7 +222,16 @@ def main():
     fig4.tight_layout()
     fig4.savefig(os.path.join(fig, "fig4_noise_sd.png"), dpi=110)
     plt.close(fig4)
+    ctx.f4d = f4d
+    ctx.f4methods = f4methods
+    ctx.f4raw = f4raw
+    ctx.f4s = f4s
+    ctx.ks = ks
 
+
+def variance_figure(ctx):
+    """The variance check's figure."""
+    cfgs, f3m, f3methods, fig, label, res = ctx.cfgs, ctx.f3m, ctx.f3methods, ctx.fig, ctx.label, ctx.res
     # ------------------------------------------------------------ variance check
     vp = read(os.path.join(res, "variance_pairs.csv"))
     vs = read(os.path.join(res, "variance_summary.csv"))
@@ -264,7 +271,13 @@ def main():
     figv.tight_layout()
     figv.savefig(os.path.join(fig, "variance_check.png"), dpi=110)
     plt.close(figv)
+    ctx.vs = vs
 
+
+def intro_md(ctx):
+    """The report's opening paragraphs."""
+    a, sizes = ctx.a, ctx.sizes
+    md = ctx.md
     # ------------------------------------------------------------ report
     total = a.seconds_sql + a.seconds_kenthapadi + a.seconds_realdata
     md.append("# Reproducing Dhaliwal et al. (2019) with jldp\n")
@@ -305,9 +318,14 @@ def main():
               "accepts is pure epsilon-DP with the `epsilon_effective` of `jl_release_info`, "
               "which is well below 4 when the paper's constant over-covers P.\n")
 
+
+def table1_md(ctx):
+    """Table 1's section: the tables."""
+    configs, label, order, sizes, t1 = ctx.configs, ctx.label, ctx.order, ctx.sizes, ctx.t1
+    md = ctx.md
     # Table 1 section
     md.append("## Table 1: k-means accuracy\n")
-    md.append(f"![Table 1](figures/table1_accuracy.png)\n")
+    md.append("![Table 1](figures/table1_accuracy.png)\n")
     md.append(f"Each cell: mean ± standard deviation of the accuracy over "
               f"{sizes.get('t1_reps')} repetitions (each with its own key and its own data draw, "
               "2-means with k-means++ from seed = repetition, best matching of the two labels), "
@@ -358,6 +376,13 @@ def main():
             cells.append(txt)
         md.append(f"| {label[meth]} | " + " | ".join(cells) + " |")
     md.append("")
+    ctx.bound = bound
+
+
+def table1_reading(ctx):
+    """Table 1's section: the reading, from the numbers."""
+    bound, configs, label, order, sizes, t1 = ctx.bound, ctx.configs, ctx.label, ctx.order, ctx.sizes, ctx.t1
+    md = ctx.md
     # the reading, from the numbers
     diffs = []
     for meth in PAPER_T1:
@@ -433,6 +458,11 @@ def main():
               "them at once (the max over unit v of ‖vP‖₁, at least about sqrt(d)), which the "
               "realized P exceeds.\n")
 
+
+def fig3_md(ctx):
+    """Figure 3's section."""
+    cfgs, f3, f3m, label, res, sizes = ctx.cfgs, ctx.f3, ctx.f3m, ctx.label, ctx.res, ctx.sizes
+    md = ctx.md
     # Figure 3 section
     md.append("## Figure 3: recovered minus true squared distance\n")
     md.append("![Figure 3](figures/fig3_distance_error.png)\n")
@@ -496,6 +526,11 @@ def main():
               + refusal_note + "\n")
     md.append(raw_noise_fig3(f3m, cfgs))
 
+
+def fig4_md(ctx):
+    """Figure 4's section."""
+    f4d, f4methods, f4raw, f4s, ks, label, sizes = ctx.f4d, ctx.f4methods, ctx.f4raw, ctx.f4s, ctx.ks, ctx.label, ctx.sizes
+    md = ctx.md
     # Figure 4 section
     md.append("## Figure 4: noise standard deviation against k\n")
     md.append("![Figure 4](figures/fig4_noise_sd.png)\n")
@@ -535,6 +570,11 @@ def main():
               "refused), and above it for large k; at its minimal t it rarely covers P at d = "
               f"{f4d}.\n")
 
+
+def variance_md(ctx):
+    """The variance check's section."""
+    f3m, label, vs = ctx.f3m, ctx.label, ctx.vs
+    md = ctx.md
     # variance check section
     md.append("## The variance check (Claim 7)\n")
     md.append("![variance check](figures/variance_check.png)\n")
@@ -593,7 +633,40 @@ def main():
                   "settings.") if chance_miss else "")
               + "\n")
 
-    # Kenthapadi fragment
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", type=int, default=0)
+    ap.add_argument("--seconds-sql", type=int, default=0)
+    ap.add_argument("--seconds-kenthapadi", type=int, default=0)
+    ap.add_argument("--seconds-realdata", type=int, default=0)
+    ap.add_argument("--machine", default="")
+    ap.add_argument("--pg", default="")
+    ap.add_argument("--sizes", default="")
+    a = ap.parse_args()
+    out = a.out
+    res = os.path.join(out, "results")
+    fig = os.path.join(out, "figures")
+    sizes = dict(kv.split("=") for kv in a.sizes.split())
+    methods = read(os.path.join(res, "methods.csv"))
+    label = {m["method"]: m["label"] for m in methods}
+    order = [m["method"] for m in methods]
+    md = []
+
+    ctx = SimpleNamespace(**locals())
+    table1_data(ctx)
+    fig3_data(ctx)
+    fig4_data(ctx)
+    variance_figure(ctx)
+    intro_md(ctx)
+    table1_md(ctx)
+    table1_reading(ctx)
+    fig3_md(ctx)
+    fig4_md(ctx)
+    variance_md(ctx)
+
+    # the fragments of the experiments beside this one
     for name in ("kenthapadi_section.md", "realdata_section.md"):
         frag = os.path.join(res, name)
         if os.path.exists(frag):
@@ -604,7 +677,8 @@ def main():
     md.append("- `results/table1_runs.csv` every repetition; `results/table1.csv` the cells")
     md.append("- `results/fig3_summary.csv`, `results/fig3_histogram.csv` (bins 0 and 81 count "
               "the tails beyond the 0.2% and 99.8% quantiles)")
-    md.append("- `results/fig4_noise_sd.csv` every key; `results/fig4_summary.csv`")
+    md.append("- `results/fig4_noise_sd.csv` every key; `results/fig4_summary.csv`; "
+              "`results/fig4_raw.csv` no projection")
     md.append("- `results/variance_pairs.csv` per pair; `results/variance_summary.csv` pooled")
     md.append("- `results/methods.csv` the release options of each method")
     md.append(f"- sizes of this run: `{a.sizes}`")

@@ -134,34 +134,26 @@ t0=$(date +%s)
 run_sql
 t_sql=$(( $(date +%s) - t0 ))
 
-t_ken=0
-if [ -f "$here/kenthapadi.sh" ]; then
-  echo "== test/paper/kenthapadi.sh"
-  t1=$(date +%s)
-  args=(--out "$out")
-  [ "$quick" -eq 1 ] && args+=(--quick)
-  bash "$here/kenthapadi.sh" "${args[@]}"
-  t_ken=$(( $(date +%s) - t1 ))
-else
-  rm -f "$out/results/kenthapadi_section.md"
-fi
-
-t_real=0
-if [ -f "$here/realdata.sh" ]; then
-  echo "== test/paper/realdata.sh"
-  t1=$(date +%s)
-  args=(--out "$out")
-  [ "$quick" -eq 1 ] && args+=(--quick)
-  bash "$here/realdata.sh" "${args[@]}"
-  t_real=$(( $(date +%s) - t1 ))
-else
-  rm -f "$out/results/realdata_section.md"
-fi
+# the experiments beside this one (see the header), each timed
+declare -A secs
+for plugin in kenthapadi realdata; do
+  secs[$plugin]=0
+  if [ -f "$here/$plugin.sh" ]; then
+    echo "== test/paper/$plugin.sh"
+    t1=$(date +%s)
+    args=(--out "$out")
+    [ "$quick" -eq 1 ] && args+=(--quick)
+    bash "$here/$plugin.sh" "${args[@]}"
+    secs[$plugin]=$(( $(date +%s) - t1 ))
+  else
+    rm -f "$out/results/${plugin}_section.md"
+  fi
+done
 
 echo "== figures and report"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 "$python" "$here/report.py" --out "$out" \
-  --quick "$quick" --seconds-sql "$t_sql" --seconds-kenthapadi "$t_ken" --seconds-realdata "$t_real" \
+  --quick "$quick" --seconds-sql "$t_sql" --seconds-kenthapadi "${secs[kenthapadi]}" --seconds-realdata "${secs[realdata]}" \
   --machine "$(nproc) cores${cpu:+, $cpu}" \
   --pg "$(psql -X -At -d "$db" -c 'SHOW server_version')" \
   --sizes "t1_reps=$T1_REPS t1_nper=$T1_NPER f3_pairs=$F3_PAIRS f3_releases=$F3_RELEASES f3_nper=$F3_NPER f3_d=$F3_D f3_k=$F3_K f3b_d=$F3B_D f3b_k=$F3B_K f4_keys=$F4_KEYS f4_d=$F4_D row_delta=$ROW_DELTA"
