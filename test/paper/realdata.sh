@@ -45,7 +45,6 @@ ANALYZE;
 SELECT rd_experiment('$epsilons', '$kinds', '$ks', $reps, $gdelta);
 \copy (SELECT * FROM rd_set ORDER BY ord) TO '$out/results/realdata_sets.csv' CSV HEADER
 \copy (SELECT * FROM rd_run ORDER BY ds, epsilon, noise, kind, k, rep) TO '$out/results/realdata_runs.csv' CSV HEADER
-\copy (SELECT * FROM rd_conf ORDER BY ds, epsilon, noise, kind, k, rep, cluster, label) TO '$out/results/realdata_conf.csv' CSV HEADER
 \copy (SELECT * FROM rd_advice ORDER BY ds, epsilon, noise, goal, rep) TO '$out/results/realdata_advice.csv' CSV HEADER
 SQL
 secs=$(( $(date +%s) - start ))

@@ -18,12 +18,11 @@ CREATE TABLE rd_pair (ds text, pair int, a int, b int, r2 float8, PRIMARY KEY (d
 CREATE TABLE rd_advice (ds text, epsilon float8, noise text, rep int, goal text,
 						kind text, k int, noise_variance float8, predicted_error float8,
 						note text, PRIMARY KEY (ds, epsilon, noise, rep, goal));
+-- conf: the contingency table of k-means clusters (rows) against the true
+-- classes (columns), from which the report takes the best matching
 CREATE TABLE rd_run (ds text, epsilon float8, noise text, rep int, kind text, k int,
-					 refused text, noise_variance float8, mse float8,
+					 refused text, noise_variance float8, mse float8, conf int[],
 					 PRIMARY KEY (ds, epsilon, noise, rep, kind, k));
--- the contingency table of k-means clusters against the true classes
-CREATE TABLE rd_conf (ds text, epsilon float8, noise text, rep int, kind text, k int,
-					  cluster int, label int, count int);
 CREATE TEMP TABLE rd_sk (id int PRIMARY KEY, label int, s float8[]);
 
 -- the advisor's public inputs (documented in the report): two rows differ
@@ -64,16 +63,19 @@ BEGIN
 	EXCEPTION WHEN invalid_parameter_value THEN
 		-- e.g. a sparse P with an empty row at small d and k
 		GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
-		INSERT INTO rd_run VALUES (s.ds, eps, nz, rep, knd, kk, msg, NULL, NULL);
+		INSERT INTO rd_run VALUES (s.ds, eps, nz, rep, knd, kk, msg, NULL, NULL, NULL);
 		RETURN;
 	END;
 	SELECT jl_kmeans(sk.s, s.classes, rep, 300, 10) INTO c FROM rd_sk sk;
-	INSERT INTO rd_conf
-	SELECT s.ds, eps, nz, rep, knd, kk, jl_nearest_centroid(sk.s, c), sk.label, count(*)
-	FROM rd_sk sk GROUP BY 7, 8;
 	INSERT INTO rd_run
 	SELECT s.ds, eps, nz, rep, knd, kk, NULL, nv,
-		   avg((jl_recover_dist(a.s, b.s, nv) - p.r2) ^ 2)
+		   avg((jl_recover_dist(a.s, b.s, nv) - p.r2) ^ 2),
+		   (SELECT array_agg(r ORDER BY cl)
+			FROM (SELECT cl, array_agg(coalesce(n, 0) ORDER BY lb) AS r
+				  FROM generate_series(1, s.classes) cl CROSS JOIN generate_series(1, s.classes) lb
+				  LEFT JOIN (SELECT jl_nearest_centroid(sk.s, c) AS g, sk.label, count(*)::int AS n
+							 FROM rd_sk sk GROUP BY 1, 2) t ON t.g = cl AND t.label = lb
+				  GROUP BY cl) m)
 	FROM rd_pair p JOIN rd_sk a ON a.id = p.a JOIN rd_sk b ON b.id = p.b
 	WHERE p.ds = s.ds;
 END $$;

@@ -30,7 +30,8 @@ def raw_noise_table1(t1, configs, label):
         parts.append(f"{raw[4:]}-wise raw noise is at least as accurate as the best projection "
                      f"release of its neighbour notion in {len(wins)} of {cells} settings"
                      + (": " + ", ".join(wins) if wins else ""))
-    return ("- *No projection.* " + "; ".join(parts) + ". Raw noise keeps the clusters round and "
+    text = "; ".join(parts)
+    return ("- *No projection.* " + text[:1].upper() + text[1:] + ". Raw noise keeps the clusters round and "
             "their centres 4 apart (no d/k spreading along the centre difference) and pays a "
             "noise of σ² per attribute, 2/ε² = 0.125 element-wise; the projections pay the "
             "spreading and a noise set by P's largest row. Row neighbours cost raw noise √d in "
@@ -58,7 +59,7 @@ def raw_noise_fig3(f3m, cfgs):
             "(exact calibration, k = d, a new draw of noise per release): " + "; ".join(parts)
             + ". Without a projection there is no distortion term 2r⁴/k, and the noise terms are "
             "8σ²r² + 14dσ⁴ with σ² = 2/ε² (element-wise) or 2d/ε² (row-wise: the L1 sensitivity "
-            f"of the identity for a row change of L2 norm 1 is √d). Raw noise has the smaller "
+            f"of the identity for a row change of L2 norm 1 is √d). Raw noise has a smaller "
             f"spread than both calibrations of the projection in {less} of {len(parts)} settings.\n")
 
 
@@ -97,6 +98,6 @@ def fig4_raw_reading(f4s, f4methods, f4raw, ks, d, label):
         sd_raw = math.sqrt(8 * raw * r2 + 14 * d * raw ** 2)
         better = [k for k in ks if math.sqrt(2 * r2 ** 2 / k + 8 * f4s[(meth, k)][0] ** 2 * r2
                                              + 14 * k * f4s[(meth, k)][0] ** 4) < sd_raw]
-        parts.append(f"{label[meth]}: " + (f"below it for k in {better}" if better else "never below it"))
-    return ("No projection against each projection in the right panel (distance error at "
-            f"r² = {r2:g}): " + "; ".join(parts) + ".\n")
+        parts.append(f"{label[meth]}: " + (f"smaller for k in {better}" if better else "never smaller"))
+    return ("The right panel's distance error at r² = " f"{r2:g}, each projection against no "
+            "projection with the same neighbour notion: " + "; ".join(parts) + ".\n")
