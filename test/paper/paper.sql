@@ -32,9 +32,16 @@ BEGIN
 	ANALYZE blobs;
 END $$;
 
--- the release options of each method (NULL neighbor: no noise)
+-- the release options of each method (NULL neighbor: no noise).  kind is
+-- the papers' Gaussian P ('gaussian'), or 'identity' for no projection
+-- (k = d: plain noise on the raw attributes, the simplest alternative)
 CREATE TABLE paper_method (method text PRIMARY KEY, ord int, neighbor text,
-						   calibration text, delta float8, label text);
+						   calibration text, delta float8, label text,
+						   kind text NOT NULL DEFAULT 'gaussian');
+
+-- the k of a method's release: d without a projection
+CREATE FUNCTION paper_k(m paper_method, d int, k int) RETURNS int
+LANGUAGE sql IMMUTABLE AS $$ SELECT CASE WHEN m.kind = 'identity' THEN d ELSE k END $$;
 
 -- true when err is the refusal of a paper calibration that does not cover P
 CREATE FUNCTION paper_is_refusal(state text, msg text) RETURNS bool
@@ -47,11 +54,18 @@ LANGUAGE sql IMMUTABLE STRICT AS $$
 	SELECT sum(u * v) FROM unnest(a, b) AS t(u, v)
 $$;
 
--- the papers' Gaussian P, named (jldp's default kind is 'rademacher')
+-- the papers' Gaussian P, named (jldp's default kind is 'rademacher'), or none
 CREATE FUNCTION paper_info(d int, k int, m paper_method, kname text) RETURNS jsonb
 LANGUAGE sql AS $$
-	SELECT jl_release_info(d, k, 4.0, m.neighbor, 1, m.calibration, m.delta, key => kname,
-						   kind => 'gaussian')
+	SELECT jl_release_info(d, paper_k(m, d, k), 4.0, m.neighbor, 1, m.calibration, m.delta,
+						   key => kname, kind => m.kind)
+$$;
+
+-- the release of one row under a method
+CREATE FUNCTION paper_release(x float8[], k int, m paper_method, kname text) RETURNS float8[]
+LANGUAGE sql VOLATILE AS $$
+	SELECT jl_private_release(x, paper_k(m, array_length(x, 1), k), 4.0, m.neighbor, 1,
+							  m.calibration, m.delta, key => kname, kind => m.kind)
 $$;
 
 ------------------------------------------------------------------------
@@ -77,20 +91,21 @@ END $$;
 
 -- z of the Gaussian approximation to the accuracy Phi(z) of the perpendicular
 -- bisector of the true cluster means in sketch space: with w = (mu2 - mu1) P,
--- z = |w|^2 / (2 sqrt(|P w|^2 + nv |w|^2)).  For raw data z = 2.
-CREATE FUNCTION paper_model_z(d int, k int, kname text, nv float8) RETURNS float8
+-- z = |w|^2 / (2 sqrt(|P w|^2 + nv |w|^2)).  For raw data z = 2; with no
+-- projection (P = I) z = 2 / sqrt(1 + nv).
+CREATE FUNCTION paper_model_z(d int, k int, kname text, nv float8, kind text) RETURNS float8
 LANGUAGE plpgsql AS $$
 DECLARE
 	w float8[];
 	ww float8;
 	pw float8;
 BEGIN
-	w := jl_project(array_fill(4.0 / sqrt(d), ARRAY[d]), k, kname);
+	w := jl_project(array_fill(4.0 / sqrt(d), ARRAY[d]), k, kname, kind);
 	ww := paper_dot(w, w);
 	-- |P w|^2 = sum_i (P_i . w)^2, P_i = e_i P
 	SELECT sum(paper_dot(jl_project(ARRAY(SELECT (j = i)::int::float8
 												FROM generate_series(1, d) j),
-									k, kname), w) ^ 2)
+									k, kname, kind), w) ^ 2)
 	INTO pw FROM generate_series(1, d) i;
 	RETURN ww / (2 * sqrt(pw + nv * ww));
 END $$;
@@ -123,15 +138,11 @@ BEGIN
 				IF m.method = 'none' THEN
 					INSERT INTO sk SELECT id, label, x FROM blobs;
 				ELSIF m.method = 'projection' THEN
-					INSERT INTO sk SELECT id, label, jl_project(x, k, kname) FROM blobs;
+					INSERT INTO sk SELECT id, label, jl_project(x, k, kname, m.kind) FROM blobs;
 				ELSE
 					info := paper_info(d, k, m, kname);
 					BEGIN
-						INSERT INTO sk
-						SELECT id, label,
-							   jl_private_release(x, k, 4.0, m.neighbor, 1, m.calibration,
-												  m.delta, key => kname, kind => 'gaussian')
-						FROM blobs;
+						INSERT INTO sk SELECT id, label, paper_release(x, k, m, kname) FROM blobs;
 					EXCEPTION WHEN OTHERS THEN
 						GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
 						IF NOT paper_is_refusal(st, msg) THEN
@@ -153,8 +164,8 @@ BEGIN
 						(info->>'epsilon_effective')::float8,
 						CASE WHEN m.method = 'none' THEN 2.0
 							 WHEN refused THEN NULL
-							 ELSE paper_model_z(d, k, kname,
-									coalesce((info->>'noise_variance')::float8, 0)) END);
+							 ELSE paper_model_z(d, paper_k(m, d, k), kname,
+									coalesce((info->>'noise_variance')::float8, 0), m.kind) END);
 			END LOOP;
 			PERFORM jl_key_drop(kname);
 		END LOOP;
@@ -204,8 +215,7 @@ BEGIN
 			TRUNCATE f3_sketch;
 			BEGIN
 				INSERT INTO f3_sketch
-				SELECT id, jl_private_release(x, k, 4.0, m.neighbor, 1, m.calibration,
-											  m.delta, key => kname, kind => 'gaussian')
+				SELECT id, paper_release(x, k, m, kname)
 				FROM blobs
 				WHERE id IN (SELECT a FROM f3_pair p WHERE p.cfg = paper_fig3.cfg
 							 UNION SELECT b FROM f3_pair p WHERE p.cfg = paper_fig3.cfg);
@@ -247,10 +257,10 @@ SELECT c.cfg, c.d, c.k, pm.method, rel.releases, rel.refused,
 	   all_diff.n, rel.noise_variance, rel.epsilon_effective,
 	   avg(m) AS mean,
 	   1.959963985 * stddev_samp(m) / sqrt(count(*)) AS ci95_halfwidth,
-	   all_diff.sd
+	   all_diff.sd, pm.calibration, pm.kind
 FROM f3_config c JOIN per_rel USING (cfg) JOIN paper_method pm USING (method)
 	 JOIN rel USING (cfg, method) JOIN all_diff USING (cfg, method)
-GROUP BY c.cfg, c.d, c.k, pm.method, pm.ord, rel.releases, rel.refused,
+GROUP BY c.cfg, c.d, c.k, pm.method, pm.ord, pm.calibration, pm.kind, rel.releases, rel.refused,
 		 rel.noise_variance, rel.epsilon_effective, all_diff.n, all_diff.sd
 ORDER BY c.d, c.k, pm.ord;
 
@@ -285,6 +295,8 @@ CREATE VIEW f3_s2 AS
 	WHERE NOT refused GROUP BY cfg, method;
 
 -- per pair: the empirical variance of D over releases and both formulas
+-- (the paper's calibrations only: both formulas are about a random P and one
+-- noise level, which the exact calibration varies with P)
 CREATE VIEW variance_pairs AS
 	SELECT f.cfg, c.k, f.method, f.pair, p.r2, count(*) AS n, avg(f.diff) AS mean_diff,
 		   var_samp(f.diff) AS var_empirical,
@@ -292,6 +304,7 @@ CREATE VIEW variance_pairs AS
 		   paper_var_claim7(p.r2, c.k, s2.s2) AS var_claim7
 	FROM f3_diff f JOIN f3_pair p USING (cfg, pair) JOIN f3_s2 s2 USING (cfg, method)
 		 JOIN f3_config c USING (cfg)
+	WHERE f.method IN (SELECT method FROM paper_method WHERE kind <> 'identity' AND calibration = 'paper')
 	GROUP BY f.cfg, c.k, f.method, f.pair, p.r2, s2.s2;
 
 -- Pooled: per release, the summed squared errors (D - r^2)^2 over the pairs
@@ -305,7 +318,9 @@ CREATE VIEW variance_summary AS
 		FROM f3_pair p JOIN f3_config c USING (cfg) JOIN f3_s2 s2 USING (cfg)
 		GROUP BY p.cfg, s2.method, s2.s2
 	), per_rel AS (
-		SELECT cfg, method, rel, sum(diff ^ 2) AS sse FROM f3_diff GROUP BY cfg, method, rel
+		SELECT cfg, method, rel, sum(diff ^ 2) AS sse FROM f3_diff
+		WHERE method IN (SELECT method FROM paper_method WHERE kind <> 'identity' AND calibration = 'paper')
+		GROUP BY cfg, method, rel
 	)
 	SELECT cfg, c.d, c.k, method, pred.s2 AS noise_variance, v.formula,
 		   count(*) AS releases, avg(sse / v.pred) AS ratio,

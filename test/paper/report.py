@@ -10,11 +10,15 @@ import csv
 import math
 import os
 from collections import defaultdict
+from types import SimpleNamespace
 
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+from report_raw import (fig4_distance_panel, fig4_raw_reading, fmt, raw_noise_fig3,  # noqa: E402
+                        raw_noise_table1)
 
 # Dhaliwal et al. (2019), Table 1 and section 5
 PAPER_T1 = {
@@ -51,10 +55,6 @@ def projection_bound(d, k, draws=200000):
     return float(np.mean([phi(v) for v in z]))
 
 
-def fmt(x, nd=3):
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{nd}f}"
-
-
 def write_csv(path, header, rows):
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
@@ -62,25 +62,9 @@ def write_csv(path, header, rows):
         w.writerows(rows)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--quick", type=int, default=0)
-    ap.add_argument("--seconds-sql", type=int, default=0)
-    ap.add_argument("--seconds-kenthapadi", type=int, default=0)
-    ap.add_argument("--machine", default="")
-    ap.add_argument("--pg", default="")
-    ap.add_argument("--sizes", default="")
-    a = ap.parse_args()
-    out = a.out
-    res = os.path.join(out, "results")
-    fig = os.path.join(out, "figures")
-    sizes = dict(kv.split("=") for kv in a.sizes.split())
-    methods = read(os.path.join(res, "methods.csv"))
-    label = {m["method"]: m["label"] for m in methods}
-    order = [m["method"] for m in methods]
-    md = []
-
+def table1_data(ctx):
+    """Table 1: the cells, their CSV and the figure."""
+    fig, label, order, res, sizes = ctx.fig, ctx.label, ctx.order, ctx.res, ctx.sizes
     # ------------------------------------------------------------ Table 1
     runs = read(os.path.join(res, "table1_runs.csv"))
     configs = sorted({(int(r["d"]), int(r["k"])) for r in runs})
@@ -141,7 +125,13 @@ def main():
     fig1.tight_layout()
     fig1.savefig(os.path.join(fig, "table1_accuracy.png"), dpi=110)
     plt.close(fig1)
+    ctx.configs = configs
+    ctx.t1 = t1
 
+
+def fig3_data(ctx):
+    """Figure 3: the summary and the histograms."""
+    fig, label, order, res = ctx.fig, ctx.label, ctx.order, ctx.res
     # ------------------------------------------------------------ Figure 3
     f3 = read(os.path.join(res, "fig3_summary.csv"))
     hist = read(os.path.join(res, "fig3_histogram.csv"))
@@ -151,8 +141,9 @@ def main():
             cfgs.append(r["cfg"])
     f3m = {(r["cfg"], r["method"]): r for r in f3}
     f3methods = [m for m in order if any(r["method"] == m for r in f3)]
-    fig3, axes = plt.subplots(len(cfgs), len(f3methods), figsize=(5 * len(f3methods), 3.6 * len(cfgs)),
-                              squeeze=False)
+    # one x scale per row, so the spreads of the methods compare by eye
+    fig3, axes = plt.subplots(len(cfgs), len(f3methods), figsize=(3.8 * len(f3methods), 3.6 * len(cfgs)),
+                              squeeze=False, sharex="row")
     for i, cfg in enumerate(cfgs):
         for j, meth in enumerate(f3methods):
             ax = axes[i][j]
@@ -174,7 +165,15 @@ def main():
     fig3.tight_layout()
     fig3.savefig(os.path.join(fig, "fig3_distance_error.png"), dpi=110)
     plt.close(fig3)
+    ctx.cfgs = cfgs
+    ctx.f3 = f3
+    ctx.f3m = f3m
+    ctx.f3methods = f3methods
 
+
+def fig4_data(ctx):
+    """Figure 4: the noise levels against k and the figure."""
+    fig, label, order, res = ctx.fig, ctx.label, ctx.order, ctx.res
     # ------------------------------------------------------------ Figure 4
     f4 = read(os.path.join(res, "fig4_noise_sd.csv"))
     f4methods = [m for m in order if any(r["method"] == m for r in f4)]
@@ -193,7 +192,8 @@ def main():
     write_csv(os.path.join(res, "fig4_summary.csv"),
               ["d", "k", "method", "keys", "valid", "noise_sd_mean", "noise_sd_min", "noise_sd_max",
                "paper_quantity_sqrt_1_plus_var"], rows)
-    fig4, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    f4raw = {r["method"]: float(r["noise_variance"]) for r in read(os.path.join(res, "fig4_raw.csv"))}
+    fig4, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(16, 4.2))
     for meth in f4methods:
         m = np.array([f4s[(meth, k)][0] for k in ks])
         lo = np.array([f4s[(meth, k)][1] for k in ks])
@@ -218,10 +218,20 @@ def main():
     ax2.set_xlabel("k")
     ax2.set_ylabel("sqrt(1 + 2 b^2)")
     ax2.set_title("the paper's Figure 4 quantity (data variance 1 plus noise)", fontsize=9)
+    fig4_distance_panel(ax1, ax3, f4s, f4methods, f4raw, ks, int(f4d), label)
     fig4.tight_layout()
     fig4.savefig(os.path.join(fig, "fig4_noise_sd.png"), dpi=110)
     plt.close(fig4)
+    ctx.f4d = f4d
+    ctx.f4methods = f4methods
+    ctx.f4raw = f4raw
+    ctx.f4s = f4s
+    ctx.ks = ks
 
+
+def variance_figure(ctx):
+    """The variance check's figure."""
+    cfgs, f3m, f3methods, fig, label, res = ctx.cfgs, ctx.f3m, ctx.f3methods, ctx.fig, ctx.label, ctx.res
     # ------------------------------------------------------------ variance check
     vp = read(os.path.join(res, "variance_pairs.csv"))
     vs = read(os.path.join(res, "variance_summary.csv"))
@@ -261,9 +271,15 @@ def main():
     figv.tight_layout()
     figv.savefig(os.path.join(fig, "variance_check.png"), dpi=110)
     plt.close(figv)
+    ctx.vs = vs
 
+
+def intro_md(ctx):
+    """The report's opening paragraphs."""
+    a, sizes = ctx.a, ctx.sizes
+    md = ctx.md
     # ------------------------------------------------------------ report
-    total = a.seconds_sql + a.seconds_kenthapadi
+    total = a.seconds_sql + a.seconds_kenthapadi + a.seconds_realdata
     md.append("# Reproducing Dhaliwal et al. (2019) with jldp\n")
     md.append("Dhaliwal, So, Parker-Wood and Beck, *Utility Preserving Secure Private Data "
               "Release* (2019), section 5, re-run through the extension: the data are generated "
@@ -271,12 +287,19 @@ def main():
               "for every repetition (Table 1) or every release (Figure 3), recovered with "
               "`jl_recover_dist`, clustered with `jl_kmeans` and labelled with "
               "`jl_nearest_centroid`. Noise levels come from `jl_release_info`.\n")
+    md.append("The papers' experiments keep the papers' projection, a Gaussian P "
+              "(`kind => 'gaussian'`; jldp's default kind is Rademacher). Every experiment also "
+              "shows the simplest honest alternative at the same epsilon: **no projection**, plain "
+              "noise on the raw attributes (`kind => 'identity'`, k = d, the same exact samplers "
+              "and calibration), element-wise and row-wise. A utility claim for the projection "
+              "only counts against that row.\n")
     md.append("```\nmake paper        # test/deps.sh, then test/paper/run.sh (writes docs/)\n"
               "test/paper/run.sh --quick --out DIR   # the reduced run of the test suite\n```\n")
     kind = "a **quick** (reduced) run" if a.quick else "a full run"
     md.append(f"This report is from {kind}: {total} s of machine time for the experiments "
               f"({a.seconds_sql} s of SQL"
               + (f", {a.seconds_kenthapadi} s for the Kenthapadi comparison" if a.seconds_kenthapadi else "")
+              + (f", {a.seconds_realdata} s for the real data" if a.seconds_realdata else "")
               + f") on {a.machine}, PostgreSQL {a.pg}; plotting takes a few seconds more. "
               "Every number below is in [results/](results/); the data are seeded, the keys are "
               "not, so another run gives other numbers within the stated intervals.\n")
@@ -295,9 +318,14 @@ def main():
               "accepts is pure epsilon-DP with the `epsilon_effective` of `jl_release_info`, "
               "which is well below 4 when the paper's constant over-covers P.\n")
 
+
+def table1_md(ctx):
+    """Table 1's section: the tables."""
+    configs, label, order, sizes, t1 = ctx.configs, ctx.label, ctx.order, ctx.sizes, ctx.t1
+    md = ctx.md
     # Table 1 section
     md.append("## Table 1: k-means accuracy\n")
-    md.append(f"![Table 1](figures/table1_accuracy.png)\n")
+    md.append("![Table 1](figures/table1_accuracy.png)\n")
     md.append(f"Each cell: mean ± standard deviation of the accuracy over "
               f"{sizes.get('t1_reps')} repetitions (each with its own key and its own data draw, "
               "2-means with k-means++ from seed = repetition, best matching of the two labels), "
@@ -348,6 +376,13 @@ def main():
             cells.append(txt)
         md.append(f"| {label[meth]} | " + " | ".join(cells) + " |")
     md.append("")
+    ctx.bound = bound
+
+
+def table1_reading(ctx):
+    """Table 1's section: the reading, from the numbers."""
+    bound, configs, label, order, sizes, t1 = ctx.bound, ctx.configs, ctx.label, ctx.order, ctx.sizes, ctx.t1
+    md = ctx.md
     # the reading, from the numbers
     diffs = []
     for meth in PAPER_T1:
@@ -384,6 +419,7 @@ def main():
                 compared += 1
                 better += se["mean"] > sp["mean"]
     md.append("**Reading.**\n")
+    md.append(raw_noise_table1(t1, configs, label))
     md.append("- *Against the published numbers.* "
               + ("Means more than 3 standard errors away: " + "; ".join(diffs) + ". "
                  if diffs else "No mean is more than 3 standard errors from its published number. ")
@@ -422,16 +458,22 @@ def main():
               "them at once (the max over unit v of ‖vP‖₁, at least about sqrt(d)), which the "
               "realized P exceeds.\n")
 
+
+def fig3_md(ctx):
+    """Figure 3's section."""
+    cfgs, f3, f3m, label, res, sizes = ctx.cfgs, ctx.f3, ctx.f3m, ctx.label, ctx.res, ctx.sizes
+    md = ctx.md
     # Figure 3 section
     md.append("## Figure 3: recovered minus true squared distance\n")
     md.append("![Figure 3](figures/fig3_distance_error.png)\n")
     md.append(f"{sizes.get('f3_pairs')} pairs of points drawn from the data, each pair released "
               f"{sizes.get('f3_releases')} times with a new key (so a new P and new noise) per "
-              "release, paper calibration; D(z_i, z_j) − ‖x_i − x_j‖² over all pairs and "
-              "releases. The 95% interval of the mean comes from the spread of the per-release "
+              "release (Gaussian P; the paper's calibration, jldp's exact calibration, and no "
+              "projection with the exact calibration); D(z_i, z_j) − ‖x_i − x_j‖² over all pairs "
+              "and releases. The 95% interval of the mean comes from the spread of the per-release "
               "means (pairs in one release share P, so they are not independent). The first row "
               "is the paper's setting (d = 3, k = 2, its Figures 1 and 2); the second is d = 100, "
-              "k = 20, used by the variance check.\n")
+              "k = 20, used by the variance check (the paper's calibrations only).\n")
     md.append("| d, k | method | releases (refused) | differences | σ² | mean [95% CI] | sd | published mean |")
     md.append("|---|---|---|---|---|---|---|---|")
     covers = []
@@ -482,14 +524,26 @@ def main():
               "together, so a mean over a million differences is only as precise as a mean over "
               "the number of releases. The spread grows with σ² and with k (second row)."
               + refusal_note + "\n")
+    md.append(raw_noise_fig3(f3m, cfgs))
 
+
+def fig4_md(ctx):
+    """Figure 4's section."""
+    f4d, f4methods, f4raw, f4s, ks, label, sizes = ctx.f4d, ctx.f4methods, ctx.f4raw, ctx.f4s, ctx.ks, ctx.label, ctx.sizes
+    md = ctx.md
     # Figure 4 section
     md.append("## Figure 4: noise standard deviation against k\n")
     md.append("![Figure 4](figures/fig4_noise_sd.png)\n")
     md.append(f"Per-coordinate noise standard deviation sqrt(2b²) from `jl_release_info` for d = {f4d}, "
               f"epsilon = 4, bound 1, over {sizes.get('f4_keys')} keys per k (the paper's constants do "
-              "not depend on the key; the exact calibration does, the band is its range). The right "
-              "panel shows sqrt(1 + 2b²), the quantity the paper plots.\n")
+              "not depend on the key; the exact calibration does, the band is its range). The middle "
+              "panel shows sqrt(1 + 2b²), the quantity the paper plots. The black lines are no "
+              "projection at the same epsilon (k = d = " + str(f4d) + ": "
+              + ", ".join(f"{label[m]} sd {math.sqrt(v):.3g}" for m, v in f4raw.items())
+              + "). Per-coordinate noise alone does not compare the two (k coordinates against d), "
+              "so the right panel shows what it does to a recovered squared distance between two "
+              "points of one cluster (r² = 2d), from the variance formula over P and the noise.\n")
+    md.append(fig4_raw_reading(f4s, f4methods, f4raw, ks, int(f4d), label))
     md.append("| k | " + " | ".join(label[m] for m in f4methods) + " |")
     md.append("|---" * (len(f4methods) + 1) + "|")
     for k in ks:
@@ -516,6 +570,11 @@ def main():
               "refused), and above it for large k; at its minimal t it rarely covers P at d = "
               f"{f4d}.\n")
 
+
+def variance_md(ctx):
+    """The variance check's section."""
+    f3m, label, vs = ctx.f3m, ctx.label, ctx.vs
+    md = ctx.md
     # variance check section
     md.append("## The variance check (Claim 7)\n")
     md.append("![variance check](figures/variance_check.png)\n")
@@ -574,17 +633,52 @@ def main():
                   "settings.") if chance_miss else "")
               + "\n")
 
-    # Kenthapadi fragment
-    frag = os.path.join(res, "kenthapadi_section.md")
-    if os.path.exists(frag):
-        with open(frag) as f:
-            md.append(f.read().rstrip() + "\n")
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", type=int, default=0)
+    ap.add_argument("--seconds-sql", type=int, default=0)
+    ap.add_argument("--seconds-kenthapadi", type=int, default=0)
+    ap.add_argument("--seconds-realdata", type=int, default=0)
+    ap.add_argument("--machine", default="")
+    ap.add_argument("--pg", default="")
+    ap.add_argument("--sizes", default="")
+    a = ap.parse_args()
+    out = a.out
+    res = os.path.join(out, "results")
+    fig = os.path.join(out, "figures")
+    sizes = dict(kv.split("=") for kv in a.sizes.split())
+    methods = read(os.path.join(res, "methods.csv"))
+    label = {m["method"]: m["label"] for m in methods}
+    order = [m["method"] for m in methods]
+    md = []
+
+    ctx = SimpleNamespace(**locals())
+    table1_data(ctx)
+    fig3_data(ctx)
+    fig4_data(ctx)
+    variance_figure(ctx)
+    intro_md(ctx)
+    table1_md(ctx)
+    table1_reading(ctx)
+    fig3_md(ctx)
+    fig4_md(ctx)
+    variance_md(ctx)
+
+    # the fragments of the experiments beside this one
+    for name in ("kenthapadi_section.md", "realdata_section.md"):
+        frag = os.path.join(res, name)
+        if os.path.exists(frag):
+            with open(frag) as f:
+                md.append(f.read().rstrip() + "\n")
 
     md.append("## Files\n")
     md.append("- `results/table1_runs.csv` every repetition; `results/table1.csv` the cells")
     md.append("- `results/fig3_summary.csv`, `results/fig3_histogram.csv` (bins 0 and 81 count "
               "the tails beyond the 0.2% and 99.8% quantiles)")
-    md.append("- `results/fig4_noise_sd.csv` every key; `results/fig4_summary.csv`")
+    md.append("- `results/fig4_noise_sd.csv` every key; `results/fig4_summary.csv`; "
+              "`results/fig4_raw.csv` no projection")
     md.append("- `results/variance_pairs.csv` per pair; `results/variance_summary.csv` pooled")
     md.append("- `results/methods.csv` the release options of each method")
     md.append(f"- sizes of this run: `{a.sizes}`")

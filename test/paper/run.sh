@@ -2,7 +2,9 @@
 # Reproduces the experiments of Dhaliwal et al. (2019) through jldp: Table 1
 # (k-means accuracy), Figure 3 (recovered minus true squared distances),
 # Figure 4 (noise standard deviation against k) and the variance check of
-# Claim 7.  Data are generated and released in SQL (test/paper/paper.sql) on
+# Claim 7, each beside no projection (raw noise at the same epsilon).  The
+# papers' experiments keep the papers' Gaussian P.  Data are generated and
+# released in SQL (test/paper/paper.sql) on
 # a throwaway cluster, or on the server of the PG* variables (database
 # jldp_paper there); the figures and the report come from report.py
 # (Debian's python3-matplotlib and python3-numpy).
@@ -24,7 +26,10 @@
 # own).  It writes DIR/results/kenthapadi*.csv, DIR/figures/kenthapadi*.png
 # and the markdown fragment DIR/results/kenthapadi_section.md, whose links
 # are relative to DIR/reproduction.md; the report includes the fragment as
-# it is when present.  A failure of the script fails the run.
+# it is when present.  A failure of the script fails the run.  The same
+# holds for test/paper/realdata.sh (scikit-learn's bundled data sets, raw
+# noise against projections and jl_advise's choice), whose fragment is
+# DIR/results/realdata_section.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -94,19 +99,25 @@ INSERT INTO paper_method VALUES
   ('row_paper_mint', 5, 'row',     'paper', $ROW_DELTA_MINT, 'row-wise, paper calibration, the paper''s minimal t'),
   ('element_exact',  6, 'element', 'exact', NULL,            'element-wise, exact calibration'),
   ('row_exact',      7, 'row',     'exact', NULL,            'row-wise, exact calibration');
-\copy (SELECT method, label, neighbor, calibration, delta FROM paper_method ORDER BY ord) TO '$out/results/methods.csv' CSV HEADER
+INSERT INTO paper_method VALUES
+  ('raw_element',    8, 'element', 'exact', NULL, 'no projection (raw noise), element-wise, same epsilon', 'identity'),
+  ('raw_row',        9, 'row',     'exact', NULL, 'no projection (raw noise), row-wise, same epsilon',     'identity');
+\copy (SELECT method, label, neighbor, calibration, delta, kind FROM paper_method ORDER BY ord) TO '$out/results/methods.csv' CSV HEADER
 
 \echo == Figure 4: noise standard deviation against k
 SELECT setseed(0.4);
 SELECT paper_fig4($F4_D, '$F4_KS', $F4_KEYS,
                   '{element_paper,row_paper,row_paper_mint,element_exact,row_exact}');
 \copy (SELECT * FROM f4_result ORDER BY method, k, key) TO '$out/results/fig4_noise_sd.csv' CSV HEADER
+-- no projection: k = d, one noise level (nothing varies with the key)
+SELECT jl_key_create('f4_raw');
+\copy (SELECT method, $F4_D AS d, (paper_info($F4_D, $F4_D, m, 'f4_raw')->>'noise_variance')::float8 AS noise_variance FROM paper_method m WHERE kind = 'identity' ORDER BY ord) TO '$out/results/fig4_raw.csv' CSV HEADER
 
 \echo == Figure 3 and the variance check: $F3_PAIRS pairs x $F3_RELEASES releases, d = $F3_D, k = $F3_K and d = $F3B_D, k = $F3B_K
 SELECT setseed(0.3);
-SELECT paper_fig3('d${F3_D}_k${F3_K}', $F3_PAIRS, $F3_RELEASES, $F3_NPER, $F3_D, $F3_K, '{element_paper,row_paper}');
+SELECT paper_fig3('d${F3_D}_k${F3_K}', $F3_PAIRS, $F3_RELEASES, $F3_NPER, $F3_D, $F3_K, '{element_paper,row_paper,element_exact,row_exact,raw_element,raw_row}');
 SELECT setseed(0.2);
-SELECT paper_fig3('d${F3B_D}_k${F3B_K}', $F3_PAIRS, $F3_RELEASES, $F3_NPER, $F3B_D, $F3B_K, '{element_paper,row_paper}');
+SELECT paper_fig3('d${F3B_D}_k${F3B_K}', $F3_PAIRS, $F3_RELEASES, $F3_NPER, $F3B_D, $F3B_K, '{element_paper,row_paper,element_exact,row_exact,raw_element,raw_row}');
 \copy (SELECT * FROM f3_summary) TO '$out/results/fig3_summary.csv' CSV HEADER
 \copy (SELECT * FROM paper_f3_histogram(80)) TO '$out/results/fig3_histogram.csv' CSV HEADER
 \copy (SELECT * FROM variance_pairs ORDER BY cfg, method, pair) TO '$out/results/variance_pairs.csv' CSV HEADER
@@ -123,22 +134,26 @@ t0=$(date +%s)
 run_sql
 t_sql=$(( $(date +%s) - t0 ))
 
-t_ken=0
-if [ -f "$here/kenthapadi.sh" ]; then
-  echo "== test/paper/kenthapadi.sh"
-  t1=$(date +%s)
-  args=(--out "$out")
-  [ "$quick" -eq 1 ] && args+=(--quick)
-  bash "$here/kenthapadi.sh" "${args[@]}"
-  t_ken=$(( $(date +%s) - t1 ))
-else
-  rm -f "$out/results/kenthapadi_section.md"
-fi
+# the experiments beside this one (see the header), each timed
+declare -A secs
+for plugin in kenthapadi realdata; do
+  secs[$plugin]=0
+  if [ -f "$here/$plugin.sh" ]; then
+    echo "== test/paper/$plugin.sh"
+    t1=$(date +%s)
+    args=(--out "$out")
+    [ "$quick" -eq 1 ] && args+=(--quick)
+    bash "$here/$plugin.sh" "${args[@]}"
+    secs[$plugin]=$(( $(date +%s) - t1 ))
+  else
+    rm -f "$out/results/${plugin}_section.md"
+  fi
+done
 
 echo "== figures and report"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 "$python" "$here/report.py" --out "$out" \
-  --quick "$quick" --seconds-sql "$t_sql" --seconds-kenthapadi "$t_ken" \
+  --quick "$quick" --seconds-sql "$t_sql" --seconds-kenthapadi "${secs[kenthapadi]}" --seconds-realdata "${secs[realdata]}" \
   --machine "$(nproc) cores${cpu:+, $cpu}" \
   --pg "$(psql -X -At -d "$db" -c 'SHOW server_version')" \
   --sizes "t1_reps=$T1_REPS t1_nper=$T1_NPER f3_pairs=$F3_PAIRS f3_releases=$F3_RELEASES f3_nper=$F3_NPER f3_d=$F3_D f3_k=$F3_K f3b_d=$F3B_D f3b_k=$F3B_K f4_keys=$F4_KEYS f4_d=$F4_D row_delta=$ROW_DELTA"
