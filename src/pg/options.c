@@ -13,6 +13,7 @@
 #include "utils/builtins.h"
 
 #include "pg/options.h"
+#include "pg/messages.h"
 
 /* text equals a C string, without copying (called per row) */
 static bool
@@ -45,7 +46,7 @@ jl_parse_neighbor(text *t)
 	s = text_to_cstring(t);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown neighbor \"%s\"", s),
+			 errmsg("unknown neighbor \"%s\"", jl_msg_str(s)),
 			 errhint("Use 'element' (one element changes by at most bound) "
 					 "or 'row' (one row changes by at most bound in L2 norm).")));
 	pg_unreachable();
@@ -63,7 +64,7 @@ jl_parse_noise(text *t)
 	s = text_to_cstring(t);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown noise \"%s\"", s),
+			 errmsg("unknown noise \"%s\"", jl_msg_str(s)),
 			 errhint("Use 'laplace' (pure epsilon) or 'gaussian' ((epsilon, delta), needs delta).")));
 	pg_unreachable();
 }
@@ -89,7 +90,7 @@ jl_parse_calibration(text *t, JlNoise noise)
 		s = text_to_cstring(t);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown calibration \"%s\" for Laplace noise", s),
+				 errmsg("unknown calibration \"%s\" for Laplace noise", jl_msg_str(s)),
 				 errhint("Use 'exact' (sensitivity of the realized projection) "
 						 "or 'paper' (Dhaliwal et al.'s constants)%s.",
 						 (strcmp(s, "analytic") == 0 || strcmp(s, "classic") == 0) ?
@@ -102,7 +103,7 @@ jl_parse_calibration(text *t, JlNoise noise)
 	s = text_to_cstring(t);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown calibration \"%s\" for Gaussian noise", s),
+			 errmsg("unknown calibration \"%s\" for Gaussian noise", jl_msg_str(s)),
 			 errhint("Use 'analytic' (Balle and Wang, the default), 'classic' (Kenthapadi et al., Theorem 1) "
 					 "or 'paper' (Kenthapadi et al., Lemma 2)%s.",
 					 strcmp(s, "exact") == 0 ? "; 'exact' goes with noise => 'laplace'" : "")));
@@ -146,13 +147,13 @@ jl_parse_kind(text *t)
 		}
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid sparse density in kind \"%s\"", s),
+				 errmsg("invalid sparse density in kind \"%s\"", jl_msg_str(s)),
 				 errhint("Write 'sparse(s)' with a density s between 2^-50 and 1, e.g. 'sparse(0.01)', "
 						 "or 'sparse' for 1/sqrt(d).")));
 	}
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown projection kind \"%s\"", s),
+			 errmsg("unknown projection kind \"%s\"", jl_msg_str(s)),
 			 errhint("Use 'rademacher' (+-1/sqrt(k), the default), 'gaussian' (N(0, 1/k)), "
 					 "'achlioptas' (+-sqrt(3/k) w.p. 1/6 each, else 0), "
 					 "'sparse' (density 1/sqrt(d)), 'sparse(s)' (density s) "
