@@ -44,6 +44,76 @@ EXCEPTION WHEN undefined_object THEN
   RAISE NOTICE 'dropped key refused: %', SQLERRM;
 END $$;
 
+-- 2. partitionwise aggregation grouped by the partition key: one node per
+-- partition, each group in one partition; one reservation covers them all,
+-- and never the same rows twice
+CREATE TABLE rf_facts (row_id int, attr int, val float8) PARTITION BY HASH (row_id);
+CREATE TABLE rf_facts_0 PARTITION OF rf_facts FOR VALUES WITH (MODULUS 3, REMAINDER 0);
+CREATE TABLE rf_facts_1 PARTITION OF rf_facts FOR VALUES WITH (MODULUS 3, REMAINDER 1);
+CREATE TABLE rf_facts_2 PARTITION OF rf_facts FOR VALUES WITH (MODULUS 3, REMAINDER 2);
+INSERT INTO rf_facts SELECT r, a, (r * a % 5)::float8 FROM generate_series(1, 30) r, generate_series(1, 4) a;
+ANALYZE rf_facts;
+SELECT jl_dataset_declare('rf_parts', 10.0, source => 'rf_facts') IS NOT NULL AS declared;
+SET enable_partitionwise_aggregate = on;
+EXPLAIN (COSTS OFF)
+  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned')
+  FROM rf_facts GROUP BY row_id;
+BEGIN;
+SELECT jl_budget_reserve('rf_parts', 1.0) > 0 AS reserved;
+SELECT count(*) AS groups, count(DISTINCT z) AS releases
+  FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
+        FROM rf_facts GROUP BY row_id) s;
+-- the reservation is used up
+SELECT error($$SELECT count(z) FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
+        FROM rf_facts GROUP BY row_id) s$$);
+COMMIT;
+SELECT event, epsilon FROM jl_ledger WHERE dataset = 'rf_parts' ORDER BY id;
+-- two releases of the same rows in one query need two reservations
+BEGIN;
+SELECT jl_budget_reserve('rf_parts', 1.0) > 0 AS reserved;
+EXPLAIN (COSTS OFF) SELECT count(z) FROM (
+  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z FROM rf_facts GROUP BY row_id
+  UNION ALL
+  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') FROM rf_facts GROUP BY row_id) s;
+SELECT error($$SELECT count(z) FROM (
+  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z FROM rf_facts GROUP BY row_id
+  UNION ALL
+  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') FROM rf_facts GROUP BY row_id) s$$);
+ROLLBACK;
+-- a rescanned Append releases its partitions again: a reservation per scan
+BEGIN;
+SELECT jl_budget_reserve('rf_parts', 1.0) > 0 AS reserved;
+SELECT error($$SELECT (SELECT count(z) FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
+                                        FROM rf_facts WHERE o.i > 0 GROUP BY row_id) s)
+               FROM generate_series(1, 2) o(i)$$);
+ROLLBACK;
+BEGIN;
+SELECT count(*) AS reserved FROM (SELECT jl_budget_reserve('rf_parts', 1.0) FROM generate_series(1, 2)) r;
+SELECT (SELECT count(z) FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
+                              FROM rf_facts WHERE o.i > 0 GROUP BY row_id) s) AS groups
+  FROM generate_series(1, 2) o(i);
+ROLLBACK;
+-- sorted aggregates merged in order: the partitions' groups interleave
+SET enable_hashagg = off;
+EXPLAIN (COSTS OFF)
+  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned')
+  FROM rf_facts GROUP BY row_id ORDER BY row_id;
+BEGIN;
+SELECT jl_budget_reserve('rf_parts', 1.0) > 0 AS reserved;
+SELECT count(*) AS groups, count(DISTINCT z) AS releases
+  FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
+        FROM rf_facts GROUP BY row_id ORDER BY row_id) s;
+ROLLBACK;
+RESET enable_hashagg;
+-- grouped by something else than the partition key: partial aggregates per
+-- partition, one final step, one reservation as before
+BEGIN;
+SELECT jl_budget_reserve('rf_parts', 1.0) > 0 AS reserved;
+SELECT count(z) AS groups FROM (SELECT row_id % 2, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
+        FROM rf_facts GROUP BY row_id % 2) s;
+ROLLBACK;
+RESET enable_partitionwise_aggregate;
+
 -- 3. jl_release_table with d > 262,143 (its batch of 512 rows would pass
 -- 1 GB); charged once, when it succeeds
 CREATE TABLE rf_wide AS
