@@ -146,6 +146,25 @@ RESET search_path;
 SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type
   FROM pg_attribute a WHERE a.attrelid = 'rf_num_private'::regclass AND a.attnum > 0 ORDER BY a.attnum;
 
+-- 5. a calibration under which rows within the bound saturate (epsilon so
+-- large that 2^49 grid steps are less than such a row's projection): one
+-- WARNING per call site, before any output
+SELECT jl_dataset_declare('rf_sat', 1e16) IS NOT NULL AS declared;
+SELECT count(jl_private_release(ARRAY[i, 1, 1, 1]::float8[], 2, 1e15, key => 'pinned')) AS released
+  FROM generate_series(1, 3) i;
+BEGIN;
+SELECT jl_budget_reserve('rf_sat', 1e15) > 0 AS reserved;
+SELECT count(z) AS groups
+  FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1e15, 'rf_sat', 'element', 1, 'exact', NULL, 'pinned') AS z
+        FROM rf_facts GROUP BY row_id) s;
+ROLLBACK;
+SELECT jl_release_table('rf_num', 'id', '{a,b}', 'rf_num_saturated', 2, 1e15,
+                        key => 'pinned', clip_lo => 0, clip_hi => 40, dataset => 'rf_sat') > 0 AS released;
+-- usual epsilon: silent, also for data far beyond the bound (saturated or
+-- clamped without a word: a message would depend on the data)
+SELECT array_length(jl_private_release(ARRAY[1e300, -1e300, 1, 1], 2, 1.0, key => 'pinned'), 1) AS k;
+SELECT array_length(jl_private_release(ARRAY[1e10, 1, 1, 1], 2, 1e9, key => 'pinned'), 1) AS k;
+
 -- 8. user strings echoed in messages are shortened to 64 characters
 SELECT error($$SELECT jl_private_release('{1,2}', 2, 1.0, key => repeat('k', 100000))$$);
 SELECT error($$SELECT jl_key_drop(repeat('k', 100000))$$);

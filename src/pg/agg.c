@@ -330,6 +330,7 @@ final_first(FinalCache *fc, const JlAggState *st)
 	else
 		jl_calibrate_streamed(m, key->secret, p->proj, p->k, p->d);
 	jl_refuse_invalid(m);
+	jl_warn_saturation(m, JL_KIND_IS_IDENTITY(p->proj));
 	fc->have_first = true;
 }
 

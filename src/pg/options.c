@@ -12,6 +12,8 @@
 
 #include "utils/builtins.h"
 
+#include "math/release.h"
+
 #include "pg/options.h"
 #include "pg/messages.h"
 
@@ -262,6 +264,24 @@ jl_read_calibration(FunctionCallInfo fcinfo, int calibration_arg, int delta_arg,
 	*delta = PG_ARGISNULL(delta_arg) ? NAN : PG_GETARG_FLOAT8(delta_arg);
 	if (!PG_ARGISNULL(delta_arg) && isnan(*delta))
 		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
+}
+
+void
+jl_warn_saturation(const JlMechanism *m, bool identity)
+{
+	double		sat = jl_saturation_level(m);
+	double		within = jl_within_bound_level(m, identity);
+
+	if (!(within >= sat))
+		return;
+	ereport(WARNING,
+			(errcode(ERRCODE_WARNING),
+			 errmsg("projections of rows within the bound may saturate at +-%g", sat),
+			 errdetail("At epsilon %g the grid step is %g; a projection beyond 2^49 steps is clamped, "
+					   "and a row within the bound %g can reach %g.",
+					   m->epsilon, m->grid, m->bound, within),
+			 errhint("Use a smaller epsilon: at about %g or below, rows within the bound are released without clamping.",
+					 m->epsilon * sat / within)));
 }
 
 /* A release whose paper calibration does not cover the realized P is refused. */

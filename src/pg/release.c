@@ -81,6 +81,7 @@ typedef struct CallState
 	bool		opts_stable;	/* options are constants or parameters */
 	bool		have_opts;
 	ReleaseOptions opts;		/* parsed once when opts_stable */
+	bool		saturation_checked; /* jl_warn_saturation once per call site */
 } CallState;
 
 /* when the call site's memory goes, the key copied into it goes first */
@@ -310,6 +311,11 @@ jl_private_release(PG_FUNCTION_ARGS)
 	p = jl_projection_get(key->secret, o->kind, o->k, d);
 	m = calibrate(st, p, o, true);
 	jl_refuse_invalid(m);
+	if (!st->saturation_checked)
+	{
+		st->saturation_checked = true;
+		jl_warn_saturation(m, JL_KIND_IS_IDENTITY(p->kind));
+	}
 
 	/* release straight into the result array */
 	result = jl_vector_array(NULL, o->k);

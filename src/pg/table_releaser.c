@@ -123,6 +123,7 @@ releaser_setup(Releaser *rl)
 	rl->proj = jl_projection_get(r->key->secret, r->kind, r->k, r->d);
 	jl_calibrate_on(m, rl->proj);
 	jl_refuse_invalid(m);
+	jl_warn_saturation(m, JL_KIND_IS_IDENTITY(rl->proj->kind));
 	if (m->t <= JL_LAPLACE_TABLE_MAX_T)
 	{
 		uint32	   *table = MemoryContextAllocHuge(rl->setup_cxt, sizeof(uint32) * m->t);
