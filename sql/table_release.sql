@@ -14,7 +14,7 @@ SELECT target, source, id_column, vector, d, k, projection, neighbor, bound, cli
        calibration, epsilon, delta, key_fingerprint, dataset, version,
        noise_variance = (jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')->>'noise_variance')::float8 AS variance_as_info,
        grid = (jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')->>'grid')::float8 AS grid_as_info,
-       released_by = current_user::regrole AS by_me
+       released_by = current_user AS by_me
   FROM jl_releases WHERE target = 'tr_elem'::regclass;
 -- its info is jl_release_info's, field for field, and the rows read
 SELECT info - 'rows' = jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned') AS info_as_release_info,

@@ -283,3 +283,43 @@ COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, f
 
 COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text, text) IS
   'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d; ''identity'' takes k as d (attr 1..k is coordinate attr).';
+
+-- Keys changed under a cached key, and key owners and releasers by name -----
+-- (docs/threat_model.md, row 7): 0.1.0 recorded role OIDs, which dangle
+-- after a restore into another cluster; a role that no longer exists reads
+-- 'unknown (OID=n)'.  The views read the columns: made again.
+DROP VIEW @extschema@.jl_keys;
+DROP VIEW @extschema@.jl_releases;
+ALTER TABLE @extschema@.jldp_key
+  ALTER COLUMN owner TYPE name USING pg_catalog.pg_get_userbyid(owner);
+ALTER TABLE @extschema@.jldp_release
+  ALTER COLUMN released_by TYPE name USING pg_catalog.pg_get_userbyid(released_by);
+CREATE VIEW @extschema@.jl_keys AS
+  SELECT name, fingerprint, owner, created
+  FROM @extschema@.jldp_key;
+REVOKE ALL ON @extschema@.jl_keys FROM PUBLIC;
+COMMENT ON VIEW @extschema@.jl_keys IS
+  'Keys by name with their non-secret fingerprints; grant SELECT to curators.';
+-- an analyst sees the record of a release exactly when it can read the target
+CREATE VIEW @extschema@.jl_releases WITH (security_barrier) AS
+  SELECT id, target, source, id_column, vector, d, k, projection, neighbor, bound,
+         clipping, calibration, epsilon, delta, noise_variance, grid, key_fingerprint,
+         dataset, info, version, released_at, released_by
+  FROM @extschema@.jldp_release
+  WHERE pg_catalog.has_table_privilege(target, 'SELECT');
+REVOKE ALL ON @extschema@.jl_releases FROM PUBLIC;
+GRANT SELECT ON @extschema@.jl_releases TO PUBLIC;
+COMMENT ON VIEW @extschema@.jl_releases IS
+  'Release registry: one row per table release, visible to roles that can read its target.';
+-- every write to the key table sends a relcache invalidation of it, so
+-- that call sites which cached a key look it up again (docs/internals.md)
+CREATE FUNCTION @extschema@.jl_key_table_changed()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'jl_key_table_changed'
+LANGUAGE C;
+COMMENT ON FUNCTION @extschema@.jl_key_table_changed() IS
+  'Trigger on jldp_key: tells every backend that cached keys must be looked up again.';
+REVOKE ALL ON FUNCTION @extschema@.jl_key_table_changed() FROM PUBLIC;
+CREATE TRIGGER jldp_key_changed
+  AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON @extschema@.jldp_key
+  FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.jl_key_table_changed();

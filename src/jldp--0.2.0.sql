@@ -10,7 +10,7 @@ CREATE TABLE @extschema@.jldp_key (
     name        text PRIMARY KEY,
     secret      bytea NOT NULL CHECK (length(secret) = 32),
     fingerprint text NOT NULL,
-    owner       oid NOT NULL,
+    owner       name NOT NULL,
     created     timestamptz NOT NULL DEFAULT now()
 );
 REVOKE ALL ON @extschema@.jldp_key FROM PUBLIC;
@@ -21,7 +21,7 @@ COMMENT ON TABLE @extschema@.jldp_key IS
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_key', '');
 
 CREATE VIEW @extschema@.jl_keys AS
-  SELECT name, fingerprint, owner::regrole AS owner, created
+  SELECT name, fingerprint, owner, created
   FROM @extschema@.jldp_key;
 REVOKE ALL ON @extschema@.jl_keys FROM PUBLIC;
 COMMENT ON VIEW @extschema@.jl_keys IS
@@ -241,7 +241,7 @@ CREATE TABLE @extschema@.jldp_release (
     info            jsonb NOT NULL,
     version         text NOT NULL DEFAULT @extschema@.jldp_version(),
     released_at     timestamptz NOT NULL DEFAULT now(),
-    released_by     oid NOT NULL
+    released_by     name NOT NULL
 );
 REVOKE ALL ON @extschema@.jldp_release FROM PUBLIC;
 COMMENT ON TABLE @extschema@.jldp_release IS
@@ -253,7 +253,7 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release_id_seq', ''
 CREATE VIEW @extschema@.jl_releases WITH (security_barrier) AS
   SELECT id, target, source, id_column, vector, d, k, projection, neighbor, bound,
          clipping, calibration, epsilon, delta, noise_variance, grid, key_fingerprint,
-         dataset, info, version, released_at, released_by::regrole AS released_by
+         dataset, info, version, released_at, released_by
   FROM @extschema@.jldp_release
   WHERE pg_catalog.has_table_privilege(target, 'SELECT');
 REVOKE ALL ON @extschema@.jl_releases FROM PUBLIC;
@@ -770,3 +770,17 @@ REVOKE ALL ON FUNCTION @extschema@.jl_drop_guard() FROM PUBLIC;
 CREATE EVENT TRIGGER jldp_drop_guard ON ddl_command_start
   WHEN TAG IN ('DROP EXTENSION', 'DROP SCHEMA', 'DROP OWNED')
   EXECUTE FUNCTION @extschema@.jl_drop_guard();
+
+-- Keys changed under a cached key, and key owners and releasers by name -----
+-- every write to the key table sends a relcache invalidation of it, so
+-- that call sites which cached a key look it up again (docs/internals.md)
+CREATE FUNCTION @extschema@.jl_key_table_changed()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'jl_key_table_changed'
+LANGUAGE C;
+COMMENT ON FUNCTION @extschema@.jl_key_table_changed() IS
+  'Trigger on jldp_key: tells every backend that cached keys must be looked up again.';
+REVOKE ALL ON FUNCTION @extschema@.jl_key_table_changed() FROM PUBLIC;
+CREATE TRIGGER jldp_key_changed
+  AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON @extschema@.jldp_key
+  FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.jl_key_table_changed();

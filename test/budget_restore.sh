@@ -11,7 +11,8 @@
 #   2. pg_dump of that database; in cluster 2 the roles are created in
 #      another order after an extra role (so every role OID differs), then
 #      pg_restore.
-#   3. Owners, spenders and ledger roles are the same roles by name; the
+#   3. Owners, spenders, ledger roles, key owners and releasers are the same
+#      roles by name; the
 #      extra role, whose OID may be A's old one, sees and changes nothing.
 #   4. Cluster 2's transaction ids are burnt up to the unused reservation's;
 #      in that very transaction an aggregate release of the dataset must be
@@ -74,8 +75,10 @@ GRANT EXECUTE ON FUNCTION
     jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text)
   TO jr_curator_a, jr_curator_b;
 GRANT EXECUTE ON FUNCTION jl_dataset_grant(text, regrole) TO jr_curator_a;
+GRANT EXECUTE ON FUNCTION jl_key_create(text), jl_key_drop(text) TO jr_curator_a;
 GRANT CREATE ON SCHEMA public TO jr_curator_a, jr_curator_b;
 SET ROLE jr_curator_a;
+SELECT jl_key_create('a_key');
 CREATE TABLE facts AS SELECT r AS row_id, a AS attr, (r * a % 5)::float8 AS val
   FROM generate_series(1, 20) r, generate_series(1, 6) a;
 GRANT SELECT ON facts TO jr_curator_b;
@@ -110,7 +113,7 @@ CREATE ROLE jr_curator_a;
 CREATE DATABASE $db;
 SQL
 as_pg "$PGBIN/pg_restore" -h "$tmp" -p "$P2" -U postgres -d "$db" --exit-on-error "$tmp/dump"
-q2 -c "GRANT EXECUTE ON FUNCTION jl_dataset_reset(text), jl_dataset_set_cap(text, float8, float8), jl_budget_reserve(text, float8, float8) TO jr_mallory" >/dev/null
+q2 -c "GRANT EXECUTE ON FUNCTION jl_dataset_reset(text), jl_dataset_set_cap(text, float8, float8), jl_budget_reserve(text, float8, float8), jl_key_drop(text) TO jr_mallory" >/dev/null
 oids=$(as_pg psql -qXAt -h "$tmp" -p "$P1" -U postgres -d "$db" -c "SELECT string_agg(oid::text, ',' ORDER BY rolname) FROM pg_roles WHERE rolname LIKE 'jr\_%'")
 oids2=$(q2 -c "SELECT string_agg(oid::text, ',' ORDER BY rolname) FROM pg_roles WHERE rolname LIKE 'jr\_curator%'")
 if [ "$oids" = "$oids2" ]; then
@@ -124,6 +127,11 @@ check "cluster 2: the dataset's owner is the same role" \
 check "cluster 2: the ledger names the roles that acted" \
   "$(q2 -c "SELECT string_agg(event || ' ' || role, ', ' ORDER BY id) FROM jl_ledger WHERE dataset = 'facts_ds'")" \
   "declare jr_curator_a, charge jr_curator_a, reserve jr_curator_a, grant jr_curator_a, reserve jr_curator_b"
+check "cluster 2: the key's owner and the release's releaser are the same roles" \
+  "$(q2 -c "SELECT (SELECT owner FROM jl_keys WHERE name = 'a_key') || ' ' || (SELECT string_agg(released_by, ' ') FROM jldp_release)")" \
+  "jr_curator_a jr_curator_a"
+check "cluster 2: another role cannot drop the curator's key" \
+  "$(q2 -c "SET ROLE jr_mallory" -c "SELECT jl_key_drop('a_key')" 2>&1 | grep -c 'only the creator' || true)" "1"
 check "cluster 2: the owner sees its dataset" \
   "$(q2 -c "SET ROLE jr_curator_a" -c "SELECT count(*) FROM jl_budgets WHERE name = 'facts_ds'")" "1"
 check "cluster 2: another role sees nothing" \

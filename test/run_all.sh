@@ -31,6 +31,7 @@ test/readme.sh
 echo "== statistical tests"
 test/stat/run.sh
 test/sparse_memory.sh
+test/cancel_memory.sh
 
 echo "== two sessions racing for the last of a budget"
 test/concurrency.sh

@@ -11,7 +11,8 @@
 #      are changed by hand; the comparison must report each of them.
 #   3. Data: database D holds a key, a declared dataset, a ledger charge and
 #      a registry row under 0.1.0; all of it is unchanged by the upgrade
-#      (owners and ledger roles, OIDs in 0.1.0, become the same roles' names;
+#      (owners, ledger roles, key owners and releasers, OIDs in 0.1.0,
+#      become the same roles' names;
 #      datasets get no spenders; the registry row keeps its kind), and the key
 #      still gives the same projection of 0.1.0's default kind, named
 #      ('gaussian': 0.2.0's default is 'rademacher').
@@ -209,7 +210,10 @@ SELECT jl_release_table('src', 'id', '{x}', 'src_private', 3, 1.0, key => 'kept'
 SQL
 contents() {
   q jldp_upgrade_d <<'SQL'
-SELECT 'key | ' || k::text FROM jldp_key k ORDER BY name;
+SELECT 'key | ' || (to_jsonb(k) - 'owner')::text || ' | owner ' ||
+       CASE WHEN pg_typeof(k.owner) = 'oid'::regtype THEN pg_get_userbyid(k.owner::text::oid)::text
+            ELSE k.owner::text END
+  FROM jldp_key k ORDER BY name;
 SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders')::text || ' | owner ' ||
        CASE WHEN pg_typeof(d.owner) = 'oid'::regtype THEN pg_get_userbyid(d.owner::text::oid)::text
             ELSE d.owner::text END
@@ -218,7 +222,10 @@ SELECT 'ledger | ' || (to_jsonb(l) - 'role')::text || ' | role ' ||
        CASE WHEN pg_typeof(l.role) = 'oid'::regtype THEN pg_get_userbyid(l.role::text::oid)::text
             ELSE l.role::text END
   FROM jldp_ledger l ORDER BY id;
-SELECT 'registry | ' || r::text FROM jldp_release r ORDER BY id;
+SELECT 'registry | ' || (to_jsonb(r) - 'released_by')::text || ' | released_by ' ||
+       CASE WHEN pg_typeof(r.released_by) = 'oid'::regtype THEN pg_get_userbyid(r.released_by::text::oid)::text
+            ELSE r.released_by::text END
+  FROM jldp_release r ORDER BY id;
 SELECT 'sketches | ' || count(*) || ' ' || md5(string_agg(s::text, ',' ORDER BY id)) FROM src_private s;
 SELECT 'projection | ' || jl_project('{1, 2, 3}', 3, 'kept', 'gaussian')::text;
 SQL

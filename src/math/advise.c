@@ -19,6 +19,18 @@ jl_advise_dist_variance(double r2, int k, double s2, double f, bool gaussian,
 }
 
 double
+jl_advise_dist_stddev(double r2, int k, double s2, double f, bool gaussian,
+					  bool identity)
+{
+	double		scale = fmax(r2, s2);
+
+	if (!(scale > 0.0 && isfinite(scale)))
+		return sqrt(jl_advise_dist_variance(r2, k, s2, f, gaussian, identity));
+	return scale * sqrt(jl_advise_dist_variance(r2 / scale, k, s2 / scale, f,
+												gaussian, identity));
+}
+
+double
 jl_distortion_factor(const double *P, int64_t d, int k)
 {
 	double	   *G = jl_gram(P, d, k);

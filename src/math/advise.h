@@ -105,6 +105,14 @@ double		jl_advise_dist_variance(double r2, int k, double s2, double f,
 									bool gaussian, bool identity);
 
 /*
+ * Its square root, computed on (r2, s2) scaled by their maximum (the
+ * variance is homogeneous of degree 2 in them), so that it is finite
+ * whenever the result is: huge distances or noise do not overflow.
+ */
+double		jl_advise_dist_stddev(double r2, int k, double s2, double f,
+								  bool gaussian, bool identity);
+
+/*
  * The distortion factor of the realized P (d x k, row-major): the mean of
  * (|x P|^2 - |x|^2)^2 / |x|^4 over x uniform on the sphere,
  * ((2 tr(A^2) + tr(A)^2) / (d (d + 2)) - 2 tr(A) / d + 1) with A = P P^T;

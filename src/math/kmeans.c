@@ -103,23 +103,71 @@ jl_kmeans_distinct(const double *X, int64_t n, int k)
 	return m;
 }
 
+/* ||x - c||^2 / scale^2, for distances whose square overflows */
+static double
+km_sqdist_scaled(const double *x, const double *c, int k, double inv)
+{
+	double		s = 0.0;
+	int			j;
+
+	for (j = 0; j < k; j++)
+	{
+		double		d = x[j] * inv - c[j] * inv;
+
+		s += d * d;
+	}
+	return s;
+}
+
+/* the centroid of the smallest distance by dist(c), the first on ties */
+static int
+km_argmin(const double *x, const double *centroids, int m, int k,
+		  double inv, double *best)
+{
+	int			arg = 0;
+	int			c;
+
+	*best = inv > 0.0 ? km_sqdist_scaled(x, centroids, k, inv) :
+		jl_sqdist(x, centroids, k);
+	for (c = 1; c < m; c++)
+	{
+		const double *cc = centroids + (size_t) c * k;
+		double		d = inv > 0.0 ? km_sqdist_scaled(x, cc, k, inv) :
+			jl_sqdist(x, cc, k);
+
+		if (d < *best)
+		{
+			*best = d;
+			arg = c;
+		}
+	}
+	return arg;
+}
+
 int
 jl_kmeans_nearest(const double *x, const double *centroids, int m, int k,
 				  double *dist2)
 {
-	double		best = jl_sqdist(x, centroids, k);
-	int			arg = 0;
-	int			c;
+	double		best;
+	int			arg = km_argmin(x, centroids, m, k, 0.0, &best);
 
-	for (c = 1; c < m; c++)
+	if (isinf(best))
 	{
-		double		d = jl_sqdist(x, centroids + (size_t) c * k, k);
+		/*
+		 * A distance overflowed, so all the large ones compare equal:
+		 * compare them again scaled by the largest magnitude (the order of
+		 * the distances is kept; the reported distance stays infinite).
+		 */
+		double		mx = 0.0;
+		double		scaled;
+		size_t		i;
 
-		if (d < best)
-		{
-			best = d;
-			arg = c;
-		}
+		for (i = 0; i < (size_t) k; i++)
+			mx = fmax(mx, fabs(x[i]));
+		for (i = 0; i < (size_t) m * k; i++)
+			mx = fmax(mx, fabs(centroids[i]));
+		if (isfinite(mx) && mx > 0.0)
+			arg = km_argmin(x, centroids, m, k, 1.0 / mx, &scaled);
 	}
 	if (dist2)
 		*dist2 = best;
@@ -288,7 +336,9 @@ km_block(const double *C, int c, int k, double *B)
 /*
  * Assign every point to its nearest centroid; returns how many changed.
  * Each distance is summed over the coordinates in order, exactly as
- * jl_kmeans_nearest does, so both give the same labels.
+ * jl_kmeans_nearest does, so both give the same labels (jl_kmeans_nearest
+ * also orders distances whose squares overflow; sketches that large are
+ * not clustered here).
  */
 static int64_t
 km_assign(const double *X, int64_t n, int k, const double *C, int c,

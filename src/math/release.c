@@ -89,6 +89,26 @@ jl_project_rows(const double *P, int64_t d, int k, const double *X, int64_t n,
 					(int) d, 1.0, X, (int) d, P, k, 0.0, Y, k);
 }
 
+double
+jl_saturation_level(const JlMechanism *m)
+{
+	return JL_SATURATE * m->grid;
+}
+
+double
+jl_within_bound_level(const JlMechanism *m, bool identity)
+{
+	double		col;
+
+	if (identity)
+		col = 1.0;
+	else if (m->neighbor == JL_NEIGHBOR_ROW)
+		col = sqrt((double) m->d) * m->max_abs;
+	else
+		col = (double) m->d * m->max_abs;
+	return m->bound * col;
+}
+
 JlStatus
 jl_noise_on_grid(const JlMechanism *m, double *y, JlRandom *r)
 {

@@ -43,6 +43,17 @@ void		jl_project_rows(const double *P, int64_t d, int k, const double *X,
  */
 JlStatus	jl_noise_on_grid(const JlMechanism *m, double *y, JlRandom *r);
 
+/* |y_j| at which jl_noise_on_grid saturates a projection: 2^49 grid steps */
+double		jl_saturation_level(const JlMechanism *m);
+
+/*
+ * The largest |y_j| = |sum_i x_i P_ij| of a row within the bound: every
+ * |x_i| <= bound (element neighbours) or ||x||_2 <= bound (row
+ * neighbours), bounded by d max|P_ij| resp. sqrt(d) max|P_ij| per unit
+ * bound (identity: 1).  It depends on the calibration only, never on data.
+ */
+double		jl_within_bound_level(const JlMechanism *m, bool identity);
+
 /*
  * One release: y = x P rounded to the grid plus discrete noise,
  * out[0..k-1].

@@ -2,6 +2,7 @@
  * suggest_k.c - the distortion-only bound and the variance-minimizing k.
  */
 #include "math/suggest_k.h"
+#include "math/advise.h"
 
 #include <math.h>
 
@@ -43,6 +44,13 @@ jl_dist_variance(double r2, int k, double s2, bool gaussian)
 		(gaussian ? 8.0 : 14.0) * k * s2 * s2;
 }
 
+double
+jl_dist_stddev(double r2, int k, double s2, bool gaussian)
+{
+	/* f = 2/k: the distortion of a Gaussian P, as jl_dist_variance */
+	return jl_advise_dist_stddev(r2, k, s2, NAN, gaussian, false);
+}
+
 typedef struct Search
 {
 	double		r2[JL_SUGGEST_GRID];
@@ -53,7 +61,7 @@ typedef struct Search
 	int			n;				/* evaluated so far */
 	int			k[JL_SUGGEST_MAX_EVALS];
 	double		s2[JL_SUGGEST_MAX_EVALS];	/* NaN: infeasible */
-	double		vstar[JL_SUGGEST_GRID]; /* best variance at each r2 */
+	double		sdstar[JL_SUGGEST_GRID];	/* best stddev at each r2 */
 } Search;
 
 /* the noise variance at k, computed once */
@@ -78,19 +86,19 @@ eval(Search *s, int k)
 }
 
 static void
-update_vstar(Search *s)
+update_sdstar(Search *s)
 {
 	int			g,
 				i;
 
 	for (g = 0; g < s->ngrid; g++)
 	{
-		s->vstar[g] = INFINITY;
+		s->sdstar[g] = INFINITY;
 		for (i = 0; i < s->n; i++)
 			if (!isnan(s->s2[i]))
-				s->vstar[g] = fmin(s->vstar[g],
-								   jl_dist_variance(s->r2[g], s->k[i], s->s2[i],
-													s->gaussian));
+				s->sdstar[g] = fmin(s->sdstar[g],
+									jl_dist_stddev(s->r2[g], s->k[i], s->s2[i],
+												   s->gaussian));
 	}
 }
 
@@ -104,14 +112,12 @@ objective(Search *s, int k)
 
 	if (isnan(s2))
 		return INFINITY;
+	/* stddevs, never variances: their squares overflow first */
 	if (s->ngrid == 1)
-		return sqrt(jl_dist_variance(s->r2[0], k, s2, s->gaussian)) / s->r2[0];
+		return jl_dist_stddev(s->r2[0], k, s2, s->gaussian) / s->r2[0];
 	for (g = 0; g < s->ngrid; g++)
-	{
-		double		v = jl_dist_variance(s->r2[g], k, s2, s->gaussian);
-
-		worst = fmax(worst, sqrt(v / s->vstar[g]));
-	}
+		worst = fmax(worst, jl_dist_stddev(s->r2[g], k, s2, s->gaussian) /
+					 s->sdstar[g]);
 	return worst;
 }
 
@@ -128,7 +134,7 @@ best_for(const Search *s, double r2)
 
 		if (isnan(s->s2[i]))
 			continue;
-		v = jl_dist_variance(r2, s->k[i], s->s2[i], s->gaussian);
+		v = jl_dist_stddev(r2, s->k[i], s->s2[i], s->gaussian);
 		if (v < best || (v == best && s->k[i] < bk))
 		{
 			best = v;
@@ -201,11 +207,12 @@ jl_suggest_k_search(double lo, double hi, bool gaussian, int kmax,
 		s2 = eval(&s, k);
 		if (isnan(s2))
 			continue;
-		best_hi = fmin(best_hi, jl_dist_variance(hi, k, s2, gaussian));
-		if (c * k * s2 * s2 > 4.0 * best_hi)
+		/* the noise term's stddev alone is twice the best stddev at hi */
+		best_hi = fmin(best_hi, jl_dist_stddev(hi, k, s2, gaussian));
+		if (sqrt(c * k) * s2 > 2.0 * best_hi)
 			break;
 	}
-	update_vstar(&s);
+	update_sdstar(&s);
 
 	/* the best grid k and its grid neighbours */
 	kb = best_evaluated(&s, &bestj);
@@ -238,7 +245,7 @@ jl_suggest_k_search(double lo, double hi, bool gaussian, int kmax,
 		(void) objective(&s, k);
 
 	/* the best of everything evaluated, against the final references */
-	update_vstar(&s);
+	update_sdstar(&s);
 	kb = best_evaluated(&s, &bestj);
 	out->k = kb;
 	out->noise_variance = eval(&s, kb);

@@ -35,6 +35,13 @@ double		jl_distortion_at(int64_t n, int k);
 double		jl_dist_variance(double r2, int k, double s2, bool gaussian);
 
 /*
+ * Its square root, computed on (r2, s2) scaled by their maximum (the
+ * variance is homogeneous of degree 2 in them), so that it is finite
+ * whenever the result is: huge distances or noise do not overflow.
+ */
+double		jl_dist_stddev(double r2, int k, double s2, bool gaussian);
+
+/*
  * The per-coordinate noise variance of a release with dimension k, from
  * the calibration to the realized projection; NaN if no release with this
  * k is possible (e.g. a paper calibration that does not cover P).

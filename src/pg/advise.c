@@ -33,6 +33,7 @@
 #include "pg/options.h"
 #include "pg/projection_cache.h"
 #include "pg/suggest_k.h"
+#include "pg/messages.h"
 
 PG_FUNCTION_INFO_V1(jl_advise);
 
@@ -171,7 +172,7 @@ jl_advise_read_goal(FunctionCallInfo fcinfo, int goal_arg, JlAdviseProblem *p)
 	if (strcmp(goal, "clustering") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown goal \"%s\"", goal),
+				 errmsg("unknown goal \"%s\"", jl_msg_str(goal)),
 				 errhint("Use 'distance' (recovered squared distances) or 'clustering' (two clusters whose centres are dist2 apart).")));
 	p->goal = JL_GOAL_CLUSTERING;
 	if (PG_ARGISNULL(var_arg))

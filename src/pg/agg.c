@@ -43,6 +43,7 @@
 #include "pg/agg_state.h"
 #include "pg/arrays.h"
 #include "pg/keystore.h"
+#include "pg/messages.h"
 #include "pg/options.h"
 #include "pg/projection_cache.h"
 #include "pg/strong_random.h"
@@ -152,6 +153,7 @@ typedef struct FinalCache
 	JlAggParams first;			/* parameters of the first group */
 	char	   *keyname;		/* key cached below, or NULL */
 	JlKey		key;
+	uint64		key_generation; /* jl_key_generation before the lookup */
 	bool		dense;			/* P from the per-backend cache */
 	JlMechanism m;
 	uint32	   *noise_table;
@@ -194,15 +196,36 @@ final_cache(FunctionCallInfo fcinfo)
 	return fc;
 }
 
+/*
+ * The key, looked up again whenever the key table may have changed.  The
+ * groups after the first are calibrated on the first group's P: a key that
+ * changed under a running release is refused, not mixed.
+ */
 static const JlKey *
 final_key(FinalCache *fc, const char *name)
 {
-	if (fc->keyname == NULL || strcmp(fc->keyname, name) != 0)
+	if (fc->keyname == NULL || fc->key_generation != jl_key_generation ||
+		strcmp(fc->keyname, name) != 0)
 	{
+		JlKey		fresh;
+
 		if (fc->keyname != NULL)
 			pfree(fc->keyname);
 		fc->keyname = NULL;
-		jl_key_lookup(fc->nsp, name, &fc->key);
+		fc->key_generation = jl_key_generation;
+		jl_key_lookup(fc->nsp, name, &fresh);
+		if (fc->have_first &&
+			memcmp(fresh.secret, fc->key.secret, JL_KEY_BYTES) != 0)
+		{
+			explicit_bzero(&fresh, sizeof(fresh));
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("key \"%s\" changed while an aggregate release was using it",
+							jl_msg_str(name)),
+					 errhint("Run the release again.")));
+		}
+		fc->key = fresh;
+		explicit_bzero(&fresh, sizeof(fresh));
 		fc->keyname = MemoryContextStrdup(fc->mcxt, name);
 	}
 	return &fc->key;
@@ -307,6 +330,7 @@ final_first(FinalCache *fc, const JlAggState *st)
 	else
 		jl_calibrate_streamed(m, key->secret, p->proj, p->k, p->d);
 	jl_refuse_invalid(m);
+	jl_warn_saturation(m, JL_KIND_IS_IDENTITY(p->proj));
 	fc->have_first = true;
 }
 

@@ -9,8 +9,11 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "nodes/pg_list.h"
 
 #include "pg/agg_state.h"
+
+struct JlAggShared;
 
 /* What one call site of the final function knows about its charges. */
 typedef struct JlAggCharge
@@ -19,6 +22,10 @@ typedef struct JlAggCharge
 	bool		armed;			/* reset callback registered */
 	bool		reset_seen;		/* the node's expression context was reset */
 	Datum		last_result;	/* what the last call returned */
+	bool		shared_checked; /* shared below has been looked up */
+	struct JlAggShared *shared; /* charge shared with sibling partitions, or NULL */
+	List	   *read;			/* the partitions the node reads, for shared */
+	List	   *roots;			/* their partitioned tables */
 } JlAggCharge;
 
 /* ERROR unless the final function runs as a plain (not window) aggregate. */

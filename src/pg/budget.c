@@ -26,6 +26,7 @@
 
 #include "pg/budget.h"
 #include "pg/owner.h"
+#include "pg/messages.h"
 
 #define ERRCODE_BUDGET_EXCEEDED ERRCODE_CONFIGURATION_LIMIT_EXCEEDED
 
@@ -119,18 +120,14 @@ jl_budget_numeric_text(Datum d)
 static bool
 roles_as_oids(Oid nsp)
 {
-	Oid			relid = get_relname_relid("jldp_dataset", nsp);
-
-	return get_atttype(relid, get_attnum(relid, "owner")) == OIDOID;
+	return jl_role_column_is_oid(nsp, "jldp_dataset", "owner");
 }
 
 /* SQL that stores the role named by parameter $n in a role column */
 static char *
 role_value(Oid nsp, int n)
 {
-	if (roles_as_oids(nsp))
-		return psprintf("(SELECT oid FROM pg_catalog.pg_roles WHERE rolname = $%d::name)", n);
-	return psprintf("$%d::name", n);
+	return jl_role_store_sql(nsp, "jldp_dataset", "owner", n);
 }
 
 void
@@ -224,7 +221,7 @@ jl_budget_lock_existing(Oid nsp, const char *dataset, JlDataset *ds)
 	if (!jl_budget_lock(nsp, dataset, ds))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("dataset \"%s\" does not exist", dataset),
+				 errmsg("dataset \"%s\" does not exist", jl_msg_str(dataset)),
 				 errhint("Declare it with jl_dataset_declare().")));
 }
 
@@ -250,7 +247,7 @@ jl_budget_check_manage(const JlActor *a, const JlDataset *ds, const char *datase
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("only the owner of dataset \"%s\" (or a member of its role) or a superuser may change its budget",
-						dataset)));
+						jl_msg_str(dataset))));
 }
 
 void
@@ -265,8 +262,8 @@ jl_budget_check_spend(const JlActor *a, const JlDataset *ds, const char *dataset
 			return;
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-			 errmsg("role \"%s\" may not spend the budget of dataset \"%s\"", a->name, dataset),
-			 errhint("Its owner can allow it with jl_dataset_grant('%s', role).", dataset)));
+			 errmsg("role \"%s\" may not spend the budget of dataset \"%s\"", a->name, jl_msg_str(dataset)),
+			 errhint("Its owner can allow it with jl_dataset_grant('%s', role).", jl_msg_str(dataset))));
 }
 
 /* SQL text of a cap, as a numeric */
@@ -298,11 +295,11 @@ report_conflict(Oid nsp, const char *dataset, Oid source_relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("relation %s already has a dataset, \"%s\"",
-						get_rel_name(source_relid), existing),
-				 errhint("Set its cap with jl_dataset_set_cap('%s', ...).", existing)));
+						get_rel_name(source_relid), jl_msg_str(existing)),
+				 errhint("Set its cap with jl_dataset_set_cap('%s', ...).", jl_msg_str(existing))));
 	ereport(ERROR,
 			(errcode(ERRCODE_DUPLICATE_OBJECT),
-			 errmsg("dataset \"%s\" already exists", dataset)));
+			 errmsg("dataset \"%s\" already exists", jl_msg_str(dataset))));
 }
 
 bool
@@ -374,7 +371,7 @@ jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double del
 	if (!fits && show_budget)
 		ereport(ERROR,
 				(errcode(ERRCODE_BUDGET_EXCEEDED),
-				 errmsg("privacy budget of dataset \"%s\" would be exceeded", dataset),
+				 errmsg("privacy budget of dataset \"%s\" would be exceeded", jl_msg_str(dataset)),
 				 errdetail("This release needs epsilon %s, delta %s; the remaining budget is epsilon %s, delta %s (caps %s, %s).",
 						   jl_budget_numeric_text(values[1]), jl_budget_numeric_text(values[2]),
 						   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
@@ -386,7 +383,7 @@ jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double del
 	if (!fits)
 		ereport(ERROR,
 				(errcode(ERRCODE_BUDGET_EXCEEDED),
-				 errmsg("privacy budget of dataset \"%s\" would be exceeded", dataset),
+				 errmsg("privacy budget of dataset \"%s\" would be exceeded", jl_msg_str(dataset)),
 				 errdetail("This release needs epsilon %s, delta %s.",
 						   jl_budget_numeric_text(values[1]), jl_budget_numeric_text(values[2])),
 				 errhint("The dataset's owner can raise the cap with jl_dataset_set_cap().")));
@@ -444,7 +441,7 @@ jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("dataset \"%s\" exists but is not bound to relation %s",
-						dataset, get_rel_name(source_relid)),
+						jl_msg_str(dataset), get_rel_name(source_relid)),
 				 errhint("Declare the relation's dataset with jl_dataset_declare(name, epsilon_cap, source => ...).")));
 	jl_budget_check_spend(&a, &ds, dataset);
 	id = jl_budget_charge_locked(nsp, dataset, epsilon, delta, "charge", what, &a,

@@ -25,17 +25,21 @@
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
+#include "commands/trigger.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
 #include "pg/keystore.h"
 #include "pg/owner.h"
+#include "pg/messages.h"
 
 PG_FUNCTION_INFO_V1(jl_key_create);
 PG_FUNCTION_INFO_V1(jl_key_import);
 PG_FUNCTION_INFO_V1(jl_key_drop);
+PG_FUNCTION_INFO_V1(jl_key_table_changed);
 
 #define ATTNUM_NAME 1
 #define ATTNUM_SECRET 2
@@ -53,6 +57,58 @@ key_table(Oid nsp)
 	return relid;
 }
 
+uint64		jl_key_generation = 1;
+
+/* the key table whose invalidations advance jl_key_generation */
+static Oid	watched_key_table = InvalidOid;
+
+static void
+key_table_invalidated(Datum arg, Oid relid)
+{
+	if (!OidIsValid(relid) || relid == watched_key_table)
+		jl_key_generation++;
+}
+
+/*
+ * Before the first lookup: watch the key table.  A change made before it
+ * cannot concern a key cached after it.
+ */
+static void
+watch_key_table(Oid relid)
+{
+	static bool registered = false;
+
+	if (!registered)
+	{
+		CacheRegisterRelcacheCallback(key_table_invalidated, (Datum) 0);
+		registered = true;
+	}
+	if (watched_key_table != relid)
+	{
+		if (OidIsValid(watched_key_table))
+			jl_key_generation++;	/* the extension was created again */
+		watched_key_table = relid;
+	}
+}
+
+/*
+ * The statement trigger on the key table: every INSERT, UPDATE, DELETE or
+ * TRUNCATE (through the key functions or directly) sends a relcache
+ * invalidation of the table, which this backend processes at its next
+ * command and the others when they see this transaction's commit; their
+ * cached keys are looked up again.
+ */
+Datum
+jl_key_table_changed(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = (TriggerData *) fcinfo->context;
+
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		elog(ERROR, "jl_key_table_changed: not called as a trigger");
+	CacheInvalidateRelcache(td->tg_relation);
+	return PointerGetDatum(NULL);
+}
+
 void
 jl_key_lookup(Oid nsp, const char *name, JlKey *key)
 {
@@ -61,6 +117,8 @@ jl_key_lookup(Oid nsp, const char *name, JlKey *key)
 	TableScanDesc scan = table_beginscan(rel, snap, 0, NULL);
 	TupleTableSlot *slot = table_slot_create(rel, NULL);
 	bool		found = false;
+
+	watch_key_table(RelationGetRelid(rel));
 
 	while (!found && table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
@@ -94,8 +152,8 @@ jl_key_lookup(Oid nsp, const char *name, JlKey *key)
 	if (!found)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("key \"%s\" does not exist", name),
-				 errhint("Create it with jl_key_create('%s').", name)));
+				 errmsg("key \"%s\" does not exist", jl_msg_str(name)),
+				 errhint("Create it with jl_key_create('%s').", jl_msg_str(name))));
 }
 
 static char *
@@ -124,7 +182,7 @@ insert_key(Oid nsp, const char *name, const uint8 *secret)
 	char	   *tbl = key_table_qualified(nsp);
 	char		fp[33];
 	bytea	   *b = palloc(VARHDRSZ + JL_KEY_BYTES);
-	Oid			types[4] = {TEXTOID, BYTEAOID, TEXTOID, OIDOID};
+	Oid			types[4] = {TEXTOID, BYTEAOID, TEXTOID, TEXTOID};
 	Datum		values[4];
 	JlOwnerScope scope;
 	int			rc;
@@ -137,7 +195,8 @@ insert_key(Oid nsp, const char *name, const uint8 *secret)
 	values[0] = CStringGetTextDatum(name);
 	values[1] = PointerGetDatum(b);
 	values[2] = CStringGetTextDatum(fp);
-	values[3] = ObjectIdGetDatum(GetUserId());
+	/* by name, as the budget records roles: a restore keeps the right owner */
+	values[3] = CStringGetTextDatum(GetUserNameFromId(GetUserId(), false));
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
@@ -148,9 +207,10 @@ insert_key(Oid nsp, const char *name, const uint8 *secret)
 	if (SPI_processed > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("key \"%s\" already exists", name),
-				 errhint("Drop it first with jl_key_drop('%s'); sketches released under it can then no longer be reproduced.", name)));
-	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, secret, fingerprint, owner) VALUES ($1, $2, $3, $4)", tbl),
+				 errmsg("key \"%s\" already exists", jl_msg_str(name)),
+				 errhint("Drop it first with jl_key_drop('%s'); sketches released under it can then no longer be reproduced.", jl_msg_str(name))));
+	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, secret, fingerprint, owner) VALUES ($1, $2, $3, %s)",
+										tbl, jl_role_store_sql(nsp, JLDP_KEY_TABLE, "owner", 4)),
 							   4, types, values, NULL, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "SPI_execute_with_args failed: %d", rc);
@@ -217,6 +277,7 @@ jl_key_drop(PG_FUNCTION_ARGS)
 	Datum		values[1];
 	Oid			owner,
 				caller = GetUserId();
+	char	   *owner_name;
 	JlOwnerScope scope;
 	bool		isnull;
 	int			rc;
@@ -230,20 +291,24 @@ jl_key_drop(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
-	rc = SPI_execute_with_args(psprintf("SELECT owner FROM %s WHERE name = $1 FOR UPDATE", tbl),
+	rc = SPI_execute_with_args(psprintf("SELECT %s::pg_catalog.name FROM %s WHERE name = $1 FOR UPDATE",
+										jl_role_read_sql(nsp, JLDP_KEY_TABLE, "owner"), tbl),
 							   1, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_with_args failed: %d", rc);
 	if (SPI_processed == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("key \"%s\" does not exist", name)));
-	owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0],
-										   SPI_tuptable->tupdesc, 1, &isnull));
-	if (!superuser_arg(caller) && !has_privs_of_role(caller, owner))
+				 errmsg("key \"%s\" does not exist", jl_msg_str(name))));
+	owner_name = NameStr(*DatumGetName(SPI_getbinval(SPI_tuptable->vals[0],
+													 SPI_tuptable->tupdesc, 1, &isnull)));
+	/* an owner that no longer exists: a superuser's to drop (fail closed) */
+	owner = get_role_oid(owner_name, true);
+	if (!superuser_arg(caller) &&
+		(!OidIsValid(owner) || !has_privs_of_role(caller, owner)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("only the creator of key \"%s\" (or a member of its role) or a superuser may drop it", name)));
+				 errmsg("only the creator of key \"%s\" (or a member of its role) or a superuser may drop it", jl_msg_str(name))));
 	rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE name = $1", tbl),
 							   1, types, values, NULL, false, 0);
 	if (rc != SPI_OK_DELETE)

@@ -12,7 +12,10 @@
 
 #include "utils/builtins.h"
 
+#include "math/release.h"
+
 #include "pg/options.h"
+#include "pg/messages.h"
 
 /* text equals a C string, without copying (called per row) */
 static bool
@@ -45,7 +48,7 @@ jl_parse_neighbor(text *t)
 	s = text_to_cstring(t);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown neighbor \"%s\"", s),
+			 errmsg("unknown neighbor \"%s\"", jl_msg_str(s)),
 			 errhint("Use 'element' (one element changes by at most bound) "
 					 "or 'row' (one row changes by at most bound in L2 norm).")));
 	pg_unreachable();
@@ -63,7 +66,7 @@ jl_parse_noise(text *t)
 	s = text_to_cstring(t);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown noise \"%s\"", s),
+			 errmsg("unknown noise \"%s\"", jl_msg_str(s)),
 			 errhint("Use 'laplace' (pure epsilon) or 'gaussian' ((epsilon, delta), needs delta).")));
 	pg_unreachable();
 }
@@ -89,7 +92,7 @@ jl_parse_calibration(text *t, JlNoise noise)
 		s = text_to_cstring(t);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown calibration \"%s\" for Laplace noise", s),
+				 errmsg("unknown calibration \"%s\" for Laplace noise", jl_msg_str(s)),
 				 errhint("Use 'exact' (sensitivity of the realized projection) "
 						 "or 'paper' (Dhaliwal et al.'s constants)%s.",
 						 (strcmp(s, "analytic") == 0 || strcmp(s, "classic") == 0) ?
@@ -102,7 +105,7 @@ jl_parse_calibration(text *t, JlNoise noise)
 	s = text_to_cstring(t);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown calibration \"%s\" for Gaussian noise", s),
+			 errmsg("unknown calibration \"%s\" for Gaussian noise", jl_msg_str(s)),
 			 errhint("Use 'analytic' (Balle and Wang, the default), 'classic' (Kenthapadi et al., Theorem 1) "
 					 "or 'paper' (Kenthapadi et al., Lemma 2)%s.",
 					 strcmp(s, "exact") == 0 ? "; 'exact' goes with noise => 'laplace'" : "")));
@@ -146,13 +149,13 @@ jl_parse_kind(text *t)
 		}
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid sparse density in kind \"%s\"", s),
+				 errmsg("invalid sparse density in kind \"%s\"", jl_msg_str(s)),
 				 errhint("Write 'sparse(s)' with a density s between 2^-50 and 1, e.g. 'sparse(0.01)', "
 						 "or 'sparse' for 1/sqrt(d).")));
 	}
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown projection kind \"%s\"", s),
+			 errmsg("unknown projection kind \"%s\"", jl_msg_str(s)),
 			 errhint("Use 'rademacher' (+-1/sqrt(k), the default), 'gaussian' (N(0, 1/k)), "
 					 "'achlioptas' (+-sqrt(3/k) w.p. 1/6 each, else 0), "
 					 "'sparse' (density 1/sqrt(d)), 'sparse(s)' (density s) "
@@ -261,6 +264,24 @@ jl_read_calibration(FunctionCallInfo fcinfo, int calibration_arg, int delta_arg,
 	*delta = PG_ARGISNULL(delta_arg) ? NAN : PG_GETARG_FLOAT8(delta_arg);
 	if (!PG_ARGISNULL(delta_arg) && isnan(*delta))
 		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
+}
+
+void
+jl_warn_saturation(const JlMechanism *m, bool identity)
+{
+	double		sat = jl_saturation_level(m);
+	double		within = jl_within_bound_level(m, identity);
+
+	if (!(within >= sat))
+		return;
+	ereport(WARNING,
+			(errcode(ERRCODE_WARNING),
+			 errmsg("projections of rows within the bound may saturate at +-%g", sat),
+			 errdetail("At epsilon %g the grid step is %g; a projection beyond 2^49 steps is clamped, "
+					   "and a row within the bound %g can reach %g.",
+					   m->epsilon, m->grid, m->bound, within),
+			 errhint("Use a smaller epsilon: at about %g or below, rows within the bound are released without clamping.",
+					 m->epsilon * sat / within)));
 }
 
 /* A release whose paper calibration does not cover the realized P is refused. */

@@ -43,4 +43,12 @@ extern void jl_read_calibration(FunctionCallInfo fcinfo, int calibration_arg,
 /* ERROR if the calibrated m does not guarantee what was asked. */
 extern void jl_refuse_invalid(const JlMechanism *m);
 
+/*
+ * A WARNING when m's calibration lets rows within the bound reach the
+ * saturation of jl_noise_on_grid (epsilon so large that the grid is too
+ * fine); the caller issues it once per call site.  Depends on the
+ * calibration only: saturation of data beyond the bound stays silent.
+ */
+extern void jl_warn_saturation(const JlMechanism *m, bool identity);
+
 #endif

@@ -6,6 +6,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -66,4 +67,28 @@ jl_restore_user(const JlOwnerScope *scope)
 {
 	AtEOXact_GUC(true, scope->guc_level);
 	SetUserIdAndSecContext(scope->save_user, scope->save_sec);
+}
+
+bool
+jl_role_column_is_oid(Oid nsp, const char *table, const char *column)
+{
+	Oid			relid = get_relname_relid(table, nsp);
+
+	return get_atttype(relid, get_attnum(relid, column)) == OIDOID;
+}
+
+char *
+jl_role_store_sql(Oid nsp, const char *table, const char *column, int n)
+{
+	if (jl_role_column_is_oid(nsp, table, column))
+		return psprintf("(SELECT oid FROM pg_catalog.pg_roles WHERE rolname = $%d::pg_catalog.name)", n);
+	return psprintf("$%d::pg_catalog.name", n);
+}
+
+char *
+jl_role_read_sql(Oid nsp, const char *table, const char *column)
+{
+	if (jl_role_column_is_oid(nsp, table, column))
+		return psprintf("pg_catalog.pg_get_userbyid(%s)", quote_identifier(column));
+	return psprintf("%s", quote_identifier(column));
 }

@@ -23,6 +23,19 @@ extern void jl_restore_user(const JlOwnerScope *scope);
 /* the owner of a relation */
 extern Oid	jl_relation_owner(Oid relid);
 
+/*
+ * Role columns of the extension's tables hold role names since 0.2.0;
+ * 0.1.0's tables, until ALTER EXTENSION jldp UPDATE, hold OIDs.  True if
+ * column of table (in schema nsp) is still an OID.
+ */
+extern bool jl_role_column_is_oid(Oid nsp, const char *table, const char *column);
+
+/* SQL that stores the role named by parameter $n in that column */
+extern char *jl_role_store_sql(Oid nsp, const char *table, const char *column, int n);
+
+/* SQL that reads that column as a role name (an OID with no role: 'unknown (OID=n)') */
+extern char *jl_role_read_sql(Oid nsp, const char *table, const char *column);
+
 /* name qualified with the schema nsp and quoted, for SPI query text */
 extern char *jl_qualified(Oid nsp, const char *name);
 

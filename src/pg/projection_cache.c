@@ -188,6 +188,7 @@ jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 	double	   *P;
 	Size		bytes;
 	int64		i;
+	volatile int64 done;		/* rows written, for the wipe */
 	int			n;
 
 	kind = jl_kind_resolve(kind, d);
@@ -227,18 +228,25 @@ jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory for a %lld x %d projection matrix",
 						(long long) d, k)));
+	/*
+	 * Interrupted, only the rows generated so far hold secret values: wipe
+	 * those, not the untouched rest of the allocation (which wiping would
+	 * page in, up to 1 GB, delaying the cancel by seconds).
+	 */
+	done = 0;
 	PG_TRY();
 	{
 		for (i = 0; i < d; i++)
 		{
 			if ((i & 1023) == 0)
 				CHECK_FOR_INTERRUPTS();
+			done = i + 1;
 			jl_projection_row(secret, kind, k, (uint32) i, P + i * (int64) k);
 		}
 	}
 	PG_CATCH();
 	{
-		explicit_bzero(P, bytes);
+		explicit_bzero(P, (Size) done * k * sizeof(double));
 		pfree(P);
 		PG_RE_THROW();
 	}

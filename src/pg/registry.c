@@ -78,9 +78,8 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 int64
 jl_registry_write(Oid nsp, const JlRegistryRecord *r)
 {
-	Oid			types[9] = {TEXTOID, OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, INT8OID, TEXTOID};
-	Datum		values[9];
-	Oid			released_by = GetUserId();	/* before acting as the owner */
+	Oid			types[10] = {TEXTOID, OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, INT8OID, TEXTOID, TEXTOID};
+	Datum		values[10];
 	JlOwnerScope scope;
 	bool		isnull;
 	int64		id;
@@ -94,18 +93,21 @@ jl_registry_write(Oid nsp, const JlRegistryRecord *r)
 	values[6] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r->info));
 	values[7] = Int64GetDatum(r->ledger_id);
 	values[8] = CStringGetTextDatum(r->dataset);
+	/* by name, as the budget records roles; read before acting as the owner */
+	values[9] = CStringGetTextDatum(GetUserNameFromId(GetUserId(), false));
 
 	/* the columns that summarise the release are read from its JSON */
 	jl_become_owner(nsp, &scope);
 	if (SPI_execute_with_args(psprintf("INSERT INTO %s (source, target, id_column, vector, d, k, projection, "
 									   "neighbor, bound, clipping, calibration, epsilon, delta, noise_variance, "
 									   "grid, key_fingerprint, dataset, ledger_id, info, released_by) "
-									   "SELECT $1, $2, $3, $4, (i->>'d')::int, (i->>'k')::int, i->>'kind', "
-									   "i->>'neighbor', (i->>'bound')::float8, $5, i->>'calibration', "
-									   "(i->>'epsilon')::float8, (i->>'delta')::float8, (i->>'noise_variance')::float8, "
-									   "(i->>'grid')::float8, $6, $9, $8, i, %u FROM (SELECT $7 AS i) s RETURNING id",
-									   jl_qualified(nsp, "jldp_release"), released_by),
-							  9, types, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
+									   "SELECT $1, $2, $3, $4, (i->>'d')::pg_catalog.int4, (i->>'k')::pg_catalog.int4, i->>'kind', "
+									   "i->>'neighbor', (i->>'bound')::pg_catalog.float8, $5, i->>'calibration', "
+									   "(i->>'epsilon')::pg_catalog.float8, (i->>'delta')::pg_catalog.float8, (i->>'noise_variance')::pg_catalog.float8, "
+									   "(i->>'grid')::pg_catalog.float8, $6, $9, $8, i, %s FROM (SELECT $7 AS i) s RETURNING id",
+									   jl_qualified(nsp, "jldp_release"),
+									   jl_role_store_sql(nsp, "jldp_release", "released_by", 10)),
+							  10, types, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
 		elog(ERROR, "could not write the release registry");
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	jl_restore_user(&scope);

@@ -72,6 +72,7 @@ typedef struct CallState
 	char	   *keyname;		/* key cached below, or NULL */
 	JlKey		key;
 	LocalTransactionId key_lxid;	/* transaction that looked it up */
+	uint64		key_generation; /* jl_key_generation before the lookup */
 	CalSlot		cal[JL_CAL_SLOTS];	/* recent calibrations */
 	int			cal_next;		/* slot to replace next */
 	int			cal_last;		/* slot used last */
@@ -80,6 +81,7 @@ typedef struct CallState
 	bool		opts_stable;	/* options are constants or parameters */
 	bool		have_opts;
 	ReleaseOptions opts;		/* parsed once when opts_stable */
+	bool		saturation_checked; /* jl_warn_saturation once per call site */
 } CallState;
 
 /* when the call site's memory goes, the key copied into it goes first */
@@ -116,9 +118,10 @@ call_state(FunctionCallInfo fcinfo)
 }
 
 /*
- * The key of this name, looked up once per call site and transaction (a
- * call site can outlive a statement, e.g. in PL/pgSQL; a key dropped and
- * recreated meanwhile must not be used stale).
+ * The key of this name, looked up once per call site and transaction, and
+ * again whenever the key table may have changed (a call site can outlive a
+ * statement, e.g. in PL/pgSQL; a key dropped and recreated meanwhile must
+ * not be used stale).  Per row: two integer compares.
  */
 static const JlKey *
 call_key(FunctionCallInfo fcinfo, CallState *st, text *name)
@@ -126,6 +129,7 @@ call_key(FunctionCallInfo fcinfo, CallState *st, text *name)
 	size_t		n = VARSIZE_ANY_EXHDR(name);
 
 	if (st->keyname == NULL || st->key_lxid != MyProc->lxid ||
+		st->key_generation != jl_key_generation ||
 		strlen(st->keyname) != n ||
 		memcmp(st->keyname, VARDATA_ANY(name), n) != 0)
 	{
@@ -134,6 +138,7 @@ call_key(FunctionCallInfo fcinfo, CallState *st, text *name)
 		if (st->keyname != NULL)
 			pfree(st->keyname);
 		st->keyname = NULL;
+		st->key_generation = jl_key_generation;
 		jl_key_lookup(st->nsp, s, &st->key);
 		st->keyname = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, s);
 		st->key_lxid = MyProc->lxid;
@@ -306,6 +311,11 @@ jl_private_release(PG_FUNCTION_ARGS)
 	p = jl_projection_get(key->secret, o->kind, o->k, d);
 	m = calibrate(st, p, o, true);
 	jl_refuse_invalid(m);
+	if (!st->saturation_checked)
+	{
+		st->saturation_checked = true;
+		jl_warn_saturation(m, JL_KIND_IS_IDENTITY(p->kind));
+	}
 
 	/* release straight into the result array */
 	result = jl_vector_array(NULL, o->k);

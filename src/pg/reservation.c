@@ -31,6 +31,7 @@
 #include "pg/budget.h"
 #include "pg/owner.h"
 #include "pg/reservation.h"
+#include "pg/messages.h"
 
 PG_FUNCTION_INFO_V1(jl_budget_reserve);
 
@@ -232,11 +233,11 @@ jl_budget_consume_reservation(Oid nsp, const char *dataset, double epsilon,
 	if (found == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("no privacy budget reserved for this release of dataset \"%s\"", dataset),
+				 errmsg("no privacy budget reserved for this release of dataset \"%s\"", jl_msg_str(dataset)),
 				 errdetail("The release needs epsilon %s, delta %s, reserved in the same transaction.",
 						   jl_budget_numeric_text(values[1]), jl_budget_numeric_text(values[2])),
 				 errhint("Call jl_budget_reserve('%s', epsilon, delta) first in this transaction; each reservation covers one release.",
-						 dataset)));
+						 jl_msg_str(dataset))));
 	{
 		MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
 		int64	   *p = palloc(sizeof(int64));

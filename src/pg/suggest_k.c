@@ -38,6 +38,7 @@
 #include "pg/options.h"
 #include "pg/projection_cache.h"
 #include "pg/suggest_k.h"
+#include "pg/messages.h"
 
 PG_FUNCTION_INFO_V1(jl_min_dim_sql);
 PG_FUNCTION_INFO_V1(jl_suggest_k);
@@ -197,7 +198,7 @@ read_suggest_args(FunctionCallInfo fcinfo, SuggestArgs *a)
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown noise \"%s\"", noise),
+				 errmsg("unknown noise \"%s\"", jl_msg_str(noise)),
 				 errhint("Use 'laplace' or 'gaussian'.")));
 }
 
@@ -290,7 +291,7 @@ identity_stddev(const SuggestArgs *a, const JlMechanism *options, double *s2)
 	if (jl_calibrate_to(&m, &st) != JL_OK || !m.valid || !isfinite(m.noise_variance))
 		return NAN;
 	*s2 = m.noise_variance;
-	return sqrt(jl_advise_dist_variance(a->lo, a->d, *s2, 0.0, a->gaussian, true));
+	return jl_advise_dist_stddev(a->lo, a->d, *s2, 0.0, a->gaussian, true);
 }
 
 Datum
@@ -311,15 +312,15 @@ jl_suggest_k_info(PG_FUNCTION_ARGS)
 	JlSuggest	s;
 	JlMechanism options;
 	StringInfoData b;
-	double		vlo,
-				vhi,
+	double		sdlo,
+				sdhi,
 				s2_identity,
 				sd_identity;
 
 	suggest(fcinfo, &a, &s, &options);
 	sd_identity = identity_stddev(&a, &options, &s2_identity);
-	vlo = jl_dist_variance(a.lo, s.k, s.noise_variance, a.gaussian);
-	vhi = jl_dist_variance(a.hi, s.k, s.noise_variance, a.gaussian);
+	sdlo = jl_dist_stddev(a.lo, s.k, s.noise_variance, a.gaussian);
+	sdhi = jl_dist_stddev(a.hi, s.k, s.noise_variance, a.gaussian);
 
 	initStringInfo(&b);
 	appendStringInfo(&b, "{\"k\": %d, \"noise\": \"%s\"", s.k,
@@ -330,13 +331,13 @@ jl_suggest_k_info(PG_FUNCTION_ARGS)
 	jl_json_num(&b, "objective_value", s.objective);
 	jl_json_num(&b, "noise_variance", s.noise_variance);
 	jl_json_num(&b, "dist2", a.lo);
-	jl_json_num(&b, "stddev", sqrt(vlo));
-	jl_json_num(&b, "relative_stddev", sqrt(vlo) / a.lo);
+	jl_json_num(&b, "stddev", sdlo);
+	jl_json_num(&b, "relative_stddev", sdlo / a.lo);
 	if (a.lo != a.hi)
 	{
 		jl_json_num(&b, "dist2_hi", a.hi);
-		jl_json_num(&b, "stddev_hi", sqrt(vhi));
-		jl_json_num(&b, "relative_stddev_hi", sqrt(vhi) / a.hi);
+		jl_json_num(&b, "stddev_hi", sdhi);
+		jl_json_num(&b, "relative_stddev_hi", sdhi / a.hi);
 		appendStringInfo(&b, ", \"k_best_at_dist2\": %d, \"k_best_at_dist2_hi\": %d",
 						 s.k_lo_best, s.k_hi_best);
 	}
@@ -348,7 +349,7 @@ jl_suggest_k_info(PG_FUNCTION_ARGS)
 	jl_json_num(&b, "identity_noise_variance", s2_identity);
 	jl_json_num(&b, "identity_stddev", sd_identity);
 	appendStringInfo(&b, ", \"projection_pays\": %s",
-					 isnan(sd_identity) ? "null" : sqrt(vlo) < sd_identity ? "true" : "false");
+					 isnan(sd_identity) ? "null" : sdlo < sd_identity ? "true" : "false");
 	appendStringInfo(&b, ", \"n\": " INT64_FORMAT, a.n);
 	jl_json_num(&b, "jl_distortion", a.n >= 2 ? jl_distortion_at(a.n, s.k) : NAN);
 	if (a.n >= 2)

@@ -42,6 +42,7 @@
 #include "pg/registry.h"
 #include "pg/suggest_k.h"
 #include "pg/table_releaser.h"
+#include "pg/messages.h"
 
 PG_FUNCTION_INFO_V1(jl_release_table);
 
@@ -281,7 +282,7 @@ column_of(Oid relid, const char *name, Oid *type)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" of relation %s does not exist",
-						name, get_rel_name(relid))));
+						jl_msg_str(name), get_rel_name(relid))));
 	*type = get_atttype(relid, att);
 	return att;
 }
@@ -303,11 +304,11 @@ append_vector_column(TableRelease *tr, const char *c)
 	if (t == FLOAT8ARRAYOID)
 		appendStringInfoString(&tr->sql, quote_identifier(c));
 	else if (numeric_type(t))
-		appendStringInfo(&tr->sql, "ARRAY[%s::float8]", quote_identifier(c));
+		appendStringInfo(&tr->sql, "ARRAY[%s::pg_catalog.float8]", quote_identifier(c));
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("column \"%s\" must be float8[] or numeric", c)));
+				 errmsg("column \"%s\" must be float8[] or numeric", jl_msg_str(c))));
 	appendStringInfoString(&tr->vec_desc, c);
 }
 
@@ -327,8 +328,8 @@ append_vector_columns(TableRelease *tr, Datum *names, int n)
 		if (!numeric_type(t))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("column \"%s\" must be numeric to be a vector element", c)));
-		appendStringInfo(&tr->sql, "%s%s::float8", i ? ", " : "", quote_identifier(c));
+					 errmsg("column \"%s\" must be numeric to be a vector element", jl_msg_str(c))));
+		appendStringInfo(&tr->sql, "%s%s::pg_catalog.float8", i ? ", " : "", quote_identifier(c));
 		appendStringInfo(&tr->vec_desc, "%s%s", i ? ", " : "", c);
 	}
 	appendStringInfoString(&tr->sql, "]");
@@ -527,12 +528,17 @@ charge_budget(TableRelease *tr)
 									 psprintf("jl_release_table into %s", tr->target_name));
 }
 
-/* CREATE TABLE target (id, sketch float8[]), owned by the caller. */
+/*
+ * CREATE TABLE target (id, sketch float8[]), owned by the caller; every type
+ * schema-qualified, so the caller's search_path cannot substitute its own.
+ */
 static void
 create_target(TableRelease *tr)
 {
-	if (SPI_execute(psprintf("CREATE TABLE %s (id %s, sketch float8[])", tr->target_q,
-							 format_type_be(tr->rows.id_type)), false, 0) != SPI_OK_UTILITY)
+	if (SPI_execute(psprintf("CREATE TABLE %s (id %s, sketch pg_catalog.float8[])", tr->target_q,
+							 format_type_extended(tr->rows.id_type, -1,
+												  FORMAT_TYPE_FORCE_QUALIFY)),
+					false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "could not create the target table");
 	tr->target = get_relname_relid(tr->target_rel, tr->target_nsp);
 	if (!OidIsValid(tr->target))

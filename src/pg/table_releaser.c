@@ -36,8 +36,11 @@
 #include "pg/projection_cache.h"
 #include "pg/strong_random.h"
 #include "pg/table_releaser.h"
+#include "pg/messages.h"
 
 #define BATCH_ROWS 512
+/* the batch of vectors stays far below palloc's 1 GB limit for any d */
+#define BATCH_BYTES ((Size) 64 * 1024 * 1024)
 #define PROGRESS_SECONDS 5.0
 
 typedef struct Releaser
@@ -48,8 +51,9 @@ typedef struct Releaser
 	bool		id_byval;
 	/* set up at the first row */
 	JlProjection *proj;
-	double	   *X;				/* BATCH_ROWS x d */
-	double	   *Y;				/* BATCH_ROWS x k */
+	int			batch_rows;		/* BATCH_ROWS, fewer for long vectors */
+	double	   *X;				/* batch_rows x d */
+	double	   *Y;				/* batch_rows x k */
 	bool	   *compensated;	/* per row of the batch */
 	Datum	   *ids;
 	/* output */
@@ -119,6 +123,7 @@ releaser_setup(Releaser *rl)
 	rl->proj = jl_projection_get(r->key->secret, r->kind, r->k, r->d);
 	jl_calibrate_on(m, rl->proj);
 	jl_refuse_invalid(m);
+	jl_warn_saturation(m, JL_KIND_IS_IDENTITY(rl->proj->kind));
 	if (m->t <= JL_LAPLACE_TABLE_MAX_T)
 	{
 		uint32	   *table = MemoryContextAllocHuge(rl->setup_cxt, sizeof(uint32) * m->t);
@@ -126,8 +131,10 @@ releaser_setup(Releaser *rl)
 		jl_laplace_table_fill(m->t, table);
 		m->noise_table = table;
 	}
-	rl->X = palloc(sizeof(double) * BATCH_ROWS * (Size) r->d);
-	rl->Y = palloc(sizeof(double) * BATCH_ROWS * (Size) r->k);
+	rl->batch_rows = Min(BATCH_ROWS,
+						 Max(1, BATCH_BYTES / (sizeof(double) * (Size) Max(r->d, r->k))));
+	rl->X = palloc(sizeof(double) * rl->batch_rows * (Size) r->d);
+	rl->Y = palloc(sizeof(double) * rl->batch_rows * (Size) r->k);
 	rl->ids = palloc(sizeof(Datum) * BATCH_ROWS);
 	rl->compensated = palloc(sizeof(bool) * BATCH_ROWS);
 	MemoryContextSwitchTo(old);
@@ -241,7 +248,7 @@ releaser_receive(TupleTableSlot *slot, DestReceiver *self)
 	if (isnull)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("id column \"%s\" must not be NULL", r->id_col)));
+				 errmsg("id column \"%s\" must not be NULL", jl_msg_str(r->id_col))));
 	v = slot_getattr(slot, 2, &isnull);
 	if (isnull)
 		ereport(ERROR,
@@ -262,7 +269,7 @@ releaser_receive(TupleTableSlot *slot, DestReceiver *self)
 	batch_vector(rl, x);
 	rl->ids[rl->n] = datumCopy(idv, rl->id_byval, rl->id_len);
 	MemoryContextSwitchTo(old);
-	if (++rl->n == BATCH_ROWS)
+	if (++rl->n == rl->batch_rows)
 		releaser_flush(rl);
 	return true;
 }

@@ -522,9 +522,26 @@ test_ticks(void)
 	free(work);
 }
 
+/* distances whose squares overflow still order the centroids */
+static void
+test_nearest_overflow(void)
+{
+	double		x[2] = {1e200, 0.0};
+	double		C[6] = {-1e200, 0.0, 3e200, 0.0, 1.5e200, 0.0};
+	double		d2;
+
+	check(jl_kmeans_nearest(x, C, 3, 2, &d2) == 2 && isinf(d2),
+		  "nearest of overflowing distances: centroid 3 (0.5e200 away), not the first tie");
+	x[0] = 1.0;
+	C[4] = 2.0;
+	check(jl_kmeans_nearest(x, C, 3, 2, &d2) == 2 && d2 == 1.0,
+		  "nearest of ordinary distances unchanged");
+}
+
 int
 main(void)
 {
+	test_nearest_overflow();
 	test_blobs();
 	test_seeds();
 	test_distinct();

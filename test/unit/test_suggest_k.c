@@ -191,10 +191,41 @@ test_search(void)
 	}
 }
 
+/*
+ * Distances and noise variances whose squares overflow: the search must
+ * still find the k it finds at a moderate scale (the objective is scale
+ * invariant), not report that no k is valid.
+ */
+static void
+test_overflow(void)
+{
+	Model		small = {1.0, 0.5, 0.0, 0, 1},
+				huge = {1e200, 0.5, 0.0, 0, 1};
+	JlSuggest	a,
+				b;
+	bool		fa = jl_suggest_k_search(100.0, 100.0, false, 500, model_s2, &small, &a);
+	bool		fb = jl_suggest_k_search(1e202, 1e202, false, 500, model_s2, &huge, &b);
+
+	check(fa && fb && a.k == b.k && isfinite(b.objective) &&
+		  fabs(a.objective - b.objective) <= 1e-12 * a.objective,
+		  "overflowing variances: k %d (objective %.6g) as at a moderate scale, k %d (%.6g)",
+		  fb ? b.k : -1, fb ? b.objective : NAN, a.k, a.objective);
+	fb = jl_suggest_k_search(1e202, 1e204, true, 500, model_s2, &huge, &b);
+	fa = jl_suggest_k_search(100.0, 10000.0, true, 500, model_s2, &small, &a);
+	check(fa && fb && a.k == b.k,
+		  "overflowing variances over a range: k %d as at a moderate scale, k %d",
+		  fb ? b.k : -1, a.k);
+	check(isfinite(jl_dist_stddev(1e200, 10, 1e200, false)) &&
+		  fabs(jl_dist_stddev(1e200, 10, 1e200, false) / 1e200 -
+			   sqrt(jl_dist_variance(1.0, 10, 1.0, false))) < 1e-12,
+		  "jl_dist_stddev: finite and exact where the variance overflows");
+}
+
 int
 main(void)
 {
 	test_min_dim();
 	test_search();
+	test_overflow();
 	return unit_done("test_choose_k");
 }
