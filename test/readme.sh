@@ -13,9 +13,9 @@
 # with JLDP_README_OUTPUT=file, psql's output is kept there (to refresh the
 # outputs the README shows).  Afterwards the curator must hold EXECUTE on
 # every function of jldp that PUBLIC lacks, but for those kept for
-# superusers (jl_key_import, the event trigger jl_drop_guard) and the
-# aggregates' support functions (PostgreSQL calls them as the aggregate's
-# owner), so that the README's GRANT block cannot fall behind the install
+# superusers (jl_key_import), trigger and event-trigger functions (fired by
+# PostgreSQL, not called) and the aggregates' support functions (PostgreSQL
+# calls them as the aggregate's owner), so that the README's GRANT block cannot fall behind the install
 # script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -103,7 +103,8 @@ SELECT string_agg(p.oid::regprocedure::text, E'\n     ' ORDER BY p.oid::regproce
   FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
  WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass
    AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'jldp') AND d.deptype = 'e'
-   AND p.proname NOT IN ('jl_key_import', 'jl_drop_guard')
+   AND p.proname <> 'jl_key_import'
+   AND p.prorettype NOT IN ('pg_catalog.trigger'::regtype, 'pg_catalog.event_trigger'::regtype)
    AND p.oid NOT IN (SELECT unnest(ARRAY[aggtransfn, aggfinalfn, aggcombinefn, aggserialfn, aggdeserialfn])::oid
                        FROM pg_aggregate)
    AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
@@ -115,4 +116,4 @@ if [ -n "$missing" ]; then
   echo "     $missing"
   exit 1
 fi
-echo "ok   $readme: the curator may execute every function revoked from PUBLIC but jl_key_import and jl_drop_guard"
+echo "ok   $readme: the curator may execute every function revoked from PUBLIC but jl_key_import and the trigger functions"
