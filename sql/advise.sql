@@ -32,7 +32,7 @@ SELECT rank, kind, k, noise, advise_sig(predicted_error) AS stddev_lo,
   FROM jl_advise(30, 1.0, 0.3, 30, noise => 'laplace', key => 'advise');
 
 -- clustering: two clusters whose centres are dist2 apart, each attribute
--- with variance cluster_var around its centre, centres from n rows
+-- with variance cluster_var around its centre, centres found by k-means in n rows
 SELECT rank, kind, k, noise, advise_sig(predicted_error) AS misclassified,
        advise_sig(relative_error) AS relative, note
   FROM jl_advise(64, 1.0, 6.4, delta => 1e-6, goal => 'clustering', cluster_var => 0.01, n => 1000,

@@ -128,17 +128,33 @@ jl_log_t_tail(double c, double nu)
 								log(nu) - log(nu + c2), log(c2) - log(nu + c2));
 }
 
+/*
+ * The margin over its standard deviation of a row assigned between two
+ * centres r2 apart in k coordinates with sigma2 of spread per coordinate.
+ * Centres found by k-means (n finite) start as single rows (its seeds):
+ * with x = mu1 + e, seeds mu1 + u and mu2 + v (e, u, v of variance sigma2
+ * per coordinate), |x - seed2|^2 - |x - seed1|^2 has mean r2 and variance
+ * 8 r2 sigma2 + 12 k sigma2^2, that is 4 r2 sigma2 (2 + 3 k sigma2 / r2).
+ * Known centres (n infinite): 4 r2 sigma2.  Decreasing in sigma2 and k.
+ */
+static double
+clustering_z(const JlAdviseProblem *p, double r2, int k, double sigma2)
+{
+	double		z = sqrt(r2) / (2.0 * sqrt(sigma2));
+
+	if (isfinite(p->n))
+		z /= sqrt(2.0 + 3.0 * k * (sigma2 / r2));
+	return z;
+}
+
 /* log of the misclassification probability (advise.h) */
 static double
 clustering_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 				 double r2, int k, double s2)
 {
 	double		rho = c->identity ? 1.0 : (p->d + k + c->m4 - 2.0) / k;
-	double		sigma2 = p->cluster_var * rho + s2;
-	double		z = sqrt(r2) / (2.0 * sqrt(sigma2));
+	double		z = clustering_z(p, r2, k, p->cluster_var * rho + s2);
 
-	if (isfinite(p->n))
-		z /= sqrt(1.0 + 4.0 * k * sigma2 / (p->n * r2));
 	if (c->identity)
 		return jl_log_normal_tail(z);
 	return jl_log_t_tail(z, k);
@@ -171,13 +187,7 @@ noise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c, int k,
 			double s2)
 {
 	if (p->goal == JL_GOAL_CLUSTERING)
-	{
-		double		z = sqrt(p->hi) / (2.0 * sqrt(s2));
-
-		if (isfinite(p->n))
-			z /= sqrt(1.0 + 4.0 * k * s2 / (p->n * p->hi));
-		return jl_log_normal_tail(z);
-	}
+		return jl_log_normal_tail(clustering_z(p, p->hi, k, s2));
 	return 0.5 * log((c->gaussian ? 8.0 : 14.0) * k * s2 * s2);
 }
 

@@ -18,12 +18,13 @@
  *               centre: P(T_k > c) for a projection (T_k Student's t with k
  *               degrees of freedom: the chi-square law of |(mu2 - mu1) P|^2),
  *               Phi(-c) without one, where
- *               c = r / (2 sigma) / sqrt(1 + 4 k sigma^2 / (n r2)),
+ *               c = r / (2 sigma) / sqrt(2 + 3 k sigma^2 / r2),
  *               sigma^2 = cluster_var rho + s2, rho = (d + k + m4 - 2)/k the
  *               spread along the projected centre difference (1 without a
  *               projection; m4 = E[(sqrt(k) P_ij)^4]), and the last factor
- *               the cost of centres estimated from n/2 rows each (none when
- *               n is not given).  docs/internals.md derives both.
+ *               the cost of centres that k-means must find from single rows
+ *               (its seeds; the factor is 1 when n is not given, centres
+ *               known).  docs/internals.md derives both.
  *
  * Errors are compared as scores, the natural logarithm of the error, so that
  * a misclassification probability below the smallest double still ranks.
