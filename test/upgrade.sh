@@ -2,15 +2,16 @@
 # The upgrade script does exactly what the install script does differently.
 # Assumes the PG* variables point at a server with both versions of jldp
 # installable (superuser connection).
-#   1. Database A: CREATE EXTENSION jldp VERSION '0.1.0', then ALTER EXTENSION
+#   For each earlier version OLD (0.1.0, 0.2.0):
+#   1. Database A: CREATE EXTENSION jldp VERSION 'OLD', then ALTER EXTENSION
 #      jldp UPDATE; database B: CREATE EXTENSION jldp.  The catalogs of the
 #      extension's objects (functions and aggregates, tables, sequences,
 #      indexes, views, types, the member list, the tables whose contents
 #      pg_dump keeps) must be identical.
-#   2. Negative control: database C is upgraded like A, then a few things
+#   2. Negative control (once, from 0.1.0): database C is upgraded like A, then a few things
 #      are changed by hand; the comparison must report each of them.
 #   3. Data: database D holds a key, a declared dataset, a ledger charge and
-#      a registry row under 0.1.0; all of it is unchanged by the upgrade
+#      a registry row under OLD; all of it is unchanged by the upgrade
 #      (owners, ledger roles, key owners and releasers, OIDs in 0.1.0,
 #      become the same roles' names;
 #      datasets get no spenders; the registry row keeps its kind), and the key
@@ -18,7 +19,7 @@
 #      ('gaussian': 0.2.0's default is 'rademacher').
 # Exits non-zero on any failure.
 set -euo pipefail
-OLD=0.1.0
+OLDS="0.1.0 0.2.0"
 NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../jldp.control")
 dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
 tmp=$(mktemp -d)
@@ -29,9 +30,11 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-for db in $dbs; do
-  psql -qX -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
-done
+fresh_databases() {
+  for db in $dbs; do
+    psql -qX -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
+  done
+}
 q() { local db=$1; shift; psql -qXAt -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 
 # One line per property of each of the extension's objects, by name (never
@@ -147,6 +150,8 @@ SQL
 }
 
 fail=0
+for OLD in $OLDS; do
+fresh_databases
 
 # 1. upgraded A against fresh B
 q jldp_upgrade_a -c "CREATE EXTENSION jldp VERSION '$OLD'" -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
@@ -169,6 +174,7 @@ else
 fi
 
 # 2. negative control: each change made by hand after the upgrade is reported
+if [ "$OLD" = 0.1.0 ]; then
 q jldp_upgrade_c -c "CREATE EXTENSION jldp VERSION '$OLD'" -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
 q jldp_upgrade_c <<'SQL'
 COMMENT ON FUNCTION jl_min_dim(bigint, float8) IS 'changed by hand';
@@ -198,6 +204,7 @@ else
   echo "FAIL negative control: the comparison did not report:$missed"
   cat "$tmp/cb.diff"
   fail=1
+fi
 fi
 
 # 3. data kept by the upgrade
@@ -231,6 +238,10 @@ SELECT 'projection | ' || jl_project('{1, 2, 3}', 3, 'kept', 'gaussian')::text;
 SQL
 }
 contents > "$tmp/d.before"
+# 0.1.0 wrote its own version into the registry; later versions record the
+# library's, and the library installed is already NEW's
+first=$OLD
+[ "$OLD" = 0.1.0 ] || first=$NEW
 q jldp_upgrade_d -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
 contents > "$tmp/d.after"
 rows=$(grep -c -e '^key ' -e '^dataset ' -e '^ledger ' -e '^registry ' "$tmp/d.before" || true)
@@ -248,10 +259,11 @@ if [ "$rows" -lt 4 ] || ! grep -q '^registry ' "$tmp/d.before" || ! grep -q '^le
 elif ! diff -u --label "$OLD" --label "updated to $NEW" "$tmp/d.before" "$tmp/d.after"; then
   echo "FAIL data: the upgrade changed the extension's tables or the key's projection"
   fail=1
-elif [ "$versions" != "$(printf 't\n%s %s\nt' "$OLD" "$NEW")" ]; then
-  echo "FAIL data: registry versions then owners by name: '$versions', expected $OLD then $NEW, then t"
+elif [ "$versions" != "$(printf 't\n%s %s\nt' "$first" "$NEW")" ]; then
+  echo "FAIL data: registry versions then owners by name: '$versions', expected $first then $NEW, then t"
   fail=1
 else
   echo "ok   data: a key, a dataset, its ledger and a registry row ($rows rows) and the key's projection are unchanged; the next release records $NEW"
 fi
+done
 exit $fail

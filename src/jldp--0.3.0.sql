@@ -1,0 +1,786 @@
+-- jldp 0.3.0: keys, private release of rows as a secret JL projection plus
+-- Laplace or Gaussian noise, the privacy budget, the release registry,
+-- distance recovery and analytics over sketches.
+
+\echo Use "CREATE EXTENSION jldp" to load this file. \quit
+
+-- Keys -------------------------------------------------------------------
+
+CREATE TABLE @extschema@.jldp_key (
+    name        text PRIMARY KEY,
+    secret      bytea NOT NULL CHECK (length(secret) = 32),
+    fingerprint text NOT NULL,
+    owner       name NOT NULL,
+    created     timestamptz NOT NULL DEFAULT now()
+);
+REVOKE ALL ON @extschema@.jldp_key FROM PUBLIC;
+COMMENT ON TABLE @extschema@.jldp_key IS
+  'jldp secret keys. Readable by no role but its owner; the release functions read it internally.';
+-- keys are part of a backup: sketches released under a key are only
+-- reproducible (and shards only consistent) with the same key
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_key', '');
+
+CREATE VIEW @extschema@.jl_keys AS
+  SELECT name, fingerprint, owner, created
+  FROM @extschema@.jldp_key;
+REVOKE ALL ON @extschema@.jl_keys FROM PUBLIC;
+COMMENT ON VIEW @extschema@.jl_keys IS
+  'Keys by name with their non-secret fingerprints; grant SELECT to curators.';
+
+CREATE FUNCTION @extschema@.jl_key_create(name text DEFAULT 'default')
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_key_create'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_key_create(text) IS
+  'Create a new 256-bit key from pg_strong_random; returns its non-secret fingerprint.';
+
+CREATE FUNCTION @extschema@.jl_key_import(name text, secret bytea)
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_key_import'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_key_import(text, bytea) IS
+  'Pin a key to 32 known bytes (reproducible tests, the same key on every shard). Superuser only; the bytes appear in the query text.';
+
+CREATE FUNCTION @extschema@.jl_key_drop(name text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_key_drop'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_key_drop(text) IS
+  'Drop a key (its creator, a member of the creator''s role, or a superuser). Sketches released under it can no longer be reproduced.';
+
+-- Release ----------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.jl_private_release(
+    x float8[], k int, epsilon float8,
+    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
+    key text DEFAULT 'default', kind text DEFAULT 'rademacher',
+    noise text DEFAULT 'laplace')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_private_release'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) IS
+  'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)''; or ''identity'': no projection, P = I and k = d, noise on every attribute) rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
+
+CREATE FUNCTION @extschema@.jl_release_info(
+    d int, k int, epsilon float8,
+    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
+    key text DEFAULT 'default', kind text DEFAULT 'rademacher',
+    noise text DEFAULT 'laplace')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'jl_release_info'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) IS
+  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density: the kind word recorded selects the same P again). Contains no secret.';
+
+CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default',
+    kind text DEFAULT 'rademacher')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_project'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text, text) IS
+  'Noise-free x P with P of the given kind (''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)'', or ''identity'' with k = d: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
+
+REVOKE ALL ON FUNCTION @extschema@.jl_key_create(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_key_import(text, bytea) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_key_drop(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_project(float8[], int, text, text) FROM PUBLIC;
+
+-- Recovery (reads sketches only: executable by everyone) -----------------
+
+CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], noise_variance float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], float8) IS
+  'Unbiased estimate of the squared distance between the original rows: ||a - b||^2 - 2 k noise_variance.';
+
+CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
+    noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8, text, text) IS
+  'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) at r^2 = max(estimate, 0), over the projection and the noise: c = 14 for noise ''laplace'', 8 for ''gaussian''. kind => ''identity'' (a release without projection, k = d): nothing varies with P and the 2 r^4/k term goes; any other kind word keeps it.';
+
+-- Privacy budget ------------------------------------------------------------
+-- Protected datasets with caps; every release is charged by basic
+-- composition under a row lock on its dataset, so concurrent releases
+-- cannot together pass a cap.  Only jldp's own functions write here.
+
+CREATE TABLE @extschema@.jldp_dataset (
+    name          text PRIMARY KEY,
+    -- numeric: sums of decimal epsilons are exact, so a cap is met exactly
+    epsilon_cap   numeric NOT NULL CHECK (epsilon_cap >= 0),
+    delta_cap     numeric NOT NULL CHECK (delta_cap >= 0 AND delta_cap <= 1),
+    epsilon_spent numeric NOT NULL DEFAULT 0,
+    delta_spent   numeric NOT NULL DEFAULT 0,
+    source        regclass,
+    -- roles by name: a dump restored into another cluster keeps them
+    owner         name NOT NULL,
+    created       timestamptz NOT NULL DEFAULT now(),
+    -- roles the owner allowed to spend the budget (jl_dataset_grant)
+    spenders      name[] NOT NULL DEFAULT '{}'
+);
+REVOKE ALL ON @extschema@.jldp_dataset FROM PUBLIC;
+COMMENT ON TABLE @extschema@.jldp_dataset IS
+  'Protected datasets: the privacy budget cap (epsilon, delta) and what has been spent, by name and at most one per source relation. Written only by jldp''s functions; roles read it through jl_budgets.';
+-- one dataset per source relation: releases that name none are charged to it
+CREATE UNIQUE INDEX jldp_dataset_source ON @extschema@.jldp_dataset (source);
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_dataset', '');
+
+CREATE TABLE @extschema@.jldp_ledger (
+    id            bigserial PRIMARY KEY,
+    dataset       text NOT NULL,
+    event         text NOT NULL CHECK (event IN ('declare', 'cap', 'reset', 'charge', 'reserve', 'grant', 'revoke')),
+    epsilon       numeric,
+    delta         numeric,
+    epsilon_spent numeric NOT NULL,
+    delta_spent   numeric NOT NULL,
+    what          text,
+    role          name NOT NULL,
+    xact          xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    at            timestamptz NOT NULL DEFAULT now()
+);
+REVOKE ALL ON @extschema@.jldp_ledger FROM PUBLIC;
+COMMENT ON TABLE @extschema@.jldp_ledger IS
+  'Privacy budget ledger: every declaration, cap change, reset, charge and reservation of a dataset with the totals after it, the acting role and the transaction. Written only by jldp''s functions; roles read it through jl_ledger.';
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_ledger', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_ledger_id_seq', '');
+
+CREATE FUNCTION @extschema@.jl_dataset_declare(name text, epsilon_cap float8,
+    delta_cap float8 DEFAULT 0, source regclass DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_declare'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass) IS
+  'Declare a protected dataset with a privacy budget cap (epsilon, delta), owned by the calling role. Binding it to a source relation takes the relation''s owner, a member of its role, or a superuser.';
+
+CREATE FUNCTION @extschema@.jl_dataset_set_cap(name text, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_set_cap'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_set_cap(text, float8, float8) IS
+  'Change a dataset''s cap (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
+
+CREATE FUNCTION @extschema@.jl_dataset_reset(name text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_reset'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_reset(text) IS
+  'Set a dataset''s spent budget back to 0 (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
+
+CREATE FUNCTION @extschema@.jl_budget_reserve(dataset text, epsilon float8, delta float8 DEFAULT 0)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_budget_reserve'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_budget_reserve(text, float8, float8) IS
+  'Charge (epsilon, delta) to a dataset now, for one aggregate release later in the same transaction of the same session; only roles that may spend the dataset (its owner, a member of the owner''s role, a superuser, or a role granted with jl_dataset_grant). Returns the ledger id.';
+
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_set_cap(text, float8, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_reset(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_budget_reserve(text, float8, float8) FROM PUBLIC;
+
+-- what the current role may see: datasets it owns (superusers: all, also
+-- those whose owner no longer exists)
+CREATE VIEW @extschema@.jl_budgets WITH (security_barrier) AS
+  SELECT name, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
+         epsilon_cap - epsilon_spent AS epsilon_remaining,
+         delta_cap - delta_spent AS delta_remaining,
+         source, owner, created, spenders
+  FROM @extschema@.jldp_dataset
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
+CREATE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
+  SELECT l.id, l.dataset, l.event, l.epsilon, l.delta, l.epsilon_spent, l.delta_spent,
+         l.what, l.role, l.at
+  FROM @extschema@.jldp_ledger l JOIN @extschema@.jldp_dataset d ON d.name = l.dataset
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(d.owner)), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
+REVOKE ALL ON @extschema@.jl_budgets, @extschema@.jl_ledger FROM PUBLIC;
+GRANT SELECT ON @extschema@.jl_budgets, @extschema@.jl_ledger TO PUBLIC;
+COMMENT ON VIEW @extschema@.jl_budgets IS
+  'Protected datasets with their caps, spent and remaining (epsilon, delta), owner and granted spenders, for the datasets owned by the current role or a role it inherits (superusers: all).';
+COMMENT ON VIEW @extschema@.jl_ledger IS
+  'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it.';
+
+-- Table release and the release registry -----------------------------------
+
+-- the version of the loaded library, which takes it from jldp.control
+CREATE FUNCTION @extschema@.jldp_version()
+RETURNS text
+AS 'MODULE_PATHNAME', 'jldp_version'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jldp_version() IS
+  'The version of the jldp library in use (the control file''s default_version when it was built); recorded with each table release.';
+
+CREATE TABLE @extschema@.jldp_release (
+    id              bigserial PRIMARY KEY,
+    source          text NOT NULL,
+    target          regclass NOT NULL,
+    id_column       text NOT NULL,
+    vector          text NOT NULL,
+    d               int NOT NULL,
+    k               int NOT NULL,
+    projection      text NOT NULL,
+    neighbor        text NOT NULL,
+    bound           float8 NOT NULL,
+    clipping        text NOT NULL,
+    calibration     text NOT NULL,
+    epsilon         float8 NOT NULL,
+    delta           float8 NOT NULL,
+    noise_variance  float8 NOT NULL,
+    grid            float8 NOT NULL,
+    key_fingerprint text NOT NULL,
+    dataset         text NOT NULL,
+    ledger_id       bigint,
+    info            jsonb NOT NULL,
+    version         text NOT NULL DEFAULT @extschema@.jldp_version(),
+    released_at     timestamptz NOT NULL DEFAULT now(),
+    released_by     name NOT NULL
+);
+REVOKE ALL ON @extschema@.jldp_release FROM PUBLIC;
+COMMENT ON TABLE @extschema@.jldp_release IS
+  'Release registry: one row per jl_release_table call with its source, target, options, noise variance, key fingerprint, the full record (info), the jldp version and who released it. Written only by jl_release_table; roles read it through jl_releases.';
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release_id_seq', '');
+
+-- an analyst sees the record of a release exactly when it can read the target
+CREATE VIEW @extschema@.jl_releases WITH (security_barrier) AS
+  SELECT id, target, source, id_column, vector, d, k, projection, neighbor, bound,
+         clipping, calibration, epsilon, delta, noise_variance, grid, key_fingerprint,
+         dataset, info, version, released_at, released_by
+  FROM @extschema@.jldp_release
+  WHERE pg_catalog.has_table_privilege(target, 'SELECT');
+REVOKE ALL ON @extschema@.jl_releases FROM PUBLIC;
+GRANT SELECT ON @extschema@.jl_releases TO PUBLIC;
+COMMENT ON VIEW @extschema@.jl_releases IS
+  'Release registry: one row per table release, visible to roles that can read its target.';
+
+CREATE FUNCTION @extschema@.jl_release_table(
+    source regclass, id_column text, vector text[], target text, k int DEFAULT NULL,
+    epsilon float8 DEFAULT NULL,
+    neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
+    key text DEFAULT 'default', dataset text DEFAULT NULL,
+    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
+    kind text DEFAULT 'rademacher', noise text DEFAULT NULL,
+    dist2 float8 DEFAULT NULL, dist2_hi float8 DEFAULT NULL, goal text DEFAULT NULL,
+    cluster_var float8 DEFAULT NULL, n bigint DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_release_table'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint) IS
+  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), projection kind and noise (''laplace'' (NULL) or ''gaussian'' with delta) as jl_private_release, charged (epsilon, delta) to dataset (default: the source relation) and recorded in jl_releases with the projection kind and the noise (info->>''noise''). k and epsilon are required, except that kind ''auto'' (k left out) releases with the kind, k and noise that jl_advise ranks first for d, epsilon, neighbor, bound, noise (NULL: Laplace, and Gaussian when delta is given), delta, goal (NULL: ''distance''), cluster_var, n and dist2 (NULL: d bound^2/6 for element neighbours, bound^2/2 for row neighbours): public inputs only, no value of the data is read before the choice; info records chosen_by and the advice. Returns the registry id.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release regclass)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], regclass) IS
+  'jl_recover_dist with the noise variance of the release that wrote the table (from the registry).';
+
+CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], release regclass)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], regclass) IS
+  'jl_recover_dist_stddev with the noise variance, the noise and the kind (identity or a projection) of the release that wrote the table (from the registry).';
+
+-- Aggregate release of long-format data -------------------------------------
+-- (row, attribute, value) rows, GROUP BY row: attribute i (1-based) uses row
+-- i - 1 of the same P as the dense path.  The state holds the distinct
+-- attributes seen (never d values), P is never materialized for large d.
+
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8, text, float8)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8, text, float8, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8, text, float8, text, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
+    text, float8, text, float8, text, text, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.jl_agg_combine(internal, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_agg_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_agg_serialize(internal)
+RETURNS bytea AS 'MODULE_PATHNAME', 'jl_agg_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_agg_deserialize(bytea, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_agg_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- noise: VOLATILE, never folded or reused
+CREATE FUNCTION @extschema@.jl_private_release_agg_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_private_release_agg_final'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_project_agg_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_project_agg_final'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
+    key text) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
+    key text, kind text) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
+    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
+    key text, kind text, noise text) (
+  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text) (
+  SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text, kind text) (
+  SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text) IS
+  'Private k-dimensional sketch of each group of (attr, value) rows, e.g. SELECT row_id, jl_private_release_agg(attr, val, d, 20, 1.0, ''facts'') FROM facts GROUP BY row_id: the same release as jl_private_release of the dense vector with x[attr] = value (attr 1..d, else an error). Duplicate attributes in a group are summed (the bound applies to the sum); rows with a NULL value are skipped. Needs jl_budget_reserve(dataset, epsilon) earlier in the transaction: one reservation covers every group of one call. Options as jl_private_release; jl_release_info(d, ...) describes the guarantee.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8) IS
+  'jl_private_release_agg with neighbor (''element'' or ''row'') and bound; calibration ''exact'', key ''default''.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8) IS
+  'jl_private_release_agg with neighbor, bound, calibration (''exact'' or ''paper'') and delta (NULL unless paper + row); key ''default''.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text) IS
+  'jl_private_release_agg with every option: neighbor, bound, calibration, delta and the key''s name.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text) IS
+  'jl_private_release_agg with every option and the projection kind (''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)'', or ''identity'' with k = d: attribute i is coordinate i), as jl_private_release.';
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text) IS
+  'jl_private_release_agg with every option, the projection kind and the noise (''laplace'' or ''gaussian''; Gaussian needs delta, and calibration NULL means the noise''s default). Reserve (epsilon, delta) with jl_budget_reserve first.';
+COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text, text) IS
+  'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d; ''identity'' takes k as d (attr 1..k is coordinate attr).';
+COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text) IS
+  'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
+
+REVOKE ALL ON FUNCTION
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text),
+    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text),
+    @extschema@.jl_project_agg(int, float8, int, text),
+    @extschema@.jl_project_agg(int, float8, int, text, text),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text, text),
+    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text, text, text),
+    @extschema@.jl_project_agg_trans(internal, int, float8, int, text),
+    @extschema@.jl_project_agg_trans(internal, int, float8, int, text, text),
+    @extschema@.jl_agg_combine(internal, internal),
+    @extschema@.jl_agg_serialize(internal),
+    @extschema@.jl_agg_deserialize(bytea, internal),
+    @extschema@.jl_private_release_agg_final(internal),
+    @extschema@.jl_project_agg_final(internal)
+  FROM PUBLIC;
+
+-- Analytics over sketches: k-means and labelling (no key involved, so
+-- executable by analysts).
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint, int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_combine(internal, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_serialize(internal)
+RETURNS bytea AS 'MODULE_PATHNAME', 'jl_kmeans_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_deserialize(bytea, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.jl_kmeans_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_kmeans_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- the final function sorts the points in place, which leaves the state's
+-- multiset of points (all the result depends on) unchanged
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int) IS
+  'k-means centroids of the sketches as an n_clusters x k float8[][]: k-means++ seeding (seed 0) and Lloyd iterations until no assignment changes (at most 300). The result depends only on the multiset of sketches (the same in serial and parallel plans). NULL sketches are skipped; no sketches gives NULL; with at most n_clusters distinct sketches the centroids are those sketches (fewer rows, with a NOTICE). An empty cluster is re-seeded with the point farthest from its centroid. The sketches are held in memory (below 1 GB).';
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint) IS
+  'jl_kmeans with the seed of the k-means++ seeding (any bigint; the same seed gives the same centroids).';
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint, int) IS
+  'jl_kmeans with the seed and the maximum number of Lloyd iterations (>= 1).';
+
+CREATE FUNCTION @extschema@.jl_nearest_centroid(sketch float8[], centroids float8[])
+RETURNS int AS 'MODULE_PATHNAME', 'jl_nearest_centroid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_nearest_centroid(float8[], float8[]) IS
+  'The 1-based row of the m x k centroids (e.g. from jl_kmeans) nearest to the sketch in squared L2 distance, the lowest row on ties: UPDATE t SET cluster = jl_nearest_centroid(sketch, c).';
+
+-- Recovery of inner products and squared norms (no key involved, so
+-- executable by analysts).  Variances: Gaussian P, Laplace noise kurtosis 6,
+-- Gaussian noise kurtosis 3 (see README, "Inner products and norms").
+CREATE FUNCTION @extschema@.jl_recover_inner(a float8[], b float8[], noise_variance float8)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_inner(float8[], float8[], float8) IS
+  'Unbiased estimate of the inner product of two different original rows: <a, b> (independent noise needs no correction; noise_variance is only checked). For a row with itself use jl_recover_norm2.';
+CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
+    noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], float8, text, text) IS
+  'Plug-in standard error of jl_recover_inner over the projection and the noise: sqrt(s2 (|a|^2 + |b|^2) + k s2^2 + (|a|^2 |b|^2 + <a,b>^2) / k) at the recovered values; the same for noise ''laplace'' and ''gaussian''. kind => ''identity'' (no projection): without the last term.';
+CREATE FUNCTION @extschema@.jl_recover_norm2(a float8[], noise_variance float8)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2(float8[], float8) IS
+  'Unbiased estimate of the squared L2 norm of the original row: ||a||^2 - k noise_variance (may be negative).';
+CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], noise_variance float8,
+    noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], float8, text, text) IS
+  'Plug-in standard error of jl_recover_norm2 over the projection and the noise: sqrt(2 n^4/k + 4 s2 n^2 + (kappa - 1) k s2^2) at n^2 = max(estimate, 0), kappa = 6 for noise ''laplace'' (default), 3 for ''gaussian''. kind => ''identity'' (no projection): without the 2 n^4/k term.';
+
+CREATE FUNCTION @extschema@.jl_recover_inner(a float8[], b float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_inner(float8[], float8[], regclass) IS
+  'jl_recover_inner for sketches of the release that wrote the table (k checked against the registry).';
+CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], regclass) IS
+  'jl_recover_inner_stddev with the noise variance of the release that wrote the table (from the registry).';
+CREATE FUNCTION @extschema@.jl_recover_norm2(a float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2(float8[], regclass) IS
+  'jl_recover_norm2 with the noise variance of the release that wrote the table (from the registry).';
+CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], regclass) IS
+  'jl_recover_norm2_stddev with the noise variance and the noise (info->>''noise'', absent meaning laplace) of the release that wrote the table.';
+
+-- Randomized response for 0/1 data (Kenthapadi et al., Algorithms 5-6) ---
+-- Each bit flipped with p = 1/(1 + e^epsilon), sampled exactly from
+-- pg_strong_random: epsilon-DP for one bit (one element) changing.  No key:
+-- executable by everyone.
+
+CREATE FUNCTION @extschema@.jl_randomized_response(bits float8[], epsilon float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_randomized_response'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_randomized_response(float8[], float8) IS
+  'Randomized response: each 0/1 element flipped independently with probability p = jl_rr_flip_probability(epsilon) = 1/(1 + e^epsilon), exactly, from pg_strong_random. epsilon-DP for one element changing (h elements: h epsilon). Values other than 0 and 1 are an error.';
+
+CREATE FUNCTION @extschema@.jl_randomized_response(bits boolean[], epsilon float8)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'jl_randomized_response_bool'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_randomized_response(boolean[], float8) IS
+  'Randomized response on a boolean[]: each element negated with probability 1/(1 + e^epsilon).';
+
+CREATE FUNCTION @extschema@.jl_randomized_response(bits bit varying, epsilon float8)
+RETURNS bit varying
+AS 'MODULE_PATHNAME', 'jl_randomized_response_bits'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_randomized_response(bit varying, float8) IS
+  'Randomized response on a bit string (compact for large d): each bit flipped with probability 1/(1 + e^epsilon).';
+
+CREATE FUNCTION @extschema@.jl_rr_flip_probability(epsilon float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_rr_flip_probability_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_rr_flip_probability(float8) IS
+  'The flip probability jl_randomized_response uses for epsilon: 1/(1 + e^epsilon) (epsilon rounded down to a multiple of 2^-31).';
+
+CREATE FUNCTION @extschema@.jl_recover_dist_rr(a float8[], b float8[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr(float8[], float8[], float8) IS
+  'Unbiased estimate of the squared distance (Hamming distance) between the original 0/1 vectors of two randomized responses with flip probability p: (||a - b||^2 - 2 d p (1-p)) / (1 - 2p)^2.';
+
+CREATE FUNCTION @extschema@.jl_recover_dist_rr(a boolean[], b boolean[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_bool'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr(boolean[], boolean[], float8) IS
+  'jl_recover_dist_rr of two boolean[] randomized responses.';
+
+CREATE FUNCTION @extschema@.jl_recover_dist_rr(a bit varying, b bit varying, p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_bits'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr(bit varying, bit varying, float8) IS
+  'jl_recover_dist_rr of two bit-string randomized responses.';
+
+CREATE FUNCTION @extschema@.jl_recover_dist_rr_stddev(a float8[], b float8[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr_stddev(float8[], float8[], float8) IS
+  'Standard deviation of jl_recover_dist_rr, the same at every true distance: sqrt(d s (1-s)) / (1-2p)^2 with s = 2p(1-p).';
+
+CREATE FUNCTION @extschema@.jl_recover_dist_rr_stddev(a boolean[], b boolean[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev_bool'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr_stddev(boolean[], boolean[], float8) IS
+  'jl_recover_dist_rr_stddev of two boolean[] randomized responses.';
+
+CREATE FUNCTION @extschema@.jl_recover_dist_rr_stddev(a bit varying, b bit varying, p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev_bits'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr_stddev(bit varying, bit varying, float8) IS
+  'jl_recover_dist_rr_stddev of two bit-string randomized responses.';
+
+-- Exact discrete Laplace noise on one integer value (output perturbation,
+-- e.g. Kenthapadi et al.'s Algorithm 3 on a matrix of distances) ----------
+
+CREATE FUNCTION @extschema@.jl_add_discrete_laplace(value bigint, epsilon float8, sensitivity bigint DEFAULT 1)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_add_discrete_laplace'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_add_discrete_laplace(bigint, float8, bigint) IS
+  'value + exact discrete Laplace noise of scale t = the smallest integer with sensitivity / t <= epsilon, from pg_strong_random: epsilon-DP for values of neighbouring inputs differing by at most sensitivity. Saturates at the bigint range.';
+
+CREATE FUNCTION @extschema@.jl_discrete_laplace_variance(epsilon float8, sensitivity bigint DEFAULT 1)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_discrete_laplace_variance_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_discrete_laplace_variance(float8, bigint) IS
+  'Variance of the noise jl_add_discrete_laplace(value, epsilon, sensitivity) adds: 2 q / (1 - q)^2 with q = exp(-1/t).';
+
+-- Choosing k ---------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.jl_min_dim(n bigint, eps float8 DEFAULT 0.1)
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_min_dim_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_min_dim(bigint, float8) IS
+  'scikit-learn''s johnson_lindenstrauss_min_dim(n, eps=eps): int(4 ln(n) / (eps^2/2 - eps^3/3)), the k at which a random projection alone keeps all pairwise squared distances of n points within a factor 1 +- eps with good probability (no noise considered). eps in (0, 1).';
+
+-- PARALLEL SAFE: each candidate k is calibrated in-process, through neither
+-- SPI nor a subtransaction.
+CREATE FUNCTION @extschema@.jl_suggest_k(
+    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
+    noise text DEFAULT 'laplace', delta float8 DEFAULT NULL,
+    kind text DEFAULT NULL, calibration text DEFAULT NULL,
+    key text DEFAULT 'default')
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_suggest_k'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
+  'The k minimizing the variance 2 r^4/k + 8 s2 r^2 + c k s2^2 of recovered squared distances at r^2 = dist2 (or, for a range [dist2, dist2_hi], the worst ratio to the best stddev of any k), with s2 the noise variance of jl_release_info(d, k, epsilon, ...) for the realized projection of each candidate k. Uses the key. See jl_suggest_k_info.';
+
+CREATE FUNCTION @extschema@.jl_suggest_k_info(
+    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
+    noise text DEFAULT 'laplace', delta float8 DEFAULT NULL,
+    kind text DEFAULT NULL, calibration text DEFAULT NULL,
+    key text DEFAULT 'default')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'jl_suggest_k_info'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
+  'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
+
+REVOKE ALL ON FUNCTION
+    @extschema@.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text),
+    @extschema@.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text)
+  FROM PUBLIC;
+
+-- k-means restarts: jl_kmeans with n_init k-means++ seedings, the run with
+-- the lowest inertia kept (the other overloads make one)
+CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint, int, int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int, n_init int) (
+  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_kmeans_combine,
+  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint, int, int) IS
+  'jl_kmeans with n_init runs (1..1000), each a k-means++ seeding followed by at most max_iter Lloyd iterations, keeping the run with the lowest inertia (sum of squared distances to the nearest centroid; the earliest run on ties), as scikit-learn''s KMeans(n_init=...). The first run is seeded by seed, so n_init 1 equals jl_kmeans(sketch, n_clusters, seed, max_iter); the others by seeds drawn from a ChaCha20 stream keyed by seed. Deterministic and the same in serial and parallel plans; the time grows with n_init.';
+
+-- Choosing the release: no projection or a projection kind --------------------
+
+-- PARALLEL SAFE: every candidate is calibrated in-process, through neither
+-- SPI nor a subtransaction.
+CREATE FUNCTION @extschema@.jl_advise(
+    d int, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
+    noise text DEFAULT NULL, delta float8 DEFAULT NULL,
+    goal text DEFAULT 'distance', cluster_var float8 DEFAULT NULL,
+    n bigint DEFAULT NULL, key text DEFAULT 'default')
+RETURNS TABLE (rank int, kind text, k int, noise text, calibration text,
+               delta float8, noise_variance float8, predicted_error float8,
+               predicted_error_hi float8, relative_error float8,
+               refused boolean, note text)
+AS 'MODULE_PATHNAME', 'jl_advise'
+LANGUAGE C STABLE PARALLEL SAFE ROWS 10;
+COMMENT ON FUNCTION @extschema@.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text) IS
+  'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says whether the projection pays. Uses the key.';
+
+REVOKE ALL ON FUNCTION
+    @extschema@.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text)
+  FROM PUBLIC;
+
+-- Budget boundary: reservations with identities that never recur, spending
+-- granted by a dataset's owner, and DROP EXTENSION guarded ------------------
+-- (docs/threat_model.md)
+
+-- one row per jl_budget_reserve: a random token that only the session that
+-- reserved holds, for its transaction; marked used when a release consumes it
+CREATE TABLE @extschema@.jldp_reservation (
+    id          bigserial PRIMARY KEY,
+    ledger_id   bigint NOT NULL,
+    dataset     text NOT NULL,
+    epsilon     numeric NOT NULL,
+    delta       numeric NOT NULL,
+    token       uuid NOT NULL UNIQUE,
+    role        name NOT NULL,
+    xact        xid8 NOT NULL DEFAULT pg_catalog.pg_current_xact_id(),
+    used        boolean NOT NULL DEFAULT false,
+    reserved_at timestamptz NOT NULL DEFAULT now()
+);
+REVOKE ALL ON @extschema@.jldp_reservation FROM PUBLIC;
+COMMENT ON TABLE @extschema@.jldp_reservation IS
+  'Budget reservations (jl_budget_reserve): the charge''s ledger id, a random 128-bit token held only by the session that reserved, for its transaction, and whether a release used it. A restored row authorises nothing. Written only by jldp''s functions.';
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_reservation', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_reservation_id_seq', '');
+
+CREATE FUNCTION @extschema@.jl_dataset_grant(name text, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_grant'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_grant(text, regrole) IS
+  'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and jl_budget_reserve. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
+
+CREATE FUNCTION @extschema@.jl_dataset_revoke(name text, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_revoke'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_dataset_revoke(text, regrole) IS
+  'Withdraw what jl_dataset_grant allowed. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_grant(text, regrole) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_dataset_revoke(text, regrole) FROM PUBLIC;
+
+-- DROP EXTENSION jldp, DROP SCHEMA ... CASCADE of its schema and DROP OWNED
+-- BY its owner are refused while keys or ledger rows exist, unless
+-- SET jldp.allow_drop = on (superusers)
+CREATE FUNCTION @extschema@.jl_drop_guard()
+RETURNS event_trigger
+AS 'MODULE_PATHNAME', 'jl_drop_guard'
+LANGUAGE C;
+COMMENT ON FUNCTION @extschema@.jl_drop_guard() IS
+  'Event trigger: refuses to drop jldp (the extension, its schema, its owner''s objects) while keys or ledger rows exist, unless jldp.allow_drop is on.';
+REVOKE ALL ON FUNCTION @extschema@.jl_drop_guard() FROM PUBLIC;
+CREATE EVENT TRIGGER jldp_drop_guard ON ddl_command_start
+  WHEN TAG IN ('DROP EXTENSION', 'DROP SCHEMA', 'DROP OWNED')
+  EXECUTE FUNCTION @extschema@.jl_drop_guard();
+
+-- Keys changed under a cached key, and key owners and releasers by name -----
+-- every write to the key table sends a relcache invalidation of it, so
+-- that call sites which cached a key look it up again (docs/internals.md)
+CREATE FUNCTION @extschema@.jl_key_table_changed()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'jl_key_table_changed'
+LANGUAGE C;
+COMMENT ON FUNCTION @extschema@.jl_key_table_changed() IS
+  'Trigger on jldp_key: tells every backend that cached keys must be looked up again.';
+REVOKE ALL ON FUNCTION @extschema@.jl_key_table_changed() FROM PUBLIC;
+CREATE TRIGGER jldp_key_changed
+  AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON @extschema@.jldp_key
+  FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.jl_key_table_changed();
