@@ -1,0 +1,818 @@
+/*
+ * test_nullspace.c - null-space cleaning (nullspace_knapsack.c,
+ * nullspace_model.c) against brute-force references, and the utility
+ * guarantee on random and adversarial vectors.
+ *
+ * Not statistical: inputs come from a fixed-seed stream, so every run
+ * checks the same cases.  The guarantee is checked in long double
+ * (64-bit significand) on the doubles returned, with no tolerance: any
+ * x~ with ||A_d^T (x - x~)||^2 > eps counts as a violation.  Negative
+ * controls: the same checker must find violations in the paper's
+ * coordinates a_j = v_j^T x for Algorithm 2 and in a plan whose budget is
+ * exceeded by 1%.
+ */
+#include "unit.h"
+#include "math/nullspace_knapsack.h"
+#include "math/nullspace_model.h"
+
+extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
+				   const int *lda, double *w, double *work, const int *lwork,
+				   int *info);
+
+static uint64_t seed = 20261124;
+
+static double
+rnd(void)
+{
+	return unit_det_normal(&seed);
+}
+
+static double
+unif(void)
+{
+	return unit_det_u01(&seed);
+}
+
+/* ||A^T v||^2 in long double, A d x m row-major */
+static long double
+quad_err(const double *A, int d, int m, const double *x, const double *xt)
+{
+	long double e = 0.0L;
+	int			k,
+				i;
+
+	for (k = 0; k < m; k++)
+	{
+		long double r = 0.0L;
+
+		for (i = 0; i < d; i++)
+			r += (long double) A[(size_t) i * m + k] * ((long double) x[i] - (long double) xt[i]);
+		e += r * r;
+	}
+	return e;
+}
+
+/* ---------- knapsack against vertex enumeration ---------- */
+
+/*
+ * The LP in beta = alpha^2: max sum beta G s.t. sum beta H <= eps,
+ * 0 <= beta <= 1.  An optimal vertex has at most one fractional beta:
+ * enumerate every set of whole items and every fractional one.
+ */
+static double
+lp_brute(const double *G, const double *H, int n, double eps)
+{
+	double		best = 0.0;
+	int			mask,
+				f,
+				j;
+
+	for (mask = 0; mask < (1 << n); mask++)
+	{
+		double		g = 0.0,
+					h = 0.0;
+
+		for (j = 0; j < n; j++)
+			if (mask >> j & 1)
+			{
+				g += G[j];
+				h += H[j];
+			}
+		if (h > eps)
+			continue;
+		if (g > best)
+			best = g;
+		for (f = 0; f < n; f++)
+		{
+			double		b;
+
+			if (mask >> f & 1 || H[f] <= 0.0)
+				continue;
+			b = (eps - h) / H[f];
+			if (b > 1.0)
+				b = 1.0;
+			if (g + b * G[f] > best)
+				best = g + b * G[f];
+		}
+	}
+	return best;
+}
+
+static void
+test_knapsack(void)
+{
+	int			t,
+				bad = 0,
+				over = 0;
+	double		worst = 0.0;
+
+	for (t = 0; t < 20000; t++)
+	{
+		int			n = 1 + t % 7,
+					j,
+					order[8];
+		double		G[8],
+					H[8],
+					alpha[8],
+					eps,
+					got = 0.0,
+					used = 0.0,
+					ref;
+
+		for (j = 0; j < n; j++)
+		{
+			G[j] = (t % 5 == 0 && j == 0) ? 0.0 : unif() * 3.0;
+			H[j] = (t % 3 == 0 && j == 1) ? 0.0 : exp(4.0 * rnd());
+		}
+		eps = unif() * 2.0;
+		jl_ns_knapsack(G, H, n, eps, order, 0, alpha);
+		for (j = 0; j < n; j++)
+		{
+			got += alpha[j] * alpha[j] * G[j];
+			used += alpha[j] * alpha[j] * H[j];
+			if (alpha[j] < 0.0 || alpha[j] > 1.0)
+				bad++;
+		}
+		ref = lp_brute(G, H, n, eps);
+		if (used > eps * (1.0 + 1e-12))
+			over++;
+		if (unit_rel(got, ref) > worst)
+			worst = unit_rel(got, ref);
+	}
+	check(bad == 0 && over == 0 && worst < 1e-12,
+		  "augmented knapsack = LP vertex enumeration on 20000 cases (worst rel. gap %.2e, over budget %d, alpha outside [0,1] %d)",
+		  worst, over, bad);
+}
+
+/* ---------- water-filling against a grid and random feasible points ---------- */
+
+static double
+sum_alpha(const double *a, int n)
+{
+	double		s = 0.0;
+	int			j;
+
+	for (j = 0; j < n; j++)
+		s += a[j];
+	return s;
+}
+
+static void
+test_waterfill(void)
+{
+	int			t,
+				over = 0,
+				beaten = 0,
+				kkt = 0;
+	double		worst_grid = 0.0;
+
+	for (t = 0; t < 2000; t++)
+	{
+		int			n = 2 + t % 2,
+					j,
+					order[4];
+		double		H[4],
+					alpha[4],
+					eps,
+					used = 0.0,
+					obj,
+					best = 0.0,
+					c = -1.0;
+
+		for (j = 0; j < n; j++)
+			H[j] = exp(2.0 * rnd());
+		eps = unif() * (H[0] + H[1]);
+		jl_ns_waterfill(H, n, eps, order, alpha);
+		for (j = 0; j < n; j++)
+			used += alpha[j] * alpha[j] * H[j];
+		if (used > eps * (1.0 + 1e-12))
+			over++;
+		obj = sum_alpha(alpha, n);
+		/* KKT: the fractional alphas share one level c = alpha_j H_j */
+		for (j = 0; j < n; j++)
+			if (alpha[j] < 1.0)
+			{
+				if (c < 0.0)
+					c = alpha[j] * H[j];
+				else if (unit_rel(c, alpha[j] * H[j]) > 1e-12)
+					kkt++;
+			}
+		/* grid over [0,1]^n, each feasible point's objective */
+		if (n == 2)
+		{
+			int			a,
+						b,
+						N = 400;
+
+			for (a = 0; a <= N; a++)
+			{
+				double		x = (double) a / N,
+							rem = eps - x * x * H[0],
+							y;
+
+				if (rem < 0.0)
+					continue;
+				/* the largest feasible y on the grid */
+				y = sqrt(rem / H[1]);
+				if (y > 1.0)
+					y = 1.0;
+				b = (int) floor(y * N);
+				y = (double) b / N;
+				if (x + y > best)
+					best = x + y;
+			}
+		}
+		else
+		{
+			int			a,
+						b,
+						N = 120;
+
+			for (a = 0; a <= N; a++)
+				for (b = 0; b <= N; b++)
+				{
+					double		x = (double) a / N,
+								y = (double) b / N,
+								rem = eps - x * x * H[0] - y * y * H[1],
+								z;
+
+					if (rem < 0.0)
+						continue;
+					z = sqrt(rem / H[2]);
+					if (z > 1.0)
+						z = 1.0;
+					if (x + y + z > best)
+						best = x + y + z;
+				}
+		}
+		if (best > obj * (1.0 + 1e-12))
+			beaten++;
+		if (obj - best > worst_grid)
+			worst_grid = obj - best;
+	}
+	check(over == 0 && beaten == 0 && kkt == 0 && worst_grid < 0.02,
+		  "water-filling: never beaten by a grid of feasible points, within %.4f of the grid's best (grid step 1/400, 1/120), one level c, over budget %d",
+		  worst_grid, over);
+}
+
+/* the greedy knapsack with G = 1 gives a smaller sum of alphas than water-filling */
+static void
+test_objectives_differ(void)
+{
+	double		H[3] = {0.2, 1.0, 5.0},
+				a1[3],
+				a2[3],
+				G[3] = {1, 1, 1};
+	int			order[3];
+
+	jl_ns_waterfill(H, 3, 0.5, order, a1);
+	jl_ns_knapsack(G, H, 3, 0.5, order, 0, a2);
+	check(sum_alpha(a1, 3) > sum_alpha(a2, 3) + 0.01,
+		  "Theorem 2's objective: water-filling sum alpha %.4f > published knapsack %.4f (H = 0.2, 1, 5; eps 0.5)",
+		  sum_alpha(a1, 3), sum_alpha(a2, 3));
+}
+
+/* ---------- Algorithm 1 against the full eigendecomposition of B_d ---------- */
+
+/* x~ of Algorithm 1 as the paper writes it: all d eigenvectors of B_d */
+static void
+alg1_reference(const double *A, int d, int m, const double *x, double eps,
+			   int waterfill, double *out)
+{
+	double	   *B = calloc((size_t) d * d, sizeof(double)),
+				lam[64],
+				wq,
+				*work,
+				a[64],
+				H[64],
+				G[64],
+				alpha[64];
+	int			i,
+				j,
+				k,
+				n = d,
+				lwork = -1,
+				info,
+				order[64];
+
+	for (i = 0; i < d; i++)
+		for (j = 0; j < d; j++)
+			for (k = 0; k < m; k++)
+				B[i * d + j] += A[i * m + k] * A[j * m + k];
+	dsyev_("V", "U", &n, B, &n, lam, &wq, &lwork, &info);
+	lwork = (int) wq;
+	work = malloc(sizeof(double) * lwork);
+	dsyev_("V", "U", &n, B, &n, lam, work, &lwork, &info);
+	free(work);
+	/* eigenvalues below the rounding level are the exact null space */
+	for (j = 0; j < d; j++)
+	{
+		double		t = 0.0;
+
+		if (fabs(lam[j]) < 1e-12 * fabs(lam[d - 1]))
+			lam[j] = 0.0;
+		for (i = 0; i < d; i++)
+			t += B[j * d + i] * x[i];
+		a[j] = t;
+		H[j] = lam[j] * t * t;
+		G[j] = 1.0;
+	}
+	if (waterfill)
+		jl_ns_waterfill(H, d, eps * (1.0 - JL_NS_MARGIN), order, alpha);
+	else
+		jl_ns_knapsack(G, H, d, eps * (1.0 - JL_NS_MARGIN), order, 0, alpha);
+	for (i = 0; i < d; i++)
+		out[i] = x[i];
+	for (j = 0; j < d; j++)
+		for (i = 0; i < d; i++)
+			out[i] -= alpha[j] * a[j] * B[j * d + i];
+	free(B);
+}
+
+static void
+test_alg1_reference(void)
+{
+	int			t,
+				method;
+	double		worst = 0.0;
+
+	for (method = JL_NS_WATERFILL; method <= JL_NS_KNAPSACK; method++)
+	{
+		worst = 0.0;
+		for (t = 0; t < 200; t++)
+		{
+			int			d = 3 + t % 9,
+						m = 1 + t % 4,
+						i;
+			double		A[64 * 4],
+						x[64],
+						ours[64],
+						ref[64],
+						scr[256],
+						eps = 0.01 + unif();
+			int			isc[64];
+			JlNsModel  *M;
+			double		diff = 0.0,
+						norm = 0.0;
+
+			for (i = 0; i < d * m; i++)
+				A[i] = rnd();
+			for (i = 0; i < d; i++)
+				x[i] = rnd();
+			if (jl_ns_model_build(method, d, m, 0, A, NULL, &M) != JL_NS_OK)
+			{
+				check(0, "model build failed");
+				return;
+			}
+			jl_ns_clean(M, x, eps, ours, scr, isc, NULL);
+			alg1_reference(A, d, m, x, eps, method == JL_NS_WATERFILL, ref);
+			for (i = 0; i < d; i++)
+			{
+				diff += (ours[i] - ref[i]) * (ours[i] - ref[i]);
+				norm += x[i] * x[i];
+			}
+			if (sqrt(diff / norm) > worst)
+				worst = sqrt(diff / norm);
+			jl_ns_model_free(M);
+		}
+		check(worst < 1e-9,
+			  "Algorithm 1 (%s) from the SVD of A_d = the paper's steps on all d eigenvectors of B_d (200 cases, worst rel. difference %.2e)",
+			  method == JL_NS_WATERFILL ? "water-filling" : "knapsack", worst);
+	}
+}
+
+/* ---------- Algorithm 2: the pencil and the dual coordinates ---------- */
+
+static void
+test_alg2_pencil(void)
+{
+	int			t,
+				i,
+				j,
+				k;
+	double		worst = 0.0,
+				worst_pred = 0.0;
+
+	for (t = 0; t < 200; t++)
+	{
+		int			d = 4 + t % 8,
+					md = 1 + t % 3,
+					mc = 1 + (t / 3) % 3;
+		double		Ad[64 * 3],
+					Ac[64 * 3],
+					x[64],
+					xt[64],
+					scr[512];
+		int			isc[64];
+		JlNsModel  *M;
+		JlNsReport	rep;
+
+		for (i = 0; i < d * md; i++)
+			Ad[i] = rnd();
+		for (i = 0; i < d * mc; i++)
+			Ac[i] = rnd();
+		for (i = 0; i < d; i++)
+			x[i] = rnd();
+		jl_ns_model_build(JL_NS_CONFIDENTIAL, d, md, mc, Ad, Ac, &M);
+		/* v_j = Q Sigma^-1 w_j: B_d v (1 - mu) = mu B_c v */
+		for (j = 0; j < M->s; j++)
+		{
+			double		v[64],
+						bd[64],
+						bc[64],
+						r = 0.0,
+						nv = 0.0;
+
+			for (i = 0; i < d; i++)
+			{
+				v[i] = 0.0;
+				for (k = 0; k < M->s; k++)
+					v[i] += M->Ut[(size_t) k * d + i] * M->W[k * M->s + j] / M->sig[k];
+			}
+			for (i = 0; i < d; i++)
+			{
+				double		pd[3] = {0},
+							pc[3] = {0};
+				int			l;
+
+				for (k = 0; k < d; k++)
+				{
+					for (l = 0; l < md; l++)
+						pd[l] += Ad[k * md + l] * v[k];
+					for (l = 0; l < mc; l++)
+						pc[l] += Ac[k * mc + l] * v[k];
+				}
+				bd[i] = bc[i] = 0.0;
+				for (l = 0; l < md; l++)
+					bd[i] += Ad[i * md + l] * pd[l];
+				for (l = 0; l < mc; l++)
+					bc[i] += Ac[i * mc + l] * pc[l];
+			}
+			for (i = 0; i < d; i++)
+			{
+				double		e = (1.0 - M->lam[j]) * bd[i] - M->lam[j] * bc[i];
+
+				r += e * e;
+				nv += bd[i] * bd[i] + bc[i] * bc[i];
+			}
+			if (sqrt(r / nv) > worst)
+				worst = sqrt(r / nv);
+		}
+		/* predicted e_utility = sum alpha^2 mu a^2 holds exactly */
+		jl_ns_clean(M, x, 0.05, xt, scr, isc, &rep);
+		if (rep.level == 0)
+		{
+			double		e = (double) quad_err(Ad, d, md, x, xt);
+
+			if (fabs(e - rep.planned) / 0.05 > worst_pred)
+				worst_pred = fabs(e - rep.planned) / 0.05;
+		}
+		jl_ns_model_free(M);
+	}
+	check(worst < 1e-9,
+		  "Algorithm 2: v_j = Q Sigma^-1 w_j solve B_d v = gamma B_c v (gamma = mu/(1-mu)) on 200 pencils, both singular (worst rel. residual %.2e)",
+		  worst);
+	check(worst_pred < 1e-9,
+		  "Algorithm 2 with dual coordinates: e_utility = sum alpha_j^2 mu_j a_j^2 (worst |difference|/eps %.2e)",
+		  worst_pred);
+}
+
+/*
+ * Negative control: Algorithm 2 with the paper's coordinates a_j = v_j^T x
+ * (v_j normalised), the same knapsack and budget; the guarantee checker
+ * must find violations.
+ */
+static int
+paper_coordinates_violations(int cases)
+{
+	int			t,
+				viol = 0,
+				i,
+				j,
+				k;
+
+	for (t = 0; t < cases; t++)
+	{
+		int			d = 6,
+					md = 2,
+					mc = 2,
+					order[8];
+		double		Ad[12],
+					Ac[12],
+					x[6],
+					xt[6],
+					V[6][6],
+					a[6],
+					H[6],
+					G[6],
+					alpha[6],
+					eps = 0.01;
+		JlNsModel  *M;
+
+		for (i = 0; i < d * md; i++)
+			Ad[i] = rnd();
+		for (i = 0; i < d * mc; i++)
+			Ac[i] = rnd();
+		for (i = 0; i < d; i++)
+			x[i] = rnd();
+		jl_ns_model_build(JL_NS_CONFIDENTIAL, d, md, mc, Ad, Ac, &M);
+		for (j = 0; j < M->s; j++)
+		{
+			double		nv = 0.0,
+						ld = 0.0;
+
+			for (i = 0; i < d; i++)
+			{
+				V[j][i] = 0.0;
+				for (k = 0; k < M->s; k++)
+					V[j][i] += M->Ut[(size_t) k * d + i] * M->W[k * M->s + j] / M->sig[k];
+				nv += V[j][i] * V[j][i];
+			}
+			for (i = 0; i < d; i++)
+				V[j][i] /= sqrt(nv);
+			a[j] = 0.0;
+			for (i = 0; i < d; i++)
+				a[j] += V[j][i] * x[i];
+			for (k = 0; k < md; k++)
+			{
+				double		p = 0.0;
+
+				for (i = 0; i < d; i++)
+					p += Ad[i * md + k] * V[j][i];
+				ld += p * p;
+			}
+			H[j] = ld * a[j] * a[j];
+			G[j] = 1.0;
+		}
+		jl_ns_knapsack(G, H, M->s, eps, order, 0, alpha);
+		for (i = 0; i < d; i++)
+		{
+			/* the common null space removed, then the paper's step 5 */
+			double		p = 0.0;
+
+			xt[i] = 0.0;
+			for (k = 0; k < M->s; k++)
+			{
+				double		y = 0.0;
+				int			l;
+
+				for (l = 0; l < d; l++)
+					y += M->Ut[(size_t) k * d + l] * x[l];
+				xt[i] += M->Ut[(size_t) k * d + i] * y;
+			}
+			(void) p;
+		}
+		for (j = 0; j < M->s; j++)
+			for (i = 0; i < d; i++)
+				xt[i] -= alpha[j] * a[j] * V[j][i];
+		if (quad_err(Ad, d, md, x, xt) > eps)
+			viol++;
+		jl_ns_model_free(M);
+	}
+	return viol;
+}
+
+/* ---------- the guarantee on random and adversarial inputs ---------- */
+
+typedef struct Case
+{
+	const char *name;
+	int			method;
+	int			d,
+				md,
+				mc;
+} Case;
+
+/* fill A (d x m) by kind: 0 gaussian, 1 ill-conditioned, 2 rank-deficient,
+ * 3 huge/tiny scale, 4 sparse with exact zeros */
+static void
+fill_model(double *A, int d, int m, int kind)
+{
+	int			i,
+				k;
+
+	for (i = 0; i < d * m; i++)
+		A[i] = rnd();
+	if (kind == 1)
+		for (i = 0; i < d; i++)
+			for (k = 0; k < m; k++)
+				A[i * m + k] *= pow(10.0, -12.0 * k / (m > 1 ? m - 1 : 1));
+	if (kind == 2 && m > 1)
+		for (i = 0; i < d; i++)
+			A[i * m + m - 1] = 2.0 * A[i * m];
+	if (kind == 3)
+		for (i = 0; i < d * m; i++)
+			A[i] *= (i % 2) ? 1e150 : 1e-150;
+	if (kind == 4)
+		for (i = 0; i < d * m; i++)
+			if (unif() < 0.7)
+				A[i] = 0.0;
+}
+
+/* x by kind: 0 gaussian, 1 huge null-space part, 2 in the range of A, 3
+ * tiny (subnormal), 4 huge, 5 a basis vector, 6 mixed scales */
+static void
+fill_x(double *x, const double *A, int d, int m, int kind)
+{
+	int			i,
+				k;
+
+	for (i = 0; i < d; i++)
+		x[i] = rnd();
+	if (kind == 1)
+		for (i = 0; i < d; i++)
+			x[i] *= 1e8;
+	if (kind == 2)
+		for (i = 0; i < d; i++)
+		{
+			x[i] = 0.0;
+			for (k = 0; k < m; k++)
+				x[i] += A[i * m + k] * (k + 1);
+		}
+	if (kind == 3)
+		for (i = 0; i < d; i++)
+			x[i] *= 1e-310;
+	if (kind == 4)
+		for (i = 0; i < d; i++)
+			x[i] *= 1e150;
+	if (kind == 5)
+		for (i = 0; i < d; i++)
+			x[i] = (i == (int) (unif() * d)) ? 1.0 : 0.0;
+	if (kind == 6)
+		for (i = 0; i < d; i++)
+			x[i] *= pow(10.0, 30.0 * (unif() - 0.5));
+}
+
+static void
+test_guarantee(void)
+{
+	static const double epss[] = {0.0, 1e-12, 1e-4, 0.01, 1.0, 1e6};
+	int			method,
+				total = 0,
+				viol = 0,
+				used_budget = 0,
+				fallbacks = 0;
+	long double worst = 0.0L;
+
+	for (method = JL_NS_WATERFILL; method <= JL_NS_CONFIDENTIAL; method++)
+	{
+		int			t;
+
+		for (t = 0; t < 1500; t++)
+		{
+			int			d = 2 + t % 40,
+						md = 1 + t % 5,
+						mc = 1 + (t / 5) % 4,
+						mk = (t / 7) % 5,
+						xk = (t / 3) % 7,
+						i,
+						e;
+			double	   *Ad = malloc(sizeof(double) * d * md),
+					   *Ac = malloc(sizeof(double) * d * mc),
+					   *x = malloc(sizeof(double) * d),
+					   *xt = malloc(sizeof(double) * d),
+					   *scr;
+			int		   *isc;
+			JlNsModel  *M;
+
+			fill_model(Ad, d, md, mk);
+			fill_model(Ac, d, mc, (mk + t) % 5);
+			if (t % 11 == 0)	/* A_c sharing a direction with A_d */
+				for (i = 0; i < d; i++)
+					Ac[i * mc] = Ad[i * md];
+			if (jl_ns_model_build(method, d, md, mc, Ad, Ac, &M) != JL_NS_OK)
+			{
+				/* sparse kinds may be all zero: not this test's business */
+				free(Ad);
+				free(Ac);
+				free(x);
+				free(xt);
+				continue;
+			}
+			scr = malloc(sizeof(double) * jl_ns_scratch_doubles(M));
+			isc = malloc(sizeof(int) * jl_ns_scratch_ints(M));
+			fill_x(x, Ad, d, md, xk);
+			for (e = 0; e < 6; e++)
+			{
+				JlNsReport	rep;
+				long double err;
+
+				jl_ns_clean(M, x, epss[e], xt, scr, isc, &rep);
+				err = quad_err(Ad, d, md, x, xt);
+				total++;
+				for (i = 0; i < d; i++)
+					if (!isfinite(xt[i]))
+						err = INFINITY;
+				if (err > epss[e])
+				{
+					if (viol < 8)
+						note("violation: method %d d %d md %d mc %d model kind %d x kind %d eps %g err %Lg level %d cert %g",
+							 method, d, md, mc, mk, xk, epss[e], err, rep.level, rep.certified);
+					viol++;
+				}
+				if (epss[e] > 0 && err / epss[e] > worst)
+					worst = err / epss[e];
+				if (rep.level > 0)
+				{
+					fallbacks++;
+					if (epss[e] >= 1e-4 && xk == 0 && mk == 0)
+						note("fallback: method %d d %d md %d eps %g level %d planned %g cert %g", method, d, md, epss[e], rep.level, rep.planned, rep.certified);
+				}
+				if (epss[e] == 0.01 && xk == 0 && mk == 0 && err > 0.0099)
+					used_budget++;
+			}
+			jl_ns_model_free(M);
+			free(scr);
+			free(isc);
+			free(Ad);
+			free(Ac);
+			free(x);
+			free(xt);
+		}
+	}
+	check(viol == 0,
+		  "guarantee ||A_d^T (x - x~)||^2 <= eps on %d cleanings (3 methods, 5 model kinds, 7 vector kinds, eps 0 to 1e6): %d violations, worst error/eps %.9Lf, %d certificate fallbacks",
+		  total, viol, worst, fallbacks);
+	check(used_budget > 50,
+		  "the budget is used: %d Gaussian cases at eps 0.01 reach e_utility > 0.0099", used_budget);
+}
+
+/* negative control: the same checker on plans 1% over budget */
+static void
+test_checker_can_fail(void)
+{
+	int			t,
+				viol = 0,
+				i;
+
+	for (t = 0; t < 200; t++)
+	{
+		int			d = 10,
+					md = 2;
+		double		Ad[20],
+					x[10],
+					xt[10],
+					scr[64];
+		int			isc[8];
+		JlNsModel  *M;
+
+		for (i = 0; i < d * md; i++)
+			Ad[i] = rnd();
+		for (i = 0; i < d; i++)
+			x[i] = rnd();
+		jl_ns_model_build(JL_NS_WATERFILL, d, md, 0, Ad, NULL, &M);
+		jl_ns_clean(M, x, 0.0101, xt, scr, isc, NULL);
+		if (quad_err(Ad, d, md, x, xt) > 0.01)
+			viol++;
+		jl_ns_model_free(M);
+	}
+	check(viol > 150, "negative control: the checker finds %d of 200 cleanings at budget 1.01 eps over eps", viol);
+	viol = paper_coordinates_violations(500);
+	check(viol > 0, "negative control: Algorithm 2 with the paper's coordinates a_j = v_j^T x violates the guarantee in %d of 500 cases", viol);
+}
+
+static void
+test_rank_zero(void)
+{
+	double		Z[6] = {0},
+				A[6] = {1, 0, 0, 0, 0, 0};
+	JlNsModel  *M = NULL;
+
+	check(jl_ns_model_build(JL_NS_WATERFILL, 3, 2, 0, Z, NULL, &M) == JL_NS_RANK_ZERO_DESIRED && M == NULL,
+		  "a zero A_d is refused (rank zero)");
+	check(jl_ns_model_build(JL_NS_CONFIDENTIAL, 3, 2, 2, A, Z, &M) == JL_NS_RANK_ZERO_CONFIDENTIAL,
+		  "a zero A_c is refused (rank zero)");
+}
+
+/* the paper's toy example: A_d^T = (1, -1); x~ keeps x1 - x2 and drops x1 + x2 */
+static void
+test_toy(void)
+{
+	double		A[2] = {1, -1},
+				x[2] = {3, 1},
+				xt[2],
+				scr[64];
+	int			isc[4];
+	JlNsModel  *M;
+
+	jl_ns_model_build(JL_NS_WATERFILL, 2, 1, 0, A, NULL, &M);
+	jl_ns_clean(M, x, 1e-20, xt, scr, isc, NULL);
+	check(fabs(xt[0] - 1.0) < 1e-9 && fabs(xt[1] + 1.0) < 1e-9,
+		  "the paper's toy example at eps 1e-20: (3,1) cleans to (%.17g, %.17g), the table's (1,-1)", xt[0], xt[1]);
+	jl_ns_model_free(M);
+}
+
+int
+main(void)
+{
+	test_toy();
+	test_knapsack();
+	test_waterfill();
+	test_objectives_differ();
+	test_alg1_reference();
+	test_alg2_pencil();
+	test_rank_zero();
+	test_guarantee();
+	test_checker_can_fail();
+	return unit_done("test_nullspace");
+}
