@@ -76,7 +76,8 @@ chan_update(JlLinStats *a, int64_t nb, const double *mxb, const double *myb,
 }
 
 void
-jl_lin_stats_add_batch(JlLinStats *st, double *X, double *Y, int b)
+jl_lin_stats_add_batch(JlLinStats *st, double *X, double *Y, int b,
+					   double *work)
 {
 	int			d = st->d,
 				m = st->m,
@@ -87,10 +88,9 @@ jl_lin_stats_add_batch(JlLinStats *st, double *X, double *Y, int b)
 
 	if (b <= 0)
 		return;
-	mxb = calloc((size_t) 2 * (d + m), sizeof(double));
-	if (mxb == NULL)
-		abort();				/* d + m doubles: the caller sized far more */
+	mxb = work;
 	myb = mxb + d;
+	memset(mxb, 0, sizeof(double) * (d + m));
 	for (r = 0; r < b; r++)
 	{
 		for (i = 0; i < d; i++)
@@ -115,17 +115,14 @@ jl_lin_stats_add_batch(JlLinStats *st, double *X, double *Y, int b)
 	cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, d, m, b, 1.0, X, d,
 				Y, m, 1.0, st->Sxy, m);
 	chan_update(st, b, mxb, myb, mxb + d + m, mxb + d + m + d);
-	free(mxb);
 }
 
 void
-jl_lin_stats_combine(JlLinStats *a, const JlLinStats *b)
+jl_lin_stats_combine(JlLinStats *a, const JlLinStats *b, double *work)
 {
 	size_t		i,
 				dd = (size_t) a->d * a->d,
 				dm = (size_t) a->d * a->m;
-	double	   *tmp;
-
 	if (b->n == 0)
 		return;
 	if (a->n == 0)
@@ -138,11 +135,7 @@ jl_lin_stats_combine(JlLinStats *a, const JlLinStats *b)
 		a->Sxx[i] += b->Sxx[i];
 	for (i = 0; i < dm; i++)
 		a->Sxy[i] += b->Sxy[i];
-	tmp = malloc((size_t) (a->d + a->m) * sizeof(double));
-	if (tmp == NULL)
-		abort();
-	chan_update(a, b->n, b->mx, b->my, tmp, tmp + a->d);
-	free(tmp);
+	chan_update(a, b->n, b->mx, b->my, work, work + a->d);
 }
 
 JlLinStatus

@@ -40,12 +40,14 @@ extern void jl_lin_stats_init(JlLinStats *st, int d, int m, double *buf);
 
 /*
  * Merge b rows: X (b x d) and Y (b x m), row-major; both are overwritten
- * (centred in place).
+ * (centred in place).  work: 2 (d + m) doubles.
  */
-extern void jl_lin_stats_add_batch(JlLinStats *st, double *X, double *Y, int b);
+extern void jl_lin_stats_add_batch(JlLinStats *st, double *X, double *Y, int b,
+								   double *work);
 
-/* a += b (same d and m) */
-extern void jl_lin_stats_combine(JlLinStats *a, const JlLinStats *b);
+/* a += b (same d and m); work: d + m doubles */
+extern void jl_lin_stats_combine(JlLinStats *a, const JlLinStats *b,
+								 double *work);
 
 typedef enum JlLinStatus
 {
