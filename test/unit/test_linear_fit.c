@@ -115,6 +115,7 @@ fit_and_compare(int n, int d, int m, double ridge, bool intercept,
 	long double *Wref = malloc(sizeof(long double) * d * m),
 				bref[8];
 	JlLinStats	st[4];
+	double		work[64];
 	int			i,
 				c,
 				q,
@@ -147,10 +148,10 @@ fit_and_compare(int n, int d, int m, double ridge, bool intercept,
 		{
 			int			b = hi - r < 7 ? hi - r : 7;
 
-			jl_lin_stats_add_batch(&st[q], Xc + (size_t) r * d, Yc + (size_t) r * m, b);
+			jl_lin_stats_add_batch(&st[q], Xc + (size_t) r * d, Yc + (size_t) r * m, b, work);
 		}
 		if (q > 0)
-			jl_lin_stats_combine(&st[0], &st[q]);
+			jl_lin_stats_combine(&st[0], &st[q], work);
 	}
 	jl_lin_solve(&st[0], ridge, intercept, W, b, &rank);
 	reference(X, Y, n, d, m, ridge, intercept, Wref, bref);
@@ -199,6 +200,7 @@ main(void)
 					W[3],
 					b;
 		JlLinStats	st;
+		double		work[16];
 
 		for (i = 0; i < n; i++)
 		{
@@ -208,7 +210,7 @@ main(void)
 			Y[i] = 2.0 * X[i * 3] + X[i * 3 + 2] + 1.0;
 		}
 		jl_lin_stats_init(&st, d, 1, buf);
-		jl_lin_stats_add_batch(&st, X, Y, n);
+		jl_lin_stats_add_batch(&st, X, Y, n, work);
 		jl_lin_solve(&st, 0.0, true, W, &b, &rank);
 		check(rank == 2 && fabs(W[0] - 1.0) < 1e-9 && fabs(W[1] - 1.0) < 1e-9 &&
 			  fabs(W[2] - 1.0) < 1e-9 && fabs(b - 1.0) < 1e-9,
