@@ -279,7 +279,7 @@ def intro_md(ctx):
     a, sizes = ctx.a, ctx.sizes
     md = ctx.md
     # ------------------------------------------------------------ report
-    total = a.seconds_sql + a.seconds_kenthapadi + a.seconds_realdata
+    total = a.seconds_sql + a.seconds_kenthapadi + a.seconds_realdata + a.seconds_nullspace
     md.append("# Reproducing Dhaliwal et al. (2019) with jldp\n")
     md.append("Dhaliwal, So, Parker-Wood and Beck, *Utility Preserving Secure Private Data "
               "Release* (2019), section 5, re-run through the extension: the data are generated "
@@ -300,6 +300,7 @@ def intro_md(ctx):
               f"({a.seconds_sql} s of SQL"
               + (f", {a.seconds_kenthapadi} s for the Kenthapadi comparison" if a.seconds_kenthapadi else "")
               + (f", {a.seconds_realdata} s for the real data" if a.seconds_realdata else "")
+              + (f", {a.seconds_nullspace} s for null-space cleaning" if a.seconds_nullspace else "")
               + f") on {a.machine}, PostgreSQL {a.pg}; plotting takes a few seconds more. "
               "Every number below is in [results/](results/); the data are seeded, the keys are "
               "not, so another run gives other numbers within the stated intervals.\n")
@@ -641,6 +642,7 @@ def main():
     ap.add_argument("--seconds-sql", type=int, default=0)
     ap.add_argument("--seconds-kenthapadi", type=int, default=0)
     ap.add_argument("--seconds-realdata", type=int, default=0)
+    ap.add_argument("--seconds-nullspace", type=int, default=0)
     ap.add_argument("--machine", default="")
     ap.add_argument("--pg", default="")
     ap.add_argument("--sizes", default="")
@@ -667,7 +669,7 @@ def main():
     variance_md(ctx)
 
     # the fragments of the experiments beside this one
-    for name in ("kenthapadi_section.md", "realdata_section.md"):
+    for name in ("kenthapadi_section.md", "realdata_section.md", "nullspace_section.md"):
         frag = os.path.join(res, name)
         if os.path.exists(frag):
             with open(frag) as f:

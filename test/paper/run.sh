@@ -29,7 +29,9 @@
 # it is when present.  A failure of the script fails the run.  The same
 # holds for test/paper/realdata.sh (scikit-learn's bundled data sets, raw
 # noise against projections and jl_advise's choice), whose fragment is
-# DIR/results/realdata_section.md.
+# DIR/results/realdata_section.md, and for test/paper/nullspace.sh
+# (null-space cleaning on the scene data), whose fragment is
+# DIR/results/nullspace_section.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -136,7 +138,7 @@ t_sql=$(( $(date +%s) - t0 ))
 
 # the experiments beside this one (see the header), each timed
 declare -A secs
-for plugin in kenthapadi realdata; do
+for plugin in kenthapadi realdata nullspace; do
   secs[$plugin]=0
   if [ -f "$here/$plugin.sh" ]; then
     echo "== test/paper/$plugin.sh"
@@ -153,7 +155,7 @@ done
 echo "== figures and report"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 "$python" "$here/report.py" --out "$out" \
-  --quick "$quick" --seconds-sql "$t_sql" --seconds-kenthapadi "${secs[kenthapadi]}" --seconds-realdata "${secs[realdata]}" \
+  --quick "$quick" --seconds-sql "$t_sql" --seconds-kenthapadi "${secs[kenthapadi]}" --seconds-realdata "${secs[realdata]}" --seconds-nullspace "${secs[nullspace]}" \
   --machine "$(nproc) cores${cpu:+, $cpu}" \
   --pg "$(psql -X -At -d "$db" -c 'SHOW server_version')" \
   --sizes "t1_reps=$T1_REPS t1_nper=$T1_NPER f3_pairs=$F3_PAIRS f3_releases=$F3_RELEASES f3_nper=$F3_NPER f3_d=$F3_D f3_k=$F3_K f3b_d=$F3B_D f3b_k=$F3B_K f4_keys=$F4_KEYS f4_d=$F4_D row_delta=$ROW_DELTA"

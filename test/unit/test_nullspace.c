@@ -478,9 +478,10 @@ test_alg2_pencil(void)
 }
 
 /*
- * Negative control: Algorithm 2 with the paper's coordinates a_j = v_j^T x
- * (v_j normalised), the same knapsack and budget; the guarantee checker
- * must find violations.
+ * Negative control: the paper's steps 3-5 of Algorithm 2 (a_j = v_j^T x,
+ * v_j normalised) at the full budget, without the margin and the
+ * certificate: rounding alone pushes e_utility over eps in some cases,
+ * which the checker must find.
  */
 static int
 paper_coordinates_violations(int cases)
@@ -768,7 +769,56 @@ test_checker_can_fail(void)
 	}
 	check(viol > 150, "negative control: the checker finds %d of 200 cleanings at budget 1.01 eps over eps", viol);
 	viol = paper_coordinates_violations(500);
-	check(viol > 0, "negative control: Algorithm 2 with the paper's coordinates a_j = v_j^T x violates the guarantee in %d of 500 cases", viol);
+	check(viol > 0, "negative control: the paper's steps at the full budget, no margin, no certificate: rounding breaks the bound in %d of 500 cases", viol);
+	{
+		/*
+		 * The paper's proof of Theorem 3 needs v_i^T B_d v_j = 0 (i != j),
+		 * which generalised eigenvectors of a repeated eigenvalue need not
+		 * satisfy.  A_d = [e1 e2], A_c = e3: v1 = e1 and v2 = (e1 + e2)/sqrt 2
+		 * are both eigenvectors for gamma = infinity (B_c v = 0), v3 = e3
+		 * for gamma = 0.  x = (1, 1, 0), eps = 1.5: the paper's steps give
+		 * H = (1, 2, 0), alpha = (1, 1/2, 1) and e_utility = 2.5.
+		 */
+		double		Ad[6] = {1, 0, 0, 1, 0, 0},
+					x[3] = {1, 1, 0},
+					v[3][3] = {{1, 0, 0}, {M_SQRT1_2, M_SQRT1_2, 0}, {0, 0, 1}},
+					a[3],
+					H[3],
+					G[3],
+					alpha[3],
+					xt[3];
+		int			order[3],
+					i,
+					j,
+					k;
+
+		for (j = 0; j < 3; j++)
+		{
+			double		ld = 0.0;
+
+			a[j] = v[j][0] * x[0] + v[j][1] * x[1] + v[j][2] * x[2];
+			for (k = 0; k < 2; k++)
+			{
+				double		p = 0.0;
+
+				for (i = 0; i < 3; i++)
+					p += Ad[i * 2 + k] * v[j][i];
+				ld += p * p;
+			}
+			H[j] = ld * a[j] * a[j];
+			G[j] = 0.0;			/* delta^c_j = 0: A_c sees none of v1, v2 */
+		}
+		jl_ns_knapsack(G, H, 3, 1.5, order, 0, alpha);
+		for (i = 0; i < 3; i++)
+		{
+			xt[i] = x[i];
+			for (j = 0; j < 3; j++)
+				xt[i] -= alpha[j] * a[j] * v[j][i];
+		}
+		check(quad_err(Ad, 3, 2, x, xt) > 1.5,
+			  "negative control: the paper's Algorithm 2 with generalised eigenvectors of a repeated eigenvalue that are not B_d-orthogonal: e_utility %.3Lf > eps 1.5",
+			  quad_err(Ad, 3, 2, x, xt));
+	}
 }
 
 static void
