@@ -245,7 +245,7 @@ def main():
     md.append("")
 
     # ---- sweep figure
-    epss = sorted({r["eps"] for r in rows if r["method"] == "knapsack"})
+    epss = sorted({r["eps"] for r in rows if r["method"] == "waterfill"})
     figf = plt.figure(figsize=(11, 3.4))
     for i, (nd, nc) in enumerate(CONFIGS):
         ax = figf.add_subplot(1, 3, i + 1)
