@@ -29,7 +29,7 @@ SELECT setseed(0.5);
 -- 1000 random vectors, repeated: random doubles do not compress, so every
 -- row costs its 2.4 kB wherever it is stored
 CREATE TEMP TABLE base AS
-  SELECT b, ARRAY(SELECT random() FROM generate_series(1, 294) WHERE b > 0) AS x
+  SELECT b, ARRAY(SELECT random() FROM generate_series(1, 294) WHERE b >= 0) AS x
   FROM generate_series(0, 999) b;
 CREATE TABLE t_main (id int, x float8[]);
 ALTER TABLE t_main ALTER x SET STORAGE MAIN;

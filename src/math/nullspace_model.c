@@ -7,6 +7,7 @@
 #include "math/nullspace_knapsack.h"
 #include "math/fp.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@ model_doubles(int d, int md, int p)
 	n = add_sz(n, mul_sz(3, (size_t) p));	/* lam, sig, spare */
 	n = add_sz(n, mul_sz((size_t) p, (size_t) p));	/* W */
 	n = add_sz(n, mul_sz((size_t) p, (size_t) md));	/* T0 */
-	n = add_sz(n, mul_sz((size_t) d, (size_t) md));	/* Ad */
+	n = add_sz(n, mul_sz(2, mul_sz((size_t) d, (size_t) md)));	/* Ad, |Ad| */
 	return n;
 }
 
@@ -153,6 +154,8 @@ model_alloc(int method, int d, int md, int mc, int s, int s0)
 	m->T0 = p;
 	p += (size_t) (s + s0) * md;
 	m->Ad = p;
+	p += (size_t) d * md;
+	m->absAd = p;
 	return m;
 }
 
@@ -200,6 +203,8 @@ build_desired(int method, int d, int md, const double *Ad, JlNsModel **out)
 	}
 	m->sigma_max = sv[0];
 	memcpy(m->Ad, Ad, (size_t) d * md * sizeof(double));
+	for (i = 0; i < d * md; i++)
+		m->absAd[i] = fabs(Ad[i]);
 	*out = m;
 	st = JL_NS_OK;
 done:
@@ -305,6 +310,8 @@ build_confidential(int d, int md, int mc, const double *Ad, const double *Ac,
 		}
 	m->sigma_max = sv[0];
 	memcpy(m->Ad, Ad, (size_t) d * md * sizeof(double));
+	for (i = 0; i < d * md; i++)
+		m->absAd[i] = fabs(Ad[i]);
 	*out = m;
 	st = JL_NS_OK;
 done:
@@ -342,7 +349,7 @@ jl_ns_model_free(JlNsModel *m)
 size_t
 jl_ns_scratch_doubles(const JlNsModel *m)
 {
-	return (size_t) 8 * (m->s + m->s0) + 2 * (size_t) m->md + 8;
+	return (size_t) 8 * (m->s + m->s0) + 2 * (size_t) m->md + 2 * (size_t) m->d + 8;
 }
 
 size_t
@@ -352,30 +359,25 @@ jl_ns_scratch_ints(const JlNsModel *m)
 }
 
 double
-jl_ns_certify(const double *A, int d, int m, const double *x,
-			  const double *xt, double *r, double *g)
+jl_ns_certify(const double *A, const double *absA, int d, int m,
+			  const double *x, const double *xt, double *r, double *g,
+			  double *D)
 {
 	double		gd = jl_gamma((double) d + 2),
 				coef,
 				E = 0.0;
+	double	   *absD = D + d;
 	int			i,
 				k;
 
-	for (k = 0; k < m; k++)
-		r[k] = g[k] = 0.0;
 	for (i = 0; i < d; i++)
 	{
-		double		D = x[i] - xt[i];
-		const double *row = A + (size_t) i * m;
-
-		if (D == 0.0)
-			continue;
-		for (k = 0; k < m; k++)
-		{
-			r[k] += row[k] * D;
-			g[k] += fabs(row[k]) * fabs(D);
-		}
+		D[i] = x[i] - xt[i];
+		absD[i] = fabs(D[i]);
 	}
+	/* r = A^T D and g = |A|^T |D|, summed in any order (BLAS) */
+	cblas_dgemv(CblasRowMajor, CblasTrans, d, m, 1.0, A, m, D, 1, 0.0, r, 1);
+	cblas_dgemv(CblasRowMajor, CblasTrans, d, m, 1.0, absA, m, absD, 1, 0.0, g, 1);
 
 	/*
 	 * |r_k - true_k| <= (gamma_d + u/(1-u)) sum |A_ik| |D_i| (the sum's
@@ -399,39 +401,18 @@ jl_ns_certify(const double *A, int d, int m, const double *x,
 static void
 coords(const double *Ut, int s, int d, const double *x, double *y)
 {
-	int			j,
-				i;
-
-	for (j = 0; j < s; j++)
-	{
-		const double *u = Ut + (size_t) j * d;
-		double		t = 0.0;
-
-		for (i = 0; i < d; i++)
-			t += u[i] * x[i];
-		y[j] = t;
-	}
+	if (s > 0)
+		cblas_dgemv(CblasRowMajor, CblasNoTrans, s, d, 1.0, Ut, d, x, 1, 0.0, y, 1);
 }
 
 /* out = Ut^T c */
 static void
 combine(const double *Ut, int s, int d, const double *c, double *out)
 {
-	int			j,
-				i;
-
-	for (i = 0; i < d; i++)
-		out[i] = 0.0;
-	for (j = 0; j < s; j++)
-	{
-		const double *u = Ut + (size_t) j * d;
-		double		cj = c[j];
-
-		if (cj == 0.0)
-			continue;
-		for (i = 0; i < d; i++)
-			out[i] += cj * u[i];
-	}
+	if (s > 0)
+		cblas_dgemv(CblasRowMajor, CblasTrans, s, d, 1.0, Ut, d, c, 1, 0.0, out, 1);
+	else
+		memset(out, 0, sizeof(double) * d);
 }
 
 /*
@@ -523,7 +504,8 @@ jl_ns_clean(const JlNsModel *m, const double *x, double eps, double *out,
 			   *a = y + s + m->s0,
 			   *r = a + s,
 			   *g = r + m->md,
-			   *work = g + m->md;
+			   *D = g + m->md,
+			   *work = D + 2 * (size_t) d;
 	double		h0 = 0.0,
 				planned = 0.0,
 				cert = 0.0;
@@ -559,7 +541,7 @@ jl_ns_clean(const JlNsModel *m, const double *x, double eps, double *out,
 	for (level = 0; level < 4; level++)
 	{
 		planned = plan(m, y, a, h0, eps * fraction[level], out, work, iscratch);
-		cert = jl_ns_certify(m->Ad, d, m->md, x, out, r, g);
+		cert = jl_ns_certify(m->Ad, m->absAd, d, m->md, x, out, r, g, D);
 		if (cert <= eps)
 			break;
 	}

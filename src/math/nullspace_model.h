@@ -67,6 +67,7 @@ typedef struct JlNsModel
 	double	   *U0t;			/* s0 x d (Alg. 2) */
 	double	   *T0;				/* s0 x md: U0^T A_d (Alg. 2) */
 	double	   *Ad;				/* d x md: the desired model as given */
+	double	   *absAd;			/* d x md: |Ad|, for the certificate */
 	double		sigma_max;		/* largest singular value of A_d (Alg. 1) or
 								 * of [A_d A_c] (Alg. 2) */
 	size_t		bytes;			/* of the one allocation holding it all */
@@ -111,10 +112,11 @@ extern void jl_ns_clean(const JlNsModel *m, const double *x, double eps,
 
 /*
  * An upper bound of ||A^T (x - xt)||^2 in exact arithmetic on the given
- * doubles, from a floating-point evaluation and its error bound; r and g
- * are m doubles of scratch.
+ * doubles, from a floating-point evaluation (any summation order) and its
+ * error bound; absA holds |A|; r and g are m doubles of scratch, D 2 d.
  */
-extern double jl_ns_certify(const double *A, int d, int m, const double *x,
-							const double *xt, double *r, double *g);
+extern double jl_ns_certify(const double *A, const double *absA, int d, int m,
+							const double *x, const double *xt, double *r,
+							double *g, double *D);
 
 #endif
