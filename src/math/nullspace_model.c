@@ -44,7 +44,7 @@ model_doubles(int d, int md, int p)
 	n = add_sz(n, mul_sz(3, (size_t) p));	/* lam, sig, spare */
 	n = add_sz(n, mul_sz((size_t) p, (size_t) p));	/* W */
 	n = add_sz(n, mul_sz((size_t) p, (size_t) md));	/* T0 */
-	n = add_sz(n, mul_sz(2, mul_sz((size_t) d, (size_t) md)));	/* Ad, |Ad| */
+	n = add_sz(n, mul_sz(2, mul_sz((size_t) d, (size_t) md)));	/* A_d^T, |A_d^T| */
 	return n;
 }
 
@@ -153,10 +153,27 @@ model_alloc(int method, int d, int md, int mc, int s, int s0)
 	p += (size_t) (s + s0) * (s + s0);
 	m->T0 = p;
 	p += (size_t) (s + s0) * md;
-	m->Ad = p;
+	m->AdT = p;
 	p += (size_t) d * md;
-	m->absAd = p;
+	m->absAdT = p;
 	return m;
+}
+
+/* A_d^T and |A_d^T| (md x d, each output's coefficients contiguous) */
+static void
+store_desired(JlNsModel *m, const double *Ad)
+{
+	int			i,
+				k;
+
+	for (i = 0; i < m->d; i++)
+		for (k = 0; k < m->md; k++)
+		{
+			double		v = Ad[(size_t) i * m->md + k];
+
+			m->AdT[(size_t) k * m->d + i] = v;
+			m->absAdT[(size_t) k * m->d + i] = fabs(v);
+		}
 }
 
 static JlNsStatus
@@ -202,9 +219,7 @@ build_desired(int method, int d, int md, const double *Ad, JlNsModel **out)
 			m->Ut[(size_t) j * d + i] = vt[j + (size_t) i * p];
 	}
 	m->sigma_max = sv[0];
-	memcpy(m->Ad, Ad, (size_t) d * md * sizeof(double));
-	for (i = 0; i < d * md; i++)
-		m->absAd[i] = fabs(Ad[i]);
+	store_desired(m, Ad);
 	*out = m;
 	st = JL_NS_OK;
 done:
@@ -309,9 +324,7 @@ build_confidential(int d, int md, int mc, const double *Ad, const double *Ac,
 			m->T0[(size_t) j * md + r] = t;
 		}
 	m->sigma_max = sv[0];
-	memcpy(m->Ad, Ad, (size_t) d * md * sizeof(double));
-	for (i = 0; i < d * md; i++)
-		m->absAd[i] = fabs(Ad[i]);
+	store_desired(m, Ad);
 	*out = m;
 	st = JL_NS_OK;
 done:
@@ -359,7 +372,7 @@ jl_ns_scratch_ints(const JlNsModel *m)
 }
 
 double
-jl_ns_certify(const double *A, const double *absA, int d, int m,
+jl_ns_certify(const double *At, const double *absAt, int d, int m,
 			  const double *x, const double *xt, double *r, double *g,
 			  double *D)
 {
@@ -375,9 +388,9 @@ jl_ns_certify(const double *A, const double *absA, int d, int m,
 		D[i] = x[i] - xt[i];
 		absD[i] = fabs(D[i]);
 	}
-	/* r = A^T D and g = |A|^T |D|, summed in any order (BLAS) */
-	cblas_dgemv(CblasRowMajor, CblasTrans, d, m, 1.0, A, m, D, 1, 0.0, r, 1);
-	cblas_dgemv(CblasRowMajor, CblasTrans, d, m, 1.0, absA, m, absD, 1, 0.0, g, 1);
+	/* r = A^T D and g = |A|^T |D| (BLAS, any order of summation) */
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, m, d, 1.0, At, d, D, 1, 0.0, r, 1);
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, m, d, 1.0, absAt, d, absD, 1, 0.0, g, 1);
 
 	/*
 	 * |r_k - true_k| <= (gamma_d + u/(1-u)) sum |A_ik| |D_i| (the sum's
@@ -409,10 +422,20 @@ coords(const double *Ut, int s, int d, const double *x, double *y)
 static void
 combine(const double *Ut, int s, int d, const double *c, double *out)
 {
-	if (s > 0)
-		cblas_dgemv(CblasRowMajor, CblasTrans, s, d, 1.0, Ut, d, c, 1, 0.0, out, 1);
-	else
-		memset(out, 0, sizeof(double) * d);
+	int			j,
+				i;
+
+	memset(out, 0, sizeof(double) * d);
+	for (j = 0; j < s; j++)
+	{
+		const double *u = Ut + (size_t) j * d;
+		double		cj = c[j];
+
+		if (cj == 0.0)
+			continue;
+		for (i = 0; i < d; i++)
+			out[i] += cj * u[i];
+	}
 }
 
 /*
@@ -541,7 +564,7 @@ jl_ns_clean(const JlNsModel *m, const double *x, double eps, double *out,
 	for (level = 0; level < 4; level++)
 	{
 		planned = plan(m, y, a, h0, eps * fraction[level], out, work, iscratch);
-		cert = jl_ns_certify(m->Ad, m->absAd, d, m->md, x, out, r, g, D);
+		cert = jl_ns_certify(m->AdT, m->absAdT, d, m->md, x, out, r, g, D);
 		if (cert <= eps)
 			break;
 	}

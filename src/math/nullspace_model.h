@@ -66,8 +66,8 @@ typedef struct JlNsModel
 	double	   *W;				/* s x s: eigenvectors of Z_d^T Z_d (Alg. 2) */
 	double	   *U0t;			/* s0 x d (Alg. 2) */
 	double	   *T0;				/* s0 x md: U0^T A_d (Alg. 2) */
-	double	   *Ad;				/* d x md: the desired model as given */
-	double	   *absAd;			/* d x md: |Ad|, for the certificate */
+	double	   *AdT;			/* md x d: the desired model, transposed */
+	double	   *absAdT;			/* md x d: |A_d^T|, for the certificate */
 	double		sigma_max;		/* largest singular value of A_d (Alg. 1) or
 								 * of [A_d A_c] (Alg. 2) */
 	size_t		bytes;			/* of the one allocation holding it all */
@@ -113,9 +113,10 @@ extern void jl_ns_clean(const JlNsModel *m, const double *x, double eps,
 /*
  * An upper bound of ||A^T (x - xt)||^2 in exact arithmetic on the given
  * doubles, from a floating-point evaluation (any summation order) and its
- * error bound; absA holds |A|; r and g are m doubles of scratch, D 2 d.
+ * error bound; At is A^T (m x d), absAt |A^T|; r and g are m doubles of
+ * scratch, D 2 d.
  */
-extern double jl_ns_certify(const double *A, const double *absA, int d, int m,
+extern double jl_ns_certify(const double *At, const double *absAt, int d, int m,
 							const double *x, const double *xt, double *r,
 							double *g, double *D);
 
