@@ -48,6 +48,19 @@ cached_bytes(void)
 	return b;
 }
 
+/* the least recently used entry in use, or NULL if none is */
+static NsEntry *
+lru_used(void)
+{
+	NsEntry    *v = NULL;
+	int			i;
+
+	for (i = 0; i < JL_NS_CACHE_ENTRIES; i++)
+		if (cache[i].id != 0 && (v == NULL || cache[i].last_used < v->last_used))
+			v = &cache[i];
+	return v;
+}
+
 /* the least recently used entry, or an empty one */
 static NsEntry *
 victim(void)
@@ -119,8 +132,8 @@ jl_ns_cache_get(int method, int d, int md, int mc, const double *Ad,
 				 errmsg("the null-space cleaning model is too large (d = %d, %d + %d outputs)",
 						d, md, mc)));
 	/* room first: evict the least recently used until it fits */
-	while (cached_bytes() + need + keybytes > JL_NS_CACHE_BYTES)
-		entry_free(victim());
+	while (cached_bytes() + need + keybytes > JL_NS_CACHE_BYTES && lru_used() != NULL)
+		entry_free(lru_used());
 
 	st = jl_ns_model_build(method, d, md, mc, Ad, Ac, &model);
 	switch (st)
