@@ -29,7 +29,9 @@
 # it is when present.  A failure of the script fails the run.  The same
 # holds for test/paper/realdata.sh (scikit-learn's bundled data sets, raw
 # noise against projections and jl_advise's choice), whose fragment is
-# DIR/results/realdata_section.md.
+# DIR/results/realdata_section.md, and for test/paper/covariance.sh (the
+# covariance release against Analyze Gauss and Laplace on A^T A), whose
+# fragment is DIR/results/covariance_section.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -136,7 +138,7 @@ t_sql=$(( $(date +%s) - t0 ))
 
 # the experiments beside this one (see the header), each timed
 declare -A secs
-for plugin in kenthapadi realdata; do
+for plugin in kenthapadi realdata covariance; do
   secs[$plugin]=0
   if [ -f "$here/$plugin.sh" ]; then
     echo "== test/paper/$plugin.sh"
