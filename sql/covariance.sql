@@ -50,6 +50,17 @@ SELECT count(*) AS two FROM jl_pca('cv_rel', 2);
 -- jl_least_squares: d - 1 coefficients
 SELECT array_length(jl_least_squares('cv_rel', 1), 1) AS coefficients;
 
+-- method 'product' (Y [A; l I] multiplied batch by batch) gives the same
+-- distribution: the same lift, and the truth within 8 standard deviations
+SELECT jl_release_covariance('cv_src', '{x}', 'cv_prod', 400, 1.0, 1e-6, method => 'product') > 0 AS released;
+SELECT p.info->>'method' AS method, g.info->>'method' AS default_method,
+       p.noise_variance = g.noise_variance AS same_lift
+  FROM jl_releases p, jl_releases g
+ WHERE p.target = 'cv_prod'::regclass AND g.target = 'cv_rel'::regclass;
+SELECT abs(jl_directional_variance('cv_prod', e) - cv_truth(e))
+         <= 8 * (jl_directional_variance_stddev('cv_prod', e)) AS within_8_sd
+  FROM (VALUES ('{1,0,0}'::float8[]), ('{0,1,1}')) v(e);
+
 -- numeric columns as the vector, clip_norm 2, named dataset with a cap
 SELECT jl_dataset_declare('cv_data', 1.5, 1e-5);
 SELECT jl_release_covariance('cv_src', '{a,b}', 'cv_rel2', 50, 1.0, 1e-6, clip_norm => 2,
@@ -67,6 +78,7 @@ CREATE TABLE cv_big AS
   SELECT i, CASE WHEN i % 2 = 0 THEN ARRAY[1.0, 0.0] ELSE ARRAY[0.0, 1.0] END::float8[] AS x
   FROM generate_series(1, 200000) i;
 SELECT jl_release_covariance('cv_big', '{x}', 'cv_auto', 400, 2.0, 1e-6, lift => 'auto') > 0 AS released;
+SELECT jl_release_covariance('cv_big', '{x}', 'cv_auto_p', 400, 2.0, 1e-6, lift => 'auto', method => 'product') > 0 AS released;
 SELECT info->>'lift' AS lift, (info->>'l')::float8 = 0 AS no_lift,
        (info->>'sigma_min_lcb')::float8 > (info->>'w')::float8 AS lcb_clears_w,
        (info->>'sigma_epsilon')::float8 <= 0.2 AS sigma_eps_le_share,
@@ -74,7 +86,9 @@ SELECT info->>'lift' AS lift, (info->>'l')::float8 = 0 AS no_lift,
        epsilon, delta
   FROM jl_releases WHERE target = 'cv_auto'::regclass;
 -- purely multiplicative error now: the truth is 100000 along each axis
-SELECT abs(jl_directional_variance('cv_auto', '{1,0}') - 100000) <= 8 * 100000 * sqrt(2.0 / 400) AS within_8_sd;
+SELECT abs(jl_directional_variance(rel, '{1,0}') - 100000) <= 8 * 100000 * sqrt(2.0 / 400) AS within_8_sd,
+       (SELECT (info->>'l')::float8 FROM jl_releases WHERE target = rel) AS l
+  FROM (VALUES ('cv_auto'::regclass), ('cv_auto_p')) v(rel);
 SELECT jl_release_covariance('cv_src', '{x}', 'cv_auto_small', 100, 1.0, 1e-6, lift => 'auto') > 0 AS released;
 SELECT (info->>'l')::float8 >= (info->>'w')::float8 AS lifted_fully
   FROM jl_releases WHERE target = 'cv_auto_small'::regclass;
@@ -99,6 +113,8 @@ SELECT error($$SELECT jl_release_covariance('cv_src', '{x}', 'cv_bad', 10, 1.0, 
 SELECT error($$SELECT jl_release_covariance('cv_src', '{x}', 'cv_bad', 10, 1.0, 1e-6, clip_norm => 'Infinity')$$);
 SELECT error($$SELECT jl_release_covariance('cv_src', '{x}', 'cv_bad', 10, 1.0, 1e-6, lift => 'sometimes')$$);
 SELECT error($$SELECT jl_release_covariance('cv_src', '{x}', 'cv_bad', 10, 1.0, 1e-6, lift => NULL)$$);
+SELECT error($$SELECT jl_release_covariance('cv_src', '{x}', 'cv_bad', 10, 1.0, 1e-6, method => 'svd')$$);
+SELECT error($$SELECT jl_release_covariance('cv_src', '{x}', 'cv_bad', 10, 1.0, 1e-6, method => NULL)$$);
 SELECT error($$SELECT jl_release_covariance('cv_src', '{nope}', 'cv_bad', 10, 1.0, 1e-6)$$);
 SELECT error($$SELECT jl_release_covariance('cv_src', '{}', 'cv_bad', 10, 1.0, 1e-6)$$);
 SELECT error($$SELECT jl_release_covariance('cv_src', '{pid,x}', 'cv_bad', 10, 1.0, 1e-6)$$);
@@ -109,6 +125,9 @@ CREATE TABLE cv_wide AS SELECT array_fill(0.5::float8, ARRAY[1000]) AS x;
 SELECT error($$SELECT jl_release_covariance('cv_wide', '{x}', 'cv_bad', 40000, 1.0, 1e-6)$$);
 CREATE TABLE cv_wider AS SELECT array_fill(0.5::float8, ARRAY[6000]) AS x;
 SELECT error($$SELECT jl_release_covariance('cv_wider', '{x}', 'cv_bad', 10, 1.0, 1e-6, lift => 'auto')$$);
+SELECT error($$SELECT jl_release_covariance('cv_wider', '{x}', 'cv_bad', 10, 1.0, 1e-6)$$);
+-- method 'product' needs no Gram matrix
+SELECT jl_release_covariance('cv_wider', '{x}', 'cv_wider_rel', 10, 1.0, 1e-6, method => 'product') > 0 AS wide_product;
 -- empty source, NULL, empty, NaN and infinite rows, d mismatch between rows
 CREATE TABLE cv_empty (x float8[]);
 SELECT error($$SELECT jl_release_covariance('cv_empty', '{x}', 'cv_bad', 10, 1.0, 1e-6)$$);

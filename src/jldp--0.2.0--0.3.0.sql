@@ -9,13 +9,13 @@
 CREATE FUNCTION @extschema@.jl_release_covariance(
     source regclass, vector text[], target text, r int,
     epsilon float8, delta float8, clip_norm float8 DEFAULT 1,
-    lift text DEFAULT 'always', dataset text DEFAULT NULL)
+    lift text DEFAULT 'always', dataset text DEFAULT NULL, method text DEFAULT 'gram')
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_release_covariance'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_covariance(regclass, text[], text, int, float8, float8, float8, text, text) IS
-  'Release R = Y [A; l I] of source (rows A: one float8[] column or several numeric columns, each row scaled to L2 norm <= clip_norm) into a new table target (i int, y float8[]) of r rows, Y an r x (n + d) matrix of iid N(0,1) drawn fresh from the secure random source and never stored. (epsilon, delta)-DP for one row replaced by another (change of norm <= 2 clip_norm), with the lift l the smallest the exact accountant allows (lift ''always''), or with lift ''auto'' (epsilon/10 and delta/2 spent on sigma_min(A) with Laplace noise, and l only what its lower confidence bound leaves missing). Streams the source once; charges (epsilon, delta) to dataset (default: the source relation); recorded in jl_releases (info: l, w, the paper-style w, sigma_min when ''auto''). Returns the registry id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_covariance(regclass, text[], text, int, float8, float8, float8, text, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.jl_release_covariance(regclass, text[], text, int, float8, float8, float8, text, text, text) IS
+  'Release R = Y [A; l I] of source (rows A: one float8[] column or several numeric columns, each row scaled to L2 norm <= clip_norm) into a new table target (i int, y float8[]) of r rows, Y an r x (n + d) matrix of iid N(0,1) drawn fresh from the secure random source and never stored. (epsilon, delta)-DP for one row replaced by another (change of norm <= 2 clip_norm), with the lift l the smallest the exact accountant allows (lift ''always''), or with lift ''auto'' (epsilon/10 and delta/2 spent on sigma_min(A) with Laplace noise, and l only what its lower confidence bound leaves missing). Streams the source once; method ''gram'' (default) draws R = Z F with F^T F = A^T A + l^2 I and Z r x d iid N(0,1), the same distribution as ''product'', which multiplies each batch of rows by fresh columns of Y (dgemm); charges (epsilon, delta) to dataset (default: the source relation); recorded in jl_releases (info: l, w, the paper-style w, sigma_min when ''auto''). Returns the registry id.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_covariance(regclass, text[], text, int, float8, float8, float8, text, text, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_directional_variance(release regclass, x float8[])
 RETURNS float8

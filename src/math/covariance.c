@@ -13,6 +13,8 @@
 extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
 				   const int *lda, double *w, double *work, const int *lwork,
 				   int *info);
+extern void dpotrf_(const char *uplo, const int *n, double *a, const int *lda,
+					int *info);
 extern void dposv_(const char *uplo, const int *n, const int *nrhs, double *a,
 				   const int *lda, double *b, const int *ldb, int *info);
 
@@ -86,6 +88,59 @@ syev(const char *jobz, double *A, int d, double *w)
 	dsyev_(jobz, "L", &d, A, &d, w, work, &lwork, &info);
 	free(work);
 	return info == 0 ? 0 : -1;
+}
+
+int
+jl_cov_from_gram(const double *G, int d, double l2, const double *Z, int r, double *R)
+{
+	double	   *F = malloc(sizeof(double) * (size_t) d * d),
+			   *w = NULL;
+	int			i,
+				j,
+				info = 0,
+				rc = -1;
+
+	if (F == NULL)
+		return -1;
+	/* row-major upper triangle = column-major lower triangle */
+	for (i = 0; i < d; i++)
+		for (j = 0; j < d; j++)
+			F[(size_t) i * d + j] = j >= i ? G[(size_t) i * d + j] + (i == j ? l2 : 0.0) : 0.0;
+	dpotrf_("L", &d, F, &d, &info);
+	if (info == 0)
+	{
+		/* column-major L read row-major is L^T: F = L^T, F^T F = L L^T */
+		for (i = 0; i < d; i++)
+			for (j = 0; j < i; j++)
+				F[(size_t) i * d + j] = 0.0;
+		rc = 0;
+	}
+	else if (info > 0)
+	{
+		/* singular (l2 = 0): F = Lambda^(1/2) V^T from the eigenpairs */
+		for (i = 0; i < d; i++)
+			for (j = 0; j < d; j++)
+				F[(size_t) i * d + j] = j >= i ? G[(size_t) i * d + j] + (i == j ? l2 : 0.0) : 0.0;
+		w = malloc(sizeof(double) * (size_t) d);
+		if (w != NULL && syev("V", F, d, w) == 0)
+		{
+			/* eigenvector i is column i, i.e. row i read row-major */
+			for (i = 0; i < d; i++)
+			{
+				double		s = sqrt(w[i] > 0.0 ? w[i] : 0.0);
+
+				for (j = 0; j < d; j++)
+					F[(size_t) i * d + j] *= s;
+			}
+			rc = 0;
+		}
+	}
+	if (rc == 0)
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, r, d, d,
+					1.0, Z, d, F, d, 0.0, R, d);
+	free(w);
+	free(F);
+	return rc;
 }
 
 double

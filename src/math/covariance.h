@@ -23,6 +23,16 @@ void		jl_cov_accumulate(double *R, int r, int d, const double *Yb,
 /* upper triangle of G (d x d) += X^T X for X (b x d): one dsyrk */
 void		jl_cov_gram_accumulate(double *G, int d, const double *X, int b);
 
+/*
+ * The same release from the Gram matrix (docs/covariance.md, "Two ways to
+ * compute R"): R = Z F with Z (r x d) iid N(0,1) and F^T F = G + l2 I
+ * (Cholesky, or the symmetric square root when G + l2 I is singular).  G is
+ * the upper triangle of A^T A (d x d, row-major); Z is overwritten with
+ * nothing, R receives r x d.  0, or -1 if LAPACK or malloc failed.
+ */
+int			jl_cov_from_gram(const double *G, int d, double l2, const double *Z,
+							 int r, double *R);
+
 /* R += l L for L (r x d): the lift rows l I multiplied by their part of Y */
 void		jl_cov_add_lift(double *R, const double *L, size_t n, double l);
 

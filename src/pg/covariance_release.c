@@ -60,6 +60,7 @@ PG_FUNCTION_INFO_V1(jl_release_covariance);
 #define CLIP_NORM_ARG 6
 #define LIFT_ARG 7
 #define DATASET_ARG 8
+#define METHOD_ARG 9
 
 #define BATCH_ROWS 512
 #define BATCH_BYTES ((Size) 64 * 1024 * 1024)
@@ -86,6 +87,7 @@ typedef struct CovRelease
 				delta,
 				C;
 	bool		auto_lift;
+	bool		gram;			/* method 'gram': R = Z F, F^T F = A^T A + l^2 I */
 	StringInfoData sql;			/* SELECT vector FROM source */
 	StringInfoData vec_desc;
 	/* calibration, from public inputs */
@@ -186,6 +188,16 @@ read_arguments(FunctionCallInfo fcinfo, CovRelease *cr)
 				 errhint("Use 'always' or 'auto'.")));
 	cr->dataset = PG_ARGISNULL(DATASET_ARG) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(DATASET_ARG));
+	lift = required_text(fcinfo, METHOD_ARG, "method");
+	if (strcmp(lift, "gram") == 0)
+		cr->gram = true;
+	else if (strcmp(lift, "product") == 0)
+		cr->gram = false;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown method \"%s\"", jl_msg_str(lift)),
+				 errhint("Use 'gram' or 'product'.")));
 }
 
 static bool
@@ -303,12 +315,49 @@ check_memory(const CovRelease *cr)
 				 errmsg("r * d = %lld exceeds the limit of %lld values (256 MB) of a covariance release",
 						(long long) cr->r * cr->d, (long long) JL_COV_MAX_ENTRIES),
 				 errhint("Use a smaller r or fewer attributes.")));
-	if (cr->auto_lift && (Size) cr->d * (Size) cr->d > JL_COV_MAX_ENTRIES)
+	if ((cr->auto_lift || cr->gram) && (Size) cr->d * (Size) cr->d > JL_COV_MAX_ENTRIES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("lift 'auto' needs a %d x %d Gram matrix, beyond the limit of %lld values",
+				 errmsg("%s needs a %d x %d Gram matrix, beyond the limit of %lld values",
+						cr->auto_lift ? "lift 'auto'" : "method 'gram'",
 						cr->d, cr->d, (long long) JL_COV_MAX_ENTRIES),
-				 errhint("Use lift => 'always'.")));
+				 errhint(cr->auto_lift ? "Use lift => 'always', method => 'product'." :
+						 "Use method => 'product'.")));
+}
+
+/*
+ * The accountant's lift for rows of norm 1, cached per backend (a few
+ * entries): repeated releases with the same r, epsilon and delta skip the
+ * quadrature.  The lift scales with clip_norm exactly.
+ */
+#define LIFT_CACHE 8
+typedef struct LiftEntry
+{
+	int			r;
+	double		eps,
+				delta,
+				w1;				/* the lift for clip_norm 1 */
+} LiftEntry;
+static LiftEntry lift_cache[LIFT_CACHE];
+static int	lift_cache_next = 0;
+
+static double
+lift_for_unit_rows(int r, double eps, double delta)
+{
+	LiftEntry  *e;
+	int			i;
+
+	for (i = 0; i < LIFT_CACHE; i++)
+		if (lift_cache[i].r == r && lift_cache[i].eps == eps && lift_cache[i].delta == delta)
+			return lift_cache[i].w1;
+	e = &lift_cache[lift_cache_next];
+	lift_cache_next = (lift_cache_next + 1) % LIFT_CACHE;
+	e->r = 0;					/* invalid until complete */
+	e->w1 = jl_cov_lift(r, eps, delta, 1.0);
+	e->eps = eps;
+	e->delta = delta;
+	e->r = r;
+	return e->w1;
 }
 
 /* w from public inputs only: r, epsilon, delta, clip_norm (and the split of 'auto') */
@@ -335,10 +384,14 @@ calibrate(CovRelease *cr)
 		cr->eps_w = cr->epsilon;
 		cr->delta_w = cr->delta;
 	}
-	cr->w = jl_cov_lift(cr->r, cr->eps_w, cr->delta_w, cr->C);
-	if (!isfinite(cr->w))
+	/* a hair up, so that rounding in C * w1 cannot cross the bisection's end */
+	cr->w = cr->C * lift_for_unit_rows(cr->r, cr->eps_w, cr->delta_w) * (1.0 + 1e-12);
+	if (!isfinite(cr->w) || !(cr->w > 0.0))
 		elog(ERROR, "the covariance accountant found no lift");
+	/* checked again for this release: the bound holds at the lift used */
 	cr->w_delta = jl_cov_delta(cr->r, cr->C / cr->w, cr->eps_w);
+	if (!(cr->w_delta <= cr->delta_w))
+		elog(ERROR, "the covariance accountant's lift does not meet delta");
 	cr->w_paper = jl_cov_lift_paper(cr->r, cr->epsilon, cr->delta, cr->C);
 }
 
@@ -416,8 +469,11 @@ cov_flush(CovReceiver *cv)
 
 	if (cv->n == 0)
 		return;
-	jl_cov_normals(jl_strong_random(), cv->Yb, (size_t) cr->r * cv->n);
-	jl_cov_accumulate(cr->R, cr->r, cr->d, cv->Yb, cv->X, cv->n);
+	if (!cr->gram)
+	{
+		jl_cov_normals(jl_strong_random(), cv->Yb, (size_t) cr->r * cv->n);
+		jl_cov_accumulate(cr->R, cr->r, cr->d, cv->Yb, cv->X, cv->n);
+	}
 	if (cv->G)
 		jl_cov_gram_accumulate(cv->G, cr->d, cv->X, cv->n);
 	cr->nrows += cv->n;
@@ -476,7 +532,7 @@ stream_source(CovRelease *cr, double *G)
 	cv.G = G;
 	cv.batch = Min(BATCH_ROWS, Max(1, BATCH_BYTES / (sizeof(double) * (Size) Max(cr->r, cr->d))));
 	cv.X = palloc(sizeof(double) * cv.batch * (Size) cr->d);
-	cv.Yb = palloc(sizeof(double) * cv.batch * (Size) cr->r);
+	cv.Yb = cr->gram ? NULL : palloc(sizeof(double) * cv.batch * (Size) cr->r);
 	cv.row_cxt = AllocSetContextCreate(CurrentMemoryContext, "jldp covariance row",
 									   ALLOCSET_DEFAULT_SIZES);
 	INSTR_TIME_SET_CURRENT(cv.start);
@@ -488,8 +544,11 @@ stream_source(CovRelease *cr, double *G)
 	if (SPI_execute_extended(cr->sql.data, &opts) < 0)
 		elog(ERROR, "could not read the source");
 	cov_flush(&cv);
-	explicit_bzero(cv.Yb, sizeof(double) * cv.batch * (Size) cr->r);
-	pfree(cv.Yb);
+	if (cv.Yb)
+	{
+		explicit_bzero(cv.Yb, sizeof(double) * cv.batch * (Size) cr->r);
+		pfree(cv.Yb);
+	}
 	pfree(cv.X);
 	MemoryContextDelete(cv.row_cxt);
 }
@@ -563,8 +622,9 @@ record_release(CovRelease *cr)
 	initStringInfo(&info);
 	appendStringInfo(&info, "{\"mechanism\": \"covariance\", \"kind\": \"blocki\", \"noise\": \"jl_covariance\", "
 					 "\"neighbor\": \"row\", \"calibration\": \"exact accountant\", \"lift\": \"%s\", "
-					 "\"d\": %d, \"k\": %d, \"r\": %d, \"rows\": %lld",
-					 cr->auto_lift ? "auto" : "always", cr->d, cr->r, cr->r, (long long) cr->nrows);
+					 "\"method\": \"%s\", \"d\": %d, \"k\": %d, \"r\": %d, \"rows\": %lld",
+					 cr->auto_lift ? "auto" : "always", cr->gram ? "gram" : "product",
+					 cr->d, cr->r, cr->r, (long long) cr->nrows);
 	jl_json_num(&info, "epsilon", cr->epsilon);
 	jl_json_num(&info, "delta", cr->delta);
 	jl_json_num(&info, "bound", 2.0 * cr->C);
@@ -605,7 +665,8 @@ record_release(CovRelease *cr)
 /*
  * jl_release_covariance(source regclass, vector text[], target text, r int,
  *                       epsilon float8, delta float8, clip_norm float8,
- *                       lift text, dataset text) RETURNS bigint (registry id)
+ *                       lift text, dataset text, method text)
+ *                       RETURNS bigint (registry id)
  */
 Datum
 jl_release_covariance(PG_FUNCTION_ARGS)
@@ -626,7 +687,7 @@ jl_release_covariance(PG_FUNCTION_ARGS)
 	charge_budget(&cr);
 
 	cr.R = palloc0(sizeof(double) * (Size) cr.r * cr.d);
-	if (cr.auto_lift)
+	if (cr.auto_lift || cr.gram)
 		G = palloc0(sizeof(double) * (Size) cr.d * cr.d);
 	SPI_connect();
 	create_target(&cr);
@@ -636,13 +697,24 @@ jl_release_covariance(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NO_DATA),
 				 errmsg("source %s has no rows", cr.source_q)));
 	if (cr.auto_lift)
-	{
 		lift_from_sigma(&cr, G);
-		explicit_bzero(G, sizeof(double) * (Size) cr.d * cr.d);
-	}
 	else
 		cr.l = cr.w;
-	if (cr.l > 0.0)
+	if (cr.gram)
+	{
+		/* rows of R iid N(0, A^T A + l^2 I), as Y [A; l I] has them */
+		double	   *Z = palloc(sizeof(double) * (Size) cr.r * cr.d);
+
+		jl_cov_normals(jl_strong_random(), Z, (Size) cr.r * cr.d);
+		if (jl_cov_from_gram(G, cr.d, cr.l * cr.l, Z, cr.r, cr.R) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not factor the Gram matrix"),
+					 errdetail("LAPACK or memory allocation failed.")));
+		explicit_bzero(Z, sizeof(double) * (Size) cr.r * cr.d);
+		pfree(Z);
+	}
+	else if (cr.l > 0.0)
 	{
 		double	   *L = palloc(sizeof(double) * (Size) cr.r * cr.d);
 
@@ -651,6 +723,8 @@ jl_release_covariance(PG_FUNCTION_ARGS)
 		explicit_bzero(L, sizeof(double) * (Size) cr.r * cr.d);
 		pfree(L);
 	}
+	if (G)
+		explicit_bzero(G, sizeof(double) * (Size) cr.d * cr.d);
 	/* a power of two, so that the rounded values are exact multiples */
 	cr.step = ldexp(1.0, ilogb(Max(cr.l, cr.C)) - 30);
 	jl_cov_round(cr.R, (Size) cr.r * cr.d, cr.step);

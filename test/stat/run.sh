@@ -21,8 +21,8 @@
 # rejected, a check has no control, or any SQL fails.
 #
 # False failures: every statistical line has a false-failure rate of at most
-# 5e-8 (lib.sql), at most 28 lines, so a correct extension fails a run
-# with probability at most 1.4e-6.  Deterministic lines ('exact') cannot fail by
+# 5e-8 (lib.sql), at most 31 lines, so a correct extension fails a run
+# with probability at most 1.6e-6.  Deterministic lines ('exact') cannot fail by
 # chance.  Negative controls are rejected with margins of 7 standard errors
 # or more (epsilon: eps_lb about 2 to 3 against the claimed 1).
 #

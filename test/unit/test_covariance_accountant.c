@@ -14,6 +14,7 @@
 
 #include "math/covariance_accountant.h"
 #include "math/covariance_normal.h"
+#include "math/covariance.h"
 
 static JlRandom rng;
 
@@ -340,6 +341,81 @@ test_normals(void)
 	free(v);
 }
 
+/*
+ * The 'gram' method: rows of Z F with F^T F = G + l2 I must have covariance
+ * G + l2 I, positive definite (Cholesky) and singular (l2 = 0, rank one:
+ * the eigen square root).  Every entry of R^T R / r within UNIT_Z standard
+ * errors sqrt((S_jj S_kk + S_jk^2) / r); negative control: the same check
+ * against G without the lift must fail.
+ */
+static int
+gram_matches(const double *R, int r, const double *S, double *worst)
+{
+	int			j,
+				k,
+				i;
+
+	*worst = 0.0;
+	for (j = 0; j < 3; j++)
+		for (k = 0; k < 3; k++)
+		{
+			double		m = 0.0,
+						se = sqrt((S[j * 3 + j] * S[k * 3 + k] + S[j * 3 + k] * S[j * 3 + k]) / r),
+						z;
+
+			for (i = 0; i < r; i++)
+				m += R[(size_t) i * 3 + j] * R[(size_t) i * 3 + k];
+			m /= r;
+			z = se > 0.0 ? fabs(m - S[j * 3 + k]) / se : (m == S[j * 3 + k] ? 0.0 : INFINITY);
+			*worst = fmax(*worst, z);
+		}
+	return *worst <= UNIT_Z;
+}
+
+static void
+test_from_gram(void)
+{
+	int			r = 200000;
+	double		A[4][3] = {{0.5, 0.1, 0.0}, {0.2, -0.4, 0.3}, {0.0, 0.3, 0.6}, {0.7, 0.0, -0.2}},
+				G[9] = {0},
+				S[9],
+				G1[9] = {0},
+			   *Z = malloc(sizeof(double) * r * 3),
+			   *R = malloc(sizeof(double) * r * 3),
+				worst;
+	int			i,
+				j,
+				k,
+				ok;
+
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 3; j++)
+			for (k = j; k < 3; k++)
+				G[j * 3 + k] += A[i][j] * A[i][k];
+	for (j = 0; j < 3; j++)
+		for (k = 0; k < 3; k++)
+			S[j * 3 + k] = (k >= j ? G[j * 3 + k] : G[k * 3 + j]) + (j == k ? 4.0 : 0.0);
+	jl_cov_normals(&rng, Z, (size_t) r * 3);
+	ok = jl_cov_from_gram(G, 3, 4.0, Z, r, R) == 0 && gram_matches(R, r, S, &worst);
+	check(ok, "gram (Cholesky): R^T R / r matches A^T A + l^2 I, largest |z| %.2f", worst);
+	for (j = 0; j < 3; j++)
+		S[j * 3 + j] -= 4.0;
+	ok = !gram_matches(R, r, S, &worst);
+	check(ok, "negative control: the same R against A^T A without the lift, largest |z| %.1f", worst);
+	/* rank one, no lift: dpotrf fails, the eigen square root takes over */
+	for (j = 0; j < 3; j++)
+		for (k = j; k < 3; k++)
+			G1[j * 3 + k] = A[0][j] * A[0][k];
+	for (j = 0; j < 3; j++)
+		for (k = 0; k < 3; k++)
+			S[j * 3 + k] = A[0][j] * A[0][k];
+	jl_cov_normals(&rng, Z, (size_t) r * 3);
+	ok = jl_cov_from_gram(G1, 3, 0.0, Z, r, R) == 0 && gram_matches(R, r, S, &worst);
+	check(ok, "gram (singular, eigen square root): R^T R / r matches a a^T, largest |z| %.2f", worst);
+	free(Z);
+	free(R);
+}
+
 int
 main(void)
 {
@@ -352,5 +428,6 @@ main(void)
 	test_lift_mc();
 	test_sigma_plan();
 	test_normals();
+	test_from_gram();
 	return unit_done("test_covariance_accountant");
 }
