@@ -47,6 +47,7 @@
 #include "pg/calibration_json.h"
 #include "pg/messages.h"
 #include "pg/registry.h"
+#include "pg/release_names.h"
 #include "pg/strong_random.h"
 
 PG_FUNCTION_INFO_V1(jl_release_covariance);
@@ -200,24 +201,13 @@ read_arguments(FunctionCallInfo fcinfo, CovRelease *cr)
 				 errhint("Use 'gram' or 'product'.")));
 }
 
-static bool
-numeric_type(Oid t)
-{
-	return t == FLOAT8OID || t == FLOAT4OID || t == INT2OID || t == INT4OID ||
-		t == INT8OID || t == NUMERICOID;
-}
-
 static Oid
 column_type(Oid relid, const char *name)
 {
-	AttrNumber	att = get_attnum(relid, name);
+	Oid			t;
 
-	if (att == InvalidAttrNumber || att < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of relation %s does not exist",
-						jl_msg_str(name), get_rel_name(relid))));
-	return get_atttype(relid, att);
+	jl_column_of(relid, name, &t);
+	return t;
 }
 
 /*
@@ -259,7 +249,7 @@ build_source_query(FunctionCallInfo fcinfo, CovRelease *cr)
 		{
 			char	   *c = TextDatumGetCString(names[i]);
 
-			if (!numeric_type(column_type(cr->source, c)))
+			if (!jl_numeric_type(column_type(cr->source, c)))
 				ereport(ERROR,
 						(errcode(ERRCODE_DATATYPE_MISMATCH),
 						 errmsg("column \"%s\" must be float8[] or numeric", jl_msg_str(c))));
@@ -395,22 +385,6 @@ calibrate(CovRelease *cr)
 	cr->w_paper = jl_cov_lift_paper(cr->r, cr->epsilon, cr->delta, cr->C);
 }
 
-static void
-resolve_target(CovRelease *cr)
-{
-	List	   *names = textToQualifiedNameList(cstring_to_text(cr->target_name));
-	RangeVar   *rv;
-
-	if (list_length(names) < 1 || list_length(names) > 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_NAME),
-				 errmsg("target must be a table name, optionally schema-qualified")));
-	rv = makeRangeVarFromNameList(names);
-	cr->target_nsp = RangeVarGetCreationNamespace(rv);
-	cr->target_rel = rv->relname;
-	cr->target_q = quote_qualified_identifier(get_namespace_name(cr->target_nsp),
-											  cr->target_rel);
-}
 
 static void
 charge_budget(CovRelease *cr)
@@ -683,7 +657,7 @@ jl_release_covariance(PG_FUNCTION_ARGS)
 	learn_dimension(&cr);
 	check_memory(&cr);
 	calibrate(&cr);
-	resolve_target(&cr);
+	jl_resolve_target(cr.target_name, &cr.target_nsp, &cr.target_rel, &cr.target_q);
 	charge_budget(&cr);
 
 	cr.R = palloc0(sizeof(double) * (Size) cr.r * cr.d);
