@@ -435,7 +435,7 @@ report_progress(CovReceiver *cv)
 	}
 }
 
-/* R += Yb X for the batch, Yb fresh; G += X^T X for 'auto' */
+/* 'product': R += Yb X for the batch, Yb fresh; G += X^T X for 'gram' or 'auto' */
 static void
 cov_flush(CovReceiver *cv)
 {
@@ -489,7 +489,7 @@ cov_receive(TupleTableSlot *slot, DestReceiver *self)
 	return true;
 }
 
-/* Stream the source once into cr->R (and the Gram matrix G for 'auto'). */
+/* Stream the source once into cr->R ('product') and the Gram matrix G ('gram' or 'auto'). */
 static void
 stream_source(CovRelease *cr, double *G)
 {
