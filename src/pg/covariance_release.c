@@ -452,6 +452,7 @@ cov_flush(CovReceiver *cv)
 		jl_cov_gram_accumulate(cv->G, cr->d, cv->X, cv->n);
 	cr->nrows += cv->n;
 	cv->n = 0;
+	MemoryContextReset(cv->row_cxt);	/* the batch's detoasted arrays */
 	CHECK_FOR_INTERRUPTS();
 	report_progress(cv);
 }
@@ -463,8 +464,11 @@ cov_receive(TupleTableSlot *slot, DestReceiver *self)
 	CovRelease *cr = cv->cr;
 	bool		isnull;
 	Datum		v;
-	double	   *x;
-	int			len;
+	ArrayType  *a;
+	double	   *x,
+			   *row;
+	int			len,
+				j;
 	MemoryContext old;
 
 	v = slot_getattr(slot, 1, &isnull);
@@ -474,16 +478,32 @@ cov_receive(TupleTableSlot *slot, DestReceiver *self)
 				 errmsg("vector of row %lld must not be NULL", (long long) (cr->nrows + cv->n + 1)),
 				 errhint("Filter NULLs out of the source, e.g. with a view.")));
 	old = MemoryContextSwitchTo(cv->row_cxt);
-	x = jl_array_vector(DatumGetArrayTypeP(v), "vector", &len);
-	if (len != cr->d)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("row %lld has %d elements, earlier rows %d",
-						(long long) (cr->nrows + cv->n + 1), len, cr->d)));
-	memcpy(cv->X + (Size) cv->n * cr->d, x, sizeof(double) * cr->d);
-	jl_cov_clip(cv->X + (Size) cv->n * cr->d, cr->d, cr->C);
+	row = cv->X + (Size) cv->n * cr->d;
+	a = DatumGetArrayTypeP(v);
+	if (ARR_NDIM(a) == 1 && !ARR_HASNULL(a) && ARR_ELEMTYPE(a) == FLOAT8OID &&
+		ARR_DIMS(a)[0] == cr->d)
+	{
+		/* the common case: the elements straight into the batch */
+		memcpy(row, ARR_DATA_PTR(a), sizeof(double) * cr->d);
+		for (j = 0; j < cr->d; j++)
+			if (!isfinite(row[j]))
+				break;
+	}
+	else
+		j = 0;
+	if (j < cr->d)
+	{
+		/* anything else: the checks, with their messages */
+		x = jl_array_vector(a, "vector", &len);
+		if (len != cr->d)
+			ereport(ERROR,
+					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+					 errmsg("row %lld has %d elements, earlier rows %d",
+							(long long) (cr->nrows + cv->n + 1), len, cr->d)));
+		memcpy(row, x, sizeof(double) * cr->d);
+	}
+	jl_cov_clip(row, cr->d, cr->C);
 	MemoryContextSwitchTo(old);
-	MemoryContextReset(cv->row_cxt);
 	if (++cv->n == cv->batch)
 		cov_flush(cv);
 	return true;
