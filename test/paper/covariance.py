@@ -343,8 +343,8 @@ def main():
                 md.append(f"| {dname} | {e} | {k} | " + " | ".join(f"{mp[(dname, e, k, m)]:.3f}" for m in methods) +
                           f" | {b} |")
     md.append("\nReading. Analyze Gauss adds a d × d noise matrix whose spectral norm grows like σ√d; "
-              "where it exceeds the gaps between the top eigenvalues (small ε, or data whose "
-              "spectrum is flat, like scene's) its principal directions are noise. The JL "
+              "where it exceeds the gaps between the top eigenvalues (here at ε = 0.25) "
+              "its principal directions are mostly noise. The JL "
               "release's lift adds l²I, which moves no eigenvector, and its sampling error is "
               "relative, so it keeps more of the variance there; where Analyze Gauss's noise is "
               "small against the spectrum (ε = 1) the two are close and Analyze Gauss is often "
