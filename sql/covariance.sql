@@ -162,6 +162,9 @@ SELECT jl_directional_variance('cv_rel', NULL) IS NULL AS strict;
 SELECT error($$SELECT jl_directional_variance('cv_src', '{1,0,0}')$$);
 SELECT jl_release_table('cv_src', 'pid', '{x}', 'cv_sketch', 3, 1.0, key => 'pinned') > 0 AS sketch;
 SELECT error($$SELECT jl_directional_variance('cv_sketch', '{1,0,0}')$$);
+-- the sketch functions refuse a covariance release
+SELECT error($$SELECT jl_recover_dist('{1,2,3}', '{1,2,4}', 'cv_rel'::regclass)$$);
+SELECT error($$SELECT jl_recover_norm2('{1,2,3}', 'cv_rel'::regclass)$$);
 SELECT error($$SELECT jl_pca('cv_rel', 0)$$);
 SELECT error($$SELECT jl_pca('cv_rel', 4)$$);
 SELECT error($$SELECT jl_least_squares('cv_rel', 0)$$);
