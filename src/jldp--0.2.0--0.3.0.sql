@@ -124,3 +124,52 @@ AS 'MODULE_PATHNAME', 'jl_nullspace_clean_confidential'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_nullspace_clean(float8[], float8[], float8[], float8) IS
   'Null-space cleaning, Algorithm 2: as jl_nullspace_clean(x, a_desired, utility_error) with the budget spent where the confidential predictor a_confidential (d x m_c, fitted on the cleaner''s own data) sees most per unit of utility: generalised eigenvectors of the pencil (a_d a_d^T, a_c a_c^T) on the span of both models, coordinates in the dual basis; the common null space is removed whole. ||a_desired^T (x - result)||^2 <= utility_error, certified.';
+-- Covariance release (Blocki et al.) ----------------------------------------
+-- R = Y [A; l I]: r rows of N(0, A^T A + l^2 I), Y fresh iid N(0,1) from the
+-- secure random source; l from an exact accountant (docs/covariance.md).
+CREATE FUNCTION @extschema@.jl_release_covariance(
+    source regclass, vector text[], target text, r int,
+    epsilon float8, delta float8, clip_norm float8 DEFAULT 1,
+    lift text DEFAULT 'always', dataset text DEFAULT NULL, method text DEFAULT 'gram')
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_release_covariance'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_release_covariance(regclass, text[], text, int, float8, float8, float8, text, text, text) IS
+  'Release R = Y [A; l I] of source (rows A: one float8[] column or several numeric columns, each row scaled to L2 norm <= clip_norm) into a new table target (i int, y float8[]) of r rows, Y an r x (n + d) matrix of iid N(0,1) drawn fresh from the secure random source and never stored. (epsilon, delta)-DP for one row replaced by another (change of norm <= 2 clip_norm), with the lift l the smallest the exact accountant allows (lift ''always''), or with lift ''auto'' (epsilon/10 and delta/2 spent on sigma_min(A) with Laplace noise, and l only what its lower confidence bound leaves missing). Streams the source once; method ''gram'' (default) draws R = Z F with F^T F = A^T A + l^2 I and Z r x d iid N(0,1), the same distribution as ''product'', which multiplies each batch of rows by fresh columns of Y (dgemm); charges (epsilon, delta) to dataset (default: the source relation); recorded in jl_releases (info: l, w, the paper-style w, sigma_min when ''auto''). Returns the registry id.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_covariance(regclass, text[], text, int, float8, float8, float8, text, text, text) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_directional_variance(release regclass, x float8[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_directional_variance'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.jl_directional_variance(regclass, float8[]) IS
+  'From a covariance release: ||R x||^2 / r - l^2 ||x||^2, unbiased for x^T A^T A x (the sum of squares of the clipped rows along x). Post-processing: no budget.';
+
+CREATE FUNCTION @extschema@.jl_directional_variance_stddev(release regclass, x float8[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_directional_variance_stddev'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.jl_directional_variance_stddev(regclass, float8[]) IS
+  'The standard deviation of jl_directional_variance(release, x), sqrt(2/r) x^T (A^T A + l^2 I) x, estimated by its plug-in sqrt(2/r) ||R x||^2 / r.';
+
+CREATE FUNCTION @extschema@.jl_covariance(release regclass)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_covariance'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.jl_covariance(regclass) IS
+  'From a covariance release: the d x d matrix R^T R / r - l^2 I, unbiased for A^T A (second moments of the clipped rows, not centred; release a column of ones beside the data to get n and the column sums).';
+
+CREATE FUNCTION @extschema@.jl_pca(release regclass, n_components int,
+    OUT component int, OUT variance float8, OUT direction float8[])
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'jl_pca'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED ROWS 10;
+COMMENT ON FUNCTION @extschema@.jl_pca(regclass, int) IS
+  'From a covariance release: the n_components leading eigenpairs of R^T R / r - l^2 I, largest first: each direction (unit vector) and its estimated x^T A^T A x.';
+
+CREATE FUNCTION @extschema@.jl_least_squares(release regclass, target_attr int)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_least_squares'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.jl_least_squares(regclass, int) IS
+  'From a covariance release: the least-squares coefficients of attribute target_attr (1-based) on the other d - 1 attributes, in their order, from the estimate of A^T A (no intercept unless a column of ones was released). Refused when the estimate of the other attributes'' second moments is not positive definite.';

@@ -36,7 +36,8 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 		JlOwnerScope scope;
 		bool		isnull;
 		char	   *noise,
-				   *kind;
+				   *kind,
+				   *mechanism;
 		int			rc;
 
 		if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
@@ -48,7 +49,7 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 		rn->target = InvalidOid;
 		SPI_connect();
 		jl_become_owner(nsp, &scope);
-		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k, info->>'noise', projection FROM %s "
+		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k, info->>'noise', projection, info->>'mechanism' FROM %s "
 											"WHERE target = $1 ORDER BY id DESC LIMIT 1",
 											jl_qualified(nsp, "jldp_release")),
 								   1, types, values, NULL, true, 1);
@@ -60,6 +61,12 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 					(errcode(ERRCODE_UNDEFINED_OBJECT),
 					 errmsg("table %s was not written by a jldp release", get_rel_name(target)),
 					 errhint("Pass the release's noise_variance instead.")));
+		mechanism = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5);
+		if (mechanism != NULL && strcmp(mechanism, "covariance") == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("table %s is a covariance release, not sketches", get_rel_name(target)),
+					 errhint("Use jl_directional_variance, jl_covariance, jl_pca or jl_least_squares.")));
 		rn->noise_variance = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0],
 														  SPI_tuptable->tupdesc, 1, &isnull));
 		rn->k = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],

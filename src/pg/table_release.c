@@ -40,6 +40,7 @@
 #include "pg/options.h"
 #include "pg/projection_cache.h"
 #include "pg/registry.h"
+#include "pg/release_names.h"
 #include "pg/suggest_k.h"
 #include "pg/table_releaser.h"
 #include "pg/messages.h"
@@ -272,38 +273,16 @@ read_clipping(FunctionCallInfo fcinfo, TableRelease *tr)
 	}
 }
 
-/* A column of relid by name: its number and type, or ERROR. */
-static AttrNumber
-column_of(Oid relid, const char *name, Oid *type)
-{
-	AttrNumber	att = get_attnum(relid, name);
-
-	if (att == InvalidAttrNumber || att < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of relation %s does not exist",
-						jl_msg_str(name), get_rel_name(relid))));
-	*type = get_atttype(relid, att);
-	return att;
-}
-
-static bool
-numeric_type(Oid t)
-{
-	return t == FLOAT8OID || t == FLOAT4OID || t == INT2OID || t == INT4OID ||
-		t == INT8OID || t == NUMERICOID;
-}
-
 /* One column as the vector: a float8[] as it is, a number as ARRAY[x]. */
 static void
 append_vector_column(TableRelease *tr, const char *c)
 {
 	Oid			t;
 
-	column_of(tr->source, c, &t);
+	jl_column_of(tr->source, c, &t);
 	if (t == FLOAT8ARRAYOID)
 		appendStringInfoString(&tr->sql, quote_identifier(c));
-	else if (numeric_type(t))
+	else if (jl_numeric_type(t))
 		appendStringInfo(&tr->sql, "ARRAY[%s::pg_catalog.float8]", quote_identifier(c));
 	else
 		ereport(ERROR,
@@ -324,8 +303,8 @@ append_vector_columns(TableRelease *tr, Datum *names, int n)
 		char	   *c = TextDatumGetCString(names[i]);
 		Oid			t;
 
-		column_of(tr->source, c, &t);
-		if (!numeric_type(t))
+		jl_column_of(tr->source, c, &t);
+		if (!jl_numeric_type(t))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("column \"%s\" must be numeric to be a vector element", jl_msg_str(c))));
@@ -352,7 +331,7 @@ build_source_query(TableRelease *tr)
 				 errmsg("relation with OID %u does not exist", tr->source)));
 	tr->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(tr->source)),
 											  get_rel_name(tr->source));
-	column_of(tr->source, tr->rows.id_col, &tr->rows.id_type);
+	jl_column_of(tr->source, tr->rows.id_col, &tr->rows.id_type);
 	if (ARR_NDIM(tr->vec_arr) != 1 || array_contains_nulls(tr->vec_arr))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -373,19 +352,7 @@ build_source_query(TableRelease *tr)
 static void
 resolve_target(TableRelease *tr)
 {
-	List	   *names = textToQualifiedNameList(cstring_to_text(tr->target_name));
-	RangeVar   *rv;
-
-	if (list_length(names) < 1 || list_length(names) > 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_NAME),
-				 errmsg("target must be a table name, optionally schema-qualified")));
-	/* create in an explicit schema, then open what was created by OID */
-	rv = makeRangeVarFromNameList(names);
-	tr->target_nsp = RangeVarGetCreationNamespace(rv);
-	tr->target_rel = rv->relname;
-	tr->target_q = quote_qualified_identifier(get_namespace_name(tr->target_nsp),
-											  tr->target_rel);
+	jl_resolve_target(tr->target_name, &tr->target_nsp, &tr->target_rel, &tr->target_q);
 }
 
 /*

@@ -31,7 +31,9 @@
 # noise against projections and jl_advise's choice), whose fragment is
 # DIR/results/realdata_section.md, and for test/paper/nullspace.sh
 # (null-space cleaning on the scene data), whose fragment is
-# DIR/results/nullspace_section.md.
+# DIR/results/nullspace_section.md, and for test/paper/covariance.sh (the
+# covariance release against Analyze Gauss and Laplace on A^T A), whose
+# fragment is DIR/results/covariance_section.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -138,7 +140,7 @@ t_sql=$(( $(date +%s) - t0 ))
 
 # the experiments beside this one (see the header), each timed
 declare -A secs
-for plugin in kenthapadi realdata nullspace; do
+for plugin in kenthapadi realdata nullspace covariance; do
   secs[$plugin]=0
   if [ -f "$here/$plugin.sh" ]; then
     echo "== test/paper/$plugin.sh"

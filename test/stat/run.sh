@@ -14,17 +14,22 @@
 #                      empirical (epsilon, delta) on worst-case neighbours
 #   identity.sql       check 7: recovery from a release without projection
 #                      (kind 'identity'): mean, variance 8 s2 r2 + 14 k s2^2
+#   covariance.sql     check 8: the covariance release's directional
+#                      variance: unbiased, its standard deviation and plug-in
+#   covariance_audit.sql  check 9: empirical (epsilon, delta) of the
+#                      covariance release on the worst-case neighbours
 # and prints one line per check or negative control with its statistic, band
 # and verdict.  Exits non-zero if a check fails, a negative control is not
 # rejected, a check has no control, or any SQL fails.
 #
 # False failures: every statistical line has a false-failure rate of at most
-# 5e-8 (lib.sql), at most 22 lines, so a correct extension fails a run
-# with probability at most 1.1e-6.  Deterministic lines ('exact') cannot fail by
+# 5e-8 (lib.sql), at most 32 lines, so a correct extension fails a run
+# with probability at most 1.6e-6.  Deterministic lines ('exact') cannot fail by
 # chance.  Negative controls are rejected with margins of 7 standard errors
 # or more (epsilon: eps_lb about 2 to 3 against the claimed 1).
 #
-# Usage: test/stat/run.sh        (JLDP_STAT_DB overrides the database name)
+# Usage: test/stat/run.sh        (JLDP_STAT_DB overrides the database name,
+#                                 JLDP_STAT_PARTS the list of parts)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -50,7 +55,7 @@ SQL
 echo "jldp $(psql_db -At -c "SELECT extversion FROM pg_extension WHERE extname = 'jldp'"), key 'stat' fingerprint $(psql_db -At -c "SELECT fingerprint FROM jl_keys WHERE name = 'stat'")"
 
 status=0
-for part in zero_variance recovery epsilon rr gaussian identity; do
+for part in ${JLDP_STAT_PARTS:-zero_variance recovery epsilon rr gaussian identity covariance covariance_audit}; do
   t0=$(date +%s)
   from=$(psql_db -At -c "SELECT coalesce(max(seq), 0) FROM stat_result")
   if ! psql_db -o /dev/null -c "SET client_min_messages = warning" -f "$here/$part.sql"; then

@@ -1,0 +1,24 @@
+/*
+ * release_names.h - the names a table release reads and writes: the
+ * source's columns checked against the catalog, and the target's schema
+ * and name resolved for CREATE TABLE.
+ */
+#ifndef JLDP_PG_RELEASE_NAMES_H
+#define JLDP_PG_RELEASE_NAMES_H
+
+#include "postgres.h"
+
+/* A column of relid by name: its number and type, or ERROR. */
+extern AttrNumber jl_column_of(Oid relid, const char *name, Oid *type);
+
+/* A numeric type a vector element can be cast from to float8. */
+extern bool jl_numeric_type(Oid t);
+
+/*
+ * The schema and name a target table (name as given, optionally
+ * schema-qualified) is created with, and the name quoted; ERROR on a name
+ * of more than two parts.
+ */
+extern void jl_resolve_target(const char *name, Oid *nsp, char **rel, char **quoted);
+
+#endif
