@@ -124,3 +124,54 @@ AS 'MODULE_PATHNAME', 'jl_nullspace_clean_confidential'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_nullspace_clean(float8[], float8[], float8[], float8) IS
   'Null-space cleaning, Algorithm 2: as jl_nullspace_clean(x, a_desired, utility_error) with the budget spent where the confidential predictor a_confidential (d x m_c, fitted on the cleaner''s own data) sees most per unit of utility: generalised eigenvectors of the pencil (a_d a_d^T, a_c a_c^T) on the span of both models, coordinates in the dual basis; the common null space is removed whole. ||a_desired^T (x - result)||^2 <= utility_error, certified.';
+
+-- Keys at rest -------------------------------------------------------------
+-- jldp_key holds plain or wrapped secrets; jl_keys shows the master key id.
+
+ALTER TABLE @extschema@.jldp_key DROP CONSTRAINT jldp_key_secret_check;
+ALTER TABLE @extschema@.jldp_key ADD CONSTRAINT jldp_key_secret_check
+  CHECK (length(secret) IN (32, 77));
+CREATE OR REPLACE VIEW @extschema@.jl_keys AS
+  SELECT name, fingerprint, owner, created,
+         CASE WHEN length(secret) = 77
+              THEN encode(substr(secret, 2, 16), 'hex') END AS master_key_id
+  FROM @extschema@.jldp_key;
+COMMENT ON VIEW @extschema@.jl_keys IS
+  'Keys by name with their non-secret fingerprints and the id of the master key that encrypts each (NULL: stored unencrypted); grant SELECT to curators.';
+
+CREATE FUNCTION @extschema@.jl_key_export(name text)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'jl_key_export'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_key_export(text) IS
+  'The key''s secret encrypted under the master key, for jl_key_import_wrapped on a server with the same master key (a shard); reveals nothing without the master key. The key''s creator or a superuser.';
+
+CREATE FUNCTION @extschema@.jl_key_import_wrapped(name text, wrapped bytea)
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_key_import_wrapped'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_key_import_wrapped(text, bytea) IS
+  'Create the key name from what jl_key_export(name) returned on a server with the same master key; returns its fingerprint, to compare with the exporting server''s jl_keys. Superuser only.';
+
+CREATE FUNCTION @extschema@.jl_key_rewrap()
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_key_rewrap'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_key_rewrap() IS
+  'Encrypt every key under the configured master key: unencrypted keys, and keys encrypted under jldp.previous_master_key_file or _command (rotation). Returns the number of keys changed. Superuser only.';
+
+CREATE FUNCTION @extschema@.jl_master_key_id()
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_master_key_id'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_master_key_id() IS
+  'The non-secret id of the configured master key (compare across servers), NULL when none is configured.';
+
+REVOKE ALL ON FUNCTION @extschema@.jl_key_export(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_key_import_wrapped(text, bytea) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_key_rewrap() FROM PUBLIC;
+
+-- Keys stored before 0.3.0 are plain.  With a master key configured when
+-- this update runs they are encrypted now; without one they stay plain
+-- until SELECT jl_key_rewrap() after one is configured.
+SELECT @extschema@.jl_key_rewrap() WHERE @extschema@.jl_master_key_id() IS NOT NULL;
