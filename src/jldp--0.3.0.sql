@@ -8,7 +8,8 @@
 
 CREATE TABLE @extschema@.jldp_key (
     name        text PRIMARY KEY,
-    secret      bytea NOT NULL CHECK (length(secret) = 32),
+    -- 32 plain bytes, or (with a master key) the 77-byte wrapped form
+    secret      bytea NOT NULL CHECK (length(secret) IN (32, 77)),
     fingerprint text NOT NULL,
     owner       name NOT NULL,
     created     timestamptz NOT NULL DEFAULT now()
@@ -21,11 +22,13 @@ COMMENT ON TABLE @extschema@.jldp_key IS
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_key', '');
 
 CREATE VIEW @extschema@.jl_keys AS
-  SELECT name, fingerprint, owner, created
+  SELECT name, fingerprint, owner, created,
+         CASE WHEN length(secret) = 77
+              THEN encode(substr(secret, 2, 16), 'hex') END AS master_key_id
   FROM @extschema@.jldp_key;
 REVOKE ALL ON @extschema@.jl_keys FROM PUBLIC;
 COMMENT ON VIEW @extschema@.jl_keys IS
-  'Keys by name with their non-secret fingerprints; grant SELECT to curators.';
+  'Keys by name with their non-secret fingerprints and the id of the master key that encrypts each (NULL: stored unencrypted); grant SELECT to curators.';
 
 CREATE FUNCTION @extschema@.jl_key_create(name text DEFAULT 'default')
 RETURNS text
@@ -955,3 +958,147 @@ AS 'MODULE_PATHNAME', 'jl_least_squares'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION @extschema@.jl_least_squares(regclass, int) IS
   'From a covariance release: the least-squares coefficients of attribute target_attr (1-based) on the other d - 1 attributes, in their order, from the estimate of A^T A (no intercept unless a column of ones was released). Refused when the estimate of the other attributes'' second moments is not positive definite.';
+
+-- Keys at rest -------------------------------------------------------------
+-- With jldp.master_key_file or jldp.master_key_command set (postgresql.conf),
+-- key secrets are stored encrypted (ChaCha20-Poly1305) under that master
+-- key; shards receive keys wrapped under it (docs/keys_at_rest.md).
+
+CREATE FUNCTION @extschema@.jl_key_export(name text)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'jl_key_export'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_key_export(text) IS
+  'The key''s secret encrypted under the master key, for jl_key_import_wrapped on a server with the same master key (a shard); reveals nothing without the master key. The key''s creator or a superuser.';
+
+CREATE FUNCTION @extschema@.jl_key_import_wrapped(name text, wrapped bytea)
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_key_import_wrapped'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_key_import_wrapped(text, bytea) IS
+  'Create the key name from what jl_key_export(name) returned on a server with the same master key; returns its fingerprint, to compare with the exporting server''s jl_keys. Superuser only.';
+
+CREATE FUNCTION @extschema@.jl_key_rewrap()
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_key_rewrap'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_key_rewrap() IS
+  'Encrypt every key under the configured master key: unencrypted keys, and keys encrypted under jldp.previous_master_key_file or _command (rotation). Returns the number of keys changed. Superuser only.';
+
+CREATE FUNCTION @extschema@.jl_master_key_id()
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_master_key_id'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_master_key_id() IS
+  'The non-secret id of the configured master key (compare across servers), NULL when none is configured.';
+
+REVOKE ALL ON FUNCTION @extschema@.jl_key_export(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_key_import_wrapped(text, bytea) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_key_rewrap() FROM PUBLIC;
+
+-- Scale-out ----------------------------------------------------------------
+-- Pieces that postgres_fdw pushes to the shards of a partitioned sketch
+-- table whose partitions are foreign tables (docs/scaleout.md): immutable,
+-- no text arguments (a constant text argument blocks pushdown).
+
+CREATE FUNCTION @extschema@.jl_lloyd_step_trans(float8[], float8[], float8[])
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_lloyd_step_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_lloyd_step_trans(float8[], float8[], float8[]) IS
+  'Transition function of jl_lloyd_step.';
+CREATE FUNCTION @extschema@.jl_vector_sum_trans(float8[], float8[])
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_vector_sum_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_vector_sum_trans(float8[], float8[]) IS
+  'Transition and combine function of jl_vector_sum, combine function of jl_lloyd_step.';
+
+CREATE AGGREGATE @extschema@.jl_lloyd_step(sketch float8[], centroids float8[]) (
+  SFUNC = @extschema@.jl_lloyd_step_trans, STYPE = float8[],
+  COMBINEFUNC = @extschema@.jl_vector_sum_trans, PARALLEL = SAFE);
+COMMENT ON AGGREGATE @extschema@.jl_lloyd_step(float8[], float8[]) IS
+  'One Lloyd step of k-means over the rows it sees: an m x (k + 1) array whose row j holds the sum of the sketches nearest centroid j (of the m x k centroids, as jl_nearest_centroid) and their count. Pushed to a shard by postgres_fdw; add the shards'' steps with jl_vector_sum and take jl_lloyd_update.';
+
+CREATE AGGREGATE @extschema@.jl_vector_sum(float8[]) (
+  SFUNC = @extschema@.jl_vector_sum_trans, STYPE = float8[],
+  COMBINEFUNC = @extschema@.jl_vector_sum_trans, PARALLEL = SAFE);
+COMMENT ON AGGREGATE @extschema@.jl_vector_sum(float8[]) IS
+  'Element-wise sum of float8 arrays of one shape (one- or two-dimensional); use ORDER BY in the call for a result that does not depend on the order rows arrive in.';
+
+CREATE FUNCTION @extschema@.jl_lloyd_update(step float8[], centroids float8[])
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_lloyd_update_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_lloyd_update(float8[], float8[]) IS
+  'The centroids after a Lloyd step: row j of step (sums, count) divided by its count, or row j of centroids when the count is 0.';
+
+CREATE FUNCTION @extschema@.jl_kmeans_lloyd(sketches regclass, sketch_column name,
+    centroids float8[], max_iter int DEFAULT 300)
+RETURNS float8[]
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  parts text;
+  step float8[];
+  c float8[] := centroids;
+  nxt float8[];
+  i int := 0;
+BEGIN
+  IF sketches IS NULL OR sketch_column IS NULL OR centroids IS NULL OR max_iter IS NULL THEN
+    RAISE EXCEPTION 'jl_kmeans_lloyd: no argument may be NULL' USING ERRCODE = '22004';
+  END IF;
+  IF max_iter < 1 THEN
+    RAISE EXCEPTION 'max_iter must be at least 1, not %', max_iter USING ERRCODE = '22023';
+  END IF;
+  -- one Lloyd step per leaf partition (on a foreign partition the shard
+  -- computes it), added in the partitions' order: the result does not
+  -- depend on which shard answers first
+  SELECT string_agg(format('SELECT %s AS o, @extschema@.jl_lloyd_step(%I, $1) AS s FROM %s',
+                           ord, sketch_column, relid::regclass), ' UNION ALL ' ORDER BY ord)
+    INTO parts
+    FROM (SELECT relid, row_number() OVER (ORDER BY relid::regclass::text) AS ord
+            FROM pg_partition_tree(sketches)
+           WHERE isleaf) l;
+  LOOP
+    i := i + 1;
+    EXECUTE format('SELECT @extschema@.jl_vector_sum(s ORDER BY o) FROM (%s) u', parts) INTO step USING c;
+    IF step IS NULL THEN
+      RAISE EXCEPTION 'jl_kmeans_lloyd: % has no sketches', sketches USING ERRCODE = '2200E';
+    END IF;
+    nxt := @extschema@.jl_lloyd_update(step, c);
+    EXIT WHEN nxt = c OR i >= max_iter;
+    c := nxt;
+  END LOOP;
+  RETURN nxt;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.jl_kmeans_lloyd(regclass, name, float8[], int) IS
+  'k-means (Lloyd) from the given m x k starting centroids over the sketch column of a table, until no centroid moves or max_iter steps. On a partitioned table each leaf partition computes its own step (a foreign partition on its shard: m (k + 1) numbers move per step), added in partition order; a local table partitioned alike gives the same centroids bit for bit.';
+
+CREATE FUNCTION @extschema@.jl_knn(sketches regclass, id_column name, sketch_column name,
+    query float8[], n int, noise_variance float8 DEFAULT 0)
+RETURNS TABLE (id bigint, dist float8)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  parts text;
+BEGIN
+  IF sketches IS NULL OR id_column IS NULL OR sketch_column IS NULL OR query IS NULL
+     OR n IS NULL OR noise_variance IS NULL THEN
+    RAISE EXCEPTION 'jl_knn: no argument may be NULL' USING ERRCODE = '22004';
+  END IF;
+  IF n < 1 THEN
+    RAISE EXCEPTION 'n must be at least 1, not %', n USING ERRCODE = '22023';
+  END IF;
+  -- the n nearest of each leaf partition (a shard sorts and limits its
+  -- own rows), then the n nearest of those
+  SELECT string_agg(format('(SELECT %I::bigint AS id, @extschema@.jl_recover_dist(%I, $1, $2) AS dist FROM %s ORDER BY 2, 1 LIMIT $3)',
+                           id_column, sketch_column, relid::regclass), ' UNION ALL ')
+    INTO parts
+    FROM pg_partition_tree(sketches) WHERE isleaf;
+  RETURN QUERY EXECUTE format('SELECT id, dist FROM (%s) u ORDER BY dist, id LIMIT $3', parts)
+    USING query, noise_variance, n;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.jl_knn(regclass, name, name, float8[], int, float8) IS
+  'The n rows of a sketch table nearest to query by jl_recover_dist (ties by id; id_column cast to bigint). On a partitioned table each leaf partition returns its own n nearest (a foreign partition sorts and limits on its shard), so n rows per shard move.';

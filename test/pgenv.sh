@@ -47,3 +47,38 @@ jl_start_cluster() {
   export PGHOST=$JL_CLUSTER_DIR PGPORT=$port PGUSER=postgres PGDATABASE=postgres
   echo "throwaway cluster in $JL_CLUSTER_DIR, port $port"
 }
+
+# Throwaway clusters of a multi-server test (own data directories, ports and
+# socket directory; stopped and removed on exit).  jl_multi_start NAME
+# [server options...] starts one and sets JL_MULTI_PORT; its log is
+# $JL_MULTI_DIR/NAME.log.
+jl_multi_stop() {
+  local d
+  [ -n "${JL_MULTI_DIR:-}" ] && [ -d "$JL_MULTI_DIR" ] || return 0
+  for d in "$JL_MULTI_DIR"/*/; do
+    [ -f "$d/PG_VERSION" ] && as_pg "$PGBIN/pg_ctl" -D "$d" -m immediate stop >/dev/null 2>&1 || true
+  done
+  rm -rf "$JL_MULTI_DIR"
+}
+
+jl_multi_start() {
+  local name=$1 port
+  shift
+  if [ -z "${JL_MULTI_DIR:-}" ]; then
+    JL_MULTI_DIR=$(mktemp -d /tmp/jldp-multi.XXXXXX)
+    chmod 755 "$JL_MULTI_DIR"
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$JL_MULTI_DIR"
+    trap jl_multi_stop EXIT
+  fi
+  as_pg "$PGBIN/initdb" -D "$JL_MULTI_DIR/$name" -A trust -U postgres --no-sync >/dev/null
+  port=$(( 20000 + RANDOM % 20000 ))
+  as_pg "$PGBIN/pg_ctl" -D "$JL_MULTI_DIR/$name" -l "$JL_MULTI_DIR/$name.log" -w \
+    -o "-p $port -k $JL_MULTI_DIR -c listen_addresses='' -c fsync=off $*" start >/dev/null
+  JL_MULTI_PORT=$port
+}
+
+# one check line of a shell test; sets fail=1 on a mismatch
+jl_check() {
+  local what=$1 got=$2 want=$3
+  if [ "$got" = "$want" ]; then echo "ok   $what"; else echo "FAIL $what: got '$got', expected '$want'"; fail=1; fi
+}

@@ -13,7 +13,7 @@
 # with JLDP_README_OUTPUT=file, psql's output is kept there (to refresh the
 # outputs the README shows).  Afterwards the curator must hold EXECUTE on
 # every function of jldp that PUBLIC lacks, but for those kept for
-# superusers (jl_key_import), trigger and event-trigger functions (fired by
+# superusers (jl_key_import, jl_key_import_wrapped, jl_key_rewrap), trigger and event-trigger functions (fired by
 # PostgreSQL, not called) and the aggregates' support functions (PostgreSQL
 # calls them as the aggregate's owner), so that the README's GRANT block cannot fall behind the install
 # script.
@@ -103,7 +103,7 @@ SELECT string_agg(p.oid::regprocedure::text, E'\n     ' ORDER BY p.oid::regproce
   FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
  WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass
    AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'jldp') AND d.deptype = 'e'
-   AND p.proname <> 'jl_key_import'
+   AND p.proname NOT IN ('jl_key_import', 'jl_key_import_wrapped', 'jl_key_rewrap')
    AND p.prorettype NOT IN ('pg_catalog.trigger'::regtype, 'pg_catalog.event_trigger'::regtype)
    AND p.oid NOT IN (SELECT unnest(ARRAY[aggtransfn, aggfinalfn, aggcombinefn, aggserialfn, aggdeserialfn])::oid
                        FROM pg_aggregate)
@@ -116,4 +116,4 @@ if [ -n "$missing" ]; then
   echo "     $missing"
   exit 1
 fi
-echo "ok   $readme: the curator may execute every function revoked from PUBLIC but jl_key_import and the trigger functions"
+echo "ok   $readme: the curator may execute every function revoked from PUBLIC but the superusers' key functions and the trigger functions"

@@ -39,6 +39,12 @@ test/concurrency.sh
 echo "== a budget restored into a second cluster"
 test/budget_restore.sh
 
+echo "== keys at rest: encrypted under a master key, rotated, distributed"
+test/keywrap.sh
+
+echo "== scale-out: a coordinator and two shards over postgres_fdw"
+test/shard_scaleout.sh
+
 echo "== the papers' experiments, reduced (test/paper/run.sh --quick)"
 paper_out=$(mktemp -d)
 test/paper/run.sh --quick --out "$paper_out" >/dev/null

@@ -7,6 +7,7 @@
 #include "utils/builtins.h"
 
 #include "pg/drop_guard.h"
+#include "pg/keywrap_master.h"
 
 PG_MODULE_MAGIC;
 
@@ -20,6 +21,7 @@ _PG_init(void)
 	/* parallel query supplies the parallelism: one BLAS thread per backend */
 	openblas_set_num_threads(1);
 	jl_drop_guard_init();
+	jl_keywrap_master_init();
 }
 
 /*

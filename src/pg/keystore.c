@@ -9,6 +9,12 @@
  * appears in query text: create generates it here, inserts go through SPI
  * parameters.  The key functions are not SECURITY DEFINER: they check the
  * calling role, then write the table as the extension's owner.
+ *
+ * With a master key configured (pg/keywrap_master.c) a secret is stored
+ * encrypted and authenticated (math/keywrap.c: ChaCha20-Poly1305, bound to
+ * the key's name), so the table, its WAL, a backup or a dump reveal nothing
+ * without the master key; without one it is stored as 32 plain bytes, as
+ * before 0.3.0 (docs/keys_at_rest.md).
  */
 #include "postgres.h"
 
@@ -25,6 +31,8 @@
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
 #include "commands/trigger.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
@@ -33,6 +41,7 @@
 #include "utils/snapmgr.h"
 
 #include "pg/keystore.h"
+#include "pg/keywrap_master.h"
 #include "pg/owner.h"
 #include "pg/messages.h"
 
@@ -40,6 +49,10 @@ PG_FUNCTION_INFO_V1(jl_key_create);
 PG_FUNCTION_INFO_V1(jl_key_import);
 PG_FUNCTION_INFO_V1(jl_key_drop);
 PG_FUNCTION_INFO_V1(jl_key_table_changed);
+PG_FUNCTION_INFO_V1(jl_key_export);
+PG_FUNCTION_INFO_V1(jl_key_import_wrapped);
+PG_FUNCTION_INFO_V1(jl_key_rewrap);
+PG_FUNCTION_INFO_V1(jl_master_key_id);
 
 #define ATTNUM_NAME 1
 #define ATTNUM_SECRET 2
@@ -109,6 +122,112 @@ jl_key_table_changed(PG_FUNCTION_ARGS)
 	return PointerGetDatum(NULL);
 }
 
+/* the master key (current or previous) whose id is id; false if neither */
+static bool
+master_for(const uint8 *id, uint8 mk[JL_MASTER_KEY_BYTES])
+{
+	uint8		have[JL_MASTER_ID_BYTES];
+
+	if (jl_master_key(mk, have) && memcmp(have, id, JL_MASTER_ID_BYTES) == 0)
+		return true;
+	if (jl_previous_master_key(mk, have) && memcmp(have, id, JL_MASTER_ID_BYTES) == 0)
+		return true;
+	explicit_bzero(mk, JL_MASTER_KEY_BYTES);
+	return false;
+}
+
+/* open a wrapped secret of key name (at rest or exported), or ERROR */
+static void
+unwrap_or_error(const char *name, JlWrapPurpose purpose, const uint8 *w, size_t n,
+				uint8 secret[JL_KEY_BYTES])
+{
+	uint8		mk[JL_MASTER_KEY_BYTES];
+	JlUnwrapResult r;
+
+	if (n != JL_WRAP_BYTES || w[0] != (uint8) purpose)
+		ereport(ERROR,
+				(errcode(purpose == JL_WRAP_EXPORT ? ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_DATA_CORRUPTED),
+				 errmsg("the %s secret of key \"%s\" is malformed",
+						purpose == JL_WRAP_EXPORT ? "exported" : "stored", jl_msg_str(name)),
+				 purpose == JL_WRAP_EXPORT ? errhint("Pass the bytes jl_key_export returned.") : 0));
+	if (!master_for(jl_keywrap_master_id(w), mk))
+	{
+		char		hex[2 * JL_MASTER_ID_BYTES + 1];
+
+		jl_hex(jl_keywrap_master_id(w), JL_MASTER_ID_BYTES, hex);
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the %s secret of key \"%s\" is encrypted under master key %s, which is not configured here",
+						purpose == JL_WRAP_EXPORT ? "exported" : "stored", jl_msg_str(name), hex),
+				 errhint("Set jldp.master_key_file or jldp.master_key_command in postgresql.conf to that master key (compare jl_master_key_id()).")));
+	}
+	r = jl_keyunwrap(mk, purpose, name, strlen(name), w, n, secret);
+	explicit_bzero(mk, sizeof(mk));
+	if (r != JL_UNWRAP_OK)
+		ereport(ERROR,
+				(errcode(purpose == JL_WRAP_EXPORT ? ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_DATA_CORRUPTED),
+				 errmsg("the %s secret of key \"%s\" does not authenticate",
+						purpose == JL_WRAP_EXPORT ? "exported" : "stored", jl_msg_str(name)),
+				 errdetail("It was altered, or wrapped for a key of another name.")));
+}
+
+/* the 32 secret bytes of a stored secret: plain (no master key) or wrapped */
+static void
+open_stored(const char *name, const uint8 *b, size_t n, uint8 secret[JL_KEY_BYTES])
+{
+	if (n == JL_KEY_BYTES)
+		memcpy(secret, b, JL_KEY_BYTES);
+	else
+		unwrap_or_error(name, JL_WRAP_AT_REST, b, n, secret);
+}
+
+/*
+ * Whether the extension's SQL in schema nsp is 0.3.0 or later: its key table
+ * takes wrapped secrets.  Before ALTER EXTENSION jldp UPDATE (this library
+ * under the 0.2.0 SQL) keys are stored plain; the update encrypts them.
+ */
+static bool
+table_takes_wrapped(Oid nsp)
+{
+	return OidIsValid(LookupFuncName(list_make2(makeString(get_namespace_name(nsp)),
+												makeString("jl_key_rewrap")),
+									 0, NULL, true));
+}
+
+static void
+random_nonce(uint8 nonce[JL_AEAD_NONCE_BYTES])
+{
+	if (!pg_strong_random(nonce, JL_AEAD_NONCE_BYTES))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random nonce")));
+}
+
+/* the stored form of a secret: wrapped when a master key is configured */
+static bytea *
+stored_form(Oid nsp, const char *name, const uint8 *secret)
+{
+	uint8		mk[JL_MASTER_KEY_BYTES],
+				id[JL_MASTER_ID_BYTES],
+				nonce[JL_AEAD_NONCE_BYTES];
+	bytea	   *b;
+
+	if (!table_takes_wrapped(nsp) || !jl_master_key(mk, id))
+	{
+		b = palloc(VARHDRSZ + JL_KEY_BYTES);
+		SET_VARSIZE(b, VARHDRSZ + JL_KEY_BYTES);
+		memcpy(VARDATA(b), secret, JL_KEY_BYTES);
+		return b;
+	}
+	random_nonce(nonce);
+	b = palloc(VARHDRSZ + JL_WRAP_BYTES);
+	SET_VARSIZE(b, VARHDRSZ + JL_WRAP_BYTES);
+	jl_keywrap(mk, JL_WRAP_AT_REST, name, strlen(name), secret, nonce,
+			   (uint8 *) VARDATA(b));
+	explicit_bzero(mk, sizeof(mk));
+	return b;
+}
+
 void
 jl_key_lookup(Oid nsp, const char *name, JlKey *key)
 {
@@ -138,9 +257,8 @@ jl_key_lookup(Oid nsp, const char *name, JlKey *key)
 			if (isnull)
 				continue;
 			b = DatumGetByteaPP(d);
-			if (VARSIZE_ANY_EXHDR(b) != JL_KEY_BYTES)
-				elog(ERROR, "key \"%s\" has a malformed secret", name);
-			memcpy(key->secret, VARDATA_ANY(b), JL_KEY_BYTES);
+			open_stored(name, (const uint8 *) VARDATA_ANY(b),
+						VARSIZE_ANY_EXHDR(b), key->secret);
 			jl_key_fingerprint(key->secret, key->fingerprint);
 			found = true;
 		}
@@ -181,15 +299,14 @@ insert_key(Oid nsp, const char *name, const uint8 *secret)
 {
 	char	   *tbl = key_table_qualified(nsp);
 	char		fp[33];
-	bytea	   *b = palloc(VARHDRSZ + JL_KEY_BYTES);
+	bytea	   *b;
 	Oid			types[4] = {TEXTOID, BYTEAOID, TEXTOID, TEXTOID};
 	Datum		values[4];
 	JlOwnerScope scope;
 	int			rc;
 
 	check_key_name(name);
-	SET_VARSIZE(b, VARHDRSZ + JL_KEY_BYTES);
-	memcpy(VARDATA(b), secret, JL_KEY_BYTES);
+	b = stored_form(nsp, name, secret);
 	jl_key_fingerprint(secret, fp);
 
 	values[0] = CStringGetTextDatum(name);
@@ -217,7 +334,7 @@ insert_key(Oid nsp, const char *name, const uint8 *secret)
 	jl_restore_user(&scope);
 	SPI_finish();
 
-	memset(VARDATA(b), 0, JL_KEY_BYTES);
+	explicit_bzero(VARDATA(b), VARSIZE(b) - VARHDRSZ);
 	return cstring_to_text(fp);
 }
 
@@ -267,30 +384,22 @@ jl_key_import(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(fp);
 }
 
-Datum
-jl_key_drop(PG_FUNCTION_ARGS)
+/*
+ * Lock the row of key name (FOR UPDATE) and check that the caller created
+ * it, is a member of its creator's role, or is a superuser; what names the
+ * action in the message.  Call connected to SPI, as the extension's owner.
+ */
+static void
+lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char *what)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	char	   *tbl = key_table_qualified(nsp);
-	char	   *name;
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
-	Oid			owner,
-				caller = GetUserId();
+	Oid			owner;
 	char	   *owner_name;
-	JlOwnerScope scope;
 	bool		isnull;
 	int			rc;
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("key name must not be NULL")));
-	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	values[0] = CStringGetTextDatum(name);
-
-	SPI_connect();
-	jl_become_owner(nsp, &scope);
 	rc = SPI_execute_with_args(psprintf("SELECT %s::pg_catalog.name FROM %s WHERE name = $1 FOR UPDATE",
 										jl_role_read_sql(nsp, JLDP_KEY_TABLE, "owner"), tbl),
 							   1, types, values, NULL, false, 1);
@@ -302,13 +411,38 @@ jl_key_drop(PG_FUNCTION_ARGS)
 				 errmsg("key \"%s\" does not exist", jl_msg_str(name))));
 	owner_name = NameStr(*DatumGetName(SPI_getbinval(SPI_tuptable->vals[0],
 													 SPI_tuptable->tupdesc, 1, &isnull)));
-	/* an owner that no longer exists: a superuser's to drop (fail closed) */
+	/* an owner that no longer exists: a superuser's key (fail closed) */
 	owner = get_role_oid(owner_name, true);
 	if (!superuser_arg(caller) &&
 		(!OidIsValid(owner) || !has_privs_of_role(caller, owner)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("only the creator of key \"%s\" (or a member of its role) or a superuser may drop it", jl_msg_str(name))));
+				 errmsg("only the creator of key \"%s\" (or a member of its role) or a superuser may %s it",
+						jl_msg_str(name), what)));
+}
+
+Datum
+jl_key_drop(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	char	   *tbl = key_table_qualified(nsp);
+	char	   *name;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	Oid			caller = GetUserId();
+	JlOwnerScope scope;
+	int			rc;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("key name must not be NULL")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	values[0] = CStringGetTextDatum(name);
+
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	lock_own_key(tbl, name, caller, nsp, "drop");
 	rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE name = $1", tbl),
 							   1, types, values, NULL, false, 0);
 	if (rc != SPI_OK_DELETE)
@@ -316,4 +450,167 @@ jl_key_drop(PG_FUNCTION_ARGS)
 	jl_restore_user(&scope);
 	SPI_finish();
 	PG_RETURN_VOID();
+}
+
+static void
+require_master_key(uint8 mk[JL_MASTER_KEY_BYTES], uint8 id[JL_MASTER_ID_BYTES], const char *what)
+{
+	if (!jl_master_key(mk, id))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s needs a master key, and none is configured", what),
+				 errhint("Set jldp.master_key_file or jldp.master_key_command in postgresql.conf and reload.")));
+}
+
+/*
+ * jl_key_export(name): the key's secret wrapped under the master key for
+ * carrying to a server with the same master key (jl_key_import_wrapped).
+ * The bytes reveal nothing without the master key, so they may pass
+ * through query text and logs.  The key's creator or a superuser.
+ */
+Datum
+jl_key_export(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	char	   *name;
+	uint8		mk[JL_MASTER_KEY_BYTES],
+				id[JL_MASTER_ID_BYTES],
+				nonce[JL_AEAD_NONCE_BYTES];
+	JlKey		key;
+	JlOwnerScope scope;
+	bytea	   *out;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("key name must not be NULL")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	require_master_key(mk, id, "jl_key_export");
+
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	lock_own_key(key_table_qualified(nsp), name, GetUserId(), nsp, "export");
+	jl_restore_user(&scope);
+	SPI_finish();
+
+	jl_key_lookup(nsp, name, &key);
+	random_nonce(nonce);
+	out = palloc(VARHDRSZ + JL_WRAP_BYTES);
+	SET_VARSIZE(out, VARHDRSZ + JL_WRAP_BYTES);
+	jl_keywrap(mk, JL_WRAP_EXPORT, name, strlen(name), key.secret, nonce,
+			   (uint8 *) VARDATA(out));
+	explicit_bzero(mk, sizeof(mk));
+	explicit_bzero(key.secret, sizeof(key.secret));
+	PG_RETURN_BYTEA_P(out);
+}
+
+/*
+ * jl_key_import_wrapped(name, wrapped): create key name from what
+ * jl_key_export(name) returned on a server with the same master key;
+ * returns the fingerprint, to compare with the exporting server's.
+ * Superuser only, as jl_key_import.
+ */
+Datum
+jl_key_import_wrapped(PG_FUNCTION_ARGS)
+{
+	char	   *name;
+	bytea	   *w;
+	uint8		secret[JL_KEY_BYTES];
+	text	   *fp;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only a superuser may import a key")));
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("key name and wrapped secret must not be NULL")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	check_key_name(name);
+	w = PG_GETARG_BYTEA_PP(1);
+	unwrap_or_error(name, JL_WRAP_EXPORT, (const uint8 *) VARDATA_ANY(w),
+					VARSIZE_ANY_EXHDR(w), secret);
+	fp = insert_key(get_func_namespace(fcinfo->flinfo->fn_oid), name, secret);
+	explicit_bzero(secret, sizeof(secret));
+	PG_RETURN_TEXT_P(fp);
+}
+
+/*
+ * jl_key_rewrap(): encrypt every key under the configured master key: plain
+ * secrets (stored before a master key was configured) and secrets wrapped
+ * under jldp.previous_master_key_* (rotation).  Returns how many rows
+ * changed.  Superuser only.
+ */
+Datum
+jl_key_rewrap(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	char	   *tbl = key_table_qualified(nsp);
+	uint8		mk[JL_MASTER_KEY_BYTES],
+				id[JL_MASTER_ID_BYTES];
+	JlOwnerScope scope;
+	SPITupleTable *rows;
+	uint64		nrows,
+				i;
+	int32		changed = 0;
+	int			rc;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only a superuser may rewrap the keys")));
+	require_master_key(mk, id, "jl_key_rewrap");
+	explicit_bzero(mk, sizeof(mk));
+
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	rc = SPI_execute(psprintf("SELECT name, secret FROM %s ORDER BY name FOR UPDATE", tbl), false, 0);
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "SPI_execute failed: %d", rc);
+	rows = SPI_tuptable;
+	nrows = SPI_processed;
+	for (i = 0; i < nrows; i++)
+	{
+		bool		isnull;
+		char	   *name = TextDatumGetCString(SPI_getbinval(rows->vals[i], rows->tupdesc, 1, &isnull));
+		bytea	   *b = DatumGetByteaPP(SPI_getbinval(rows->vals[i], rows->tupdesc, 2, &isnull));
+		const uint8 *p = (const uint8 *) VARDATA_ANY(b);
+		size_t		n = VARSIZE_ANY_EXHDR(b);
+		uint8		secret[JL_KEY_BYTES];
+		Oid			types[2] = {TEXTOID, BYTEAOID};
+		Datum		values[2];
+		bytea	   *nb;
+
+		if (n == JL_WRAP_BYTES && memcmp(jl_keywrap_master_id(p), id, JL_MASTER_ID_BYTES) == 0)
+			continue;			/* already under the current master key */
+		open_stored(name, p, n, secret);
+		nb = stored_form(nsp, name, secret);
+		explicit_bzero(secret, sizeof(secret));
+		values[0] = CStringGetTextDatum(name);
+		values[1] = PointerGetDatum(nb);
+		rc = SPI_execute_with_args(psprintf("UPDATE %s SET secret = $2 WHERE name = $1", tbl),
+								   2, types, values, NULL, false, 0);
+		if (rc != SPI_OK_UPDATE)
+			elog(ERROR, "SPI_execute_with_args failed: %d", rc);
+		changed++;
+	}
+	jl_restore_user(&scope);
+	SPI_finish();
+	PG_RETURN_INT32(changed);
+}
+
+/* jl_master_key_id(): the configured master key's id (hex), NULL if none */
+Datum
+jl_master_key_id(PG_FUNCTION_ARGS)
+{
+	uint8		mk[JL_MASTER_KEY_BYTES],
+				id[JL_MASTER_ID_BYTES];
+	char		hex[2 * JL_MASTER_ID_BYTES + 1];
+
+	if (!jl_master_key(mk, id))
+		PG_RETURN_NULL();
+	explicit_bzero(mk, sizeof(mk));
+	jl_hex(id, JL_MASTER_ID_BYTES, hex);
+	PG_RETURN_TEXT_P(cstring_to_text(hex));
 }

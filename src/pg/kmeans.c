@@ -17,6 +17,7 @@
 
 #include "math/projection.h"
 #include "pg/arrays.h"
+#include "pg/kmeans.h"
 
 PG_FUNCTION_INFO_V1(jl_kmeans_trans);
 PG_FUNCTION_INFO_V1(jl_kmeans_combine);
@@ -395,8 +396,8 @@ jl_kmeans_final(PG_FUNCTION_ARGS)
 }
 
 /* the centroids of jl_kmeans: a two-dimensional m x k float8[] */
-static double *
-km_read_centroids(ArrayType *a, int *m, int *k)
+double *
+jl_read_centroids(ArrayType *a, int *m, int *k)
 {
 	double	   *v;
 	int			n,
@@ -437,7 +438,7 @@ jl_nearest_centroid(PG_FUNCTION_ARGS)
 				ck;
 
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "sketch", &k);
-	c = km_read_centroids(PG_GETARG_ARRAYTYPE_P(1), &m, &ck);
+	c = jl_read_centroids(PG_GETARG_ARRAYTYPE_P(1), &m, &ck);
 	if (ck != k)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),

@@ -90,6 +90,21 @@ unit_rel(double a, double b)
 	return m == 0.0 ? 0.0 : fabs(a - b) / m;
 }
 
+/* n bytes from 2n hex digits (test vectors) */
+UNIT_FN void
+unit_unhex(const char *hex, uint8_t *out, size_t n)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		unsigned int v;
+
+		sscanf(hex + 2 * i, "%2x", &v);
+		out[i] = (uint8_t) v;
+	}
+}
+
 /* ---------- byte sources for JlRandom ---------- */
 
 UNIT_FN void

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Scale-out over postgres_fdw (docs/scaleout.md) on three throwaway clusters
+# of its own: a coordinator and two shards on local sockets, one master key.
+#   1. The key is created on the coordinator and carried to the shards with
+#      jl_key_export / jl_key_import_wrapped: the same fingerprint on all.
+#   2. Each shard releases its own rows (jl_release_table next to the data);
+#      the coordinator's sketch table is partitioned, its partitions foreign
+#      tables on the shards; a local copy partitioned alike is the
+#      single-node reference.
+#   3. kNN: jl_knn on the sharded table equals jl_knn on the local copy; the
+#      shard sorts and limits (LIMIT in the remote SQL).
+#   4. k-means: jl_kmeans_lloyd from the same starting centroids gives the
+#      same centroids bit for bit; the Lloyd step is an aggregate computed by
+#      the shard (postgres_fdw pushes it).
+#   5. An analyst mapped to a shard role with SELECT on the sketches only
+#      cannot read jldp_key through a foreign table of its own; the negative
+#      control, a mapping to the shard's superuser, can.
+# Exits non-zero on any failure.
+set -euo pipefail
+source "$(dirname "$0")/pgenv.sh"
+opts="-c max_prepared_transactions=10"
+jl_multi_start coord $opts; PC=$JL_MULTI_PORT
+jl_multi_start shard1 $opts; PS1=$JL_MULTI_PORT
+jl_multi_start shard2 $opts; PS2=$JL_MULTI_PORT
+dir=$JL_MULTI_DIR
+q() { local port=$1; shift; as_pg psql -qXAt -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres -d postgres "$@"; }
+fail=0
+err() { "$@" 2>&1 >/dev/null | sed -n 's/^.*ERROR: *//p' | head -1 || true; }
+
+# one master key for the deployment
+as_pg sh -c "umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > '$dir/master.key'"
+for p in $PC $PS1 $PS2; do
+  q $p -c "CREATE EXTENSION jldp" -c "ALTER SYSTEM SET jldp.master_key_file = '$dir/master.key'" -c "SELECT pg_reload_conf()" >/dev/null
+done
+sleep 0.3
+
+# 1. the key
+fp=$(q $PC -c "SELECT jl_key_create('shared')")
+blob=$(q $PC -c "SELECT jl_key_export('shared')")
+for p in $PS1 $PS2; do
+  jl_check "shard on port $p: the imported key has the coordinator's fingerprint" \
+    "$(q $p -c "SELECT jl_key_import_wrapped('shared', '$blob')")" "$fp"
+done
+jl_check "all three servers: one master key id" \
+  "$(for p in $PC $PS1 $PS2; do q $p -c "SELECT jl_master_key_id()"; done | sort -u | wc -l)" "1"
+
+# 2. rows on the shards, released where they live
+n_per=300
+for i in 1 2; do
+  p=$([ $i = 1 ] && echo $PS1 || echo $PS2)
+  lo=$(( (i - 1) * n_per + 1 )); hi=$(( i * n_per ))
+  q $p >/dev/null <<SQL
+CREATE TABLE raw AS
+  SELECT g AS id, ARRAY[(g % 7) + (g % 3) * 0.5, (g % 11) * 0.3, (g % 5) * 0.7, (g % 13) * 0.2,
+                        (g % 4) * 1.1, (g % 9) * 0.4]::float8[] AS x
+  FROM generate_series($lo, $hi) g;
+SELECT jl_release_table('raw', 'id', '{x}', 'sk', 8, 1.0, key => 'shared', bound => 10, neighbor => 'element', noise => 'laplace');
+SQL
+done
+cols=$(q $PS1 -c "SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = 'sk'::regclass AND attnum > 0 AND NOT attisdropped")
+sketch_col=$(q $PS1 -c "SELECT attname FROM pg_attribute WHERE attrelid = 'sk'::regclass AND attnum > 0 AND atttypid = 'float8[]'::regtype LIMIT 1")
+id_col=$(q $PS1 -c "SELECT attname FROM pg_attribute WHERE attrelid = 'sk'::regclass AND attnum = 1")
+q $PC >/dev/null <<SQL
+CREATE EXTENSION postgres_fdw;
+CREATE SERVER shard1 FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host '$dir', port '$PS1', dbname 'postgres', extensions 'jldp', async_capable 'true');
+CREATE SERVER shard2 FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host '$dir', port '$PS2', dbname 'postgres', extensions 'jldp', async_capable 'true');
+CREATE USER MAPPING FOR postgres SERVER shard1 OPTIONS (user 'postgres');
+CREATE USER MAPPING FOR postgres SERVER shard2 OPTIONS (user 'postgres');
+CREATE TABLE sk ($cols) PARTITION BY RANGE ($id_col);
+CREATE FOREIGN TABLE sk_1 PARTITION OF sk FOR VALUES FROM (1) TO ($(( n_per + 1 )))
+  SERVER shard1 OPTIONS (table_name 'sk');
+CREATE FOREIGN TABLE sk_2 PARTITION OF sk FOR VALUES FROM ($(( n_per + 1 ))) TO ($(( 2 * n_per + 1 )))
+  SERVER shard2 OPTIONS (table_name 'sk');
+-- the single-node reference: the same rows in the same order, local partitions
+CREATE TABLE sk_local ($cols) PARTITION BY RANGE ($id_col);
+CREATE TABLE sk_local_1 PARTITION OF sk_local FOR VALUES FROM (1) TO ($(( n_per + 1 )));
+CREATE TABLE sk_local_2 PARTITION OF sk_local FOR VALUES FROM ($(( n_per + 1 ))) TO ($(( 2 * n_per + 1 )));
+INSERT INTO sk_local_1 SELECT * FROM sk_1;
+INSERT INTO sk_local_2 SELECT * FROM sk_2;
+SQL
+jl_check "the sharded table holds both shards' sketches" "$(q $PC -c "SELECT count(*) FROM sk")" "$(( 2 * n_per ))"
+
+# 3. kNN
+qv=$(q $PC -c "SELECT $sketch_col::text FROM sk WHERE $id_col = 17")
+knn() { q $PC -c "SELECT string_agg(id || ':' || dist, ' ') FROM jl_knn('$1', '$id_col', '$sketch_col', '$qv', 10)"; }
+dist_knn=$(knn sk)
+jl_check "distributed kNN equals single-node kNN (10 ids and distances)" "$dist_knn" "$(knn sk_local)"
+jl_check "the nearest row is the query's own" "${dist_knn%%:*}" "17"
+remote=$(q $PC -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $id_col::bigint, jl_recover_dist($sketch_col, '$qv', 0) FROM sk_1 ORDER BY 2, 1 LIMIT 10" | grep "Remote SQL")
+jl_check "kNN: the shard sorts and limits (remote SQL ends in LIMIT 10)" "$(echo "$remote" | grep -c 'ORDER BY .* LIMIT 10')" "1"
+
+# 4. k-means from the same starting centroids
+c0=$(q $PC -c "SELECT array_agg($sketch_col ORDER BY $id_col)::text FROM sk WHERE $id_col IN (3, 101, 250, 420, 555)")
+km() { q $PC -c "SELECT jl_kmeans_lloyd('$1', '$sketch_col', '$c0', 100)::text"; }
+dist_km=$(km sk)
+jl_check "distributed k-means equals single-node k-means bit for bit" "$dist_km" "$(km sk_local)"
+jl_check "k-means moved the centroids" "$([ "$dist_km" != "$c0" ] && echo moved)" "moved"
+agg=$(q $PC -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT jl_lloyd_step($sketch_col, '$c0') FROM sk_1")
+jl_check "the Lloyd step is computed by the shard (an aggregate in the remote SQL)" \
+  "$(echo "$agg" | grep -c 'Remote SQL: SELECT public.jl_lloyd_step(')" "1"
+
+# 5. analysts and curators on the shards
+q $PS1 >/dev/null <<'SQL'
+CREATE ROLE shard_analyst LOGIN;
+GRANT SELECT ON sk TO shard_analyst;
+SQL
+q $PC >/dev/null <<'SQL'
+CREATE ROLE analyst LOGIN;
+GRANT USAGE ON FOREIGN SERVER shard1 TO analyst;
+GRANT CREATE ON SCHEMA public TO analyst;
+-- trust authentication in this test: a password is not required
+CREATE USER MAPPING FOR analyst SERVER shard1 OPTIONS (user 'shard_analyst', password_required 'false');
+SQL
+q $PC -c "SET ROLE analyst" -c "CREATE FOREIGN TABLE stolen (name text, secret bytea) SERVER shard1 OPTIONS (table_name 'jldp_key')" >/dev/null
+jl_check "an analyst mapped to a shard role with SELECT on the sketches only cannot read jldp_key" \
+  "$(err q $PC -c "SET ROLE analyst" -c "SELECT secret FROM stolen")" "permission denied for table jldp_key"
+jl_check "the analyst reads the sketches" "$(q $PC -c "SET ROLE analyst" -c "CREATE FOREIGN TABLE sk_a (id bigint) SERVER shard1 OPTIONS (table_name 'sk')" -c "SELECT count(*) FROM sk_a")" "$n_per"
+q $PC -c "ALTER USER MAPPING FOR analyst SERVER shard1 OPTIONS (SET user 'postgres')" >/dev/null
+jl_check "negative control: mapped to the shard's superuser, the analyst reads the (encrypted) secret" \
+  "$(q $PC -c "SET ROLE analyst" -c "SELECT length(secret) FROM stolen")" "77"
+
+[ $fail -eq 0 ] && echo "scale-out: all checks passed"
+exit $fail
