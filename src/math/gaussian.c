@@ -170,6 +170,100 @@ jl_zcdp_epsilon(double rho, double delta)
 	return hi;
 }
 
+/*
+ * eta(x) >= |sum_{m != 0} exp(-2 pi^2 x^2 m^2) e^{2 pi i m a}| for every a:
+ * the relative error of Poisson summation for a Gaussian sum of width x.
+ */
+static double
+poisson_eta(double x2)
+{
+	double		q = exp(-2.0 * M_PI * M_PI * x2);
+
+	/* 2 sum_{m >= 1} q^(m^2) <= 2 q / (1 - q), widened for rounding */
+	return 2.0 * q / (1.0 - q) * (1.0 + 1e-12) + 1e-300;
+}
+
+/* upper tail of N(0, 1) at x, rounded up (down with dir < 0) */
+static double
+normal_tail(double x, int dir)
+{
+	double		xa = x - (double) dir * (fabs(x) * 1e-14 + 1e-300);
+
+	return 0.5 * erfc(xa / M_SQRT2) * (1.0 + (double) dir * 1e-12);
+}
+
+double
+jl_discrete_gaussian_delta_at(double Dg, double s, int k, double epsilon,
+							  double r, double kappa)
+{
+	/*
+	 * Z = <w, N>, N ~ N_Z(0, s^2)^k, ||w|| = Dg; the noise smoothed by
+	 * E ~ N(0, r^2)^k has a density within [A, B] times the N(0, s^2 + r^2)
+	 * density per coordinate, and <w, E> ~ N(0, (r Dg)^2).  With
+	 * c = kappa r Dg and s2 = sqrt(s^2 + r^2) Dg:
+	 *   P(Z > a) <= B^k Phibar((a - c) / s2) / Phi(kappa)
+	 *   P(Z > b) >= A^k Phibar((b + c) / s2) - Phibar(kappa)
+	 * and delta <= P(Z > a) - e^eps P(Z > b), a, b = eps s^2 -+ Dg^2 / 2.
+	 */
+	double		s2 = s * s,
+				r2 = r * r,
+				t2 = s2 * r2 / (s2 + r2),
+				eta_t,
+				eta_s = poisson_eta(s2),
+				Ak,
+				Bk,
+				sd,
+				c,
+				a,
+				b,
+				upper,
+				lower,
+				tail_kappa,
+				d;
+
+	if (!(Dg > 0.0 && s > 0.0 && r > 0.0 && kappa > 0.0 && epsilon >= 0.0 && k >= 1))
+		return 1.0;
+	/* t2 < r2 rounds either way; use the smaller width, which is worse */
+	eta_t = poisson_eta(t2 * (1.0 - 1e-15));
+	Bk = exp((double) k * log1p(eta_t)) * (1.0 + 1e-13);
+	Ak = exp((double) k * (log1p(-eta_t) - log1p(eta_s))) * (1.0 - 1e-13);
+	sd = sqrt(s2 + r2) * Dg;
+	c = kappa * r * Dg;
+	a = epsilon * s2 - 0.5 * Dg * Dg;
+	b = epsilon * s2 + 0.5 * Dg * Dg;
+	tail_kappa = normal_tail(kappa, 1);
+	upper = Bk * normal_tail((a - c) / sd, 1) / (1.0 - tail_kappa) * (1.0 + 1e-13);
+	lower = Ak * normal_tail((b + c) / sd, -1) - tail_kappa;
+	if (lower < 0.0)
+		lower = 0.0;
+	d = upper - exp(epsilon) * (1.0 - 1e-13) * lower;
+	if (!isfinite(d) || d >= 1.0)
+		return 1.0;
+	/* the subtraction's rounding; never below 1e-300 (underflow) */
+	d += 4.0 * DBL_EPSILON * upper;
+	return d < 1e-300 ? 1e-300 : d;
+}
+
+double
+jl_discrete_gaussian_delta(double Dg, double s, int k, double epsilon)
+{
+	static const double rs[] = {1.0, 1.25, 1.5, 2.0};
+	double		best = 1.0;
+	int			i,
+				j;
+
+	for (i = 0; i < (int) (sizeof(rs) / sizeof(rs[0])); i++)
+		for (j = 3; j <= 14; j++)
+		{
+			double		d = jl_discrete_gaussian_delta_at(Dg, s, k, epsilon,
+														  rs[i], (double) j);
+
+			if (d < best)
+				best = d;
+		}
+	return best;
+}
+
 /* Bernoulli(exp(-num/den)) for a 128-bit num and den < 2^63. */
 static bool
 bernoulli_exp_wide(JlRandom *r, unsigned __int128 num, uint64_t den)

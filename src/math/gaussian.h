@@ -65,6 +65,26 @@ double		jl_zcdp_delta(double rho, double epsilon);
 double		jl_zcdp_epsilon(double rho, double delta);
 
 /*
+ * An upper bound on delta(epsilon) of the k-dimensional discrete Gaussian
+ * N_Z(0, s^2)^k (s in grid steps) against any shift of L2 norm at most Dg
+ * grid steps: the hockey-stick divergence of the noise actually sampled,
+ * bounded through the continuous Gaussian that the discrete one is after
+ * smoothing by N(0, r^2) (docs/gaussian_certificate.md).  Minimised over a
+ * few smoothing widths r and tail cut-offs kappa, every one of which gives
+ * a valid bound; rounded upward; at most 1.
+ */
+double		jl_discrete_gaussian_delta(double Dg, double s, int k,
+									   double epsilon);
+
+/*
+ * The same bound for one smoothing width r and cut-off kappa (exposed for
+ * the unit tests).
+ */
+double		jl_discrete_gaussian_delta_at(double Dg, double s, int k,
+										  double epsilon, double r,
+										  double kappa);
+
+/*
  * Discrete Gaussian N_Z(0, s^2): Pr[Y = y] proportional to
  * exp(-y^2 / (2 s^2)), 1 <= s <= JL_GAUSSIAN_MAX_S, by rejection from the
  * discrete Laplace of scale s (Canonne, Kamath, Steinke 2020, Algorithm 3
