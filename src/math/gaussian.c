@@ -303,3 +303,69 @@ jl_discrete_gaussian(JlRandom *r, uint64_t s, const uint32_t *laplace_table)
 			return y;
 	}
 }
+
+/* the largest a with a^2 <= 2 s^2 */
+static uint64_t
+acceptance_span(uint64_t s)
+{
+	uint64_t	a = (uint64_t) floor(M_SQRT2 * (double) s);
+
+	while (a * a > 2 * s * s)
+		a--;
+	while ((a + 1) * (a + 1) <= 2 * s * s)
+		a++;
+	return a;
+}
+
+uint64_t
+jl_gaussian_table_entries(uint64_t s)
+{
+	if (s < 1 || s > JL_GAUSSIAN_TABLE_MAX_S)
+		return 0;
+	return s + acceptance_span(s) + 1;
+}
+
+void
+jl_gaussian_table_fill(uint64_t s, uint32_t *table)
+{
+	uint64_t	A = acceptance_span(s),
+				a;
+
+	jl_laplace_table_fill(s, table);
+	table[s] = 0;				/* a = 0 always accepts */
+	for (a = 1; a <= A; a++)
+	{
+		uint64_t	lo,
+					hi;
+
+		/* exp(-a^2/(2 s^2)) in [1/e, 1): lo < 2^16, hi - lo <= 2 */
+		jl_exp_bounds(a * a, 2 * s * s, 16, &lo, &hi);
+		table[s + a] = (uint32_t) (lo | ((hi - lo) << 16));
+	}
+}
+
+int64_t
+jl_discrete_gaussian_table(JlRandom *r, uint64_t s, const uint32_t *table)
+{
+	uint64_t	A,
+				den = 2 * s * s;
+
+	if (table == NULL || s > JL_GAUSSIAN_TABLE_MAX_S)
+		return jl_discrete_gaussian(r, s, NULL);
+	A = jl_gaussian_table_entries(s) - s - 1;
+	for (;;)
+	{
+		int64_t		y = jl_discrete_laplace_table(r, s, table);
+		int64_t		d = (y < 0 ? -y : y) - (int64_t) s;
+		uint64_t	a = (uint64_t) (d < 0 ? -d : d);
+
+		if (a <= A)
+		{
+			/* the same event as bernoulli_exp_wide's, decided by the table */
+			if (a == 0 || jl_bernoulli_exp_packed(r, a * a, den, table[s + a]))
+				return y;
+		}
+		else if (bernoulli_exp_wide(r, (unsigned __int128) a * a, den))
+			return y;
+	}
+}

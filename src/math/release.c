@@ -89,6 +89,23 @@ jl_project_rows(const double *P, int64_t d, int k, const double *X, int64_t n,
 					(int) d, 1.0, X, (int) d, P, k, 0.0, Y, k);
 }
 
+uint64_t
+jl_noise_table_entries(const JlMechanism *m)
+{
+	if (m->noise == JL_NOISE_GAUSSIAN)
+		return jl_gaussian_table_entries(m->t);
+	return m->t <= JL_LAPLACE_TABLE_MAX_T ? m->t : 0;
+}
+
+void
+jl_noise_table_fill(const JlMechanism *m, uint32_t *table)
+{
+	if (m->noise == JL_NOISE_GAUSSIAN)
+		jl_gaussian_table_fill(m->t, table);
+	else
+		jl_laplace_table_fill(m->t, table);
+}
+
 double
 jl_saturation_level(const JlMechanism *m)
 {
@@ -131,9 +148,12 @@ jl_noise_on_grid(const JlMechanism *m, double *y, JlRandom *r)
 		q = q > JL_SATURATE ? JL_SATURATE : (q < -JL_SATURATE ? -JL_SATURATE : q);
 		/* round to nearest (even): exact for |q| < 2^51, no libm call */
 		n = (q + JL_ROUND_MAGIC) - JL_ROUND_MAGIC;
-		noise = (m->noise == JL_NOISE_GAUSSIAN) ?
-			jl_discrete_gaussian(r, m->t, m->noise_table) :
-			jl_discrete_laplace_table(r, m->t, m->noise_table);
+		if (m->noise != JL_NOISE_GAUSSIAN)
+			noise = jl_discrete_laplace_table(r, m->t, m->noise_table);
+		else if (m->noise_table_full)
+			noise = jl_discrete_gaussian_table(r, m->t, m->noise_table);
+		else
+			noise = jl_discrete_gaussian(r, m->t, m->noise_table);
 		z = (double) ((int64_t) n + noise);
 		/* depends on the noise only, never reached in practice (e^-256) */
 		if (!(fabs(z) < 4.0 * JL_MAX_GRID_INDEX))

@@ -279,12 +279,14 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 		c->used = true;
 	}
 	else if (sampling && c->noise_table == NULL &&
-			 c->m.t <= JL_LAPLACE_TABLE_MAX_T)
+			 jl_noise_table_entries(&c->m) > 0)
 	{
 		/* second use: the exp(-u/t) bounds for the sampler pay off */
-		c->noise_table = MemoryContextAllocHuge(st->mcxt, sizeof(uint32) * c->m.t);
-		jl_laplace_table_fill(c->m.t, c->noise_table);
+		c->noise_table = MemoryContextAllocHuge(st->mcxt,
+												sizeof(uint32) * jl_noise_table_entries(&c->m));
+		jl_noise_table_fill(&c->m, c->noise_table);
 		c->m.noise_table = c->noise_table;
+		c->m.noise_table_full = true;
 	}
 	st->cal_last = c - st->cal;
 	return &c->m;

@@ -180,6 +180,12 @@ sampler(JlRandom *r, uint64_t s, const uint32_t *table)
 	return jl_discrete_gaussian(r, s, table);
 }
 
+static int64_t
+table_sampler(JlRandom *r, uint64_t s, const uint32_t *table)
+{
+	return jl_discrete_gaussian_table(r, s, table);
+}
+
 /* negative control: the right sampler at the wrong sigma, s + 1 */
 static int64_t
 wrong_sigma(JlRandom *r, uint64_t s, const uint32_t *table)
@@ -304,6 +310,35 @@ test_sampler(void)
 			p = fit(naive_rounded, s, table, N, &zv, &nc);
 			check(p < UNIT_ALPHA, "negative control s=%llu: fit rejects a rounded continuous Gaussian (p = %.3g)",
 				  (unsigned long long) s, p);
+		}
+		free(table);
+
+		/* the table sampler: the same distribution */
+		table = malloc(sizeof(uint32_t) * (jl_gaussian_table_entries(s) + 1));
+		jl_gaussian_table_fill(s, table);
+		t0 = unit_seconds();
+		p = fit(table_sampler, s, table, N, &zv, &nc);
+		check(p >= UNIT_ALPHA && fabs(zv) < UNIT_Z,
+			  "table sampler s=%llu: fit over %d cells p = %.3g, mean of y^2 z = %.2f (%.0f ns/draw)",
+			  (unsigned long long) s, nc, p, zv, (unit_seconds() - t0) * 1e9 / N);
+		if (s == 20)
+		{
+			/* negative control: acceptance bounds of sigma 1.25 s */
+			uint64_t	A = jl_gaussian_table_entries(s) - s - 1,
+						a;
+
+			for (a = 1; a <= A; a++)
+			{
+				uint64_t	lo,
+							hi;
+
+				jl_exp_bounds(a * a * 16, 2 * s * s * 25, 16, &lo, &hi);
+				table[s + a] = (uint32_t) (lo | ((hi - lo) << 16));
+			}
+			p = fit(table_sampler, s, table, N, &zv, &nc);
+			check(p < UNIT_ALPHA || fabs(zv) >= UNIT_Z,
+				  "negative control: the table sampler with acceptance bounds of 1.25 s is rejected "
+				  "(p = %.3g, z = %.1f)", p, zv);
 		}
 		free(table);
 	}
