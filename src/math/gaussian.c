@@ -304,65 +304,77 @@ jl_discrete_gaussian(JlRandom *r, uint64_t s, const uint32_t *laplace_table)
 	}
 }
 
-/* the largest a with a^2 <= 2 s^2 */
-static uint64_t
-acceptance_span(uint64_t s)
-{
-	uint64_t	a = (uint64_t) floor(M_SQRT2 * (double) s);
-
-	while (a * a > 2 * s * s)
-		a--;
-	while ((a + 1) * (a + 1) <= 2 * s * s)
-		a++;
-	return a;
-}
+/*
+ * The table's acceptance part covers a = ||Y| - s| <= 4 s (|Y| <= 5 s, all
+ * but e^-5 of the discrete Laplace's draws): entry s holds that limit, and
+ * entry s + a packs q = floor(a^2 / (2 s^2)) (bits 24..31, q <= 8) with
+ * 16-bit bounds on 2^16 exp(-rem / (2 s^2)), rem = a^2 - q 2 s^2 (bits
+ * 0..17, as jl_laplace_table_fill packs them).  Acceptance is then q
+ * Bernoulli(exp(-1)) trials and one Bernoulli(exp(-rem / (2 s^2))), all
+ * independent: probability exp(-a^2 / (2 s^2)) exactly, as in
+ * bernoulli_exp_wide, without evaluating exp per draw.
+ */
+#define ACCEPT_SPAN 4
 
 uint64_t
 jl_gaussian_table_entries(uint64_t s)
 {
 	if (s < 1 || s > JL_GAUSSIAN_TABLE_MAX_S)
 		return 0;
-	return s + acceptance_span(s) + 1;
+	return s + ACCEPT_SPAN * s + 1;
 }
 
 void
 jl_gaussian_table_fill(uint64_t s, uint32_t *table)
 {
-	uint64_t	A = acceptance_span(s),
+	uint64_t	amax = ACCEPT_SPAN * s,
+				den = 2 * s * s,
 				a;
 
 	jl_laplace_table_fill(s, table);
-	table[s] = 0;				/* a = 0 always accepts */
-	for (a = 1; a <= A; a++)
+	table[s] = (uint32_t) amax;
+	for (a = 1; a <= amax; a++)
 	{
-		uint64_t	lo,
+		uint64_t	q = a * a / den,
+					rem = a * a - q * den,
+					lo,
 					hi;
 
-		/* exp(-a^2/(2 s^2)) in [1/e, 1): lo < 2^16, hi - lo <= 2 */
-		jl_exp_bounds(a * a, 2 * s * s, 16, &lo, &hi);
-		table[s + a] = (uint32_t) (lo | ((hi - lo) << 16));
+		/* exp(-rem/den) in (1/e, 1]: lo <= 2^16, hi - lo <= 2 */
+		jl_exp_bounds(rem, den, 16, &lo, &hi);
+		if (lo >= (UINT64_C(1) << 16))
+			lo = (UINT64_C(1) << 16) - 1;	/* rem = 0: 1 - 2^-16 is a valid lower bound */
+		table[s + a] = (uint32_t) (lo | ((hi - lo) << 16) | (q << 24));
 	}
 }
 
 int64_t
 jl_discrete_gaussian_table(JlRandom *r, uint64_t s, const uint32_t *table)
 {
-	uint64_t	A,
+	uint64_t	amax,
 				den = 2 * s * s;
 
 	if (table == NULL || s > JL_GAUSSIAN_TABLE_MAX_S)
 		return jl_discrete_gaussian(r, s, NULL);
-	A = jl_gaussian_table_entries(s) - s - 1;
+	amax = table[s];
 	for (;;)
 	{
 		int64_t		y = jl_discrete_laplace_table(r, s, table);
 		int64_t		d = (y < 0 ? -y : y) - (int64_t) s;
 		uint64_t	a = (uint64_t) (d < 0 ? -d : d);
 
-		if (a <= A)
+		if (a == 0)
+			return y;
+		if (a <= amax)
 		{
-			/* the same event as bernoulli_exp_wide's, decided by the table */
-			if (a == 0 || jl_bernoulli_exp_packed(r, a * a, den, table[s + a]))
+			uint32_t	e = table[s + a];
+			uint64_t	q = e >> 24,
+						rem = a * a - q * den;
+			bool		accept = jl_bernoulli_exp_packed(r, rem, den, e & 0xffffff);
+
+			while (accept && q-- > 0)
+				accept = jl_bernoulli_exp_packed(r, 1, 1, JL_EXP1_PACKED);
+			if (accept)
 				return y;
 		}
 		else if (bernoulli_exp_wide(r, (unsigned __int128) a * a, den))

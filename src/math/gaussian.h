@@ -96,13 +96,13 @@ int64_t		jl_discrete_gaussian(JlRandom *r, uint64_t s,
 								 const uint32_t *laplace_table);
 
 /*
- * The faster exact sampler: a table of s + A + 1 entries (A = floor(sqrt(2)
- * s), the largest |(|Y| - s)| whose acceptance exp(-(|Y| - s)^2 / (2 s^2))
- * is at least 1/e): the discrete Laplace's bounds (jl_laplace_table_fill(s,
- * .)), then 16-bit bounds on 2^16 exp(-a^2 / (2 s^2)) for a = 0..A packed the
- * same way.  Most acceptance trials are decided by 8 random bits and one
- * lookup; the others are resolved exactly, so the distribution is the
- * same N_Z(0, s^2).  For s > JL_GAUSSIAN_TABLE_MAX_S there is no table
+ * The faster exact sampler: a table of jl_gaussian_table_entries(s) = 5 s + 1
+ * entries, the discrete Laplace's bounds (jl_laplace_table_fill(s, .)) and
+ * then, for a = ||Y| - s| <= 4 s, the acceptance exp(-a^2 / (2 s^2)) split
+ * into whole powers of exp(-1) and 16-bit bounds on the rest (gaussian.c).
+ * Most acceptance trials are decided by 8 random bits and one lookup; the
+ * others are resolved exactly, so the distribution is the same N_Z(0, s^2).
+ * For s > JL_GAUSSIAN_TABLE_MAX_S there is no table
  * (jl_gaussian_table_entries returns 0).
  */
 #define JL_GAUSSIAN_TABLE_MAX_S 46340	/* 2 s^2 < 2^32 */

@@ -361,8 +361,6 @@ rand_below_short(JlRandom *r, uint64_t t)
 	return m >> L;
 }
 
-/* 2^16 exp(-1) = 24109.3...: lo 24109, hi 24110 */
-#define JL_EXP1_PACKED (UINT32_C(24109) | (UINT32_C(1) << 16))
 /* 2^8 exp(-1) = 94.18: a first byte below 94 decides true, above 94 false */
 #define JL_EXP1_BYTE 94
 

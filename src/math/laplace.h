@@ -44,6 +44,9 @@ void		jl_laplace_table_fill(uint64_t t, uint32_t *bounds);
 bool		jl_bernoulli_exp_resolve(JlRandom *r, uint64_t num, uint64_t den,
 									 uint32_t R);
 
+/* 2^16 exp(-1) = 24109.3...: lo 24109, hi 24110, packed */
+#define JL_EXP1_PACKED (UINT32_C(24109) | (UINT32_C(1) << 16))
+
 /*
  * Bernoulli(exp(-num/den)) (0 <= num <= den < 2^32) with 16-bit bounds
  * packed as in the table: lo <= 2^16 exp(-num/den) <= lo + (packed >> 16).

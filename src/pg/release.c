@@ -368,18 +368,32 @@ jl_project(PG_FUNCTION_ARGS)
 	CallState  *st = call_state(fcinfo);
 	const JlKey *key;
 	JlProjection *p;
-	double	   *x,
-			   *y;
+	ArrayType  *result;
+	double	   *x;
 	int32		k = PG_GETARG_INT32(1);
-	JlKind		kind = jl_parse_kind(PG_GETARG_TEXT_PP(3));
+	JlKind		kind;
 	int			d;
 
+	/* the kind word is parsed once per call site when it is a constant */
+	if (!st->opts_checked)
+	{
+		st->opts_stable = arg_is_const(fcinfo->flinfo, 3);
+		st->opts_checked = true;
+	}
+	if (st->opts_stable && st->have_opts)
+		kind = st->opts.kind;
+	else
+	{
+		kind = jl_parse_kind(PG_GETARG_TEXT_PP(3));
+		st->opts.kind = kind;
+		st->have_opts = st->opts_stable;
+	}
 	jl_check_k(k);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
 	jl_check_identity_k(kind, k, d, "the length of x");
 	key = call_key(fcinfo, st, PG_GETARG_TEXT_PP(2));
 	p = jl_projection_get(key->secret, kind, k, d);
-	y = palloc(sizeof(double) * k);
-	jl_projection_apply(p, x, 1, y);
-	PG_RETURN_ARRAYTYPE_P(jl_vector_array(y, k));
+	result = jl_vector_array(NULL, k);
+	jl_projection_apply(p, x, 1, (double *) ARR_DATA_PTR(result));
+	PG_RETURN_ARRAYTYPE_P(result);
 }
