@@ -784,3 +784,12 @@ REVOKE ALL ON FUNCTION @extschema@.jl_key_table_changed() FROM PUBLIC;
 CREATE TRIGGER jldp_key_changed
   AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON @extschema@.jldp_key
   FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.jl_key_table_changed();
+
+-- Performance -----------------------------------------------------------------
+-- the planner's cost per row (in units of cpu_operator_cost) of a release and
+-- of a projection: a release takes about a microsecond a row at d = 100,
+-- k = 20 (docs/benchmarks.md), far more than the COST 1 of a plain C
+-- function, with which the planner keeps a release serial even over
+-- millions of rows; with these, parallel plans are chosen where they pay
+ALTER FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) COST 100;
+ALTER FUNCTION @extschema@.jl_project(float8[], int, text, text) COST 50;
