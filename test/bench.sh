@@ -217,6 +217,11 @@ ser=$(timeit "SELECT jl_private_release(x, 20, 4.0) FROM tp" "" 3)
 par=$(timeit "SELECT jl_private_release(x, 20, 4.0) FROM tp" "$PSET" 3)
 pscan=$(timeit "SELECT x[1:20] FROM tp" "$PSET" 3)
 sscan=$(timeit "SELECT x[1:20] FROM tp" "" 3)
+# the same work with a small result: the sketches summed in the workers
+# (partial aggregates), so that the gather does not move 2,000,000 arrays
+ASQL="SELECT sum((jl_private_release(x, 20, 4.0))[1]) FROM tp"
+aser=$(timeit "$ASQL" "" 3)
+apar=$(timeit "$ASQL" "$PSET" 3)
 workers=$(q -c "$PSET" -c "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) SELECT jl_private_release(x, 20, 4.0) FROM tp" \
           | grep -o '"Workers Launched": [0-9]*' | grep -o '[0-9]*$' || echo 0)
 md "## Parallel query"
@@ -228,6 +233,12 @@ md "| query | serial | max_parallel_workers_per_gather = 2 | speed-up |"
 md "|---|---|---|---|"
 md "$(awk -v a="$sscan" -v b="$pscan" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `SELECT x[1:20] FROM tp` | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
 md "$(awk -v a="$ser" -v b="$par" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `SELECT jl_private_release(x, 20, 4.0) FROM tp` | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
+md "$(awk -v a="$aser" -v b="$apar" -v q="$ASQL" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `%s` | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", q, A[1], A[2], B[1], B[2], A[1] / B[1] }')"
+md ""
+md "Three processes (the leader and two workers) share two cores with whatever"
+md "else runs on the machine; the slice scan gains nothing, as its cost is moving"
+md "the rows through the gather, and the release gains less when every"
+md "sketch goes through the gather than when the workers keep their results."
 md ""
 q -c "DROP TABLE tp" >/dev/null
 
@@ -255,6 +266,12 @@ md "|---|---|---|"
 md "$(awk -v a="$copy" -v n="$N" 'BEGIN { printf "| `CREATE TABLE AS SELECT id, x[1:20]` (writing the same shape without a release) | %.1f | %.0f |", a, n / (a / 1000) }')"
 md "$(awk -v a="$ctas" -v n="$N" 'BEGIN { printf "| `CREATE TABLE AS SELECT id, jl_private_release(x, 20, 4.0)` | %.1f | %.0f |", a, n / (a / 1000) }')"
 md "$(awk -v a="$table" -v c="$ctas" -v n="$N" 'BEGIN { printf "| `jl_release_table(t, id, {x}, ..., 20, 4.0)` (batched, BLAS level 3) | %.1f | %.0f (%.2fx the CTAS) |", a, n / (a / 1000), c / a }')"
+md ""
+md "Both forms spend their time on the same things: the noise (20 exact"
+md "samples a row), reading the source and writing the target (the first row"
+md "of the table above is the writing alone); batching saves only part of the"
+md "product x P, which the per-row kernel already keeps to a tenth of a"
+md "release (see the profiles above). A larger gain would need cheaper noise."
 md ""
 
 # ---- 7. nearest neighbours

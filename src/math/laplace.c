@@ -418,17 +418,14 @@ geometric_exp1(JlRandom *r)
 	}
 }
 
-int64_t
-jl_discrete_laplace_table(JlRandom *r, uint64_t t, const uint32_t *bounds)
+/* one sample of the table sampler: 2 <= t <= JL_LAPLACE_TABLE_MAX_T */
+static inline int64_t
+laplace_table_one(JlRandom *r, uint64_t t, const uint32_t *bounds)
 {
-	if (bounds == NULL || t > JL_LAPLACE_TABLE_MAX_T)
-		return jl_discrete_laplace(r, t);
-	if (t == 1)
-		return jl_discrete_laplace(r, t);
 	for (;;)
 	{
 		uint64_t	u = rand_below_short(r, t);
-		uint64_t	v = 0;
+		uint64_t	v;
 		int64_t		x;
 		int64_t		negative;
 
@@ -438,9 +435,32 @@ jl_discrete_laplace_table(JlRandom *r, uint64_t t, const uint32_t *bounds)
 		x = (int64_t) (u + t * v);
 		negative = (int64_t) jl_rand_bits(r, 1);
 		if (negative && x == 0)
-			continue;
+			continue;			/* rare: keeps Pr[0] right */
+		/* branch-free sign: the sign bit is a coin flip, hard to predict */
 		return x - 2 * negative * x;
 	}
+}
+
+int64_t
+jl_discrete_laplace_table(JlRandom *r, uint64_t t, const uint32_t *bounds)
+{
+	if (bounds == NULL || t > JL_LAPLACE_TABLE_MAX_T || t == 1)
+		return jl_discrete_laplace(r, t);
+	return laplace_table_one(r, t, bounds);
+}
+
+void
+jl_discrete_laplace_table_n(JlRandom *r, uint64_t t, const uint32_t *bounds,
+							int64_t *out, int n)
+{
+	int			i;
+
+	if (bounds == NULL || t > JL_LAPLACE_TABLE_MAX_T || t == 1)
+		for (i = 0; i < n; i++)
+			out[i] = jl_discrete_laplace(r, t);
+	else
+		for (i = 0; i < n; i++)
+			out[i] = laplace_table_one(r, t, bounds);
 }
 
 double

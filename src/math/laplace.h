@@ -81,6 +81,11 @@ jl_bernoulli_exp_packed(JlRandom *r, uint64_t num, uint64_t den,
 int64_t		jl_discrete_laplace_table(JlRandom *r, uint64_t t,
 									  const uint32_t *bounds);
 
+/* n independent samples of the same into out (one call for a row's noise). */
+void		jl_discrete_laplace_table_n(JlRandom *r, uint64_t t,
+										const uint32_t *bounds, int64_t *out,
+										int n);
+
 /*
  * lo <= 2^bits exp(-num/den) <= hi (1 <= bits <= 32), from libm with a
  * safety margin; jl_exp_bounds32 is bits = 32.

@@ -201,35 +201,45 @@ JlStatus
 jl_noise_on_grid(const JlMechanism *m, double *y, JlRandom *r)
 {
 	double		inv_grid = 1.0 / m->grid;
-	int			j;
+	int64_t		noise[64];
+	int			j0;
 
-	for (j = 0; j < m->k; j++)
+	for (j0 = 0; j0 < m->k; j0 += 64)
 	{
-		/* grid is a power of two: multiplying by its inverse is exact */
-		double		q = y[j] * inv_grid;
-		double		n;
-		int64_t		noise;
-		double		z;
+		int			n = m->k - j0 < 64 ? m->k - j0 : 64;
+		int			i;
 
-		/*
-		 * Saturate instead of refusing: clamping is 1-Lipschitz, so it adds
-		 * nothing to the sensitivity, and an error here would depend on the
-		 * data.  2^49 grid steps is about 10^10 bound.
-		 */
-		q = q > JL_SATURATE ? JL_SATURATE : (q < -JL_SATURATE ? -JL_SATURATE : q);
-		/* round to nearest (even): exact for |q| < 2^51, no libm call */
-		n = (q + JL_ROUND_MAGIC) - JL_ROUND_MAGIC;
+		/* the row's noise first (coordinate order), then the grid */
 		if (m->noise != JL_NOISE_GAUSSIAN)
-			noise = jl_discrete_laplace_table(r, m->t, m->noise_table);
+			jl_discrete_laplace_table_n(r, m->t, m->noise_table, noise, n);
 		else if (m->noise_table_full)
-			noise = jl_discrete_gaussian_table(r, m->t, m->noise_table);
+			for (i = 0; i < n; i++)
+				noise[i] = jl_discrete_gaussian_table(r, m->t, m->noise_table);
 		else
-			noise = jl_discrete_gaussian(r, m->t, m->noise_table);
-		z = (double) ((int64_t) n + noise);
-		/* depends on the noise only, never reached in practice (e^-256) */
-		if (!(fabs(z) < 4.0 * JL_MAX_GRID_INDEX))
-			return JL_ERR_OUTPUT_RANGE;
-		y[j] = z * m->grid;
+			for (i = 0; i < n; i++)
+				noise[i] = jl_discrete_gaussian(r, m->t, m->noise_table);
+
+		for (i = 0; i < n; i++)
+		{
+			/* grid is a power of two: multiplying by its inverse is exact */
+			double		q = y[j0 + i] * inv_grid;
+			double		rounded;
+			double		z;
+
+			/*
+			 * Saturate instead of refusing: clamping is 1-Lipschitz, so it
+			 * adds nothing to the sensitivity, and an error here would
+			 * depend on the data.  2^49 grid steps is about 10^10 bound.
+			 */
+			q = q > JL_SATURATE ? JL_SATURATE : (q < -JL_SATURATE ? -JL_SATURATE : q);
+			/* round to nearest (even): exact for |q| < 2^51, no libm call */
+			rounded = (q + JL_ROUND_MAGIC) - JL_ROUND_MAGIC;
+			z = (double) ((int64_t) rounded + noise[i]);
+			/* depends on the noise only, never reached in practice (e^-256) */
+			if (!(fabs(z) < 4.0 * JL_MAX_GRID_INDEX))
+				return JL_ERR_OUTPUT_RANGE;
+			y[j0 + i] = z * m->grid;
+		}
 	}
 	return JL_OK;
 }
