@@ -56,7 +56,7 @@ test:
 	test/run_all.sh
 
 bench:
-	test/deps.sh
+	test/deps.sh bench
 	test/bench.sh
 
 # the papers' experiments, reproduced through the extension: docs/reproduction.md

@@ -1102,3 +1102,11 @@ END
 $fn$;
 COMMENT ON FUNCTION @extschema@.jl_knn(regclass, name, name, float8[], int, float8) IS
   'The n rows of a sketch table nearest to query by jl_recover_dist (ties by id; id_column cast to bigint). On a partitioned table each leaf partition returns its own n nearest (a foreign partition sorts and limits on its shard), so n rows per shard move.';
+-- Performance -----------------------------------------------------------------
+-- the planner's cost per row (in units of cpu_operator_cost) of a release and
+-- of a projection: a release takes about a microsecond a row at d = 100,
+-- k = 20 (docs/benchmarks.md), far more than the COST 1 of a plain C
+-- function, with which the planner keeps a release serial even over
+-- millions of rows; with these, parallel plans are chosen where they pay
+ALTER FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) COST 100;
+ALTER FUNCTION @extschema@.jl_project(float8[], int, text, text) COST 50;

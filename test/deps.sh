@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Install what building, running and testing jldp needs (Debian 12).
+# Install what building, running and testing jldp needs (Debian 12);
+# with the argument bench, also what make bench needs.
 set -euo pipefail
 pkgs=(postgresql-15 postgresql-server-dev-15 libopenblas-dev build-essential
       python3-matplotlib python3-numpy python3-sklearn)
+# "deps.sh bench": also perf, which make bench uses to profile a backend
+[ "${1:-}" = bench ] && pkgs+=(linux-perf)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -140,30 +140,64 @@ rho_of(double Dg, uint64_t s)
 }
 
 /*
+ * delta certified at epsilon for s grid steps of noise against a shift of
+ * Dg grid steps in k coordinates: the better of the direct bound on the
+ * discrete Gaussian's privacy profile and CKS's conversion of its zCDP
+ * (both hold; the direct one is the tighter but for tiny s).
+ */
+static double
+certified_delta(double Dg, uint64_t s, int k, double epsilon)
+{
+	return fmin(jl_discrete_gaussian_delta(Dg, (double) s, k, epsilon),
+				jl_zcdp_delta(rho_of(Dg, s), epsilon));
+}
+
+/* the smallest epsilon (bisection, upper end) certified at delta */
+static double
+certified_epsilon(double Dg, uint64_t s, int k, double delta)
+{
+	double		lo = 0.0,
+				hi = jl_zcdp_epsilon(rho_of(Dg, s), delta);
+	int			i;
+
+	for (i = 0; i < 200 && hi - lo > hi * 4.0 * DBL_EPSILON; i++)
+	{
+		double		mid = 0.5 * (lo + hi);
+
+		if (certified_delta(Dg, s, k, mid) <= delta)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+/*
  * Raise *s to the smallest s' >= *s whose certified delta at epsilon is
  * <= delta, for sensitivity Dg grid steps (delta falls as s grows: double,
- * then bisect).  false if it exceeds the sampler's range.
+ * then bisect; the s returned is one whose delta was checked).  false if it
+ * exceeds the sampler's range.
  */
 static bool
-smallest_certified_s(double Dg, double epsilon, double delta, uint64_t *s)
+smallest_certified_s(double Dg, int k, double epsilon, double delta, uint64_t *s)
 {
 	uint64_t	lo = *s,
 				hi = *s;
 
-	if (jl_zcdp_delta(rho_of(Dg, hi), epsilon) <= delta)
+	if (certified_delta(Dg, hi, k, epsilon) <= delta)
 		return true;
-	while (jl_zcdp_delta(rho_of(Dg, hi), epsilon) > delta)
+	while (certified_delta(Dg, hi, k, epsilon) > delta)
 	{
 		lo = hi;
 		if (hi > JL_GAUSSIAN_MAX_S / 2)
 			return false;
-		hi *= 2;
+		hi = hi + hi / 64 + 1;	/* the certificate is within a few per cent */
 	}
 	while (hi - lo > 1)
 	{
 		uint64_t	mid = lo + (hi - lo) / 2;
 
-		if (jl_zcdp_delta(rho_of(Dg, mid), epsilon) <= delta)
+		if (certified_delta(Dg, mid, k, epsilon) <= delta)
 			hi = mid;
 		else
 			lo = mid;
@@ -236,7 +270,7 @@ calibrate_gaussian(JlMechanism *m)
 	s = (uint64_t) ss;
 
 	if (m->calibration == JL_CALIBRATION_ANALYTIC &&
-		!smallest_certified_s(Dg, m->epsilon, m->delta, &s))
+		!smallest_certified_s(Dg, m->k, m->epsilon, m->delta, &s))
 		return JL_ERR_SCALE;
 
 	m->t = s;
@@ -247,8 +281,8 @@ calibrate_gaussian(JlMechanism *m)
 	 */
 	m->noise_variance = m->scale * m->scale;
 	m->rho = rho_of(Dg, s);
-	m->delta_holding = jl_zcdp_delta(m->rho, m->epsilon);
-	m->epsilon_effective = jl_zcdp_epsilon(m->rho, m->delta);
+	m->delta_holding = certified_delta(Dg, s, m->k, m->epsilon);
+	m->epsilon_effective = certified_epsilon(Dg, s, m->k, m->delta);
 	m->valid = (m->delta_holding <= m->delta);
 	m->noise_table = NULL;
 	return JL_OK;

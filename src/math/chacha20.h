@@ -7,6 +7,7 @@
 #ifndef JLDP_MATH_CHACHA20_H
 #define JLDP_MATH_CHACHA20_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define JL_CHACHA_KEY_BYTES 32
@@ -17,6 +18,17 @@
  */
 void		jl_chacha20_block(const uint8_t key[32], uint32_t counter,
 							  const uint8_t nonce[12], uint32_t out[16]);
+
+/*
+ * nblocks consecutive blocks of keystream (counters counter, counter + 1,
+ * ...; the counter wraps modulo 2^32 as in RFC 8439), serialized, into out
+ * (64 nblocks bytes): the same bytes as jl_chacha20_block and
+ * jl_chacha20_serialize block by block, computed eight blocks at a time in
+ * vector registers.
+ */
+void		jl_chacha20_blocks(const uint8_t key[32], uint32_t counter,
+							   const uint8_t nonce[12], uint8_t *out,
+							   size_t nblocks);
 
 /* Serialize a block as RFC 8439 does (little-endian words). */
 void		jl_chacha20_serialize(const uint32_t block[16], uint8_t out[64]);

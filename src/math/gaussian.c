@@ -170,6 +170,100 @@ jl_zcdp_epsilon(double rho, double delta)
 	return hi;
 }
 
+/*
+ * eta(x) >= |sum_{m != 0} exp(-2 pi^2 x^2 m^2) e^{2 pi i m a}| for every a:
+ * the relative error of Poisson summation for a Gaussian sum of width x.
+ */
+static double
+poisson_eta(double x2)
+{
+	double		q = exp(-2.0 * M_PI * M_PI * x2);
+
+	/* 2 sum_{m >= 1} q^(m^2) <= 2 q / (1 - q), widened for rounding */
+	return 2.0 * q / (1.0 - q) * (1.0 + 1e-12) + 1e-300;
+}
+
+/* upper tail of N(0, 1) at x, rounded up (down with dir < 0) */
+static double
+normal_tail(double x, int dir)
+{
+	double		xa = x - (double) dir * (fabs(x) * 1e-14 + 1e-300);
+
+	return 0.5 * erfc(xa / M_SQRT2) * (1.0 + (double) dir * 1e-12);
+}
+
+double
+jl_discrete_gaussian_delta_at(double Dg, double s, int k, double epsilon,
+							  double r, double kappa)
+{
+	/*
+	 * Z = <w, N>, N ~ N_Z(0, s^2)^k, ||w|| = Dg; the noise smoothed by
+	 * E ~ N(0, r^2)^k has a density within [A, B] times the N(0, s^2 + r^2)
+	 * density per coordinate, and <w, E> ~ N(0, (r Dg)^2).  With
+	 * c = kappa r Dg and s2 = sqrt(s^2 + r^2) Dg:
+	 *   P(Z > a) <= B^k Phibar((a - c) / s2) / Phi(kappa)
+	 *   P(Z > b) >= A^k Phibar((b + c) / s2) - Phibar(kappa)
+	 * and delta <= P(Z > a) - e^eps P(Z > b), a, b = eps s^2 -+ Dg^2 / 2.
+	 */
+	double		s2 = s * s,
+				r2 = r * r,
+				t2 = s2 * r2 / (s2 + r2),
+				eta_t,
+				eta_s = poisson_eta(s2),
+				Ak,
+				Bk,
+				sd,
+				c,
+				a,
+				b,
+				upper,
+				lower,
+				tail_kappa,
+				d;
+
+	if (!(Dg > 0.0 && s > 0.0 && r > 0.0 && kappa > 0.0 && epsilon >= 0.0 && k >= 1))
+		return 1.0;
+	/* t2 < r2 rounds either way; use the smaller width, which is worse */
+	eta_t = poisson_eta(t2 * (1.0 - 1e-15));
+	Bk = exp((double) k * log1p(eta_t)) * (1.0 + 1e-13);
+	Ak = exp((double) k * (log1p(-eta_t) - log1p(eta_s))) * (1.0 - 1e-13);
+	sd = sqrt(s2 + r2) * Dg;
+	c = kappa * r * Dg;
+	a = epsilon * s2 - 0.5 * Dg * Dg;
+	b = epsilon * s2 + 0.5 * Dg * Dg;
+	tail_kappa = normal_tail(kappa, 1);
+	upper = Bk * normal_tail((a - c) / sd, 1) / (1.0 - tail_kappa) * (1.0 + 1e-13);
+	lower = Ak * normal_tail((b + c) / sd, -1) - tail_kappa;
+	if (lower < 0.0)
+		lower = 0.0;
+	d = upper - exp(epsilon) * (1.0 - 1e-13) * lower;
+	if (!isfinite(d) || d >= 1.0)
+		return 1.0;
+	/* the subtraction's rounding; never below 1e-300 (underflow) */
+	d += 4.0 * DBL_EPSILON * upper;
+	return d < 1e-300 ? 1e-300 : d;
+}
+
+double
+jl_discrete_gaussian_delta(double Dg, double s, int k, double epsilon)
+{
+	static const double rs[] = {1.0, 1.25, 1.5, 2.0};
+	double		best = 1.0;
+	int			i,
+				j;
+
+	for (i = 0; i < (int) (sizeof(rs) / sizeof(rs[0])); i++)
+		for (j = 3; j <= 14; j++)
+		{
+			double		d = jl_discrete_gaussian_delta_at(Dg, s, k, epsilon,
+														  rs[i], (double) j);
+
+			if (d < best)
+				best = d;
+		}
+	return best;
+}
+
 /* Bernoulli(exp(-num/den)) for a 128-bit num and den < 2^63. */
 static bool
 bernoulli_exp_wide(JlRandom *r, unsigned __int128 num, uint64_t den)
@@ -206,6 +300,84 @@ jl_discrete_gaussian(JlRandom *r, uint64_t s, const uint32_t *laplace_table)
 		unsigned __int128 num = (unsigned __int128) ((__int128) a * a);
 
 		if (bernoulli_exp_wide(r, num, den))
+			return y;
+	}
+}
+
+/*
+ * The table's acceptance part covers a = ||Y| - s| <= 4 s (|Y| <= 5 s, all
+ * but e^-5 of the discrete Laplace's draws): entry s holds that limit, and
+ * entry s + a packs q = floor(a^2 / (2 s^2)) (bits 24..31, q <= 8) with
+ * 16-bit bounds on 2^16 exp(-rem / (2 s^2)), rem = a^2 - q 2 s^2 (bits
+ * 0..17, as jl_laplace_table_fill packs them).  Acceptance is then q
+ * Bernoulli(exp(-1)) trials and one Bernoulli(exp(-rem / (2 s^2))), all
+ * independent: probability exp(-a^2 / (2 s^2)) exactly, as in
+ * bernoulli_exp_wide, without evaluating exp per draw.
+ */
+#define ACCEPT_SPAN 4
+
+uint64_t
+jl_gaussian_table_entries(uint64_t s)
+{
+	if (s < 1 || s > JL_GAUSSIAN_TABLE_MAX_S)
+		return 0;
+	return s + ACCEPT_SPAN * s + 1;
+}
+
+void
+jl_gaussian_table_fill(uint64_t s, uint32_t *table)
+{
+	uint64_t	amax = ACCEPT_SPAN * s,
+				den = 2 * s * s,
+				a;
+
+	jl_laplace_table_fill(s, table);
+	table[s] = (uint32_t) amax;
+	for (a = 1; a <= amax; a++)
+	{
+		uint64_t	q = a * a / den,
+					rem = a * a - q * den,
+					lo,
+					hi;
+
+		/* exp(-rem/den) in (1/e, 1]: lo <= 2^16, hi - lo <= 2 */
+		jl_exp_bounds(rem, den, 16, &lo, &hi);
+		if (lo >= (UINT64_C(1) << 16))
+			lo = (UINT64_C(1) << 16) - 1;	/* rem = 0: 1 - 2^-16 is a valid lower bound */
+		table[s + a] = (uint32_t) (lo | ((hi - lo) << 16) | (q << 24));
+	}
+}
+
+int64_t
+jl_discrete_gaussian_table(JlRandom *r, uint64_t s, const uint32_t *table)
+{
+	uint64_t	amax,
+				den = 2 * s * s;
+
+	if (table == NULL || s > JL_GAUSSIAN_TABLE_MAX_S)
+		return jl_discrete_gaussian(r, s, NULL);
+	amax = table[s];
+	for (;;)
+	{
+		int64_t		y = jl_discrete_laplace_table(r, s, table);
+		int64_t		d = (y < 0 ? -y : y) - (int64_t) s;
+		uint64_t	a = (uint64_t) (d < 0 ? -d : d);
+
+		if (a == 0)
+			return y;
+		if (a <= amax)
+		{
+			uint32_t	e = table[s + a];
+			uint64_t	q = e >> 24,
+						rem = a * a - q * den;
+			bool		accept = jl_bernoulli_exp_packed(r, rem, den, e & 0xffffff);
+
+			while (accept && q-- > 0)
+				accept = jl_bernoulli_exp_packed(r, 1, 1, JL_EXP1_PACKED);
+			if (accept)
+				return y;
+		}
+		else if (bernoulli_exp_wide(r, (unsigned __int128) a * a, den))
 			return y;
 	}
 }

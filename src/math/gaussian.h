@@ -65,6 +65,26 @@ double		jl_zcdp_delta(double rho, double epsilon);
 double		jl_zcdp_epsilon(double rho, double delta);
 
 /*
+ * An upper bound on delta(epsilon) of the k-dimensional discrete Gaussian
+ * N_Z(0, s^2)^k (s in grid steps) against any shift of L2 norm at most Dg
+ * grid steps: the hockey-stick divergence of the noise actually sampled,
+ * bounded through the continuous Gaussian that the discrete one is after
+ * smoothing by N(0, r^2) (docs/gaussian_certificate.md).  Minimised over a
+ * few smoothing widths r and tail cut-offs kappa, every one of which gives
+ * a valid bound; rounded upward; at most 1.
+ */
+double		jl_discrete_gaussian_delta(double Dg, double s, int k,
+									   double epsilon);
+
+/*
+ * The same bound for one smoothing width r and cut-off kappa (exposed for
+ * the unit tests).
+ */
+double		jl_discrete_gaussian_delta_at(double Dg, double s, int k,
+										  double epsilon, double r,
+										  double kappa);
+
+/*
  * Discrete Gaussian N_Z(0, s^2): Pr[Y = y] proportional to
  * exp(-y^2 / (2 s^2)), 1 <= s <= JL_GAUSSIAN_MAX_S, by rejection from the
  * discrete Laplace of scale s (Canonne, Kamath, Steinke 2020, Algorithm 3
@@ -74,5 +94,21 @@ double		jl_zcdp_epsilon(double rho, double delta);
  */
 int64_t		jl_discrete_gaussian(JlRandom *r, uint64_t s,
 								 const uint32_t *laplace_table);
+
+/*
+ * The faster exact sampler: a table of jl_gaussian_table_entries(s) = 5 s + 1
+ * entries, the discrete Laplace's bounds (jl_laplace_table_fill(s, .)) and
+ * then, for a = ||Y| - s| <= 4 s, the acceptance exp(-a^2 / (2 s^2)) split
+ * into whole powers of exp(-1) and 16-bit bounds on the rest (gaussian.c).
+ * Most acceptance trials are decided by 8 random bits and one lookup; the
+ * others are resolved exactly, so the distribution is the same N_Z(0, s^2).
+ * For s > JL_GAUSSIAN_TABLE_MAX_S there is no table
+ * (jl_gaussian_table_entries returns 0).
+ */
+#define JL_GAUSSIAN_TABLE_MAX_S 46340	/* 2 s^2 < 2^32 */
+uint64_t	jl_gaussian_table_entries(uint64_t s);
+void		jl_gaussian_table_fill(uint64_t s, uint32_t *table);
+int64_t		jl_discrete_gaussian_table(JlRandom *r, uint64_t s,
+									   const uint32_t *table);
 
 #endif

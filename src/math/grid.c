@@ -56,13 +56,18 @@ jl_row_class(const JlMechanism *m, const double *x)
 				s3 = 0.0;
 	double		lim = m->input_limit;
 	double		l1,
-				amax = 0.0;
+				m0 = 0.0,
+				m1 = 0.0,
+				m2 = 0.0,
+				m3 = 0.0,
+				amax;
 	int			cls = JL_ROW_PLAIN;
 	int64_t		i;
 
 	/*
-	 * One pass: four partial sums (the add latency, not the loads, bounds
-	 * this loop) and the largest magnitude.  Plain comparisons rather than
+	 * One pass: four partial sums and four partial maxima (the latency of
+	 * the adds and compares, not the loads, bounds this loop: one chain of
+	 * maxima was its slowest part).  Plain comparisons rather than
 	 * fmin/fmax, which are library calls without -ffast-math; x is finite.
 	 */
 	for (i = 0; i + 4 <= m->d; i += 4)
@@ -72,10 +77,10 @@ jl_row_class(const JlMechanism *m, const double *x)
 					a2 = fabs(x[i + 2]),
 					a3 = fabs(x[i + 3]);
 
-		amax = a0 > amax ? a0 : amax;
-		amax = a1 > amax ? a1 : amax;
-		amax = a2 > amax ? a2 : amax;
-		amax = a3 > amax ? a3 : amax;
+		m0 = a0 > m0 ? a0 : m0;
+		m1 = a1 > m1 ? a1 : m1;
+		m2 = a2 > m2 ? a2 : m2;
+		m3 = a3 > m3 ? a3 : m3;
 		s0 += a0 < lim ? a0 : lim;
 		s1 += a1 < lim ? a1 : lim;
 		s2 += a2 < lim ? a2 : lim;
@@ -85,9 +90,12 @@ jl_row_class(const JlMechanism *m, const double *x)
 	{
 		double		a = fabs(x[i]);
 
-		amax = a > amax ? a : amax;
+		m0 = a > m0 ? a : m0;
 		s0 += a < lim ? a : lim;
 	}
+	m0 = m1 > m0 ? m1 : m0;
+	m2 = m3 > m2 ? m3 : m2;
+	amax = m2 > m0 ? m2 : m0;
 	l1 = (s0 + s1) + (s2 + s3);
 	if (amax > lim)
 		cls |= JL_ROW_CLAMP;

@@ -321,28 +321,6 @@ jl_bernoulli_exp_bounded(JlRandom *r, uint64_t num, uint64_t den,
 	return jl_bernoulli_exp_resolve(r, num, den, (uint32_t) R);
 }
 
-/*
- * The same with 16-bit bounds packed as lo | (hi - lo) << 16: half the
- * random bits and half the table of the 32-bit form; the bounds leave a
- * trial undecided with probability about 2^-16, and the resolver then
- * draws the next 16 bits of u.
- */
-static inline bool
-bernoulli_exp_bounded16(JlRandom *r, uint64_t num, uint64_t den,
-						uint32_t packed)
-{
-	uint64_t	lo = packed & 0xffff;
-	uint64_t	hi = lo + (packed >> 16);
-	uint64_t	R = jl_rand_bits(r, 16);
-
-	if (R + 1 <= lo)
-		return true;
-	if (R >= hi)
-		return false;
-	return jl_bernoulli_exp_resolve(r, num, den,
-									(uint32_t) ((R << 16) | jl_rand_bits(r, 16)));
-}
-
 void
 jl_laplace_table_fill(uint64_t t, uint32_t *bounds)
 {
@@ -360,31 +338,129 @@ jl_laplace_table_fill(uint64_t t, uint32_t *bounds)
 	}
 }
 
-/* 2^16 exp(-1) = 24109.3...: lo 24109, hi 24110 */
-#define JL_EXP1_PACKED (UINT32_C(24109) | (UINT32_C(1) << 16))
+/*
+ * Uniform on {0, ..., t-1} (2 <= t <= 2^24) from bitlen(t-1) + 8 random
+ * bits: Lemire's multiply-shift with exact rejection on a 2^L range; the
+ * rejection threshold (a division) is computed only in the rare case
+ * (probability below 2^-8) that the low part falls below t.
+ */
+static inline uint64_t
+rand_below_short(JlRandom *r, uint64_t t)
+{
+	int			L = 64 - __builtin_clzll(t - 1) + 8;
+	uint64_t	mask = (UINT64_C(1) << L) - 1;
+	uint64_t	m = jl_rand_bits(r, L) * t;
+
+	if ((m & mask) < t)
+	{
+		uint64_t	threshold = ((UINT64_C(1) << L) - t) % t;
+
+		while ((m & mask) < threshold)
+			m = jl_rand_bits(r, L) * t;
+	}
+	return m >> L;
+}
+
+/* 2^8 exp(-1) = 94.18: a first byte below 94 decides true, above 94 false */
+#define JL_EXP1_BYTE 94
+
+/*
+ * The number of successes before the first failure of independent
+ * Bernoulli(exp(-1)) trials (geometric), four trials per 32 random bits:
+ * byte i of the word is the first 8 bits of trial i's uniform, and a byte
+ * below 94 is a success, above 94 a failure, both decided exactly
+ * (94/256 < exp(-1) < 95/256).  A byte equal to 94 leaves its trial to
+ * jl_bernoulli_exp_packed's continuation with further bits.  Bytes after the
+ * first failure are independent of everything and are dropped.  The same
+ * distribution as a loop of jl_bernoulli_exp_packed(r, 1, 1, .), with one
+ * well-predicted branch instead of one unpredictable branch per trial.
+ */
+static inline uint64_t
+geometric_exp1(JlRandom *r)
+{
+	uint64_t	v = 0;
+
+	for (;;)
+	{
+		uint32_t	x = (uint32_t) jl_rand_bits(r, 32);
+		/* high bit of byte i set iff byte i >= 94 (no borrow between bytes) */
+		uint32_t	ge = (((x | UINT32_C(0x80808080)) - UINT32_C(0x5E5E5E5E)) | x) &
+			UINT32_C(0x80808080);
+		int			i;
+		uint32_t	b;
+
+		if (ge == 0)
+		{
+			v += 4;				/* four successes, probability 1.9% */
+			continue;
+		}
+		i = __builtin_ctz(ge) >> 3;
+		v += (uint64_t) i;
+		b = (x >> (8 * i)) & 0xff;
+		if (b != JL_EXP1_BYTE)
+			return v;			/* a failure */
+		/* undecided (probability 1/256): the trial's next bits decide */
+		{
+			uint64_t	R = ((uint64_t) b << 8) | jl_rand_bits(r, 8);
+			bool		success;
+
+			if (R + 1 <= 24109)
+				success = true;
+			else if (R >= 24110)
+				success = false;
+			else
+				success = jl_bernoulli_exp_resolve(r, 1, 1,
+												   (uint32_t) ((R << 16) | jl_rand_bits(r, 16)));
+			if (!success)
+				return v;
+			v++;
+		}
+	}
+}
+
+/* one sample of the table sampler: 2 <= t <= JL_LAPLACE_TABLE_MAX_T */
+static inline int64_t
+laplace_table_one(JlRandom *r, uint64_t t, const uint32_t *bounds)
+{
+	for (;;)
+	{
+		uint64_t	u = rand_below_short(r, t);
+		uint64_t	v;
+		int64_t		x;
+		int64_t		negative;
+
+		if (u != 0 && !jl_bernoulli_exp_packed(r, u, t, bounds[u]))
+			continue;
+		v = geometric_exp1(r);
+		x = (int64_t) (u + t * v);
+		negative = (int64_t) jl_rand_bits(r, 1);
+		if (negative && x == 0)
+			continue;			/* rare: keeps Pr[0] right */
+		/* branch-free sign: the sign bit is a coin flip, hard to predict */
+		return x - 2 * negative * x;
+	}
+}
 
 int64_t
 jl_discrete_laplace_table(JlRandom *r, uint64_t t, const uint32_t *bounds)
 {
-	if (bounds == NULL || t > JL_LAPLACE_TABLE_MAX_T)
+	if (bounds == NULL || t > JL_LAPLACE_TABLE_MAX_T || t == 1)
 		return jl_discrete_laplace(r, t);
-	for (;;)
-	{
-		uint64_t	u = jl_rand_below(r, t);
-		uint64_t	v = 0;
-		int64_t		x;
-		int64_t		negative;
+	return laplace_table_one(r, t, bounds);
+}
 
-		if (u != 0 && !bernoulli_exp_bounded16(r, u, t, bounds[u]))
-			continue;
-		while (bernoulli_exp_bounded16(r, 1, 1, JL_EXP1_PACKED))
-			v++;
-		x = (int64_t) (u + t * v);
-		negative = (int64_t) jl_rand_bits(r, 1);
-		if (negative && x == 0)
-			continue;
-		return x - 2 * negative * x;
-	}
+void
+jl_discrete_laplace_table_n(JlRandom *r, uint64_t t, const uint32_t *bounds,
+							int64_t *out, int n)
+{
+	int			i;
+
+	if (bounds == NULL || t > JL_LAPLACE_TABLE_MAX_T || t == 1)
+		for (i = 0; i < n; i++)
+			out[i] = jl_discrete_laplace(r, t);
+	else
+		for (i = 0; i < n; i++)
+			out[i] = laplace_table_one(r, t, bounds);
 }
 
 double

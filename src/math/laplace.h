@@ -37,9 +37,54 @@ int64_t		jl_discrete_laplace(JlRandom *r, uint64_t t);
  */
 void		jl_laplace_table_fill(uint64_t t, uint32_t *bounds);
 
+/*
+ * [u < exp(-num/den)] for a uniform u in [0,1) whose first 32 bits are R;
+ * further bits are drawn as needed.  Exact.  (0 <= num <= den < 2^32)
+ */
+bool		jl_bernoulli_exp_resolve(JlRandom *r, uint64_t num, uint64_t den,
+									 uint32_t R);
+
+/* 2^16 exp(-1) = 24109.3...: lo 24109, hi 24110, packed */
+#define JL_EXP1_PACKED (UINT32_C(24109) | (UINT32_C(1) << 16))
+
+/*
+ * Bernoulli(exp(-num/den)) (0 <= num <= den < 2^32) with 16-bit bounds
+ * packed as in the table: lo <= 2^16 exp(-num/den) <= lo + (packed >> 16).
+ * Exact; about 8.1 random bits per trial.
+ */
+static inline bool
+jl_bernoulli_exp_packed(JlRandom *r, uint64_t num, uint64_t den,
+						uint32_t packed)
+{
+	uint64_t	lo = packed & 0xffff;
+	uint64_t	hi = lo + (packed >> 16);
+	uint64_t	R = jl_rand_bits(r, 8);
+
+	/*
+	 * u's first 8 bits decide unless [R/2^8, (R+1)/2^8) straddles the
+	 * bounds (probability below 2^-6); then its next 8, then the resolver
+	 */
+	if (((R + 1) << 8) <= lo)
+		return true;
+	if ((R << 8) >= hi)
+		return false;
+	R = (R << 8) | jl_rand_bits(r, 8);
+	if (R + 1 <= lo)
+		return true;
+	if (R >= hi)
+		return false;
+	return jl_bernoulli_exp_resolve(r, num, den,
+									(uint32_t) ((R << 16) | jl_rand_bits(r, 16)));
+}
+
 /* Discrete Laplace with scale t using the table (bounds NULL: as above). */
 int64_t		jl_discrete_laplace_table(JlRandom *r, uint64_t t,
 									  const uint32_t *bounds);
+
+/* n independent samples of the same into out (one call for a row's noise). */
+void		jl_discrete_laplace_table_n(JlRandom *r, uint64_t t,
+										const uint32_t *bounds, int64_t *out,
+										int n);
 
 /*
  * lo <= 2^bits exp(-num/den) <= hi (1 <= bits <= 32), from libm with a
@@ -57,12 +102,6 @@ void		jl_exp_bounds32(uint64_t num, uint64_t den, uint64_t *lo,
 bool		jl_bernoulli_exp_bounded(JlRandom *r, uint64_t num, uint64_t den,
 									 uint64_t lo, uint64_t hi);
 
-/*
- * [u < exp(-num/den)] for a uniform u in [0,1) whose first 32 bits are R;
- * further bits are drawn as needed.  Exact.  (0 <= num <= den < 2^32)
- */
-bool		jl_bernoulli_exp_resolve(JlRandom *r, uint64_t num, uint64_t den,
-									 uint32_t R);
 
 /*
  * exp(-num/den) in fixed point with w 32-bit fractional limbs (value =

@@ -101,10 +101,14 @@ typedef struct JlMechanism
 								 * when valid) */
 
 	/*
-	 * Optional: jl_laplace_table_fill(t, .) bounds (2t entries) that speed
+	 * Optional: jl_laplace_table_fill(t, .) bounds (t entries) that speed
 	 * up the sampler, set by the caller after calibration; NULL is fine.
+	 * With noise_table_full set, the table is jl_noise_table_fill's
+	 * (math/release.h), which for Gaussian noise also holds the
+	 * acceptance bounds.
 	 */
 	const uint32_t *noise_table;
+	bool		noise_table_full;
 } JlMechanism;
 
 /* The message of a status, for errmsg(). */

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define JL_RAND_BUFSIZE 65536	/* OpenSSL costs per call: fill in large blocks */
 
@@ -41,12 +42,29 @@ jl_rand_bits(JlRandom *r, int nbits)
 {
 	uint64_t	v;
 
-	if (nbits > r->nacc || nbits >= 64)
-		return jl_rand_bits_refill(r, nbits);
-	v = r->acc & ((UINT64_C(1) << nbits) - 1);
-	r->acc >>= nbits;
-	r->nacc -= nbits;
-	return v;
+	if (__builtin_expect(nbits <= r->nacc && nbits < 64, 1))
+	{
+		v = r->acc & ((UINT64_C(1) << nbits) - 1);
+		r->acc >>= nbits;
+		r->nacc -= nbits;
+		return v;
+	}
+	if (nbits < 64 && r->len - r->pos >= 8)
+	{
+		/* the accumulator's bits, then the rest from the next word (as refill) */
+		int			have = r->nacc;
+		int			need = nbits - have;	/* 1..63 */
+		uint64_t	w;
+
+		memcpy(&w, r->buf + r->pos, 8);
+		memset(r->buf + r->pos, 0, 8);	/* used randomness is not kept */
+		r->pos += 8;
+		v = r->acc | ((w & ((UINT64_C(1) << need) - 1)) << have);
+		r->acc = w >> need;
+		r->nacc = 64 - need;
+		return v;
+	}
+	return jl_rand_bits_refill(r, nbits);
 }
 
 /* Slow path of jl_rand_below: n >= 2^32. */

@@ -43,6 +43,14 @@ void		jl_project_rows(const double *P, int64_t d, int k, const double *X,
  */
 JlStatus	jl_noise_on_grid(const JlMechanism *m, double *y, JlRandom *r);
 
+/*
+ * The sampler table of a calibrated mechanism: its number of entries (0:
+ * none, the scale is beyond the table samplers' range), and filling it.
+ * Set m->noise_table to it and m->noise_table_full = true.
+ */
+uint64_t	jl_noise_table_entries(const JlMechanism *m);
+void		jl_noise_table_fill(const JlMechanism *m, uint32_t *table);
+
 /* |y_j| at which jl_noise_on_grid saturates a projection: 2^49 grid steps */
 double		jl_saturation_level(const JlMechanism *m);
 

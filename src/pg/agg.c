@@ -347,12 +347,14 @@ final_next(FinalCache *fc, const JlAggState *st)
 				 errdetail("The %s differs from the first group's.", what),
 				 errhint("One call is charged once, for all its groups; use a separate statement for other parameters.")));
 	if (++fc->groups == 1 && fc->noise_table == NULL &&
-		fc->m.t <= JL_LAPLACE_TABLE_MAX_T)
+		jl_noise_table_entries(&fc->m) > 0)
 	{
 		/* a second group: the sampler's table pays off */
-		fc->noise_table = MemoryContextAllocHuge(fc->mcxt, sizeof(uint32) * fc->m.t);
-		jl_laplace_table_fill(fc->m.t, fc->noise_table);
+		fc->noise_table = MemoryContextAllocHuge(fc->mcxt,
+												 sizeof(uint32) * jl_noise_table_entries(&fc->m));
+		jl_noise_table_fill(&fc->m, fc->noise_table);
 		fc->m.noise_table = fc->noise_table;
+		fc->m.noise_table_full = true;
 	}
 }
 

@@ -279,12 +279,14 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 		c->used = true;
 	}
 	else if (sampling && c->noise_table == NULL &&
-			 c->m.t <= JL_LAPLACE_TABLE_MAX_T)
+			 jl_noise_table_entries(&c->m) > 0)
 	{
 		/* second use: the exp(-u/t) bounds for the sampler pay off */
-		c->noise_table = MemoryContextAllocHuge(st->mcxt, sizeof(uint32) * c->m.t);
-		jl_laplace_table_fill(c->m.t, c->noise_table);
+		c->noise_table = MemoryContextAllocHuge(st->mcxt,
+												sizeof(uint32) * jl_noise_table_entries(&c->m));
+		jl_noise_table_fill(&c->m, c->noise_table);
 		c->m.noise_table = c->noise_table;
+		c->m.noise_table_full = true;
 	}
 	st->cal_last = c - st->cal;
 	return &c->m;
@@ -366,18 +368,32 @@ jl_project(PG_FUNCTION_ARGS)
 	CallState  *st = call_state(fcinfo);
 	const JlKey *key;
 	JlProjection *p;
-	double	   *x,
-			   *y;
+	ArrayType  *result;
+	double	   *x;
 	int32		k = PG_GETARG_INT32(1);
-	JlKind		kind = jl_parse_kind(PG_GETARG_TEXT_PP(3));
+	JlKind		kind;
 	int			d;
 
+	/* the kind word is parsed once per call site when it is a constant */
+	if (!st->opts_checked)
+	{
+		st->opts_stable = arg_is_const(fcinfo->flinfo, 3);
+		st->opts_checked = true;
+	}
+	if (st->opts_stable && st->have_opts)
+		kind = st->opts.kind;
+	else
+	{
+		kind = jl_parse_kind(PG_GETARG_TEXT_PP(3));
+		st->opts.kind = kind;
+		st->have_opts = st->opts_stable;
+	}
 	jl_check_k(k);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
 	jl_check_identity_k(kind, k, d, "the length of x");
 	key = call_key(fcinfo, st, PG_GETARG_TEXT_PP(2));
 	p = jl_projection_get(key->secret, kind, k, d);
-	y = palloc(sizeof(double) * k);
-	jl_projection_apply(p, x, 1, y);
-	PG_RETURN_ARRAYTYPE_P(jl_vector_array(y, k));
+	result = jl_vector_array(NULL, k);
+	jl_projection_apply(p, x, 1, (double *) ARR_DATA_PTR(result));
+	PG_RETURN_ARRAYTYPE_P(result);
 }

@@ -124,12 +124,14 @@ releaser_setup(Releaser *rl)
 	jl_calibrate_on(m, rl->proj);
 	jl_refuse_invalid(m);
 	jl_warn_saturation(m, JL_KIND_IS_IDENTITY(rl->proj->kind));
-	if (m->t <= JL_LAPLACE_TABLE_MAX_T)
+	if (jl_noise_table_entries(m) > 0)
 	{
-		uint32	   *table = MemoryContextAllocHuge(rl->setup_cxt, sizeof(uint32) * m->t);
+		uint32	   *table = MemoryContextAllocHuge(rl->setup_cxt,
+												   sizeof(uint32) * jl_noise_table_entries(m));
 
-		jl_laplace_table_fill(m->t, table);
+		jl_noise_table_fill(m, table);
 		m->noise_table = table;
+		m->noise_table_full = true;
 	}
 	rl->batch_rows = Min(BATCH_ROWS,
 						 Max(1, BATCH_BYTES / (sizeof(double) * (Size) Max(r->d, r->k))));

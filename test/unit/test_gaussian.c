@@ -180,6 +180,12 @@ sampler(JlRandom *r, uint64_t s, const uint32_t *table)
 	return jl_discrete_gaussian(r, s, table);
 }
 
+static int64_t
+table_sampler(JlRandom *r, uint64_t s, const uint32_t *table)
+{
+	return jl_discrete_gaussian_table(r, s, table);
+}
+
 /* negative control: the right sampler at the wrong sigma, s + 1 */
 static int64_t
 wrong_sigma(JlRandom *r, uint64_t s, const uint32_t *table)
@@ -306,6 +312,35 @@ test_sampler(void)
 				  (unsigned long long) s, p);
 		}
 		free(table);
+
+		/* the table sampler: the same distribution */
+		table = malloc(sizeof(uint32_t) * (jl_gaussian_table_entries(s) + 1));
+		jl_gaussian_table_fill(s, table);
+		t0 = unit_seconds();
+		p = fit(table_sampler, s, table, N, &zv, &nc);
+		check(p >= UNIT_ALPHA && fabs(zv) < UNIT_Z,
+			  "table sampler s=%llu: fit over %d cells p = %.3g, mean of y^2 z = %.2f (%.0f ns/draw)",
+			  (unsigned long long) s, nc, p, zv, (unit_seconds() - t0) * 1e9 / N);
+		if (s == 20)
+		{
+			/* negative control: acceptance bounds of sigma 1.25 s */
+			uint64_t	A = jl_gaussian_table_entries(s) - s - 1,
+						a;
+
+			for (a = 1; a <= A; a++)
+			{
+				uint64_t	lo,
+							hi;
+
+				jl_exp_bounds(a * a * 16, 2 * s * s * 25, 16, &lo, &hi);
+				table[s + a] = (uint32_t) (lo | ((hi - lo) << 16));
+			}
+			p = fit(table_sampler, s, table, N, &zv, &nc);
+			check(p < UNIT_ALPHA || fabs(zv) >= UNIT_Z,
+				  "negative control: the table sampler with acceptance bounds of 1.25 s is rejected "
+				  "(p = %.3g, z = %.1f)", p, zv);
+		}
+		free(table);
 	}
 }
 
@@ -335,14 +370,230 @@ setup(JlMechanism *m, JlCalibration cal, double eps, double delta, double ps,
  * floating-point allowance; zCDP of the discrete Gaussian; CKS's conversion
  * minimised independently in long double.
  */
+/*
+ * The direct bound of docs/gaussian_certificate.md, written again in long
+ * double from the formula (not from gaussian.c), minimised over the same
+ * smoothing widths and cut-offs.
+ */
+static long double
+direct_delta_ld(long double Dg, long double s, int k, long double eps)
+{
+	static const long double rs[] = {1.0L, 1.25L, 1.5L, 2.0L};
+	long double best = 1.0L;
+	int			i,
+				kap;
+
+	for (i = 0; i < 4; i++)
+		for (kap = 3; kap <= 14; kap++)
+		{
+			long double r = rs[i],
+						t2 = s * s * r * r / (s * s + r * r),
+						qt = expl(-2.0L * M_PI * M_PI * t2),
+						qs = expl(-2.0L * M_PI * M_PI * s * s),
+						eta_t = 2.0L * qt / (1.0L - qt),
+						eta_s = 2.0L * qs / (1.0L - qs),
+						B = powl(1.0L + eta_t, k),
+						A = powl((1.0L - eta_t) / (1.0L + eta_s), k),
+						sd = sqrtl(s * s + r * r) * Dg,
+						c = kap * r * Dg,
+						a = eps * s * s - Dg * Dg / 2.0L,
+						b = eps * s * s + Dg * Dg / 2.0L,
+						tk = 0.5L * erfcl(kap / sqrtl(2.0L)),
+						up = B * 0.5L * erfcl((a - c) / sd / sqrtl(2.0L)) / (1.0L - tk),
+						lo = A * 0.5L * erfcl((b + c) / sd / sqrtl(2.0L)) - tk,
+						d;
+
+			if (lo < 0.0L)
+				lo = 0.0L;
+			d = up - expl(eps) * lo;
+			if (d < best)
+				best = d;
+		}
+	return best;
+}
+
 static long double
 implied_delta(const JlMechanism *m)
 {
 	long double D2 = (long double) m->bound * m->proj_sensitivity;
 	long double Dg = (D2 + 1.5L * sqrtl((long double) m->k) * m->grid) / m->grid;
 	long double rho = Dg * Dg / (2.0L * (long double) m->t * m->t);
+	long double z = cks_delta_min(rho, m->epsilon),
+				d = direct_delta_ld(Dg, (long double) m->t, m->k, m->epsilon);
 
-	return cks_delta_min(rho, m->epsilon);
+	return d < z ? d : z;
+}
+
+/*
+ * The exact delta(eps) of N_Z(0, s^2)^k against the integer shift v
+ * (k = 1 or 2): the sum over the lattice of p(n) (1 - e^(eps - L(n)))_+,
+ * L(n) = (|v|^2 + 2 <n, v>) / (2 s^2).
+ */
+static long double
+exact_discrete_delta(double s, int k, const int *v, double eps)
+{
+	long		N = (long) (40.0 * s) + 10,
+				n1,
+				n2;
+	long double z = 0.0L,
+				acc = 0.0L,
+				vv = 0.0L,
+				ss = 2.0L * s * s;
+	int			i;
+
+	for (i = 0; i < k; i++)
+		vv += (long double) v[i] * v[i];
+	for (n1 = -N; n1 <= N; n1++)
+		z += expl(-(long double) n1 * n1 / ss);
+	for (n1 = -N; n1 <= N; n1++)
+		for (n2 = (k == 2 ? -N : 0); n2 <= (k == 2 ? N : 0); n2++)
+		{
+			long double L = (vv + 2.0L * ((long double) n1 * v[0] +
+										  (k == 2 ? (long double) n2 * v[1] : 0.0L))) / ss;
+
+			if (L > eps)
+				acc += expl(-((long double) n1 * n1 + (long double) n2 * n2) / ss) *
+					(1.0L - expl(eps - L));
+		}
+	return acc / (k == 2 ? z * z : z);
+}
+
+/*
+ * The direct certificate of the discrete Gaussian:
+ * - sound: never below the exact delta of the discrete noise, in one
+ *   dimension (s from 1 to 1024, shifts up to 3 s) and in two;
+ * - agrees with its long-double rewriting;
+ * - negative control: the continuous analytic sigma used as the discrete
+ *   Gaussian's s does not give the requested delta in many small-s cases
+ *   (the exact sum exceeds delta): each of those must be flagged.
+ */
+static void
+test_direct_certificate(void)
+{
+	static const double eps[] = {0.05, 0.5, 1.0, 2.0, 5.0, 10.0};
+	static const double del[] = {1e-3, 1e-5, 1e-9, 1e-12};
+	static const double ss[] = {1.0, 2.0, 3.5, 8.0, 30.0, 100.0, 1024.0};
+	int			i,
+				j,
+				a,
+				D,
+				n = 0,
+				unsound = 0,
+				viol = 0,
+				flagged = 0,
+				disagree = 0;
+
+	for (a = 0; a < 7; a++)
+		for (D = 1; D <= 3 * ss[a] + 1 && D <= 400; D = D * 2 + 1)
+			for (i = 0; i < 6; i++)
+			{
+				int			v[1] = {D};
+				long double e = exact_discrete_delta(ss[a], 1, v, eps[i]);
+				double		b = jl_discrete_gaussian_delta(D, ss[a], 1, eps[i]);
+				long double l = direct_delta_ld(D, ss[a], 1, eps[i]);
+
+				n++;
+				if ((long double) b < e)
+					unsound++;
+				if (l > 1e-250L && l < 0.5L && fabsl((long double) b / l - 1.0L) > 1e-9L)
+					disagree++;
+			}
+	{
+		static const int vs[][2] = {{1, 1}, {3, 4}, {7, 2}, {12, 5}};
+		static const double s2[] = {2.0, 6.0, 10.0};
+
+		for (a = 0; a < 3; a++)
+			for (j = 0; j < 4; j++)
+				for (i = 0; i < 6; i += 2)
+				{
+					long double e = exact_discrete_delta(s2[a], 2, vs[j], eps[i]);
+					double		Dg = sqrt((double) (vs[j][0] * vs[j][0] + vs[j][1] * vs[j][1]));
+
+					n++;
+					if ((long double) jl_discrete_gaussian_delta(Dg, s2[a], 2, eps[i]) < e)
+						unsound++;
+				}
+	}
+	check(unsound == 0, "direct certificate >= the exact delta of the discrete Gaussian (%d cases, k = 1 and 2)", n);
+	check(disagree == 0, "direct certificate = its long-double rewriting to 1e-9 (%d differ)", disagree);
+
+	for (i = 1; i < 6; i++)
+		for (j = 0; j < 4; j++)
+			for (D = 1; D <= 3; D++)
+			{
+				double		sbw = jl_analytic_sigma(eps[i], del[j], D);
+				int			v[1] = {D};
+				long double e = exact_discrete_delta(sbw, 1, v, eps[i]);
+
+				if (e > del[j])
+				{
+					viol++;
+					if (jl_discrete_gaussian_delta(D, sbw, 1, eps[i]) > del[j])
+						flagged++;
+				}
+			}
+	check(viol >= 10 && flagged == viol,
+		  "negative control: the continuous sigma fails for the discrete noise in %d cases, all %d flagged",
+		  viol, flagged);
+}
+
+/*
+ * The target: the sampled sigma within 1% of Balle and Wang's analytic
+ * sigma for the data's sensitivity, for epsilon in [0.05, 10] and delta in
+ * [1e-12, 1e-3], and never below it.
+ */
+static void
+test_tight(void)
+{
+	static const double eps[] = {0.05, 0.07, 0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 7.5, 10.0};
+	static const double del[] = {1e-12, 1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3};
+	static const int ks[] = {1, 5, 20, 100, 1000};
+	double		worst = 0.0,
+				least = INFINITY;
+	int			i,
+				j,
+				a,
+				n = 0,
+				bad = 0;
+	char		cfg[160] = "";
+
+	for (i = 0; i < 11; i++)
+		for (j = 0; j < 7; j++)
+			for (a = 0; a < 5; a++)
+			{
+				JlMechanism m;
+				double		bw,
+							ratio;
+
+				memset(&m, 0, sizeof(m));
+				m.noise = JL_NOISE_GAUSSIAN;
+				m.calibration = JL_CALIBRATION_ANALYTIC;
+				m.epsilon = eps[i];
+				m.delta = del[j];
+				m.proj_sensitivity = 1.37;
+				m.max_abs = 0.4;
+				m.k = ks[a];
+				m.d = 1000;
+				m.bound = 2.0;
+				m.neighbor = JL_NEIGHBOR_ELEMENT;
+				if (jl_mechanism_calibrate(&m) != JL_OK || !m.valid)
+				{
+					bad++;
+					continue;
+				}
+				n++;
+				bw = jl_analytic_sigma(eps[i], del[j], m.data_sensitivity);
+				ratio = m.scale / bw;
+				if (ratio > worst)
+				{
+					worst = ratio;
+					snprintf(cfg, sizeof(cfg), "eps %g, delta %g, k %d", eps[i], del[j], ks[a]);
+				}
+				least = fmin(least, ratio);
+			}
+	check(bad == 0 && worst <= 1.01, "sampled sigma within 1%% of Balle-Wang's in %d calibrations "
+		  "(largest ratio %.5f at %s)", n, worst, cfg);
+	check(least >= 1.0, "sampled sigma never below Balle-Wang's (smallest ratio %.5f)", least);
 }
 
 static void
@@ -563,6 +814,8 @@ main(void)
 	test_analytic_reference();
 	test_classic_valid();
 	test_zcdp();
+	test_direct_certificate();
+	test_tight();
 	test_implied_delta();
 	test_sampler();
 	test_extremes();
