@@ -2,7 +2,7 @@
 # Install what building, running and testing jldp needs (Debian 12).
 set -euo pipefail
 pkgs=(postgresql-15 postgresql-server-dev-15 libopenblas-dev build-essential
-      python3-matplotlib python3-numpy python3-sklearn)
+      python3-matplotlib python3-numpy python3-sklearn python3-networkx)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

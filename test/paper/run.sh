@@ -31,7 +31,9 @@
 # noise against projections and jl_advise's choice), whose fragment is
 # DIR/results/realdata_section.md, and for test/paper/covariance.sh (the
 # covariance release against Analyze Gauss and Laplace on A^T A), whose
-# fragment is DIR/results/covariance_section.md.
+# fragment is DIR/results/covariance_section.md, and for test/paper/graph.sh
+# (the graph release for cut queries against per-query Laplace and
+# randomized response), whose fragment is DIR/results/graph_section.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -138,7 +140,7 @@ t_sql=$(( $(date +%s) - t0 ))
 
 # the experiments beside this one (see the header), each timed
 declare -A secs
-for plugin in kenthapadi realdata covariance; do
+for plugin in kenthapadi realdata covariance graph; do
   secs[$plugin]=0
   if [ -f "$here/$plugin.sh" ]; then
     echo "== test/paper/$plugin.sh"
