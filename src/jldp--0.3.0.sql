@@ -1110,3 +1110,69 @@ COMMENT ON FUNCTION @extschema@.jl_knn(regclass, name, name, float8[], int, floa
 -- millions of rows; with these, parallel plans are chosen where they pay
 ALTER FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) COST 100;
 ALTER FUNCTION @extschema@.jl_project(float8[], int, text, text) COST 50;
+-- Graph cut release (Blocki et al.) -----------------------------------------
+-- One sketch per vertex: column i of R = Y E, E the incidence matrix of the
+-- graph overlaid with the complete graph, Y fresh iid N(0,1); the overlay
+-- weight from an exact accountant on the edge neighbour (docs/graph_cuts.md).
+CREATE FUNCTION @extschema@.jl_release_graph(
+    edges regclass, u text, v text, n int, target text, r int,
+    epsilon float8, delta float8, dataset text DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_release_graph'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_release_graph(regclass, text, text, int, text, int, float8, float8, text) IS
+  'Release the undirected graph on vertices 1..n whose edges are the rows (u, v) of edges (integer columns; repeats and reversed pairs merged into one edge; NULL endpoints, self-loops and vertices outside 1..n refused) into a new table target (vertex int, sketch float8[]) of n rows: the sketch of vertex i is column i of R = Y E, E the edge-vertex incidence matrix of the graph overlaid with the complete graph (every pair weight w/n, every edge weight 1), Y r x (n choose 2) iid N(0,1) drawn fresh and never stored, computed in O(r (|E| + n)). (epsilon, delta)-DP for graphs differing in one edge, with w the smallest overlay weight the exact accountant allows (refused unless w < n). Charges (epsilon, delta) to dataset (default: the edge relation); recorded in jl_releases (info: n, r, w, the paper-style w). Returns the registry id.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_graph(regclass, text, text, int, text, int, float8, float8, text) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_cut_size(release regclass, s int[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_cut_size'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.jl_cut_size(regclass, int[]) IS
+  'From a graph release: the number of edges between the vertex set s (distinct vertices in 1..n) and the rest, estimated without bias as (||sum of the sketches of s||^2 / r - (w/n) |s| (n - |s|)) / (1 - w/n). Post-processing: no budget.';
+
+CREATE FUNCTION @extschema@.jl_cut_size_stddev(release regclass, s int[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_cut_size_stddev'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.jl_cut_size_stddev(regclass, int[]) IS
+  'The standard deviation of jl_cut_size(release, s), sqrt(2/r) ((w/n) |s| (n - |s|) + (1 - w/n) cut) / (1 - w/n), estimated by its unbiased plug-in.';
+
+CREATE FUNCTION @extschema@.jl_cut_trans(internal, regclass, int, float8[])
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_cut_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_cut_trans(internal, regclass, int, float8[]) IS
+  'Transition function of jl_cut_estimate and jl_cut_estimate_stddev: sums the sketches and collects the vertices.';
+
+CREATE FUNCTION @extschema@.jl_cut_estimate_final(internal)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_cut_estimate_final'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.jl_cut_estimate_final(internal) IS
+  'Final function of jl_cut_estimate.';
+
+CREATE FUNCTION @extschema@.jl_cut_estimate_stddev_final(internal)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_cut_estimate_stddev_final'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.jl_cut_estimate_stddev_final(internal) IS
+  'Final function of jl_cut_estimate_stddev.';
+
+CREATE AGGREGATE @extschema@.jl_cut_estimate(release regclass, vertex int, sketch float8[]) (
+    SFUNC = @extschema@.jl_cut_trans,
+    STYPE = internal,
+    FINALFUNC = @extschema@.jl_cut_estimate_final,
+    PARALLEL = RESTRICTED
+);
+COMMENT ON AGGREGATE @extschema@.jl_cut_estimate(regclass, int, float8[]) IS
+  'From the rows (vertex, sketch) of a graph release chosen in SQL (each vertex once), the estimated number of edges between those vertices and the rest, as jl_cut_size; NULL over no rows.';
+
+CREATE AGGREGATE @extschema@.jl_cut_estimate_stddev(release regclass, vertex int, sketch float8[]) (
+    SFUNC = @extschema@.jl_cut_trans,
+    STYPE = internal,
+    FINALFUNC = @extschema@.jl_cut_estimate_stddev_final,
+    PARALLEL = RESTRICTED
+);
+COMMENT ON AGGREGATE @extschema@.jl_cut_estimate_stddev(regclass, int, float8[]) IS
+  'The standard deviation of jl_cut_estimate over the same rows, as jl_cut_size_stddev; NULL over no rows.';

@@ -3,7 +3,7 @@
 # with the argument bench, also what make bench needs.
 set -euo pipefail
 pkgs=(postgresql-15 postgresql-server-dev-15 libopenblas-dev build-essential
-      python3-matplotlib python3-numpy python3-sklearn)
+      python3-matplotlib python3-numpy python3-sklearn python3-networkx)
 # "deps.sh bench": also perf, which make bench uses to profile a backend
 [ "${1:-}" = bench ] && pkgs+=(linux-perf)
 missing=()

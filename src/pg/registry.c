@@ -67,6 +67,11 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 					 errmsg("table %s is a covariance release, not sketches", get_rel_name(target)),
 					 errhint("Use jl_directional_variance, jl_covariance, jl_pca or jl_least_squares.")));
+		if (mechanism != NULL && strcmp(mechanism, "graph") == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("table %s is a graph release, not sketches", get_rel_name(target)),
+					 errhint("Use jl_cut_size or jl_cut_estimate.")));
 		rn->noise_variance = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0],
 														  SPI_tuptable->tupdesc, 1, &isnull));
 		rn->k = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],

@@ -33,7 +33,9 @@
 # (null-space cleaning on the scene data), whose fragment is
 # DIR/results/nullspace_section.md, and for test/paper/covariance.sh (the
 # covariance release against Analyze Gauss and Laplace on A^T A), whose
-# fragment is DIR/results/covariance_section.md.
+# fragment is DIR/results/covariance_section.md, and for test/paper/graph.sh
+# (the graph release for cut queries against per-query Laplace and
+# randomized response), whose fragment is DIR/results/graph_section.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -140,7 +142,7 @@ t_sql=$(( $(date +%s) - t0 ))
 
 # the experiments beside this one (see the header), each timed
 declare -A secs
-for plugin in kenthapadi realdata nullspace covariance; do
+for plugin in kenthapadi realdata nullspace covariance graph; do
   secs[$plugin]=0
   if [ -f "$here/$plugin.sh" ]; then
     echo "== test/paper/$plugin.sh"

@@ -2,8 +2,8 @@
 -- result table and its reporting, binomial confidence bounds.
 --
 -- Error budget.  Every statistical line (a "check") has a false-failure rate
--- of at most ALPHA_LINE = 5e-8; the suite has at most 32 of them, so by
--- the union bound the whole run fails by chance with probability <= 1.6e-6.
+-- of at most ALPHA_LINE = 5e-8; the suite has at most 40 of them, so by
+-- the union bound the whole run fails by chance with probability <= 2e-6.
 -- Normal bands use Z_LINE, the two-sided 5e-8 quantile of N(0,1):
 -- Phi^-1(1 - 2.5e-8) = 5.4513104.  Each check has a negative control: the
 -- same statistic and band applied to a wrong model or a wrong mechanism,

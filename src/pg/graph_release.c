@@ -1,0 +1,483 @@
+/*
+ * graph_release.c - jl_release_graph: the graph release for cut queries
+ * (Blocki et al.), R = Y E with E the edge-vertex incidence matrix of the
+ * graph overlaid with the complete graph, written as one sketch (a column
+ * of R, r entries) per vertex to a new table (vertex, sketch)
+ * (docs/graph_cuts.md).
+ *
+ * The steps, as jl_release_covariance's: read and check the arguments and
+ * the edge columns' types, refuse n r beyond the memory bound before
+ * allocating, calibrate the overlay weight from public inputs (n, r,
+ * epsilon, delta), charge the budget, create the target, draw the overlay,
+ * stream the edges once in the order of their unordered pair (so that
+ * repeats and reversed pairs are adjacent and merged) adding one fresh
+ * term per distinct edge, round to the grid, write the sketches and record
+ * the release.  All in the caller's transaction: a failure or a cancel
+ * leaves no target and no registry row.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "portability/instr_time.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "math/covariance.h"
+#include "math/covariance_accountant.h"
+#include "math/graph_accountant.h"
+#include "math/graph_sampler.h"
+
+#include "pg/arrays.h"
+#include "pg/budget.h"
+#include "pg/calibration_json.h"
+#include "pg/messages.h"
+#include "pg/registry.h"
+#include "pg/release_names.h"
+#include "pg/strong_random.h"
+
+PG_FUNCTION_INFO_V1(jl_release_graph);
+
+#define EDGES_ARG 0
+#define U_ARG 1
+#define V_ARG 2
+#define N_ARG 3
+#define TARGET_ARG 4
+#define R_ARG 5
+#define EPSILON_ARG 6
+#define DELTA_ARG 7
+#define DATASET_ARG 8
+
+#define PROGRESS_SECONDS 5.0
+
+typedef struct GraphRelease
+{
+	Oid			nsp;
+	Oid			source;
+	char	   *source_q;
+	char	   *u,
+			   *v;
+	char	   *target_name;
+	Oid			target_nsp;
+	char	   *target_rel;
+	char	   *target_q;
+	Oid			target;
+	char	   *dataset;
+	bool		dataset_given;
+	int64		ledger_id;
+	int			n,
+				r;
+	double		epsilon,
+				delta;
+	/* calibration, from public inputs */
+	double		rho,			/* the accountant's whitened bound */
+				w0,				/* the paper's w: 2 / rho^2 */
+				w,				/* the overlay weight of the release */
+				w_delta,		/* delta computed at w (with the margin) */
+				w_paper,
+				step;			/* the sketches' grid */
+	/* the release */
+	double	   *S;				/* n x r, vertex-major */
+	double	   *z;				/* r scratch */
+	double		c;				/* sqrt(1 - w/n): an edge's term */
+	int64		rows,			/* edge rows read, and distinct edges (never recorded) */
+				distinct;
+	int64		prev_a,
+				prev_b;
+	instr_time	start,
+				last_report;
+} GraphRelease;
+
+static void
+require(FunctionCallInfo fcinfo, int n, const char *what)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", what)));
+}
+
+static bool
+integer_type(Oid t)
+{
+	return t == INT2OID || t == INT4OID || t == INT8OID;
+}
+
+static void
+read_arguments(FunctionCallInfo fcinfo, GraphRelease *gr)
+{
+	Oid			t;
+
+	require(fcinfo, EDGES_ARG, "edges");
+	gr->source = PG_GETARG_OID(EDGES_ARG);
+	if (get_rel_relkind(gr->source) == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", gr->source)));
+	gr->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(gr->source)),
+											  get_rel_name(gr->source));
+	require(fcinfo, U_ARG, "u");
+	gr->u = text_to_cstring(PG_GETARG_TEXT_PP(U_ARG));
+	require(fcinfo, V_ARG, "v");
+	gr->v = text_to_cstring(PG_GETARG_TEXT_PP(V_ARG));
+	jl_column_of(gr->source, gr->u, &t);
+	if (!integer_type(t))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" must be smallint, integer or bigint", jl_msg_str(gr->u))));
+	jl_column_of(gr->source, gr->v, &t);
+	if (!integer_type(t))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" must be smallint, integer or bigint", jl_msg_str(gr->v))));
+	require(fcinfo, N_ARG, "n");
+	gr->n = PG_GETARG_INT32(N_ARG);
+	if (gr->n < 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("n must be at least 2, not %d", gr->n)));
+	require(fcinfo, TARGET_ARG, "target");
+	gr->target_name = text_to_cstring(PG_GETARG_TEXT_PP(TARGET_ARG));
+	require(fcinfo, R_ARG, "r");
+	gr->r = PG_GETARG_INT32(R_ARG);
+	if (gr->r < 1 || gr->r > JL_COV_MAX_R)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("r must be between 1 and %d, not %d", JL_COV_MAX_R, gr->r)));
+	require(fcinfo, EPSILON_ARG, "epsilon");
+	gr->epsilon = PG_GETARG_FLOAT8(EPSILON_ARG);
+	if (!(isfinite(gr->epsilon) && gr->epsilon > 0.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon must be a finite number greater than 0")));
+	require(fcinfo, DELTA_ARG, "delta");
+	gr->delta = PG_GETARG_FLOAT8(DELTA_ARG);
+	if (!(gr->delta > 0.0 && gr->delta < 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("delta must be in (0, 1)"),
+				 errhint("The graph release is (epsilon, delta)-DP with delta > 0; choose delta well below 1/n.")));
+	gr->dataset = PG_ARGISNULL(DATASET_ARG) ? NULL :
+		text_to_cstring(PG_GETARG_TEXT_PP(DATASET_ARG));
+}
+
+/* n x r sketch entries within the stated bound, before any allocation */
+static void
+check_memory(const GraphRelease *gr)
+{
+	if ((Size) gr->n * (Size) gr->r > JL_COV_MAX_ENTRIES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("n * r = %lld exceeds the limit of %lld values (256 MB) of a graph release",
+						(long long) gr->n * gr->r, (long long) JL_COV_MAX_ENTRIES),
+				 errhint("Use a smaller r: the error of a cut estimate hardly depends on r beyond a few hundred.")));
+}
+
+/* the accountant's rho for (r, eps, delta), cached per backend */
+#define RHO_CACHE 8
+typedef struct RhoEntry
+{
+	int			r;
+	double		eps,
+				delta,
+				rho;
+} RhoEntry;
+static RhoEntry rho_cache[RHO_CACHE];
+static int	rho_cache_next = 0;
+
+static double
+cached_rho(int r, double eps, double delta)
+{
+	RhoEntry   *e;
+	int			i;
+
+	for (i = 0; i < RHO_CACHE; i++)
+		if (rho_cache[i].r == r && rho_cache[i].eps == eps && rho_cache[i].delta == delta)
+			return rho_cache[i].rho;
+	e = &rho_cache[rho_cache_next];
+	rho_cache_next = (rho_cache_next + 1) % RHO_CACHE;
+	e->r = 0;					/* invalid until complete */
+	e->rho = jl_graph_rho(r, eps, delta);
+	e->eps = eps;
+	e->delta = delta;
+	e->r = r;
+	return e->rho;
+}
+
+/* w from public inputs only: n, r, epsilon, delta */
+static void
+calibrate(GraphRelease *gr)
+{
+	gr->rho = cached_rho(gr->r, gr->epsilon, gr->delta);
+	if (!(gr->rho > 0.0 && isfinite(gr->rho)))
+		elog(ERROR, "the graph accountant found no weight");
+	/* a hair up, so that rounding cannot cross the bisection's end */
+	gr->w0 = jl_graph_w0(gr->rho) * (1.0 + 1e-12);
+	gr->w_paper = jl_graph_w_paper(gr->r, gr->epsilon, gr->delta);
+	if (!(gr->w0 < gr->n))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the overlay weight w = %.4g needed for r = %d, epsilon = %g, delta = %g is not below n = %d",
+						gr->w0, gr->r, gr->epsilon, gr->delta, gr->n),
+				 errhint("The complete-graph overlay needs w < n.  w grows like sqrt(r ln(1/delta)) / epsilon: use a smaller r, a larger epsilon or delta, or a graph of more than %.0f vertices.",
+						 ceil(gr->w0))));
+	gr->w = jl_graph_weight(gr->n, gr->w0);
+	gr->c = sqrt(1.0 - gr->w / gr->n);
+	/* checked again for this release: the bound holds at the weight used */
+	gr->w_delta = jl_graph_delta(gr->r, jl_graph_edge_rho(gr->n, gr->w), gr->epsilon);
+	if (!(gr->w_delta <= gr->delta))
+		elog(ERROR, "the graph accountant's weight does not meet delta");
+}
+
+static void
+charge_budget(GraphRelease *gr)
+{
+	if (gr->dataset == NULL)
+		gr->dataset = jl_budget_dataset_for(gr->nsp, gr->source);
+	gr->dataset_given = (gr->dataset != NULL);
+	if (gr->dataset == NULL)
+		gr->dataset = gr->source_q;
+	gr->ledger_id = jl_budget_charge(gr->nsp, gr->dataset,
+									 gr->dataset_given ? InvalidOid : gr->source,
+									 gr->epsilon, gr->delta,
+									 psprintf("jl_release_graph into %s", gr->target_name));
+}
+
+/* ---------- streaming the edges ---------- */
+
+typedef struct EdgeReceiver
+{
+	DestReceiver pub;
+	GraphRelease *gr;
+} EdgeReceiver;
+
+static void
+edge_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+}
+
+static void
+edge_shutdown(DestReceiver *self)
+{
+}
+
+static void
+edge_destroy(DestReceiver *self)
+{
+}
+
+static int64
+endpoint(TupleTableSlot *slot, int att, GraphRelease *gr, const char *col)
+{
+	bool		isnull;
+	int64		x = DatumGetInt64(slot_getattr(slot, att, &isnull));
+
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("edge endpoint %s must not be NULL", jl_msg_str(col)),
+				 errhint("Filter NULLs out of the edge table, e.g. with a view.")));
+	if (x < 1 || x > gr->n)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("edge endpoint %s = %lld is outside the vertices 1..%d",
+						jl_msg_str(col), (long long) x, gr->n)));
+	return x;
+}
+
+static void
+report_progress(GraphRelease *gr)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, gr->last_report);
+	if (INSTR_TIME_GET_DOUBLE(now) >= PROGRESS_SECONDS)
+	{
+		INSTR_TIME_SET_CURRENT(gr->last_report);
+		now = gr->last_report;
+		INSTR_TIME_SUBTRACT(now, gr->start);
+		ereport(NOTICE,
+				(errmsg("jl_release_graph: %lld edge rows read in %.1f s",
+						(long long) gr->rows, INSTR_TIME_GET_DOUBLE(now))));
+	}
+}
+
+static bool
+edge_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	GraphRelease *gr = ((EdgeReceiver *) self)->gr;
+	int64		x = endpoint(slot, 1, gr, gr->u),
+				y = endpoint(slot, 2, gr, gr->v),
+				a = Min(x, y),
+				b = Max(x, y);
+
+	if (a == b)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("edge (%lld, %lld) is a self-loop", (long long) x, (long long) y),
+				 errdetail("A cut never separates a vertex from itself; the release is for simple undirected graphs."),
+				 errhint("Filter self-loops out of the edge table, e.g. with a view.")));
+	gr->rows++;
+	/* rows arrive ordered by (least, greatest): a repeat follows its first */
+	if (a != gr->prev_a || b != gr->prev_b)
+	{
+		jl_graph_add_edge(jl_strong_random(), gr->S, gr->r, (int) (a - 1), (int) (b - 1), gr->c, gr->z);
+		gr->distinct++;
+		gr->prev_a = a;
+		gr->prev_b = b;
+	}
+	if ((gr->rows & 1023) == 0)
+	{
+		CHECK_FOR_INTERRUPTS();
+		report_progress(gr);
+	}
+	return true;
+}
+
+static void
+stream_edges(GraphRelease *gr)
+{
+	EdgeReceiver er;
+	SPIExecuteOptions opts;
+	char	   *u = psprintf("%s::pg_catalog.int8", quote_identifier(gr->u)),
+			   *v = psprintf("%s::pg_catalog.int8", quote_identifier(gr->v));
+	char	   *sql = psprintf("SELECT %s, %s FROM %s "
+							   "ORDER BY pg_catalog.int8smaller(%s, %s), pg_catalog.int8larger(%s, %s)",
+							   u, v, gr->source_q, u, v, u, v);
+
+	memset(&er, 0, sizeof(er));
+	er.pub.receiveSlot = edge_receive;
+	er.pub.rStartup = edge_startup;
+	er.pub.rShutdown = edge_shutdown;
+	er.pub.rDestroy = edge_destroy;
+	er.pub.mydest = DestNone;
+	er.gr = gr;
+	INSTR_TIME_SET_CURRENT(gr->start);
+	gr->last_report = gr->start;
+	memset(&opts, 0, sizeof(opts));
+	opts.read_only = true;
+	opts.dest = &er.pub;
+	if (SPI_execute_extended(sql, &opts) < 0)
+		elog(ERROR, "could not read the edges");
+}
+
+/* CREATE TABLE target (vertex, sketch), owned by the caller */
+static void
+create_target(GraphRelease *gr)
+{
+	if (SPI_execute(psprintf("CREATE TABLE %s (vertex pg_catalog.int4 PRIMARY KEY, sketch pg_catalog.float8[] NOT NULL)",
+							 gr->target_q), false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "could not create the target table");
+	gr->target = get_relname_relid(gr->target_rel, gr->target_nsp);
+	if (!OidIsValid(gr->target))
+		elog(ERROR, "created table %s not found", gr->target_q);
+}
+
+static void
+fill_target(GraphRelease *gr)
+{
+	Oid			types[2] = {INT4OID, FLOAT8ARRAYOID};
+	SPIPlanPtr	plan;
+	int			i;
+
+	plan = SPI_prepare(psprintf("INSERT INTO %s (vertex, sketch) VALUES ($1, $2)", gr->target_q), 2, types);
+	if (plan == NULL)
+		elog(ERROR, "could not prepare the insert into %s", gr->target_q);
+	for (i = 0; i < gr->n; i++)
+	{
+		Datum		values[2];
+
+		values[0] = Int32GetDatum(i + 1);
+		values[1] = PointerGetDatum(jl_vector_array(gr->S + (Size) i * gr->r, gr->r));
+		if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "could not insert into %s", gr->target_q);
+		pfree(DatumGetPointer(values[1]));
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	SPI_freeplan(plan);
+}
+
+static int64
+record_release(GraphRelease *gr)
+{
+	StringInfoData info;
+	JlRegistryRecord rec;
+
+	initStringInfo(&info);
+	appendStringInfo(&info, "{\"mechanism\": \"graph\", \"kind\": \"blocki\", \"noise\": \"jl_graph\", "
+					 "\"neighbor\": \"edge\", \"calibration\": \"exact accountant\", "
+					 "\"d\": %d, \"k\": %d, \"r\": %d, \"n\": %d",
+					 gr->n, gr->r, gr->r, gr->n);
+	jl_json_num(&info, "epsilon", gr->epsilon);
+	jl_json_num(&info, "delta", gr->delta);
+	jl_json_num(&info, "bound", 1.0);
+	jl_json_num(&info, "noise_variance", gr->w);
+	jl_json_num(&info, "grid", gr->step);
+	jl_json_num(&info, "w", gr->w);
+	jl_json_num(&info, "w0", gr->w0);
+	jl_json_num(&info, "rho", gr->rho);
+	jl_json_num(&info, "w_delta_computed", gr->w_delta);
+	jl_json_num(&info, "w_paper", gr->w_paper);
+	jl_json_num(&info, "accountant_margin", JL_COV_DELTA_MARGIN);
+	appendStringInfoString(&info, ", \"edges\": \"a set: repeats and reversed pairs merged; the number of edges is not recorded\""
+						   ", \"y\": \"iid N(0,1) from pg_strong_random, Box-Muller, never stored\"}");
+
+	rec.source = gr->source_q;
+	rec.target = gr->target;
+	rec.id_column = "vertex";
+	rec.vector = psprintf("%s, %s", gr->u, gr->v);
+	rec.clipping = "edges as a set of unordered pairs of distinct vertices in 1..n, weight 1";
+	rec.key_fingerprint = "none: Y is fresh for each release";
+	rec.info = info.data;
+	rec.ledger_id = gr->ledger_id;
+	rec.dataset = gr->dataset;
+	return jl_registry_write(gr->nsp, &rec);
+}
+
+/*
+ * jl_release_graph(edges regclass, u text, v text, n int, target text,
+ *                  r int, epsilon float8, delta float8, dataset text)
+ *                  RETURNS bigint (registry id)
+ */
+Datum
+jl_release_graph(PG_FUNCTION_ARGS)
+{
+	GraphRelease gr;
+	double	   *mean;
+	int64		id;
+
+	memset(&gr, 0, sizeof(gr));
+	gr.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	jl_budget_require_current(gr.nsp);
+	read_arguments(fcinfo, &gr);
+	check_memory(&gr);
+	calibrate(&gr);
+	jl_resolve_target(gr.target_name, &gr.target_nsp, &gr.target_rel, &gr.target_q);
+	charge_budget(&gr);
+
+	gr.S = palloc(sizeof(double) * (Size) gr.n * gr.r);
+	gr.z = palloc(sizeof(double) * (Size) gr.r);
+	mean = palloc(sizeof(double) * (Size) gr.r);
+	SPI_connect();
+	create_target(&gr);
+	jl_graph_overlay(jl_strong_random(), gr.S, gr.n, gr.r, gr.w, mean);
+	explicit_bzero(mean, sizeof(double) * (Size) gr.r);
+	stream_edges(&gr);
+	explicit_bzero(gr.z, sizeof(double) * (Size) gr.r);
+	/* a power of two, so that the rounded values are exact multiples */
+	gr.step = ldexp(1.0, ilogb(Max(sqrt(gr.w), 1.0)) - 30);
+	jl_cov_round(gr.S, (Size) gr.n * gr.r, gr.step);
+	fill_target(&gr);
+	id = record_release(&gr);
+	SPI_finish();
+	PG_RETURN_INT64(id);
+}
