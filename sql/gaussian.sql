@@ -123,7 +123,8 @@ SELECT count(DISTINCT row_id) AS groups, min(array_length(z, 1)) AS k,
         FROM g_long GROUP BY row_id) s, unnest(z) v;
 COMMIT;
 SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
--- a Laplace reservation (delta 0) does not cover a Gaussian release
+-- a Laplace reservation (delta 0) does not cover a Gaussian release (and
+-- stays charged after the ROLLBACK)
 BEGIN;
 SELECT jl_budget_reserve('g_agg', 1.0) > 0 AS reserved;
 SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);

@@ -75,7 +75,7 @@ SELECT d, k, projection, bound, clipping,
        (SELECT bool_and(v / r.grid = round(v / r.grid)) FROM id_row, unnest(sketch) v) AS on_grid
   FROM jl_releases r WHERE target = 'id_row'::regclass;
 -- k <> d: refused before anything is charged (named columns), or at the
--- first row (an array column); the budget is unchanged either way
+-- first row (an array column), after the charge, which stands
 SELECT epsilon_spent FROM jl_budgets WHERE name = 'id_data';
 SELECT error($$SELECT jl_release_table('id_src', 'pid', '{a,b}', 'id_bad', 3, 0.1, key => 'pinned',
                                         dataset => 'id_data', kind => 'identity')$$);

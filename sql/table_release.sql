@@ -69,7 +69,8 @@ SELECT error($$SELECT jl_dataset_declare('tr_bound2', 0.5, source => 'tr_src2')$
 SELECT error($$SELECT jl_dataset_declare('tr_bound3', 0.5, source => 'tr_src')$$);
 DROP TABLE tr_e, tr_src2;
 
--- reservations for releases that cannot write themselves
+-- reservations for releases that cannot write themselves: committed on
+-- their own, so a rollback leaves them charged
 BEGIN;
 SELECT jl_budget_reserve('tr_data', 0.5) > 0 AS reserved;
 SELECT epsilon_spent FROM jl_budgets WHERE name = 'tr_data';
