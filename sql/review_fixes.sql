@@ -149,7 +149,8 @@ SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type
 -- 5. a calibration under which rows within the bound saturate (epsilon so
 -- large that 2^49 grid steps are less than such a row's projection): one
 -- WARNING per call site, before any output
-SELECT jl_dataset_declare('rf_sat', 1e16) IS NOT NULL AS declared;
+CREATE TABLE rf_sat_src AS SELECT * FROM rf_num;
+SELECT jl_dataset_declare('rf_sat', 1e16, source => 'rf_sat_src') IS NOT NULL AS declared;
 SELECT count(jl_private_release(ARRAY[i, 1, 1, 1]::float8[], 2, 1e15, key => 'pinned')) AS released
   FROM generate_series(1, 3) i;
 BEGIN;
@@ -158,7 +159,7 @@ SELECT count(z) AS groups
   FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1e15, 'rf_sat', 'element', 1, 'exact', NULL, 'pinned') AS z
         FROM rf_facts GROUP BY row_id) s;
 ROLLBACK;
-SELECT jl_release_table('rf_num', 'id', '{a,b}', 'rf_num_saturated', 2, 1e15,
+SELECT jl_release_table('rf_sat_src', 'id', '{a,b}', 'rf_num_saturated', 2, 1e15,
                         key => 'pinned', clip_lo => 0, clip_hi => 40, dataset => 'rf_sat') > 0 AS released;
 -- usual epsilon: silent, also for data far beyond the bound (saturated or
 -- clamped without a word: a message would depend on the data)

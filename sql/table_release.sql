@@ -43,14 +43,15 @@ SELECT error($$SELECT jl_recover_dist('{1,2,3}', '{1,2,3}', 'tr_elem'::regclass)
 SELECT name, epsilon_cap, epsilon_spent, source FROM jl_budgets WHERE name = 'public.tr_src';
 
 -- a declared dataset with a cap: releases are charged until it is reached
-SELECT jl_dataset_declare('tr_data', 1.0);
-SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_a', 4, 0.6, key => 'pinned', dataset => 'tr_data') > 0 AS first;
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_b', 4, 0.6, key => 'pinned', dataset => 'tr_data')$$);
+CREATE TABLE tr_capped AS SELECT * FROM tr_src;
+SELECT jl_dataset_declare('tr_data', 1.0, source => 'tr_capped');
+SELECT jl_release_table('tr_capped', 'pid', '{x}', 'tr_a', 4, 0.6, key => 'pinned', dataset => 'tr_data') > 0 AS first;
+SELECT error($$SELECT jl_release_table('tr_capped', 'pid', '{x}', 'tr_b', 4, 0.6, key => 'pinned', dataset => 'tr_data')$$);
 -- refused before any output: no table, no registry row, nothing charged
 SELECT to_regclass('tr_b') IS NULL AS no_target,
        (SELECT count(*) FROM jl_releases WHERE dataset = 'tr_data') AS registry_rows,
        (SELECT epsilon_spent FROM jl_budgets WHERE name = 'tr_data') AS spent;
-SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_b', 4, 0.4, key => 'pinned', dataset => 'tr_data') > 0 AS exactly_to_the_cap;
+SELECT jl_release_table('tr_capped', 'pid', '{x}', 'tr_b', 4, 0.4, key => 'pinned', dataset => 'tr_data') > 0 AS exactly_to_the_cap;
 SELECT epsilon_spent, epsilon_remaining FROM jl_budgets WHERE name = 'tr_data';
 -- the curator raises the cap; every change is in the ledger
 SELECT jl_dataset_set_cap('tr_data', 2.0);
@@ -125,4 +126,4 @@ SELECT error($$SELECT jl_dataset_set_cap('tr_data', 100)$$);
 RESET ROLE;
 REVOKE ALL ON tr_elem FROM regress_jldp_reader;
 DROP ROLE regress_jldp_reader;
-DROP TABLE tr_src, tr_elem, tr_row, tr_a, tr_b, tr_bad, tr_ragged;
+DROP TABLE tr_capped, tr_src, tr_elem, tr_row, tr_a, tr_b, tr_bad, tr_ragged;

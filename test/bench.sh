@@ -103,9 +103,8 @@ wall() {
   done
   echo "$best"
 }
-q -c "SELECT jl_dataset_declare('bench', 'Infinity')" >/dev/null
 perrow=$(wall "CREATE TABLE s_rows AS SELECT id, jl_private_release(x, 20, 4.0) AS sketch FROM t" s_rows)
-table=$(wall "SELECT jl_release_table('t', 'id', '{x}', 's_table', 20, 4.0, dataset => 'bench')" s_table)
+table=$(wall "SELECT jl_release_table('t', 'id', '{x}', 's_table', 20, 4.0)" s_table)
 awk -v a="$perrow" -v b="$table" -v n="$N" 'BEGIN {
   printf "whole-table release into a new table (ms, fastest of 3)\n"
   printf "  CREATE TABLE AS SELECT id, jl_private_release(x, 20, 4.0)  %8.1f   %.0f rows/s\n", a, n/(a/1000)
@@ -196,7 +195,7 @@ tablecpu() {
   done | sort -g | head -1
 }
 for kind in gaussian sparse; do
-  tb=$(tablecpu "SELECT jl_release_table('w', 'id', '{x}', 'w_out', 20, 4.0, dataset => 'bench', kind => '$kind')")
+  tb=$(tablecpu "SELECT jl_release_table('w', 'id', '{x}', 'w_out', 20, 4.0, kind => '$kind')")
   awk -v b="$tb" -v k="$kind" -v n="$W" 'BEGIN {
     printf "  %-52s %8s %8.1f   %.1f us/row (backend CPU, least of 3)\n", "jl_release_table(w, ..., 20, 4.0, kind => " k ")", "", b, b*1000/n }'
 done

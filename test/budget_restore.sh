@@ -84,7 +84,8 @@ CREATE TABLE facts AS SELECT r AS row_id, a AS attr, (r * a % 5)::float8 AS val
 GRANT SELECT ON facts TO jr_curator_b;
 CREATE TABLE src AS SELECT i AS id, ARRAY[i % 3, i % 5]::float8[] AS x FROM generate_series(1, 20) i;
 SELECT jl_dataset_declare('facts_ds', 10.0, source => 'facts');
-SELECT jl_release_table('src', 'id', '{x}', 'src_out', 2, 1.0, key => 'kept', dataset => 'facts_ds');
+SELECT jl_dataset_declare('src_ds', 10.0, source => 'src');
+SELECT jl_release_table('src', 'id', '{x}', 'src_out', 2, 1.0, key => 'kept', dataset => 'src_ds');
 BEGIN;
 SELECT jl_budget_reserve('facts_ds', 1.0);
 SELECT count(z) FROM (SELECT jl_private_release_agg(attr, val, 6, 2, 1.0, 'facts_ds', 'element', 1, 'exact', NULL, 'kept') AS z
@@ -126,7 +127,7 @@ check "cluster 2: the dataset's owner is the same role" \
   "$(q2 -c "SELECT owner FROM jl_budgets WHERE name = 'facts_ds'")" "jr_curator_a"
 check "cluster 2: the ledger names the roles that acted" \
   "$(q2 -c "SELECT string_agg(event || ' ' || role, ', ' ORDER BY id) FROM jl_ledger WHERE dataset = 'facts_ds'")" \
-  "declare jr_curator_a, charge jr_curator_a, reserve jr_curator_a, grant jr_curator_a, reserve jr_curator_b"
+  "declare jr_curator_a, reserve jr_curator_a, grant jr_curator_a, reserve jr_curator_b"
 check "cluster 2: the key's owner and the release's releaser are the same roles" \
   "$(q2 -c "SELECT (SELECT owner FROM jl_keys WHERE name = 'a_key') || ' ' || (SELECT string_agg(released_by, ' ') FROM jldp_release)")" \
   "jr_curator_a jr_curator_a"

@@ -52,9 +52,9 @@ SQL
 }
 
 # 1. ordered
-q -c "SELECT jl_dataset_declare('ordered', 1.0)" >/dev/null
-hold_then_run "SELECT jl_release_table('src', 'id', '{x}', 'ordered_a', 2, 0.6, key => 'race', dataset => 'ordered') > 0" \
-  "SELECT jl_release_table('src', 'id', '{x}', 'ordered_b', 2, 0.6, key => 'race', dataset => 'ordered')" ordered ROLLBACK
+q -c "CREATE TABLE ordered_src AS SELECT * FROM src" -c "SELECT jl_dataset_declare('ordered', 1.0, source => 'ordered_src')" >/dev/null
+hold_then_run "SELECT jl_release_table('ordered_src', 'id', '{x}', 'ordered_a', 2, 0.6, key => 'race', dataset => 'ordered') > 0" \
+  "SELECT jl_release_table('ordered_src', 'id', '{x}', 'ordered_b', 2, 0.6, key => 'race', dataset => 'ordered')" ordered ROLLBACK
 spent=$(q -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'ordered'")
 if grep -q "would be exceeded" "$tmp/ordered.b" && [ "$spent" = "0.6" ] && \
    awk -v w="$waited" 'BEGIN { exit !(w < 0.8) }'; then
@@ -67,9 +67,9 @@ fi
 # 2. unordered rounds
 wins_total=0
 for r in $(seq 1 "$ROUNDS"); do
-  q -c "SELECT jl_dataset_declare('race$r', 1.0)" >/dev/null
+  q -c "CREATE TABLE race${r}_src AS SELECT * FROM src" -c "SELECT jl_dataset_declare('race$r', 1.0, source => 'race${r}_src')" >/dev/null
   for s in a b; do
-    ( q -c "SELECT jl_release_table('src', 'id', '{x}', 'race${r}_$s', 2, 0.6, key => 'race', dataset => 'race$r')" \
+    ( q -c "SELECT jl_release_table('race${r}_src', 'id', '{x}', 'race${r}_$s', 2, 0.6, key => 'race', dataset => 'race$r')" \
         > "$tmp/$r$s.out" 2>&1 && echo ok > "$tmp/$r$s.rc" || echo refused > "$tmp/$r$s.rc" ) &
   done
   wait
@@ -98,9 +98,10 @@ else
 fi
 
 # 4. a cap raised in an open transaction
-q -c "SELECT jl_dataset_declare('capped', 1.0)" -c "SELECT jl_release_table('src', 'id', '{x}', 'capped_a', 2, 0.6, key => 'race', dataset => 'capped')" >/dev/null
+q -c "CREATE TABLE capped_src AS SELECT * FROM src" -c "SELECT jl_dataset_declare('capped', 1.0, source => 'capped_src')" \
+  -c "SELECT jl_release_table('capped_src', 'id', '{x}', 'capped_a', 2, 0.6, key => 'race', dataset => 'capped')" >/dev/null
 hold_then_run "SELECT jl_dataset_set_cap('capped', 2.0)" \
-  "SELECT jl_release_table('src', 'id', '{x}', 'capped_b', 2, 0.6, key => 'race', dataset => 'capped') > 0" capped
+  "SELECT jl_release_table('capped_src', 'id', '{x}', 'capped_b', 2, 0.6, key => 'race', dataset => 'capped') > 0" capped
 spent=$(q -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'capped'")
 if grep -q '^t$' "$tmp/capped.b" && [ "$spent" = "1.2" ] && \
    awk -v w="$waited" 'BEGIN { exit !(w >= 0.8) }'; then

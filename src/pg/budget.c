@@ -439,15 +439,25 @@ jl_budget_charge_now(const JlChargeRequest *r)
 		jl_budget_require_current(r->nsp);
 	SPI_connect();
 	jl_become_owner(r->nsp, &scope);
-	if (!OidIsValid(r->source))
+	if (!r->declare)
 		jl_budget_lock_existing(r->nsp, r->dataset, &ds);
 	else if (!jl_budget_lock(r->nsp, r->dataset, &ds))
 		lock_default_dataset(r, &ds);
 
 	/*
-	 * A default release is charged to the relation's own dataset, never to
-	 * one that merely took its name.
+	 * A release is charged to the dataset of the relation it reads (never
+	 * to a throwaway dataset with a cap of its own), and a default release
+	 * to the relation's own dataset, never to one that merely took its name.
 	 */
+	if (!r->declare)
+		jl_budget_check_spend(a, &ds, r->dataset);
+	if (OidIsValid(r->source) && ds.source != r->source && !r->declare)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dataset \"%s\" is not bound to relation %s, which the release reads",
+						jl_msg_str(r->dataset), jl_msg_str(r->source_q)),
+				 errhint("A release is charged to the dataset bound to the relation it reads: leave dataset out, "
+						 "or bind one with jl_dataset_declare(name, epsilon_cap, source => ...).")));
 	if (OidIsValid(r->source) && ds.source != r->source)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
@@ -513,7 +523,7 @@ jl_budget_refuse_uncommitted(Oid nsp, const char *dataset, Oid source_relid)
 }
 
 int64
-jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
+jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid, bool declare,
 				 double epsilon, double delta, const char *what)
 {
 	JlChargeRequest r;
@@ -525,6 +535,7 @@ jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
 	r.nsp = nsp;
 	r.dataset = dataset;
 	r.source = source_relid;
+	r.declare = declare && OidIsValid(source_relid);
 	if (OidIsValid(source_relid))
 	{
 		r.source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(source_relid)),

@@ -26,9 +26,11 @@ extern JlActor jl_budget_actor(void);
 /*
  * Charge (epsilon, delta) to dataset, refusing (ERROR, nothing written)
  * past its cap or when the acting role may not spend it (its owner, a
- * member of the owner's role, a superuser, or a role the owner granted).  A
- * dataset not yet declared is declared on first use when source_relid is
- * valid, without a cap and owned by the relation's owner.  The charge (and
+ * member of the owner's role, a superuser, or a role the owner granted).
+ * With source_relid valid (the base relation a release reads), the dataset
+ * must be bound to it; with declare, a dataset not yet declared is
+ * declared on first use, bound to source_relid, without a cap and owned by
+ * the relation's owner.  The charge (and
  * that declaration) is committed by a background worker in a transaction
  * of its own before this returns (charge_worker.c): a later ROLLBACK of the
  * caller's transaction leaves it standing.  Serialised by a row lock on
@@ -37,15 +39,17 @@ extern JlActor jl_budget_actor(void);
  * (the worker cannot see it).  Returns the ledger id.
  */
 extern int64 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
-							  double epsilon, double delta, const char *what);
+							  bool declare, double epsilon, double delta,
+							  const char *what);
 
 /* What a background worker charges, in its own transaction. */
 typedef struct JlChargeRequest
 {
 	Oid			nsp;			/* the extension's schema */
 	const char *dataset;
-	Oid			source;			/* a relation's default dataset, declared on
-								 * first use; InvalidOid for a named one */
+	Oid			source;			/* the relation the dataset must be bound to,
+								 * or InvalidOid (a reservation) */
+	bool		declare;		/* declare it on first use, bound to source */
 	const char *source_q;		/* its qualified name */
 	const char *source_owner;	/* its owner, the default dataset's owner */
 	double		epsilon;

@@ -22,6 +22,7 @@
 #include "pg/budget.h"
 #include "pg/options.h"
 #include "pg/owner.h"
+#include "pg/source_relation.h"
 
 PG_FUNCTION_INFO_V1(jl_dataset_declare);
 PG_FUNCTION_INFO_V1(jl_dataset_set_cap);
@@ -88,7 +89,10 @@ jl_dataset_declare(PG_FUNCTION_ARGS)
 				 errmsg("dataset name must not be empty")));
 	check_caps(eps_cap, delta_cap);
 	if (OidIsValid(source))
+	{
+		jl_source_check_bindable(source);
 		check_relation_owner(&a, source);
+	}
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
 	jl_budget_declare(nsp, name,

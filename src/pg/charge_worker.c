@@ -71,6 +71,7 @@ typedef struct ChargeShared
 	Oid			nsp;
 	Oid			source;
 	Oid			actor;
+	bool		declare;
 	double		epsilon;
 	double		delta;
 	/* offsets into data, 0 for NULL */
@@ -154,6 +155,7 @@ jl_charge_worker_main(Datum arg)
 	r.nsp = sh->nsp;
 	r.dataset = get_string(sh, sh->dataset);
 	r.source = sh->source;
+	r.declare = sh->declare;
 	r.source_q = get_string(sh, sh->source_q);
 	r.source_owner = get_string(sh, sh->source_owner);
 	r.epsilon = sh->epsilon;
@@ -307,6 +309,7 @@ jl_charge_committed(const JlChargeRequest *r)
 	sh->database = MyDatabaseId;
 	sh->nsp = r->nsp;
 	sh->source = r->source;
+	sh->declare = r->declare;
 	sh->actor = r->actor.role;
 	sh->epsilon = r->epsilon;
 	sh->delta = r->delta;

@@ -40,6 +40,7 @@
 #include "pg/options.h"
 #include "pg/projection_cache.h"
 #include "pg/registry.h"
+#include "pg/source_relation.h"
 #include "pg/suggest_k.h"
 #include "pg/table_releaser.h"
 #include "pg/messages.h"
@@ -75,6 +76,8 @@ typedef struct TableRelease
 	Oid			nsp;			/* the extension's schema */
 	Oid			source;
 	char	   *source_q;		/* qualified, quoted */
+	Oid			base;			/* the relation it reads, whose dataset pays */
+	AttrNumber	base_id_att;	/* the id column there, or InvalidAttrNumber */
 	char	   *target_name;	/* as given */
 	char	   *keyname;
 	char	   *dataset;		/* NULL until chosen */
@@ -367,6 +370,7 @@ build_source_query(TableRelease *tr)
 	else
 		append_vector_columns(tr, names, n);
 	appendStringInfo(&tr->sql, " FROM %s", tr->source_q);
+	tr->base = jl_source_base_relation(tr->source, tr->rows.id_col, &tr->base_id_att);
 }
 
 /* The schema and name the target is created with, and the name quoted. */
@@ -501,14 +505,21 @@ charge_budget(TableRelease *tr)
 	const JlMechanism *m = &tr->rows.m;
 
 	/*
-	 * Without a dataset: the one declared for this source, else a dataset
-	 * named after the source (tracked, without a cap, until one is set).
+	 * Without a dataset: the one declared for the relation the source reads,
+	 * else a dataset named after that relation (tracked, without a cap,
+	 * until one is set).  A dataset given must be bound to that relation.
 	 */
+	bool		declare = false;
+
 	if (tr->dataset == NULL)
-		tr->dataset = jl_budget_dataset_for(tr->nsp, tr->source);
+		tr->dataset = jl_budget_dataset_for(tr->nsp, tr->base);
 	tr->dataset_given = (tr->dataset != NULL);
 	if (tr->dataset == NULL)
-		tr->dataset = tr->source_q;
+	{
+		tr->dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(tr->base)),
+												 get_rel_name(tr->base));
+		declare = true;
+	}
 
 	/*
 	 * A Laplace release that is accepted is pure epsilon-DP: delta 0.  A
@@ -522,8 +533,7 @@ charge_budget(TableRelease *tr)
 		if (!(m->delta > 0.0 && m->delta < 1.0))
 			jl_report_status(JL_ERR_DELTA);
 	}
-	tr->ledger_id = jl_budget_charge(tr->nsp, tr->dataset,
-									 tr->dataset_given ? InvalidOid : tr->source,
+	tr->ledger_id = jl_budget_charge(tr->nsp, tr->dataset, tr->base, declare,
 									 m->epsilon, m->noise == JL_NOISE_GAUSSIAN ? m->delta : 0.0,
 									 psprintf("jl_release_table into %s", tr->target_name));
 }
