@@ -86,6 +86,7 @@ SELECT error($$SELECT jl_recover_dist_stddev('{3,0}', '{0,0}', 0.5, 'cauchy')$$)
 CREATE TABLE g_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0]::float8[] AS x
   FROM generate_series(1, 500) i;
+ALTER TABLE g_src ADD PRIMARY KEY (pid);
 SELECT jl_dataset_declare('g_data', 2.0, 1e-5, source => 'g_src');
 SELECT error($$SELECT jl_release_table('g_src', 'pid', '{x}', 'g_bad', 4, 1.0, key => 'pinned', dataset => 'g_data', noise => 'gaussian')$$);
 SELECT jl_release_table('g_src', 'pid', '{x}', 'g_rel', 4, 1.0, delta => 4e-6, key => 'pinned',

@@ -57,6 +57,7 @@ CREATE TABLE id_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, 2.0]::float8[] AS x,
          (i % 11)::float8 AS a, (i % 13)::int AS b
   FROM generate_series(1, 500) i;
+ALTER TABLE id_src ADD PRIMARY KEY (pid);
 SELECT jl_dataset_declare('id_data', 2e9, source => 'id_src') IS NOT NULL AS declared;
 SELECT jl_release_table('id_src', 'pid', '{x}', 'id_elem', 4, 1e9, key => 'pinned',
                         dataset => 'id_data', clip_lo => 0, clip_hi => 1, kind => 'identity') > 0 AS released;

@@ -29,6 +29,7 @@ SELECT jl_key_create() \g /dev/null
 CREATE TABLE t AS
   SELECT i AS id, ARRAY(SELECT random() FROM generate_series(1, 100) WHERE i > 0) AS x
   FROM generate_series(1, $N) i;
+ALTER TABLE t ADD PRIMARY KEY (id);
 ALTER TABLE t SET (parallel_workers = 0);
 VACUUM ANALYZE t;
 CREATE TABLE s AS SELECT id, jl_private_release(x, 20, 4.0) AS sketch FROM t;
@@ -103,6 +104,7 @@ wall() {
   done
   echo "$best"
 }
+q -c "SELECT jl_dataset_declare('bench', 'Infinity')" >/dev/null
 perrow=$(wall "CREATE TABLE s_rows AS SELECT id, jl_private_release(x, 20, 4.0) AS sketch FROM t" s_rows)
 table=$(wall "SELECT jl_release_table('t', 'id', '{x}', 's_table', 20, 4.0)" s_table)
 awk -v a="$perrow" -v b="$table" -v n="$N" 'BEGIN {
@@ -145,6 +147,7 @@ q <<SQL >/dev/null
 CREATE TABLE w AS
   SELECT i AS id, ARRAY(SELECT random() FROM generate_series(1, 1000) WHERE i > 0) AS x
   FROM generate_series(1, $W) i;
+ALTER TABLE w ADD PRIMARY KEY (id);
 ALTER TABLE w SET (parallel_workers = 0);
 VACUUM ANALYZE w;
 SQL

@@ -27,6 +27,7 @@ q <<'SQL' >/dev/null
 CREATE EXTENSION jldp;
 SELECT jl_key_import('race', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
 CREATE TABLE src AS SELECT i AS id, ARRAY[random(), random(), random()] AS x FROM generate_series(1, 2000) i;
+ALTER TABLE src ADD PRIMARY KEY (id);
 SQL
 fail=0
 tmp=$(mktemp -d)
@@ -52,7 +53,7 @@ SQL
 }
 
 # 1. ordered
-q -c "CREATE TABLE ordered_src AS SELECT * FROM src" -c "SELECT jl_dataset_declare('ordered', 1.0, source => 'ordered_src')" >/dev/null
+q -c "CREATE TABLE ordered_src (LIKE src INCLUDING ALL)" -c "INSERT INTO ordered_src SELECT * FROM src" -c "SELECT jl_dataset_declare('ordered', 1.0, source => 'ordered_src')" >/dev/null
 hold_then_run "SELECT jl_release_table('ordered_src', 'id', '{x}', 'ordered_a', 2, 0.6, key => 'race', dataset => 'ordered') > 0" \
   "SELECT jl_release_table('ordered_src', 'id', '{x}', 'ordered_b', 2, 0.6, key => 'race', dataset => 'ordered')" ordered ROLLBACK
 spent=$(q -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'ordered'")
@@ -67,7 +68,7 @@ fi
 # 2. unordered rounds
 wins_total=0
 for r in $(seq 1 "$ROUNDS"); do
-  q -c "CREATE TABLE race${r}_src AS SELECT * FROM src" -c "SELECT jl_dataset_declare('race$r', 1.0, source => 'race${r}_src')" >/dev/null
+  q -c "CREATE TABLE race${r}_src (LIKE src INCLUDING ALL)" -c "INSERT INTO race${r}_src SELECT * FROM src" -c "SELECT jl_dataset_declare('race$r', 1.0, source => 'race${r}_src')" >/dev/null
   for s in a b; do
     ( q -c "SELECT jl_release_table('race${r}_src', 'id', '{x}', 'race${r}_$s', 2, 0.6, key => 'race', dataset => 'race$r')" \
         > "$tmp/$r$s.out" 2>&1 && echo ok > "$tmp/$r$s.rc" || echo refused > "$tmp/$r$s.rc" ) &
@@ -86,7 +87,7 @@ done
 [ $fail = 0 ] && echo "ok   unordered: $ROUNDS rounds of two simultaneous 0.6 releases against a cap of 1.0: exactly one succeeded each round"
 
 # 3. first releases of an undeclared relation
-q -c "CREATE TABLE first_src AS SELECT * FROM src" >/dev/null
+q -c "CREATE TABLE first_src (LIKE src INCLUDING ALL)" -c "INSERT INTO first_src SELECT * FROM src" >/dev/null
 hold_then_run "SELECT jl_release_table('first_src', 'id', '{x}', 'first_a', 2, 0.5, key => 'race') > 0" \
   "SELECT jl_release_table('first_src', 'id', '{x}', 'first_b', 2, 0.25, key => 'race') > 0" first
 first=$(q -c "SELECT name || ' ' || epsilon_spent || ' ' || (source = 'first_src'::regclass) FROM jl_budgets WHERE source = 'first_src'::regclass")
@@ -98,7 +99,7 @@ else
 fi
 
 # 4. a cap raised in an open transaction
-q -c "CREATE TABLE capped_src AS SELECT * FROM src" -c "SELECT jl_dataset_declare('capped', 1.0, source => 'capped_src')" \
+q -c "CREATE TABLE capped_src (LIKE src INCLUDING ALL)" -c "INSERT INTO capped_src SELECT * FROM src" -c "SELECT jl_dataset_declare('capped', 1.0, source => 'capped_src')" \
   -c "SELECT jl_release_table('capped_src', 'id', '{x}', 'capped_a', 2, 0.6, key => 'race', dataset => 'capped')" >/dev/null
 hold_then_run "SELECT jl_dataset_set_cap('capped', 2.0)" \
   "SELECT jl_release_table('capped_src', 'id', '{x}', 'capped_b', 2, 0.6, key => 'race', dataset => 'capped') > 0" capped

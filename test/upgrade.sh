@@ -212,6 +212,7 @@ q jldp_upgrade_d >/dev/null <<SQL
 CREATE EXTENSION jldp VERSION '$OLD';
 SELECT jl_key_import('kept', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
 CREATE TABLE src AS SELECT i AS id, ARRAY[i, 2 * i, i % 3]::float8[] AS x FROM generate_series(1, 50) i;
+ALTER TABLE src ADD PRIMARY KEY (id);
 SELECT jl_dataset_declare('kept_ds', 5.0, source => 'src');
 SELECT jl_release_table('src', 'id', '{x}', 'src_private', 3, 1.0, key => 'kept', dataset => 'kept_ds');
 SQL

@@ -134,6 +134,15 @@ role_value(Oid nsp, int n)
 	return jl_role_store_sql(nsp, "jldp_dataset", "owner", n);
 }
 
+/* jldp 0.3.0's datasets name their privacy unit */
+static bool
+has_units(Oid nsp)
+{
+	Oid			relid = get_relname_relid("jldp_dataset", nsp);
+
+	return get_attnum(relid, "unit") != InvalidAttrNumber;
+}
+
 void
 jl_budget_require_current(Oid nsp)
 {
@@ -201,10 +210,11 @@ jl_budget_lock(Oid nsp, const char *dataset, JlDataset *ds)
 	Datum		d;
 	int			rc;
 
-	rc = SPI_execute_with_args(psprintf("SELECT %s, source::oid FROM %s WHERE name = $1 FOR UPDATE",
+	rc = SPI_execute_with_args(psprintf("SELECT %s, source::oid, %s FROM %s WHERE name = $1 FOR UPDATE",
 										roles_as_oids(nsp) ?
 										"pg_catalog.pg_get_userbyid(owner), '{}'::name[]" :
 										"owner, spenders",
+										has_units(nsp) ? "unit" : "NULL::text",
 										jl_qualified(nsp, "jldp_dataset")),
 							   1, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT)
@@ -216,6 +226,7 @@ jl_budget_lock(Oid nsp, const char *dataset, JlDataset *ds)
 	ds->spenders = isnull ? NIL : name_array_list(d);
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull);
 	ds->source = isnull ? InvalidOid : DatumGetObjectId(d);
+	ds->unit = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
 	return true;
 }
 
@@ -308,29 +319,35 @@ report_conflict(Oid nsp, const char *dataset, Oid source_relid)
 
 bool
 jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
-				  const char *delta_cap, Oid source_relid, const char *owner,
-				  const JlActor *a, bool conflict_error)
+				  const char *delta_cap, Oid source_relid, const char *unit,
+				  const char *owner, const JlActor *a, bool conflict_error)
 {
-	Oid			types[5] = {TEXTOID, TEXTOID, TEXTOID, OIDOID, TEXTOID};
-	Datum		values[5];
-	char		nulls[5] = {' ', ' ', ' ', OidIsValid(source_relid) ? ' ' : 'n', ' '};
+	Oid			types[6] = {TEXTOID, TEXTOID, TEXTOID, OIDOID, TEXTOID, TEXTOID};
+	Datum		values[6];
+	char		nulls[6] = {' ', ' ', ' ', OidIsValid(source_relid) ? ' ' : 'n', ' ', unit ? ' ' : 'n'};
 	int			rc;
+
+	if (unit)
+		jl_budget_require_current(nsp);
 
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = CStringGetTextDatum(eps_cap);
 	values[2] = CStringGetTextDatum(delta_cap);
 	values[3] = ObjectIdGetDatum(source_relid);
 	values[4] = CStringGetTextDatum(owner);
+	values[5] = unit ? CStringGetTextDatum(unit) : (Datum) 0;
 
 	/*
 	 * No conflict target: a concurrent declaration of the same name or
 	 * source is waited for, then this one inserts nothing.
 	 */
-	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, epsilon_cap, delta_cap, source, owner) "
-										"VALUES ($1, $2::numeric, $3::numeric, $4::regclass, %s) "
+	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, epsilon_cap, delta_cap, source, owner%s) "
+										"VALUES ($1, $2::numeric, $3::numeric, $4::regclass, %s%s) "
 										"ON CONFLICT DO NOTHING",
-										jl_qualified(nsp, "jldp_dataset"), role_value(nsp, 5)),
-							   5, types, values, nulls, false, 0);
+										jl_qualified(nsp, "jldp_dataset"),
+										unit ? ", unit" : "", role_value(nsp, 5),
+										unit ? ", $6" : ""),
+							   unit ? 6 : 5, types, values, nulls, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "could not declare dataset");
 	if (SPI_processed == 0)
@@ -416,7 +433,7 @@ lock_default_dataset(const JlChargeRequest *r, JlDataset *ds)
 				 errmsg("relation %s was created in a transaction that has not committed",
 						jl_msg_str(r->source_q)),
 				 errhint("Commit the relation before its first release: the release's charge is committed on its own.")));
-	jl_budget_declare(r->nsp, r->dataset, "Infinity", "1", r->source,
+	jl_budget_declare(r->nsp, r->dataset, "Infinity", "1", r->source, NULL,
 					  r->source_owner, &r->actor, false);
 	if (!jl_budget_lock(r->nsp, r->dataset, ds))
 		ereport(ERROR,
@@ -451,6 +468,26 @@ jl_budget_charge_now(const JlChargeRequest *r)
 	 */
 	if (!r->declare)
 		jl_budget_check_spend(a, &ds, r->dataset);
+
+	/*
+	 * The free-form aggregate cannot see a privacy unit repeated by its
+	 * query: only the dataset's owner reserves for it (a granted spender
+	 * releases with jl_release_table or jl_release_long, which can).
+	 */
+	if (r->token && !r->for_table && !jl_budget_may_manage(a, &ds))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only the owner of dataset \"%s\" (or a member of its role) or a superuser may reserve its budget",
+						jl_msg_str(r->dataset)),
+				 errdetail("A reservation pays for jl_private_release_agg over any query, which cannot tell whether a privacy unit's rows are repeated."),
+				 errhint("Release with jl_release_table or jl_release_long, which a role granted with jl_dataset_grant may use.")));
+	if (r->unit && ds.unit && strcmp(r->unit, ds.unit) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the privacy unit of dataset \"%s\" is column \"%s\", not \"%s\"",
+						jl_msg_str(r->dataset), jl_msg_str(ds.unit), jl_msg_str(r->unit)),
+				 errdetail("A release by another column could let one unit contribute several rows or groups."),
+				 errhint("Release by the column \"%s\".", jl_msg_str(ds.unit))));
 	if (OidIsValid(r->source) && ds.source != r->source && !r->declare)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -466,7 +503,7 @@ jl_budget_charge_now(const JlChargeRequest *r)
 				 errhint("Declare the relation's dataset with jl_dataset_declare(name, epsilon_cap, source => ...).")));
 	jl_budget_check_spend(a, &ds, r->dataset);
 	id = jl_budget_charge_locked(r->nsp, r->dataset, r->epsilon, r->delta,
-								 r->token ? "reserve" : "charge", r->what, a,
+								 r->token && !r->for_table ? "reserve" : "charge", r->what, a,
 								 jl_budget_may_manage(a, &ds));
 	if (r->token)
 	{
@@ -524,7 +561,7 @@ jl_budget_refuse_uncommitted(Oid nsp, const char *dataset, Oid source_relid)
 
 int64
 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid, bool declare,
-				 double epsilon, double delta, const char *what)
+				 const char *unit, double epsilon, double delta, const char *what)
 {
 	JlChargeRequest r;
 
@@ -545,5 +582,6 @@ jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid, bool declare,
 	r.epsilon = epsilon;
 	r.delta = delta;
 	r.what = what;
+	r.unit = unit;
 	return jl_charge_committed(&r);
 }

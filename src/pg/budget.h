@@ -30,7 +30,9 @@ extern JlActor jl_budget_actor(void);
  * With source_relid valid (the base relation a release reads), the dataset
  * must be bound to it; with declare, a dataset not yet declared is
  * declared on first use, bound to source_relid, without a cap and owned by
- * the relation's owner.  The charge (and
+ * the relation's owner.  unit (a column of source_relid, or NULL) is the
+ * column whose values the release treats as privacy units: refused if the
+ * dataset declares another.  The charge (and
  * that declaration) is committed by a background worker in a transaction
  * of its own before this returns (charge_worker.c): a later ROLLBACK of the
  * caller's transaction leaves it standing.  Serialised by a row lock on
@@ -39,8 +41,8 @@ extern JlActor jl_budget_actor(void);
  * (the worker cannot see it).  Returns the ledger id.
  */
 extern int64 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
-							  bool declare, double epsilon, double delta,
-							  const char *what);
+							  bool declare, const char *unit, double epsilon,
+							  double delta, const char *what);
 
 /* What a background worker charges, in its own transaction. */
 typedef struct JlChargeRequest
@@ -56,6 +58,10 @@ typedef struct JlChargeRequest
 	double		delta;
 	const char *what;			/* the ledger's note */
 	const char *token;			/* a reservation's token (uuid text), or NULL */
+	bool		for_table;		/* a reservation jl_release_long makes and
+								 * consumes itself */
+	const char *unit;			/* the column of source whose values the
+								 * release treats as privacy units, or NULL */
 	JlActor		actor;
 } JlChargeRequest;
 
@@ -87,6 +93,7 @@ typedef struct JlDataset
 	char	   *owner;			/* role name */
 	List	   *spenders;		/* role names (char *) */
 	Oid			source;			/* InvalidOid if not bound */
+	char	   *unit;			/* the privacy unit's column of source, or NULL */
 } JlDataset;
 
 /*
@@ -128,8 +135,8 @@ extern int64 jl_budget_ledger_insert(Oid nsp, const char *dataset, const char *e
  * is false, else ERROR.
  */
 extern bool jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
-							  const char *delta_cap, Oid source_relid, const char *owner,
-							  const JlActor *a, bool conflict_error);
+							  const char *delta_cap, Oid source_relid, const char *unit,
+							  const char *owner, const JlActor *a, bool conflict_error);
 
 /* argument n of a budget function, ERROR if NULL (what names it) */
 extern Datum jl_budget_arg_datum(FunctionCallInfo fcinfo, int n, const char *what);

@@ -53,7 +53,7 @@
 /* how often a waiting release checks whether the worker waits for it */
 #define JL_BLOCK_CHECK_MS 1000
 
-#define JL_CHARGE_MAGIC 0x6a6c6302	/* "jlc", layout 2 */
+#define JL_CHARGE_MAGIC 0x6a6c6303	/* "jlc", layout 3 */
 #define JL_ERR_TEXT 1024
 
 typedef enum
@@ -72,6 +72,7 @@ typedef struct ChargeShared
 	Oid			source;
 	Oid			actor;
 	bool		declare;
+	bool		for_table;
 	double		epsilon;
 	double		delta;
 	/* offsets into data, 0 for NULL */
@@ -80,6 +81,7 @@ typedef struct ChargeShared
 				source_owner,
 				what,
 				token,
+				unit,
 				actor_name;
 	/* the verdict, written by the worker */
 	volatile int verdict;
@@ -156,6 +158,8 @@ jl_charge_worker_main(Datum arg)
 	r.dataset = get_string(sh, sh->dataset);
 	r.source = sh->source;
 	r.declare = sh->declare;
+	r.for_table = sh->for_table;
+	r.unit = get_string(sh, sh->unit);
 	r.source_q = get_string(sh, sh->source_q);
 	r.source_owner = get_string(sh, sh->source_owner);
 	r.epsilon = sh->epsilon;
@@ -301,6 +305,7 @@ jl_charge_committed(const JlChargeRequest *r)
 	size = add_size(size, string_size(r->source_owner));
 	size = add_size(size, string_size(r->what));
 	size = add_size(size, string_size(r->token));
+	size = add_size(size, string_size(r->unit));
 	size = add_size(size, string_size(r->actor.name));
 	seg = dsm_create(size, 0);
 	sh = dsm_segment_address(seg);
@@ -310,6 +315,7 @@ jl_charge_committed(const JlChargeRequest *r)
 	sh->nsp = r->nsp;
 	sh->source = r->source;
 	sh->declare = r->declare;
+	sh->for_table = r->for_table;
 	sh->actor = r->actor.role;
 	sh->epsilon = r->epsilon;
 	sh->delta = r->delta;
@@ -318,6 +324,7 @@ jl_charge_committed(const JlChargeRequest *r)
 	sh->source_owner = put_string(sh, &used, r->source_owner);
 	sh->what = put_string(sh, &used, r->what);
 	sh->token = put_string(sh, &used, r->token);
+	sh->unit = put_string(sh, &used, r->unit);
 	sh->actor_name = put_string(sh, &used, r->actor.name);
 	sh->verdict = JL_VERDICT_NONE;
 

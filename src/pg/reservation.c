@@ -44,7 +44,9 @@ typedef struct Held
 	char	   *dataset;
 	double		epsilon;
 	double		delta;
-	bool		consumed;
+	int64		ledger_id;
+	bool		consumed;		/* no longer available */
+	bool		used;			/* consumed by a release */
 } Held;
 
 /* this backend's reservations of the current transaction */
@@ -109,7 +111,7 @@ mark_used(XactEvent event, void *arg)
 	{
 		Held	   *h = (Held *) lfirst(lc);
 
-		if (h->consumed)
+		if (h->used)
 			appendStringInfo(&tokens, "%s%s", tokens.len ? "," : "", quote_literal_cstr(h->token));
 	}
 	held.to_mark = false;		/* once, whatever happens */
@@ -129,46 +131,32 @@ mark_used(XactEvent event, void *arg)
 	SPI_finish();
 }
 
-/*
- * jl_budget_reserve(dataset, epsilon, delta): charge now, for one release.
- * The charge and the reservation's row are committed by a background
- * worker before this returns (charge_worker.c): a rollback leaves them.
- */
-Datum
-jl_budget_reserve(PG_FUNCTION_ARGS)
+/* charge req through the worker and hold the reservation here */
+static int64
+reserve(Oid nsp, JlChargeRequest *req)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	JlChargeRequest req;
 	Reservations *r;
 	Held	   *h;
-	int64		id;
 	MemoryContext old;
 
-	memset(&req, 0, sizeof(req));
-	req.actor = jl_budget_actor();
-	req.nsp = nsp;
-	req.dataset = jl_budget_arg_text(fcinfo, 0, "dataset name");
-	req.epsilon = jl_budget_arg_float(fcinfo, 1, "epsilon");
-	req.delta = PG_ARGISNULL(2) ? 0.0 : PG_GETARG_FLOAT8(2);
-	req.what = "reservation for one aggregate release";
-	jl_budget_check_epsilon_delta(req.epsilon, req.delta);
+	jl_budget_check_epsilon_delta(req->epsilon, req->delta);
 	/* its use is marked at commit, which a read-only transaction cannot */
 	if (XactReadOnly)
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 				 errmsg("cannot reserve privacy budget in a read-only transaction")));
 	jl_budget_require_current(nsp);
-	jl_budget_refuse_uncommitted(nsp, req.dataset, InvalidOid);
-	req.token = new_token();
-	id = jl_charge_committed(&req);
+	jl_budget_refuse_uncommitted(nsp, req->dataset, req->source);
+	req->token = new_token();
 
 	r = current();
 	old = MemoryContextSwitchTo(TopTransactionContext);
 	h = palloc0(sizeof(Held));
-	h->token = pstrdup(req.token);
-	h->dataset = pstrdup(req.dataset);
-	h->epsilon = req.epsilon;
-	h->delta = req.delta;
+	h->token = pstrdup(req->token);
+	h->dataset = pstrdup(req->dataset);
+	h->epsilon = req->epsilon;
+	h->delta = req->delta;
+	h->consumed = true;			/* not usable until charged */
 	r->held = lappend(r->held, h);
 	MemoryContextSwitchTo(old);
 	r->nsp = nsp;
@@ -177,7 +165,50 @@ jl_budget_reserve(PG_FUNCTION_ARGS)
 		RegisterXactCallback(mark_used, NULL);
 		callback_registered = true;
 	}
-	PG_RETURN_INT64(id);
+	h->ledger_id = jl_charge_committed(req);
+	h->consumed = false;
+	return h->ledger_id;
+}
+
+/*
+ * jl_budget_reserve(dataset, epsilon, delta): charge now, for one release.
+ * The charge and the reservation's row are committed by a background
+ * worker before this returns (charge_worker.c): a rollback leaves them.
+ */
+Datum
+jl_budget_reserve(PG_FUNCTION_ARGS)
+{
+	JlChargeRequest req;
+
+	memset(&req, 0, sizeof(req));
+	req.actor = jl_budget_actor();
+	req.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	req.dataset = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	req.epsilon = jl_budget_arg_float(fcinfo, 1, "epsilon");
+	req.delta = PG_ARGISNULL(2) ? 0.0 : PG_GETARG_FLOAT8(2);
+	req.what = "reservation for one aggregate release";
+	PG_RETURN_INT64(reserve(req.nsp, &req));
+}
+
+int64
+jl_budget_reserve_for_release(JlChargeRequest *req)
+{
+	req->for_table = true;
+	return reserve(req->nsp, req);
+}
+
+void
+jl_budget_forget_reservation(int64 ledger_id)
+{
+	ListCell   *lc;
+
+	foreach(lc, current()->held)
+	{
+		Held	   *h = (Held *) lfirst(lc);
+
+		if (h->ledger_id == ledger_id)
+			h->consumed = true;		/* charged, used by nobody */
+	}
 }
 
 /*
@@ -214,5 +245,6 @@ jl_budget_consume_reservation(Oid nsp, const char *dataset, double epsilon,
 				 errhint("Call jl_budget_reserve('%s', epsilon, delta) first in this transaction; each reservation covers one release.",
 						 jl_msg_str(dataset))));
 	found->consumed = true;
+	found->used = true;
 	r->to_mark = true;
 }

@@ -15,13 +15,20 @@
 #include "access/table.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_index.h"
 #include "catalog/pg_inherits.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
 #include "parser/parsetree.h"
 #include "rewrite/rewriteHandler.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/syscache.h"
+#include "access/htup_details.h"
 
 #include "pg/messages.h"
 #include "pg/source_relation.h"
@@ -111,10 +118,12 @@ jl_source_base_relation(Oid source, const char *column, AttrNumber *base_att)
 							jl_msg_str(get_rel_name(relid)))));
 		if (get_rel_relispartition(relid))
 		{
-			relid = llast_oid(get_partition_ancestors(relid));
-			att = InvalidAttrNumber;	/* columns may be numbered otherwise */
-			if (column)
-				att = get_attnum(relid, column);
+			Oid			root = llast_oid(get_partition_ancestors(relid));
+
+			/* the same column by name: it may be numbered otherwise */
+			if (att != InvalidAttrNumber)
+				att = get_attnum(root, get_attname(relid, att, false));
+			relid = root;
 		}
 		else if (kind == RELKIND_RELATION && (has_subclass(relid) || has_superclass(relid)))
 			ereport(ERROR,
@@ -128,6 +137,60 @@ jl_source_base_relation(Oid source, const char *column, AttrNumber *base_att)
 	if (base_att)
 		*base_att = att;
 	return relid;
+}
+
+bool
+jl_column_unique(Oid relid, AttrNumber att)
+{
+	Relation	rel;
+	List	   *indexes;
+	ListCell   *lc;
+	bool		unique = false;
+	HeapTuple	atup;
+
+	if (att <= 0)
+		return false;
+	atup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(att));
+	if (!HeapTupleIsValid(atup))
+		return false;
+	unique = ((Form_pg_attribute) GETSTRUCT(atup))->attnotnull;
+	ReleaseSysCache(atup);
+	if (!unique)
+		return false;
+	unique = false;
+	rel = table_open(relid, AccessShareLock);
+	indexes = RelationGetIndexList(rel);
+	foreach(lc, indexes)
+	{
+		HeapTuple	tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
+		Form_pg_index ix;
+
+		if (!HeapTupleIsValid(tup))
+			continue;
+		ix = (Form_pg_index) GETSTRUCT(tup);
+		if (ix->indisunique && ix->indimmediate && ix->indisvalid &&
+			ix->indnkeyatts == 1 && ix->indkey.values[0] == att &&
+			heap_attisnull(tup, Anum_pg_index_indpred, NULL))
+			unique = true;
+		ReleaseSysCache(tup);
+	}
+	list_free(indexes);
+	table_close(rel, AccessShareLock);
+	return unique;
+}
+
+void
+jl_check_target_creatable(Oid nsp, const char *relname)
+{
+	AclResult	aclresult = pg_namespace_aclcheck(nsp, GetUserId(), ACL_CREATE);
+
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_SCHEMA, get_namespace_name(nsp));
+	if (OidIsValid(get_relname_relid(relname, nsp)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("relation \"%s\" already exists", jl_msg_str(relname)),
+				 errhint("Nothing was charged.")));
 }
 
 void

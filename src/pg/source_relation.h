@@ -23,6 +23,20 @@
 extern Oid	jl_source_base_relation(Oid source, const char *column,
 									AttrNumber *base_att);
 
+/*
+ * Column att of relid is unique by the schema: NOT NULL and the only key
+ * column of a valid, immediate, non-partial unique index (a primary key
+ * or a unique constraint or index).  Data are never looked at.
+ */
+extern bool jl_column_unique(Oid relid, AttrNumber att);
+
+/*
+ * ERROR unless the current user can create the table relname in schema
+ * nsp: checked before a release is charged, so that a charge is not spent
+ * on a release that cannot write its output.
+ */
+extern void jl_check_target_creatable(Oid nsp, const char *relname);
+
 /* ERROR unless relid may carry a dataset: not a partition, view or copy */
 extern void jl_source_check_bindable(Oid relid);
 

@@ -340,6 +340,34 @@ append_vector_columns(TableRelease *tr, Datum *names, int n)
 }
 
 /*
+ * Each row is released as one privacy unit: the id column must be a
+ * column of the base relation that the schema makes unique (a primary key,
+ * or a unique constraint or index on it, NOT NULL).  A source that could
+ * repeat a unit's row (a join, a view repeating rows) is refused before
+ * (jl_source_base_relation); uniqueness is read from the schema, never
+ * from the data, so a refusal tells nothing about the rows.
+ */
+static void
+check_one_row_per_unit(TableRelease *tr)
+{
+	if (tr->base_id_att == InvalidAttrNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("id column \"%s\" of %s is an expression, not a column of %s",
+						jl_msg_str(tr->rows.id_col), jl_msg_str(get_rel_name(tr->source)),
+						jl_msg_str(get_rel_name(tr->base))),
+				 errhint("Release by a column that the schema makes unique.")));
+	if (!jl_column_unique(tr->base, tr->base_id_att))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("id column \"%s\" of %s is not unique by a constraint",
+						jl_msg_str(get_attname(tr->base, tr->base_id_att, false)),
+						jl_msg_str(get_rel_name(tr->base))),
+				 errdetail("A release charges once for each row, as one privacy unit; only a primary key, or a unique constraint or index on a NOT NULL column, promises one row per unit."),
+				 errhint("Add a primary key on it, or release long-format rows with jl_release_long, which groups by the unit itself.")));
+}
+
+/*
  * SELECT id, vector FROM source: the columns checked against the catalog,
  * every name quoted.
  */
@@ -371,6 +399,7 @@ build_source_query(TableRelease *tr)
 		append_vector_columns(tr, names, n);
 	appendStringInfo(&tr->sql, " FROM %s", tr->source_q);
 	tr->base = jl_source_base_relation(tr->source, tr->rows.id_col, &tr->base_id_att);
+	check_one_row_per_unit(tr);
 }
 
 /* The schema and name the target is created with, and the name quoted. */
@@ -534,6 +563,7 @@ charge_budget(TableRelease *tr)
 			jl_report_status(JL_ERR_DELTA);
 	}
 	tr->ledger_id = jl_budget_charge(tr->nsp, tr->dataset, tr->base, declare,
+									 get_attname(tr->base, tr->base_id_att, false),
 									 m->epsilon, m->noise == JL_NOISE_GAUSSIAN ? m->delta : 0.0,
 									 psprintf("jl_release_table into %s", tr->target_name));
 }
@@ -671,6 +701,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 	if (tr.advised)				/* before the charge: it depends on the noise */
 		advise_release(fcinfo, &tr);
 	resolve_target(&tr);
+	jl_check_target_creatable(tr.target_nsp, tr.target_rel);
 	charge_budget(&tr);
 
 	SPI_connect();
