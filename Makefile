@@ -40,7 +40,7 @@ all install installcheck:
 	@echo "PostgreSQL 15 server headers are missing: run 'make deps' (or test/deps.sh)" >&2; exit 1
 endif
 
-.PHONY: deps demo test bench unit paper
+.PHONY: deps demo test bench load unit paper
 
 deps:
 	test/deps.sh
@@ -58,6 +58,11 @@ test:
 bench:
 	test/deps.sh
 	test/bench.sh
+
+# 8 sessions of budgeted releases for 5 minutes (test/load.sh): figures
+load:
+	test/deps.sh
+	test/load.sh 300
 
 # the papers' experiments, reproduced through the extension: docs/reproduction.md
 paper:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what building, running and testing jldp needs (Debian 12).
 set -euo pipefail
-pkgs=(postgresql-15 postgresql-server-dev-15 libopenblas-dev build-essential
+# postgresql-contrib: pgbench and the contrib modules, for test/load.sh
+pkgs=(postgresql-15 postgresql-server-dev-15 postgresql-contrib libopenblas-dev build-essential
       python3-matplotlib python3-numpy python3-sklearn)
 missing=()
 for p in "${pkgs[@]}"; do
