@@ -62,3 +62,14 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_release_long(regclass, text, text, text, int, text, int, float8, text, float8, text, float8, text, text, text, text) IS
   'Release long-format rows (unit, attr 1..d, value) of source into a new table target (id, sketch float8[]) owned by the caller: one sketch per value of unit_column, as jl_private_release_agg of GROUP BY unit_column (duplicate attributes summed, NULL values skipped), grouped by this function itself so that each privacy unit contributes one group. source is a table, a partition or a simple view of one; charged (epsilon, delta), committed before anything is read, to the dataset of the relation it reads (dataset => must be bound to it; its declared unit must be unit_column), and recorded in jl_releases. Options as jl_private_release_agg. Returns the registry id.';
 REVOKE ALL ON FUNCTION @extschema@.jl_release_long(regclass, text, text, text, int, text, int, float8, text, float8, text, float8, text, text, text, text) FROM PUBLIC;
+
+-- the registry view looks up no dropped target
+CREATE OR REPLACE VIEW @extschema@.jl_releases WITH (security_barrier) AS
+  SELECT id, target, source, id_column, vector, d, k, projection, neighbor, bound,
+         clipping, calibration, epsilon, delta, noise_variance, grid, key_fingerprint,
+         dataset, info, version, released_at, released_by
+  FROM @extschema@.jldp_release
+  -- a dropped target is not looked up (each lookup of a missing OID would
+  -- stay in the session's catalog cache)
+  WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
+             THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;

@@ -257,7 +257,10 @@ CREATE VIEW @extschema@.jl_releases WITH (security_barrier) AS
          clipping, calibration, epsilon, delta, noise_variance, grid, key_fingerprint,
          dataset, info, version, released_at, released_by
   FROM @extschema@.jldp_release
-  WHERE pg_catalog.has_table_privilege(target, 'SELECT');
+  -- a dropped target is not looked up (each lookup of a missing OID would
+  -- stay in the session's catalog cache)
+  WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
+             THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;
 REVOKE ALL ON @extschema@.jl_releases FROM PUBLIC;
 GRANT SELECT ON @extschema@.jl_releases TO PUBLIC;
 COMMENT ON VIEW @extschema@.jl_releases IS

@@ -56,6 +56,7 @@ CREATE TABLE facts AS SELECT u AS user_id, (u * 7 + j * 13) % 50 + 1 AS attr, ra
 SELECT jl_dataset_declare('lf', 2.0, source => 'facts', unit => 'user_id');
 -- the memory each session's backend holds, sampled
 CREATE TABLE load_mem (pid int, at timestamptz, bytes bigint);
+CREATE TABLE load_mem_ctx (pid int, at timestamptz, name text, bytes bigint);
 CREATE TABLE load_violation (at timestamptz, what text);
 -- a statement's outcome: 'ok', or 'refused' for the documented refusal only
 CREATE SEQUENCE load_ok;
@@ -112,6 +113,8 @@ INSERT INTO load_violation SELECT clock_timestamp(), name || ' spent ' || epsilo
 -- local buffers (temp_buffers, 8 MB by default) fill with the pg_temp targets
 INSERT INTO load_mem SELECT pg_backend_pid(), clock_timestamp(), sum(total_bytes)
   FROM pg_backend_memory_contexts WHERE name <> 'LocalBufferContext';
+INSERT INTO load_mem_ctx SELECT pg_backend_pid(), clock_timestamp(), name, sum(total_bytes)
+  FROM pg_backend_memory_contexts WHERE name <> 'LocalBufferContext' GROUP BY name;
 SQL
 
 echo "load: $CLIENTS sessions for ${DURATION}s (release 30, long 15, aggregate 15, cap 5, read 10)"
@@ -170,7 +173,14 @@ if [ "${backends:-0}" -lt 1 ]; then
 elif awk -v g="$growth_kb" -v m="$MEM_GROWTH_KB" 'BEGIN { exit !(g <= m) }'; then
   echo "ok   backend memory flat: growth ${growth_kb} kB <= ${MEM_GROWTH_KB} kB"
 else
-  echo "FAIL backend memory grew by ${growth_kb} kB"
+  echo "FAIL backend memory grew by ${growth_kb} kB; the contexts that grew most, first to last sample of a backend:"
+  q <<'SQL' | sed 's/^/     /'
+WITH e AS (
+  SELECT pid, name, first_value(bytes) OVER w AS first, last_value(bytes) OVER w AS last
+  FROM load_mem_ctx WINDOW w AS (PARTITION BY pid, name ORDER BY at ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))
+SELECT DISTINCT pid, name, round(first / 1024.0) AS first_kb, round(last / 1024.0) AS last_kb
+  FROM e WHERE last - first > 64 * 1024 ORDER BY 1, 2 LIMIT 20;
+SQL
   fail=1
 fi
 exit $fail
