@@ -24,7 +24,7 @@ PG_CPPFLAGS = -I$(srcdir)/src -DJLDP_VERSION=\"$(EXTVERSION)\"
 # without fused multiply-adds the code did not ask for
 PG_CFLAGS = -fno-fast-math -ffp-contract=off -std=gnu99
 
-REGRESS = keys release recover privileges fuzz table_release agg analytics kinds rr gaussian kmeans_restarts version advise budget_boundary identity auto review_fixes nullspace covariance graph
+REGRESS = keys release recover privileges fuzz table_release agg analytics kinds rr gaussian kmeans_restarts version advise budget_boundary identity auto review_fixes nullspace covariance graph budget_durable budget_sources budget_units
 REGRESS_OPTS = --inputdir=.
 
 ifneq ($(wildcard /usr/lib/postgresql/15/bin/pg_config),)
@@ -40,7 +40,7 @@ all install installcheck:
 	@echo "PostgreSQL 15 server headers are missing: run 'make deps' (or test/deps.sh)" >&2; exit 1
 endif
 
-.PHONY: deps demo test bench unit paper
+.PHONY: deps demo test bench load unit paper
 
 deps:
 	test/deps.sh
@@ -58,6 +58,11 @@ test:
 bench:
 	test/deps.sh bench
 	test/bench.sh
+
+# 8 sessions of budgeted releases for 5 minutes (test/load.sh): figures
+load:
+	test/deps.sh
+	test/load.sh 300
 
 # the papers' experiments, reproduced through the extension: docs/reproduction.md
 paper:

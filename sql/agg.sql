@@ -132,14 +132,15 @@ SELECT count(*) AS groups,
 SET max_parallel_workers_per_gather = 2;
 
 -- the release and its budget
-SELECT jl_dataset_declare('agg_data', 3);
+SELECT jl_dataset_declare('agg_data', 10);
 CREATE TEMP TABLE agg_out (row_id int, z float8[]);
 -- without a reservation: refused before anything is written
 SELECT error($$INSERT INTO agg_out
   SELECT row_id, jl_private_release_agg(attr, val, 30, 8, 1.0, 'agg_data', 'element', 1, 'exact', NULL, 'pinned')
   FROM agg_facts GROUP BY row_id$$);
 SELECT count(*) AS rows_written FROM agg_out;
--- a reservation too small for the release
+-- a reservation too small for the release (charged all the same: a
+-- reservation is committed on its own, and ROLLBACK leaves it)
 BEGIN;
 SELECT jl_budget_reserve('agg_data', 0.5) > 0 AS reserved;
 SELECT error($$INSERT INTO agg_out
@@ -148,7 +149,7 @@ SELECT error($$INSERT INTO agg_out
 ROLLBACK;
 SELECT count(*) AS rows_written FROM agg_out;
 -- past the cap, no reservation is made at all
-SELECT error($$SELECT jl_budget_reserve('agg_data', 3.5)$$);
+SELECT error($$SELECT jl_budget_reserve('agg_data', 10.5)$$);
 -- one reservation covers every group of one release
 BEGIN;
 SELECT jl_budget_reserve('agg_data', 1.0) > 0 AS reserved;

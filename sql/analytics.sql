@@ -167,6 +167,7 @@ SELECT error($$SELECT jl_recover_norm2_stddev('{1,2}', 1, 'Laplace ')$$);
 CREATE TABLE an_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0]::float8[] AS x
   FROM generate_series(1, 40) i;
+ALTER TABLE an_src ADD PRIMARY KEY (pid);
 SELECT jl_release_table('an_src', 'pid', '{x}', 'an_priv', 4, 1.0,
                         key => 'pinned', clip_lo => 0, clip_hi => 1) > 0 AS released;
 SELECT bool_and(jl_recover_inner(p.sketch, q.sketch, 'an_priv'::regclass)

@@ -6,6 +6,7 @@
 CREATE TABLE auto_small AS
   SELECT i AS id, array(SELECT ((i * j) % 7) / 7.0 FROM generate_series(1, 13) j)::float8[] AS v
   FROM generate_series(1, 20) i;
+ALTER TABLE auto_small ADD PRIMARY KEY (id);
 
 -- epsilon 4, Laplace noise, element neighbours (bound 1), distances near
 -- 1.3: no projection wins
@@ -32,6 +33,7 @@ SELECT count(*) AS rows, min(array_length(sketch, 1)) AS len FROM auto_small_out
 CREATE TABLE auto_wide AS
   SELECT i AS id, array(SELECT sin(i * j) FROM generate_series(1, 2000) j)::float8[] AS v
   FROM generate_series(1, 5) i;
+ALTER TABLE auto_wide ADD PRIMARY KEY (id);
 SELECT rank, kind, k, noise FROM jl_advise(2000, 1.0, 200, delta => 1e-6, key => 'pinned') WHERE rank <= 2;
 SELECT jl_release_table('auto_wide', 'id', '{v}', 'auto_wide_out', epsilon => 1.0, delta => 1e-6,
                         kind => 'auto', dist2 => 200, key => 'pinned') > 0 AS released;
@@ -72,6 +74,7 @@ SELECT r.info->'advice'->'chosen'->>'kind' AS chosen, r.k, r.info->>'noise' AS n
 -- named columns and clipping, dist2 left out: the default d (hi - lo)^2 / 6,
 -- the mean squared distance of two rows uniform in the clipping box
 CREATE TABLE auto_cols AS SELECT i AS id, i % 3 AS a, i % 5 AS b, i % 7 AS c FROM generate_series(1, 10) i;
+ALTER TABLE auto_cols ADD PRIMARY KEY (id);
 SELECT jl_release_table('auto_cols', 'id', '{a,b,c}', 'auto_cols_out', epsilon => 1.0,
                         clip_lo => 0, clip_hi => 6, kind => 'auto', key => 'pinned') > 0 AS released;
 SELECT r.projection, r.k, r.d, (r.info->'advice'->>'dist2')::float8 AS dist2,
@@ -120,7 +123,7 @@ SELECT error($$SELECT jl_release_table('auto_small', 'id', '{v}', 'auto_e', epsi
 SELECT error($$SELECT jl_release_table('auto_small', 'id', '{v}', 'auto_e', epsilon => 1.0, kind => 'auto',
                                        key => 'no such key')$$);
 -- an empty source with an array column: the length is unknown
-CREATE TABLE auto_empty (id int, v float8[]);
+CREATE TABLE auto_empty (id int PRIMARY KEY, v float8[]);
 SELECT error($$SELECT jl_release_table('auto_empty', 'id', '{v}', 'auto_e', epsilon => 1.0, kind => 'auto',
                                        key => 'pinned')$$);
 SELECT count(*) AS charges_after FROM jl_ledger WHERE dataset = 'public.auto_small' AND event = 'charge';

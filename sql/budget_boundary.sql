@@ -18,7 +18,7 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 GRANT EXECUTE ON FUNCTION jb_error(text) TO PUBLIC;
 GRANT EXECUTE ON FUNCTION
-    jl_dataset_declare(text, float8, float8, regclass),
+    jl_dataset_declare(text, float8, float8, regclass, text),
     jl_dataset_set_cap(text, float8, float8),
     jl_dataset_reset(text),
     jl_budget_reserve(text, float8, float8),
@@ -36,8 +36,11 @@ SELECT jl_dataset_declare('jb_super', 1.0);
 -- curator A: a raw table, a dataset bound to it, one that is not
 SET ROLE regress_jb_a;
 CREATE TABLE jb_a_raw AS SELECT i AS id, ARRAY[i % 7, i % 5, i % 3]::float8[] AS x FROM generate_series(1, 40) i;
+ALTER TABLE jb_a_raw ADD PRIMARY KEY (id);
 CREATE TABLE jb_a_raw2 AS SELECT * FROM jb_a_raw;
+ALTER TABLE jb_a_raw2 ADD PRIMARY KEY (id);
 CREATE TABLE jb_a_raw3 AS SELECT * FROM jb_a_raw;
+ALTER TABLE jb_a_raw3 ADD PRIMARY KEY (id);
 GRANT SELECT ON jb_a_raw2, jb_a_raw3 TO regress_jb_b;
 SELECT jl_dataset_declare('jb_a', 2.0, source => 'jb_a_raw');
 SELECT jl_dataset_declare('jb_a_free', 1.0);
@@ -68,6 +71,7 @@ SELECT count(*) AS budgets_b_sees, (SELECT count(*) FROM jl_ledger) AS ledger_ro
 SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 1.0)$$);
 SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 100)$$);
 CREATE TABLE jb_b_raw AS SELECT i AS id, ARRAY[i % 2, i % 3]::float8[] AS x FROM generate_series(1, 10) i;
+ALTER TABLE jb_b_raw ADD PRIMARY KEY (id);
 SELECT jb_error($$SELECT jl_release_table('jb_b_raw', 'id', '{x}', 'jb_b_out', 2, 1.0, key => 'pinned', dataset => 'jb_a')$$);
 -- (4) squatting: B reads jb_a_raw2 but does not own it, and cannot bind a
 -- dataset to it (nor to jb_a_raw, which it cannot even read)
@@ -94,10 +98,12 @@ RESET ROLE;
 
 -- (6) the operator spends only what an owner granted it
 SET ROLE regress_jb_op;
-SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 0.5)$$);
+SELECT jb_error($$SELECT jl_release_table('jb_a_raw2', 'id', '{x}', 'pg_temp.jb_op_out2', 2, 0.5, key => 'pinned')$$);
 RESET ROLE;
 SET ROLE regress_jb_a;
 SELECT jl_dataset_grant('jb_a', 'regress_jb_op');
+SELECT jl_dataset_grant('jb_a2', 'regress_jb_op');
+GRANT SELECT ON jb_a_raw2 TO regress_jb_op;
 -- a release through A's function: the operator cannot read the raw table
 CREATE FUNCTION jb_a_release(target text) RETURNS bigint
   LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp
@@ -106,13 +112,16 @@ REVOKE ALL ON FUNCTION jb_a_release(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION jb_a_release(text) TO regress_jb_op;
 RESET ROLE;
 SET ROLE regress_jb_op;
-BEGIN;
-SELECT jl_budget_reserve('jb_a', 0.5) > 0 AS reserved;
-COMMIT;
+-- (10) a granted spender does not reserve for the free-form aggregate,
+-- which cannot see repeated rows; it releases with jl_release_table
+SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 0.5)$$);
 SELECT jb_a_release('jb_op_out') > 0 AS released_by_wrapper;
 SELECT jb_error($$SELECT count(*) FROM jb_a_raw$$);
+-- (a target it cannot create is refused before the charge)
+SELECT jb_error($$SELECT jl_release_table('jb_a_raw2', 'id', '{x}', 'public.jb_op_out2', 2, 0.5, key => 'pinned')$$);
+SELECT jl_release_table('jb_a_raw2', 'id', '{x}', 'pg_temp.jb_op_out2', 2, 0.5, key => 'pinned') > 0 AS released_granted;
 -- the refusal says the request does not fit, not what is left or the caps
-SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 100)$$);
+SELECT jb_error($$SELECT jl_release_table('jb_a_raw2', 'id', '{x}', 'pg_temp.jb_op_out3', 2, 100, key => 'pinned')$$);
 SELECT jb_error($$SELECT jl_dataset_reset('jb_a')$$);
 SELECT jb_error($$SELECT jl_dataset_set_cap('jb_a', 100)$$);
 SELECT jb_error($$SELECT jl_dataset_grant('jb_a', 'regress_jb_analyst')$$);
@@ -122,9 +131,10 @@ SET ROLE regress_jb_a;
 -- the owner's refusal does give the figures
 SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 100)$$);
 SELECT jl_dataset_revoke('jb_a', 'regress_jb_op');
+SELECT jl_dataset_revoke('jb_a2', 'regress_jb_op');
 RESET ROLE;
 SET ROLE regress_jb_op;
-SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 0.5)$$);
+SELECT jb_error($$SELECT jl_release_table('jb_a_raw2', 'id', '{x}', 'pg_temp.jb_op_out3', 2, 0.1, key => 'pinned')$$);
 RESET ROLE;
 
 -- the analyst: no budget functions, no budget rows
@@ -136,7 +146,7 @@ RESET ROLE;
 
 -- the superuser sees every dataset; the ledger names who did what
 SELECT dataset, event, epsilon, what, role FROM jl_ledger
- WHERE dataset IN ('jb_a', 'public.jb_a_raw3') ORDER BY id;
+ WHERE dataset IN ('jb_a', 'jb_a2', 'public.jb_a_raw3') ORDER BY id;
 -- reservations have identities that do not recur
 SELECT dataset, role, used, count(*) AS reservations, count(DISTINCT token) AS tokens
   FROM jldp_reservation WHERE dataset IN ('jb_a', 'jb_a_free') GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
@@ -153,7 +163,7 @@ ROLLBACK;
 DROP FUNCTION jb_a_release(text);
 DROP TABLE jb_a_raw, jb_a_raw2, jb_a_raw3, jb_a_facts, jb_a_out, jb_op_out, jb_b_raw;
 REVOKE ALL ON FUNCTION
-    jl_dataset_declare(text, float8, float8, regclass),
+    jl_dataset_declare(text, float8, float8, regclass, text),
     jl_dataset_set_cap(text, float8, float8),
     jl_dataset_reset(text),
     jl_budget_reserve(text, float8, float8),

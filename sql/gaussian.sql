@@ -86,7 +86,8 @@ SELECT error($$SELECT jl_recover_dist_stddev('{3,0}', '{0,0}', 0.5, 'cauchy')$$)
 CREATE TABLE g_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0]::float8[] AS x
   FROM generate_series(1, 500) i;
-SELECT jl_dataset_declare('g_data', 2.0, 1e-5);
+ALTER TABLE g_src ADD PRIMARY KEY (pid);
+SELECT jl_dataset_declare('g_data', 2.0, 1e-5, source => 'g_src');
 SELECT error($$SELECT jl_release_table('g_src', 'pid', '{x}', 'g_bad', 4, 1.0, key => 'pinned', dataset => 'g_data', noise => 'gaussian')$$);
 SELECT jl_release_table('g_src', 'pid', '{x}', 'g_rel', 4, 1.0, delta => 4e-6, key => 'pinned',
                         dataset => 'g_data', clip_lo => 0, clip_hi => 1, noise => 'gaussian') > 0 AS released;
@@ -123,7 +124,8 @@ SELECT count(DISTINCT row_id) AS groups, min(array_length(z, 1)) AS k,
         FROM g_long GROUP BY row_id) s, unnest(z) v;
 COMMIT;
 SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
--- a Laplace reservation (delta 0) does not cover a Gaussian release
+-- a Laplace reservation (delta 0) does not cover a Gaussian release (and
+-- stays charged after the ROLLBACK)
 BEGIN;
 SELECT jl_budget_reserve('g_agg', 1.0) > 0 AS reserved;
 SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);

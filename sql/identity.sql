@@ -57,7 +57,8 @@ CREATE TABLE id_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, 2.0]::float8[] AS x,
          (i % 11)::float8 AS a, (i % 13)::int AS b
   FROM generate_series(1, 500) i;
-SELECT jl_dataset_declare('id_data', 2e9) IS NOT NULL AS declared;
+ALTER TABLE id_src ADD PRIMARY KEY (pid);
+SELECT jl_dataset_declare('id_data', 2e9, source => 'id_src') IS NOT NULL AS declared;
 SELECT jl_release_table('id_src', 'pid', '{x}', 'id_elem', 4, 1e9, key => 'pinned',
                         dataset => 'id_data', clip_lo => 0, clip_hi => 1, kind => 'identity') > 0 AS released;
 -- clipped to [0, 1] (the constant 2.0 becomes 1), otherwise x itself
@@ -75,7 +76,7 @@ SELECT d, k, projection, bound, clipping,
        (SELECT bool_and(v / r.grid = round(v / r.grid)) FROM id_row, unnest(sketch) v) AS on_grid
   FROM jl_releases r WHERE target = 'id_row'::regclass;
 -- k <> d: refused before anything is charged (named columns), or at the
--- first row (an array column); the budget is unchanged either way
+-- first row (an array column), after the charge, which stands
 SELECT epsilon_spent FROM jl_budgets WHERE name = 'id_data';
 SELECT error($$SELECT jl_release_table('id_src', 'pid', '{a,b}', 'id_bad', 3, 0.1, key => 'pinned',
                                         dataset => 'id_data', kind => 'identity')$$);

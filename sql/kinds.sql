@@ -100,6 +100,7 @@ SELECT error($$SELECT jl_release_info(10, 1, 1.0, delta => 1e-6, noise => 'gauss
 CREATE TABLE kr_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, 2.0]::float8[] AS x
   FROM generate_series(1, 300) i;
+ALTER TABLE kr_src ADD PRIMARY KEY (pid);
 SELECT jl_release_table('kr_src', 'pid', '{x}', 'kr_sparse', 4, 1.0, key => 'pinned',
                         clip_lo => 0, clip_hi => 2, kind => 'sparse') > 0 AS released;
 SELECT jl_release_table('kr_src', 'pid', '{x}', 'kr_rad', 4, 1.0, key => 'pinned',

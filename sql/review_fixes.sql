@@ -118,6 +118,7 @@ RESET enable_partitionwise_aggregate;
 -- 1 GB); charged once, when it succeeds
 CREATE TABLE rf_wide AS
   SELECT i AS id, array_fill(0.5::float8, ARRAY[262145]) AS x FROM generate_series(1, 3) i;
+ALTER TABLE rf_wide ADD PRIMARY KEY (id);
 SELECT error($$SELECT jl_release_table('rf_wide', 'id', '{x}', 'rf_wide_private', 2, 1.0,
                                        key => 'pinned', clip_lo => 0, clip_hi => 1)$$);
 SELECT count(*) AS rows, min(array_length(sketch, 1)) AS k FROM rf_wide_private;
@@ -139,6 +140,7 @@ SELECT jl_nearest_centroid('{1e200,0}', '{{-1e200,0},{3e200,0},{1.5e200,0}}') AS
 CREATE SCHEMA rf_evil;
 CREATE DOMAIN rf_evil.float8 AS pg_catalog.float8 CHECK (VALUE < 1e6);
 CREATE TABLE rf_num AS SELECT i AS id, i::numeric AS a, (2 * i)::numeric AS b FROM generate_series(1, 20) i;
+ALTER TABLE rf_num ADD PRIMARY KEY (id);
 SET search_path = rf_evil, pg_catalog, public;
 SELECT error($$SELECT jl_release_table('rf_num', 'id', '{a,b}', 'public.rf_num_private', 2, 1.0,
                                        key => 'pinned', clip_lo => 0, clip_hi => 40)$$);
@@ -149,7 +151,9 @@ SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type
 -- 5. a calibration under which rows within the bound saturate (epsilon so
 -- large that 2^49 grid steps are less than such a row's projection): one
 -- WARNING per call site, before any output
-SELECT jl_dataset_declare('rf_sat', 1e16) IS NOT NULL AS declared;
+CREATE TABLE rf_sat_src AS SELECT * FROM rf_num;
+ALTER TABLE rf_sat_src ADD PRIMARY KEY (id);
+SELECT jl_dataset_declare('rf_sat', 1e16, source => 'rf_sat_src') IS NOT NULL AS declared;
 SELECT count(jl_private_release(ARRAY[i, 1, 1, 1]::float8[], 2, 1e15, key => 'pinned')) AS released
   FROM generate_series(1, 3) i;
 BEGIN;
@@ -158,7 +162,7 @@ SELECT count(z) AS groups
   FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1e15, 'rf_sat', 'element', 1, 'exact', NULL, 'pinned') AS z
         FROM rf_facts GROUP BY row_id) s;
 ROLLBACK;
-SELECT jl_release_table('rf_num', 'id', '{a,b}', 'rf_num_saturated', 2, 1e15,
+SELECT jl_release_table('rf_sat_src', 'id', '{a,b}', 'rf_num_saturated', 2, 1e15,
                         key => 'pinned', clip_lo => 0, clip_hi => 40, dataset => 'rf_sat') > 0 AS released;
 -- usual epsilon: silent, also for data far beyond the bound (saturated or
 -- clamped without a word: a message would depend on the data)

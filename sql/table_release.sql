@@ -3,6 +3,7 @@ CREATE TABLE tr_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, 2.0]::float8[] AS x,
          (i % 11)::float8 AS a, (i % 13)::int AS b
   FROM generate_series(1, 3000) i;
+ALTER TABLE tr_src ADD PRIMARY KEY (pid);
 
 -- a float8[] column, elements clamped to [0, 1] (bound 1)
 SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_elem', 4, 1.0,
@@ -43,14 +44,16 @@ SELECT error($$SELECT jl_recover_dist('{1,2,3}', '{1,2,3}', 'tr_elem'::regclass)
 SELECT name, epsilon_cap, epsilon_spent, source FROM jl_budgets WHERE name = 'public.tr_src';
 
 -- a declared dataset with a cap: releases are charged until it is reached
-SELECT jl_dataset_declare('tr_data', 1.0);
-SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_a', 4, 0.6, key => 'pinned', dataset => 'tr_data') > 0 AS first;
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_b', 4, 0.6, key => 'pinned', dataset => 'tr_data')$$);
+CREATE TABLE tr_capped AS SELECT * FROM tr_src;
+ALTER TABLE tr_capped ADD PRIMARY KEY (pid);
+SELECT jl_dataset_declare('tr_data', 1.0, source => 'tr_capped');
+SELECT jl_release_table('tr_capped', 'pid', '{x}', 'tr_a', 4, 0.6, key => 'pinned', dataset => 'tr_data') > 0 AS first;
+SELECT error($$SELECT jl_release_table('tr_capped', 'pid', '{x}', 'tr_b', 4, 0.6, key => 'pinned', dataset => 'tr_data')$$);
 -- refused before any output: no table, no registry row, nothing charged
 SELECT to_regclass('tr_b') IS NULL AS no_target,
        (SELECT count(*) FROM jl_releases WHERE dataset = 'tr_data') AS registry_rows,
        (SELECT epsilon_spent FROM jl_budgets WHERE name = 'tr_data') AS spent;
-SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_b', 4, 0.4, key => 'pinned', dataset => 'tr_data') > 0 AS exactly_to_the_cap;
+SELECT jl_release_table('tr_capped', 'pid', '{x}', 'tr_b', 4, 0.4, key => 'pinned', dataset => 'tr_data') > 0 AS exactly_to_the_cap;
 SELECT epsilon_spent, epsilon_remaining FROM jl_budgets WHERE name = 'tr_data';
 -- the curator raises the cap; every change is in the ledger
 SELECT jl_dataset_set_cap('tr_data', 2.0);
@@ -60,6 +63,7 @@ SELECT event, epsilon, delta, epsilon_spent, what FROM jl_ledger WHERE dataset =
 -- a dataset declared for the source is charged when none is named, so
 -- leaving the dataset out cannot escape its cap
 CREATE TABLE tr_src2 AS SELECT * FROM tr_src;
+ALTER TABLE tr_src2 ADD PRIMARY KEY (pid);
 SELECT jl_dataset_declare('tr_bound', 0.5, source => 'tr_src2');
 SELECT jl_release_table('tr_src2', 'pid', '{x}', 'tr_e', 4, 0.5, key => 'pinned') > 0 AS charged_to_declared;
 SELECT error($$SELECT jl_release_table('tr_src2', 'pid', '{x}', 'tr_f', 4, 0.5, key => 'pinned')$$);
@@ -69,7 +73,8 @@ SELECT error($$SELECT jl_dataset_declare('tr_bound2', 0.5, source => 'tr_src2')$
 SELECT error($$SELECT jl_dataset_declare('tr_bound3', 0.5, source => 'tr_src')$$);
 DROP TABLE tr_e, tr_src2;
 
--- reservations for releases that cannot write themselves
+-- reservations for releases that cannot write themselves: committed on
+-- their own, so a rollback leaves them charged
 BEGIN;
 SELECT jl_budget_reserve('tr_data', 0.5) > 0 AS reserved;
 SELECT epsilon_spent FROM jl_budgets WHERE name = 'tr_data';
@@ -94,9 +99,11 @@ SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 4, 0, key
 SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 0, 1.0, key => 'pinned')$$);
 SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 4, 1.0, key => 'missing')$$);
 CREATE TABLE tr_bad AS SELECT 1 AS pid, '{1,2}'::float8[] AS x UNION ALL SELECT 2, '{1,NaN}';
+ALTER TABLE tr_bad ADD PRIMARY KEY (pid);
 SELECT error($$SELECT jl_release_table('tr_bad', 'pid', '{x}', 'tr_c', 2, 1.0, key => 'pinned')$$);
 SELECT to_regclass('tr_c') IS NULL AS nothing_left_behind;
 CREATE TABLE tr_ragged AS SELECT 1 AS pid, '{1,2}'::float8[] AS x UNION ALL SELECT 2, '{1,2,3}';
+ALTER TABLE tr_ragged ADD PRIMARY KEY (pid);
 SELECT error($$SELECT jl_release_table('tr_ragged', 'pid', '{x}', 'tr_c', 2, 1.0, key => 'pinned')$$);
 
 -- a temporary table of the same name does not capture the release
@@ -124,4 +131,4 @@ SELECT error($$SELECT jl_dataset_set_cap('tr_data', 100)$$);
 RESET ROLE;
 REVOKE ALL ON tr_elem FROM regress_jldp_reader;
 DROP ROLE regress_jldp_reader;
-DROP TABLE tr_src, tr_elem, tr_row, tr_a, tr_b, tr_bad, tr_ragged;
+DROP TABLE tr_capped, tr_src, tr_elem, tr_row, tr_a, tr_b, tr_bad, tr_ragged;

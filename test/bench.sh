@@ -49,6 +49,7 @@ SELECT jl_key_create() \g /dev/null
 CREATE TABLE t AS
   SELECT i AS id, ARRAY(SELECT random() FROM generate_series(1, 100) WHERE i > 0) AS x
   FROM generate_series(1, $N) i;
+ALTER TABLE t ADD PRIMARY KEY (id);
 ALTER TABLE t SET (parallel_workers = 0);
 VACUUM ANALYZE t;
 CREATE TABLE s AS SELECT id, jl_private_release(x, 20, 4.0) AS sketch FROM t;
@@ -143,7 +144,7 @@ if command -v perf >/dev/null 2>&1 && [ "${JLDP_BENCH_PROFILE:-1}" != 0 ]; then
       laplace) sql="SELECT jl_private_release(x, 20, 4.0) FROM t" ;;
       gaussian) sql="SELECT jl_private_release(x, 20, 4.0, delta => 1e-6, noise => 'gaussian') FROM t" ;;
       project) sql="SELECT jl_project(x, 20) FROM t" ;;
-      table) sql="SELECT jl_release_table('t', 'id', '{x}', 's_prof', 20, 4.0, dataset => 'bench')" ;;
+      table) sql="SELECT jl_release_table('t', 'id', '{x}', 's_prof', 20, 4.0)" ;;
     esac
     if [ "$which" = table ]; then
       stmt="DROP TABLE IF EXISTS s_prof; $sql;"
@@ -256,7 +257,7 @@ q -c "SELECT 1 FROM jl_budgets WHERE name = 'bench'" | grep -q 1 ||
   q -c "SELECT jl_dataset_declare('bench', 'Infinity')" >/dev/null
 ctas=$(wall "CREATE TABLE s_rows AS SELECT id, jl_private_release(x, 20, 4.0) AS sketch FROM t" s_rows)
 copy=$(wall "CREATE TABLE s_rows AS SELECT id, x[1:20] AS sketch FROM t" s_rows)
-table=$(wall "SELECT jl_release_table('t', 'id', '{x}', 's_table', 20, 4.0, dataset => 'bench')" s_table)
+table=$(wall "SELECT jl_release_table('t', 'id', '{x}', 's_table', 20, 4.0)" s_table)
 md "## Whole tables"
 md ""
 md "Wall time of the statement, fastest of 3, $N rows, one core."
@@ -343,6 +344,7 @@ q <<SQL >/dev/null
 CREATE TABLE w AS
   SELECT i AS id, ARRAY(SELECT random() FROM generate_series(1, 1000) WHERE i > 0) AS x
   FROM generate_series(1, $W) i;
+ALTER TABLE w ADD PRIMARY KEY (id);
 ALTER TABLE w SET (parallel_workers = 0);
 VACUUM ANALYZE w;
 SQL

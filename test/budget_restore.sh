@@ -68,11 +68,14 @@ q1 >/dev/null <<'SQL'
 CREATE EXTENSION jldp;
 SELECT jl_key_import('kept', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
 GRANT EXECUTE ON FUNCTION
-    jl_dataset_declare(text, float8, float8, regclass), jl_dataset_set_cap(text, float8, float8),
+    jl_dataset_declare(text, float8, float8, regclass, text), jl_dataset_set_cap(text, float8, float8),
     jl_dataset_reset(text), jl_budget_reserve(text, float8, float8),
     jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8,
                      text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint),
-    jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text)
+    jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text),
+    jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text),
+    jl_release_long(regclass, text, text, text, int, text, int, float8, text, float8,
+                    text, float8, text, text, text, text)
   TO jr_curator_a, jr_curator_b;
 GRANT EXECUTE ON FUNCTION jl_dataset_grant(text, regrole) TO jr_curator_a;
 GRANT EXECUTE ON FUNCTION jl_key_create(text), jl_key_drop(text) TO jr_curator_a;
@@ -83,8 +86,10 @@ CREATE TABLE facts AS SELECT r AS row_id, a AS attr, (r * a % 5)::float8 AS val
   FROM generate_series(1, 20) r, generate_series(1, 6) a;
 GRANT SELECT ON facts TO jr_curator_b;
 CREATE TABLE src AS SELECT i AS id, ARRAY[i % 3, i % 5]::float8[] AS x FROM generate_series(1, 20) i;
+ALTER TABLE src ADD PRIMARY KEY (id);
 SELECT jl_dataset_declare('facts_ds', 10.0, source => 'facts');
-SELECT jl_release_table('src', 'id', '{x}', 'src_out', 2, 1.0, key => 'kept', dataset => 'facts_ds');
+SELECT jl_dataset_declare('src_ds', 10.0, source => 'src');
+SELECT jl_release_table('src', 'id', '{x}', 'src_out', 2, 1.0, key => 'kept', dataset => 'src_ds');
 BEGIN;
 SELECT jl_budget_reserve('facts_ds', 1.0);
 SELECT count(z) FROM (SELECT jl_private_release_agg(attr, val, 6, 2, 1.0, 'facts_ds', 'element', 1, 'exact', NULL, 'kept') AS z
@@ -98,7 +103,8 @@ END $$;
 SQL
 granted=$(q1 -c "SET ROLE jr_curator_a" -c "SELECT jl_dataset_grant('facts_ds', 'jr_curator_b')" 2>&1 || true)
 check "cluster 1: the owner grants B to spend its dataset" "$granted" ""
-q1 -c "SET ROLE jr_curator_b" -c "BEGIN" -c "SELECT jl_budget_reserve('facts_ds', 1.0)" -c "COMMIT" >/dev/null
+q1 -c "SET ROLE jr_curator_b" -c "SELECT jl_release_long('facts', 'row_id', 'attr', 'val', 6, 'facts_b', 2, 0.5, key => 'kept', dataset => 'facts_ds')" >/dev/null
+q1 -c "SET ROLE jr_curator_a" -c "BEGIN" -c "SELECT jl_budget_reserve('facts_ds', 1.0)" -c "COMMIT" >/dev/null
 target_xact=$(q1 -c "SELECT xact FROM jldp_ledger WHERE event = 'reserve' ORDER BY id DESC LIMIT 1")
 owner_before=$(q1 -c "SELECT owner FROM jl_budgets WHERE name = 'facts_ds'")
 check "cluster 1: the dataset is owned by the curator who declared it" "$owner_before" "jr_curator_a"
@@ -126,10 +132,10 @@ check "cluster 2: the dataset's owner is the same role" \
   "$(q2 -c "SELECT owner FROM jl_budgets WHERE name = 'facts_ds'")" "jr_curator_a"
 check "cluster 2: the ledger names the roles that acted" \
   "$(q2 -c "SELECT string_agg(event || ' ' || role, ', ' ORDER BY id) FROM jl_ledger WHERE dataset = 'facts_ds'")" \
-  "declare jr_curator_a, charge jr_curator_a, reserve jr_curator_a, grant jr_curator_a, reserve jr_curator_b"
+  "declare jr_curator_a, reserve jr_curator_a, grant jr_curator_a, charge jr_curator_b, reserve jr_curator_a"
 check "cluster 2: the key's owner and the release's releaser are the same roles" \
-  "$(q2 -c "SELECT (SELECT owner FROM jl_keys WHERE name = 'a_key') || ' ' || (SELECT string_agg(released_by, ' ') FROM jldp_release)")" \
-  "jr_curator_a jr_curator_a"
+  "$(q2 -c "SELECT (SELECT owner FROM jl_keys WHERE name = 'a_key') || ' ' || (SELECT string_agg(released_by, ' ' ORDER BY id) FROM jldp_release)")" \
+  "jr_curator_a jr_curator_a jr_curator_b"
 check "cluster 2: another role cannot drop the curator's key" \
   "$(q2 -c "SET ROLE jr_mallory" -c "SELECT jl_key_drop('a_key')" 2>&1 | grep -c 'only the creator' || true)" "1"
 check "cluster 2: the owner sees its dataset" \
@@ -141,9 +147,9 @@ check "cluster 2: another role cannot reset the dataset" \
 check "cluster 2: another role cannot reserve on it" \
   "$(q2 -c "SET ROLE jr_mallory" -c "SELECT jl_budget_reserve('facts_ds', 1)" 2>&1 | grep -c 'may not spend' || true)" "1"
 check "cluster 2: the granted spender still may" \
-  "$(q2 -c "SET ROLE jr_curator_b" -c "SELECT jl_budget_reserve('facts_ds', 0.5) > 0")" "t"
+  "$(q2 -c "SET ROLE jr_curator_b" -c "SELECT jl_release_long('facts', 'row_id', 'attr', 'val', 6, 'facts_b2', 2, 0.5, key => 'kept', dataset => 'facts_ds') > 0")" "t"
 check "cluster 2: the reservations come back, the consumed one marked used" \
-  "$(q2 -c "SELECT string_agg(used::text, ' ' ORDER BY id) FROM jldp_reservation WHERE dataset = 'facts_ds'")" "true false false"
+  "$(q2 -c "SELECT string_agg(used::text, ' ' ORDER BY id) FROM jldp_reservation WHERE dataset = 'facts_ds'")" "true true false true"
 
 # 4. a restored reservation, presented in a transaction with its id
 q2 >/dev/null <<'SQL'

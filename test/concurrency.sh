@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Two real sessions race for the last of a privacy budget.  Assumes the PG*
 # variables point at a server with jldp installable (superuser connection).
-#   1. Ordered: session A charges 0.6 of a cap of 1.0 inside an open
-#      transaction; session B asks for 0.6 meanwhile and must wait on A's lock,
-#      then be refused once A commits.
+#   1. Ordered: session A releases 0.6 of a cap of 1.0 inside an open
+#      transaction and then rolls it back; session B asks for 0.6 meanwhile.
+#      A's charge was committed on its own before A's output existed, so B
+#      is refused at once (it does not wait for A), and after A's ROLLBACK
+#      the spent budget is still 0.6.
 #   2. Unordered: ROUNDS times, two sessions start a 0.6 release at the same
 #      moment; exactly one may succeed each round, and the spent budget must
 #      never pass the cap.
 #   3. First releases: two sessions release a relation with no dataset yet
-#      (its default dataset is declared by the first release); the second
-#      waits for the first's declaration and is charged to the same dataset,
-#      instead of failing because it "already exists".
+#      (its default dataset is declared with the first release's charge);
+#      the second is charged to the same dataset, instead of failing
+#      because it "already exists".
+#   4. A cap raised in an open transaction: a release meanwhile waits for it
+#      (the dataset's row lock) and is charged under the new cap once the
+#      change commits.
 # Exits non-zero on any violation.
 set -euo pipefail
 ROUNDS=${JLDP_RACE_ROUNDS:-20}
@@ -22,19 +27,20 @@ q <<'SQL' >/dev/null
 CREATE EXTENSION jldp;
 SELECT jl_key_import('race', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
 CREATE TABLE src AS SELECT i AS id, ARRAY[random(), random(), random()] AS x FROM generate_series(1, 2000) i;
+ALTER TABLE src ADD PRIMARY KEY (id);
 SQL
 fail=0
 tmp=$(mktemp -d)
 
-# Session A runs $1 in an open transaction held for 2 s; session B runs $2
-# meanwhile.  Their outputs go to $tmp/$3.a and $tmp/$3.b; $waited is how
-# long B took.
+# Session A runs $1 in an open transaction held for 2 s, then ends it with
+# $4 (default COMMIT); session B runs $2 meanwhile.  Their outputs go to
+# $tmp/$3.a and $tmp/$3.b; $waited is how long B took.
 hold_then_run() {
   ( q <<SQL > "$tmp/$3.a" 2>&1
 BEGIN;
 $1;
 SELECT pg_sleep(2);
-COMMIT;
+${4:-COMMIT};
 SQL
   ) &
   local apid=$! t0 t1
@@ -47,24 +53,24 @@ SQL
 }
 
 # 1. ordered
-q -c "SELECT jl_dataset_declare('ordered', 1.0)" >/dev/null
-hold_then_run "SELECT jl_release_table('src', 'id', '{x}', 'ordered_a', 2, 0.6, key => 'race', dataset => 'ordered') > 0" \
-  "SELECT jl_release_table('src', 'id', '{x}', 'ordered_b', 2, 0.6, key => 'race', dataset => 'ordered')" ordered
+q -c "CREATE TABLE ordered_src (LIKE src INCLUDING ALL)" -c "INSERT INTO ordered_src SELECT * FROM src" -c "SELECT jl_dataset_declare('ordered', 1.0, source => 'ordered_src')" >/dev/null
+hold_then_run "SELECT jl_release_table('ordered_src', 'id', '{x}', 'ordered_a', 2, 0.6, key => 'race', dataset => 'ordered') > 0" \
+  "SELECT jl_release_table('ordered_src', 'id', '{x}', 'ordered_b', 2, 0.6, key => 'race', dataset => 'ordered')" ordered ROLLBACK
 spent=$(q -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'ordered'")
 if grep -q "would be exceeded" "$tmp/ordered.b" && [ "$spent" = "0.6" ] && \
-   awk -v w="$waited" 'BEGIN { exit !(w >= 0.8) }'; then
-  echo "ok   ordered: B waited ${waited}s for A's lock, then was refused; spent $spent of 1.0"
+   awk -v w="$waited" 'BEGIN { exit !(w < 0.8) }'; then
+  echo "ok   ordered: B was refused after ${waited}s, without waiting for A's transaction; after A's ROLLBACK spent $spent of 1.0"
 else
-  echo "FAIL ordered: B waited ${waited}s, spent $spent; B said: $(cat "$tmp/ordered.b")"
+  echo "FAIL ordered: B took ${waited}s, spent $spent; B said: $(cat "$tmp/ordered.b")"
   fail=1
 fi
 
 # 2. unordered rounds
 wins_total=0
 for r in $(seq 1 "$ROUNDS"); do
-  q -c "SELECT jl_dataset_declare('race$r', 1.0)" >/dev/null
+  q -c "CREATE TABLE race${r}_src (LIKE src INCLUDING ALL)" -c "INSERT INTO race${r}_src SELECT * FROM src" -c "SELECT jl_dataset_declare('race$r', 1.0, source => 'race${r}_src')" >/dev/null
   for s in a b; do
-    ( q -c "SELECT jl_release_table('src', 'id', '{x}', 'race${r}_$s', 2, 0.6, key => 'race', dataset => 'race$r')" \
+    ( q -c "SELECT jl_release_table('race${r}_src', 'id', '{x}', 'race${r}_$s', 2, 0.6, key => 'race', dataset => 'race$r')" \
         > "$tmp/$r$s.out" 2>&1 && echo ok > "$tmp/$r$s.rc" || echo refused > "$tmp/$r$s.rc" ) &
   done
   wait
@@ -81,15 +87,28 @@ done
 [ $fail = 0 ] && echo "ok   unordered: $ROUNDS rounds of two simultaneous 0.6 releases against a cap of 1.0: exactly one succeeded each round"
 
 # 3. first releases of an undeclared relation
-q -c "CREATE TABLE first_src AS SELECT * FROM src" >/dev/null
+q -c "CREATE TABLE first_src (LIKE src INCLUDING ALL)" -c "INSERT INTO first_src SELECT * FROM src" >/dev/null
 hold_then_run "SELECT jl_release_table('first_src', 'id', '{x}', 'first_a', 2, 0.5, key => 'race') > 0" \
   "SELECT jl_release_table('first_src', 'id', '{x}', 'first_b', 2, 0.25, key => 'race') > 0" first
 first=$(q -c "SELECT name || ' ' || epsilon_spent || ' ' || (source = 'first_src'::regclass) FROM jl_budgets WHERE source = 'first_src'::regclass")
-if grep -q '^t$' "$tmp/first.b" && [ "$first" = "public.first_src 0.75 true" ] && \
-   awk -v w="$waited" 'BEGIN { exit !(w >= 0.8) }'; then
-  echo "ok   first releases: B waited ${waited}s for A's declaration, then was charged to it: $first"
+if grep -q '^t$' "$tmp/first.b" && [ "$first" = "public.first_src 0.75 true" ]; then
+  echo "ok   first releases: B was charged to the dataset A's release declared (after ${waited}s): $first"
 else
-  echo "FAIL first releases: B waited ${waited}s, dataset '$first'; A said: $(cat "$tmp/first.a"); B said: $(cat "$tmp/first.b")"
+  echo "FAIL first releases: B took ${waited}s, dataset '$first'; A said: $(cat "$tmp/first.a"); B said: $(cat "$tmp/first.b")"
+  fail=1
+fi
+
+# 4. a cap raised in an open transaction
+q -c "CREATE TABLE capped_src (LIKE src INCLUDING ALL)" -c "INSERT INTO capped_src SELECT * FROM src" -c "SELECT jl_dataset_declare('capped', 1.0, source => 'capped_src')" \
+  -c "SELECT jl_release_table('capped_src', 'id', '{x}', 'capped_a', 2, 0.6, key => 'race', dataset => 'capped')" >/dev/null
+hold_then_run "SELECT jl_dataset_set_cap('capped', 2.0)" \
+  "SELECT jl_release_table('capped_src', 'id', '{x}', 'capped_b', 2, 0.6, key => 'race', dataset => 'capped') > 0" capped
+spent=$(q -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'capped'")
+if grep -q '^t$' "$tmp/capped.b" && [ "$spent" = "1.2" ] && \
+   awk -v w="$waited" 'BEGIN { exit !(w >= 0.8) }'; then
+  echo "ok   cap raised meanwhile: B waited ${waited}s for the change, then was charged under the new cap: spent $spent of 2.0"
+else
+  echo "FAIL cap raised meanwhile: B took ${waited}s, spent $spent; B said: $(cat "$tmp/capped.b")"
   fail=1
 fi
 rm -rf "$tmp"

@@ -43,6 +43,7 @@ CREATE TABLE patients AS
                       + 0.03 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random())))
                FROM generate_series(1, $D) j) AS features
   FROM (SELECT i, 2 * random() - 1 AS t FROM generate_series(1, $N) i) p;
+ALTER TABLE patients ADD PRIMARY KEY (id);
 SELECT format('patients: %s rows of %s attributes in [0, 1], %s segments', count(*), $D, $S) FROM patients;
 SQL
 

@@ -36,6 +36,9 @@ test/cancel_memory.sh
 echo "== two sessions racing for the last of a budget"
 test/concurrency.sh
 
+echo "== load: 8 sessions of budgeted releases, reservations, cap changes and reads (test/load.sh, short)"
+test/load.sh "${JLDP_LOAD_SECONDS:-45}"
+
 echo "== a budget restored into a second cluster"
 test/budget_restore.sh
 

@@ -211,8 +211,9 @@ fi
 q jldp_upgrade_d >/dev/null <<SQL
 CREATE EXTENSION jldp VERSION '$OLD';
 SELECT jl_key_import('kept', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
-SELECT jl_dataset_declare('kept_ds', 5.0);
 CREATE TABLE src AS SELECT i AS id, ARRAY[i, 2 * i, i % 3]::float8[] AS x FROM generate_series(1, 50) i;
+ALTER TABLE src ADD PRIMARY KEY (id);
+SELECT jl_dataset_declare('kept_ds', 5.0, source => 'src');
 SELECT jl_release_table('src', 'id', '{x}', 'src_private', 3, 1.0, key => 'kept', dataset => 'kept_ds');
 SQL
 contents() {
@@ -221,7 +222,7 @@ SELECT 'key | ' || (to_jsonb(k) - 'owner')::text || ' | owner ' ||
        CASE WHEN pg_typeof(k.owner) = 'oid'::regtype THEN pg_get_userbyid(k.owner::text::oid)::text
             ELSE k.owner::text END
   FROM jldp_key k ORDER BY name;
-SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders')::text || ' | owner ' ||
+SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders' - 'unit')::text || ' | owner ' ||
        CASE WHEN pg_typeof(d.owner) = 'oid'::regtype THEN pg_get_userbyid(d.owner::text::oid)::text
             ELSE d.owner::text END
   FROM jldp_dataset d ORDER BY name;

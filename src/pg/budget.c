@@ -14,6 +14,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "access/transam.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -23,8 +25,10 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 
 #include "pg/budget.h"
+#include "pg/charge_worker.h"
 #include "pg/owner.h"
 #include "pg/messages.h"
 
@@ -130,6 +134,15 @@ role_value(Oid nsp, int n)
 	return jl_role_store_sql(nsp, "jldp_dataset", "owner", n);
 }
 
+/* jldp 0.3.0's datasets name their privacy unit */
+static bool
+has_units(Oid nsp)
+{
+	Oid			relid = get_relname_relid("jldp_dataset", nsp);
+
+	return get_attnum(relid, "unit") != InvalidAttrNumber;
+}
+
 void
 jl_budget_require_current(Oid nsp)
 {
@@ -197,10 +210,11 @@ jl_budget_lock(Oid nsp, const char *dataset, JlDataset *ds)
 	Datum		d;
 	int			rc;
 
-	rc = SPI_execute_with_args(psprintf("SELECT %s, source::oid FROM %s WHERE name = $1 FOR UPDATE",
+	rc = SPI_execute_with_args(psprintf("SELECT %s, source::oid, %s FROM %s WHERE name = $1 FOR UPDATE",
 										roles_as_oids(nsp) ?
 										"pg_catalog.pg_get_userbyid(owner), '{}'::name[]" :
 										"owner, spenders",
+										has_units(nsp) ? "unit" : "NULL::text",
 										jl_qualified(nsp, "jldp_dataset")),
 							   1, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT)
@@ -212,6 +226,7 @@ jl_budget_lock(Oid nsp, const char *dataset, JlDataset *ds)
 	ds->spenders = isnull ? NIL : name_array_list(d);
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull);
 	ds->source = isnull ? InvalidOid : DatumGetObjectId(d);
+	ds->unit = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
 	return true;
 }
 
@@ -304,29 +319,35 @@ report_conflict(Oid nsp, const char *dataset, Oid source_relid)
 
 bool
 jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
-				  const char *delta_cap, Oid source_relid, const char *owner,
-				  const JlActor *a, bool conflict_error)
+				  const char *delta_cap, Oid source_relid, const char *unit,
+				  const char *owner, const JlActor *a, bool conflict_error)
 {
-	Oid			types[5] = {TEXTOID, TEXTOID, TEXTOID, OIDOID, TEXTOID};
-	Datum		values[5];
-	char		nulls[5] = {' ', ' ', ' ', OidIsValid(source_relid) ? ' ' : 'n', ' '};
+	Oid			types[6] = {TEXTOID, TEXTOID, TEXTOID, OIDOID, TEXTOID, TEXTOID};
+	Datum		values[6];
+	char		nulls[6] = {' ', ' ', ' ', OidIsValid(source_relid) ? ' ' : 'n', ' ', unit ? ' ' : 'n'};
 	int			rc;
+
+	if (unit)
+		jl_budget_require_current(nsp);
 
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = CStringGetTextDatum(eps_cap);
 	values[2] = CStringGetTextDatum(delta_cap);
 	values[3] = ObjectIdGetDatum(source_relid);
 	values[4] = CStringGetTextDatum(owner);
+	values[5] = unit ? CStringGetTextDatum(unit) : (Datum) 0;
 
 	/*
 	 * No conflict target: a concurrent declaration of the same name or
 	 * source is waited for, then this one inserts nothing.
 	 */
-	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, epsilon_cap, delta_cap, source, owner) "
-										"VALUES ($1, $2::numeric, $3::numeric, $4::regclass, %s) "
+	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, epsilon_cap, delta_cap, source, owner%s) "
+										"VALUES ($1, $2::numeric, $3::numeric, $4::regclass, %s%s) "
 										"ON CONFLICT DO NOTHING",
-										jl_qualified(nsp, "jldp_dataset"), role_value(nsp, 5)),
-							   5, types, values, nulls, false, 0);
+										jl_qualified(nsp, "jldp_dataset"),
+										unit ? ", unit" : "", role_value(nsp, 5),
+										unit ? ", $6" : ""),
+							   unit ? 6 : 5, types, values, nulls, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "could not declare dataset");
 	if (SPI_processed == 0)
@@ -403,50 +424,164 @@ jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double del
  * one a concurrent first release declared.  Locks it.
  */
 static void
-lock_default_dataset(Oid nsp, const char *dataset, Oid source_relid,
-					 const JlActor *a, JlDataset *ds)
+lock_default_dataset(const JlChargeRequest *r, JlDataset *ds)
 {
-	jl_budget_declare(nsp, dataset, "Infinity", "1", source_relid,
-					  GetUserNameFromId(jl_relation_owner(source_relid), false), a, false);
-	if (!jl_budget_lock(nsp, dataset, ds))
+	/* committed: the dataset must not outlive a relation rolled back */
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(r->source)))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("relation %s was created in a transaction that has not committed",
+						jl_msg_str(r->source_q)),
+				 errhint("Commit the relation before its first release: the release's charge is committed on its own.")));
+	jl_budget_declare(r->nsp, r->dataset, "Infinity", "1", r->source, NULL,
+					  r->source_owner, &r->actor, false);
+	if (!jl_budget_lock(r->nsp, r->dataset, ds))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("relation %s got a dataset of another name meanwhile",
-						get_rel_name(source_relid)),
+						jl_msg_str(r->source_q)),
 				 errhint("Run the release again: it is charged to that dataset.")));
 }
 
 int64
-jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
-				 double epsilon, double delta, const char *what)
+jl_budget_charge_now(const JlChargeRequest *r)
 {
-	JlActor		a = jl_budget_actor();
+	const JlActor *a = &r->actor;
 	JlOwnerScope scope;
 	JlDataset	ds;
 	int64		id;
 
-	jl_budget_check_epsilon_delta(epsilon, delta);
+	jl_budget_check_epsilon_delta(r->epsilon, r->delta);
+	if (r->token)
+		jl_budget_require_current(r->nsp);
 	SPI_connect();
-	jl_become_owner(nsp, &scope);
-	if (!OidIsValid(source_relid))
-		jl_budget_lock_existing(nsp, dataset, &ds);
-	else if (!jl_budget_lock(nsp, dataset, &ds))
-		lock_default_dataset(nsp, dataset, source_relid, &a, &ds);
+	jl_become_owner(r->nsp, &scope);
+	if (!r->declare)
+		jl_budget_lock_existing(r->nsp, r->dataset, &ds);
+	else if (!jl_budget_lock(r->nsp, r->dataset, &ds))
+		lock_default_dataset(r, &ds);
 
 	/*
-	 * A default release is charged to the relation's own dataset, never to
-	 * one that merely took its name.
+	 * A release is charged to the dataset of the relation it reads (never
+	 * to a throwaway dataset with a cap of its own), and a default release
+	 * to the relation's own dataset, never to one that merely took its name.
 	 */
-	if (OidIsValid(source_relid) && ds.source != source_relid)
+	if (!r->declare)
+		jl_budget_check_spend(a, &ds, r->dataset);
+
+	/*
+	 * The free-form aggregate cannot see a privacy unit repeated by its
+	 * query: only the dataset's owner reserves for it (a granted spender
+	 * releases with jl_release_table or jl_release_long, which can).
+	 */
+	if (r->token && !r->for_table && !jl_budget_may_manage(a, &ds))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only the owner of dataset \"%s\" (or a member of its role) or a superuser may reserve its budget",
+						jl_msg_str(r->dataset)),
+				 errdetail("A reservation pays for jl_private_release_agg over any query, which cannot tell whether a privacy unit's rows are repeated."),
+				 errhint("Release with jl_release_table or jl_release_long, which a role granted with jl_dataset_grant may use.")));
+	if (r->unit && ds.unit && strcmp(r->unit, ds.unit) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the privacy unit of dataset \"%s\" is column \"%s\", not \"%s\"",
+						jl_msg_str(r->dataset), jl_msg_str(ds.unit), jl_msg_str(r->unit)),
+				 errdetail("A release by another column could let one unit contribute several rows or groups."),
+				 errhint("Release by the column \"%s\".", jl_msg_str(ds.unit))));
+	if (OidIsValid(r->source) && ds.source != r->source && !r->declare)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dataset \"%s\" is not bound to relation %s, which the release reads",
+						jl_msg_str(r->dataset), jl_msg_str(r->source_q)),
+				 errhint("A release is charged to the dataset bound to the relation it reads: leave dataset out, "
+						 "or bind one with jl_dataset_declare(name, epsilon_cap, source => ...).")));
+	if (OidIsValid(r->source) && ds.source != r->source)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("dataset \"%s\" exists but is not bound to relation %s",
-						jl_msg_str(dataset), get_rel_name(source_relid)),
+						jl_msg_str(r->dataset), jl_msg_str(r->source_q)),
 				 errhint("Declare the relation's dataset with jl_dataset_declare(name, epsilon_cap, source => ...).")));
-	jl_budget_check_spend(&a, &ds, dataset);
-	id = jl_budget_charge_locked(nsp, dataset, epsilon, delta, "charge", what, &a,
-								 jl_budget_may_manage(&a, &ds));
+	jl_budget_check_spend(a, &ds, r->dataset);
+	id = jl_budget_charge_locked(r->nsp, r->dataset, r->epsilon, r->delta,
+								 r->token && !r->for_table ? "reserve" : "charge", r->what, a,
+								 jl_budget_may_manage(a, &ds));
+	if (r->token)
+	{
+		Oid			types[5] = {INT8OID, TEXTOID, NUMERICOID, NUMERICOID, TEXTOID};
+		Datum		values[5];
+
+		values[0] = Int64GetDatum(id);
+		values[1] = CStringGetTextDatum(r->dataset);
+		values[2] = jl_budget_numeric(r->epsilon);
+		values[3] = jl_budget_numeric(r->delta);
+		values[4] = CStringGetTextDatum(r->token);
+		if (SPI_execute_with_args(psprintf("INSERT INTO %s (ledger_id, dataset, epsilon, delta, token, role) "
+										   "VALUES ($1, $2, $3, $4, $5::uuid, %s::name)",
+										   jl_qualified(r->nsp, "jldp_reservation"),
+										   quote_literal_cstr(a->name)),
+								  5, types, values, NULL, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "could not write the reservation");
+	}
 	jl_restore_user(&scope);
 	SPI_finish();
 	return id;
+}
+
+void
+jl_budget_refuse_uncommitted(Oid nsp, const char *dataset, Oid source_relid)
+{
+	JlOwnerScope scope;
+	Oid			types[2] = {TEXTOID, OIDOID};
+	Datum		values[2] = {CStringGetTextDatum(dataset), ObjectIdGetDatum(source_relid)};
+	uint64		i;
+
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	if (SPI_execute_with_args(psprintf("SELECT name, xmin FROM %s WHERE name = $1 OR source = $2",
+									   jl_qualified(nsp, "jldp_dataset")),
+							  2, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the budget");
+	for (i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+		TransactionId xmin = DatumGetTransactionId(SPI_getbinval(SPI_tuptable->vals[i],
+																 SPI_tuptable->tupdesc, 2, &isnull));
+
+		if (TransactionIdIsCurrentTransactionId(xmin))
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("dataset \"%s\" was declared or changed in this transaction, which has not committed",
+							jl_msg_str(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1))),
+					 errhint("Commit the declaration (or the change of its cap, spent budget or spenders) first: "
+							 "a release's charge is committed on its own, before the release, and cannot see it.")));
+	}
+	jl_restore_user(&scope);
+	SPI_finish();
+}
+
+int64
+jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid, bool declare,
+				 const char *unit, double epsilon, double delta, const char *what)
+{
+	JlChargeRequest r;
+
+	memset(&r, 0, sizeof(r));
+	r.actor = jl_budget_actor();
+	jl_budget_check_epsilon_delta(epsilon, delta);
+	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
+	r.nsp = nsp;
+	r.dataset = dataset;
+	r.source = source_relid;
+	r.declare = declare && OidIsValid(source_relid);
+	if (OidIsValid(source_relid))
+	{
+		r.source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(source_relid)),
+												get_rel_name(source_relid));
+		r.source_owner = GetUserNameFromId(jl_relation_owner(source_relid), false);
+	}
+	r.epsilon = epsilon;
+	r.delta = delta;
+	r.what = what;
+	r.unit = unit;
+	return jl_charge_committed(&r);
 }

@@ -26,15 +26,58 @@ extern JlActor jl_budget_actor(void);
 /*
  * Charge (epsilon, delta) to dataset, refusing (ERROR, nothing written)
  * past its cap or when the acting role may not spend it (its owner, a
- * member of the owner's role, a superuser, or a role the owner granted).  A
- * dataset not yet declared is declared on first use when source_relid is
- * valid, without a cap and owned by the relation's owner; a concurrent
- * first declaration is waited for.  Serialised by a row lock on the
- * dataset, so concurrent charges cannot together pass the cap.  Needs a
- * transaction that may write (not in parallel mode).  Returns the ledger id.
+ * member of the owner's role, a superuser, or a role the owner granted).
+ * With source_relid valid (the base relation a release reads), the dataset
+ * must be bound to it; with declare, a dataset not yet declared is
+ * declared on first use, bound to source_relid, without a cap and owned by
+ * the relation's owner.  unit (a column of source_relid, or NULL) is the
+ * column whose values the release treats as privacy units: refused if the
+ * dataset declares another.  The charge (and
+ * that declaration) is committed by a background worker in a transaction
+ * of its own before this returns (charge_worker.c): a later ROLLBACK of the
+ * caller's transaction leaves it standing.  Serialised by a row lock on
+ * the dataset, so concurrent charges cannot together pass the cap.  A
+ * dataset declared or changed in the caller's open transaction is refused
+ * (the worker cannot see it).  Returns the ledger id.
  */
 extern int64 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
-							  double epsilon, double delta, const char *what);
+							  bool declare, const char *unit, double epsilon,
+							  double delta, const char *what);
+
+/* What a background worker charges, in its own transaction. */
+typedef struct JlChargeRequest
+{
+	Oid			nsp;			/* the extension's schema */
+	const char *dataset;
+	Oid			source;			/* the relation the dataset must be bound to,
+								 * or InvalidOid (a reservation) */
+	bool		declare;		/* declare it on first use, bound to source */
+	const char *source_q;		/* its qualified name */
+	const char *source_owner;	/* its owner, the default dataset's owner */
+	double		epsilon;
+	double		delta;
+	const char *what;			/* the ledger's note */
+	const char *token;			/* a reservation's token (uuid text), or NULL */
+	bool		for_table;		/* a reservation jl_release_long makes and
+								 * consumes itself */
+	const char *unit;			/* the column of source whose values the
+								 * release treats as privacy units, or NULL */
+	JlActor		actor;
+} JlChargeRequest;
+
+/*
+ * Run by the worker, in its own transaction: lock (or declare) the
+ * dataset, check the spender and the cap, write the charge and the ledger
+ * row, and for a reservation its row.  Returns the ledger id.
+ */
+extern int64 jl_budget_charge_now(const JlChargeRequest *r);
+
+/*
+ * ERROR if a dataset named dataset, or bound to source_relid, was declared
+ * or changed in the caller's still-open transaction: a charge committed on
+ * its own cannot see (or would wait for) that change.
+ */
+extern void jl_budget_refuse_uncommitted(Oid nsp, const char *dataset, Oid source_relid);
 
 /*
  * The dataset declared for a source relation (jl_dataset_declare(...,
@@ -50,6 +93,7 @@ typedef struct JlDataset
 	char	   *owner;			/* role name */
 	List	   *spenders;		/* role names (char *) */
 	Oid			source;			/* InvalidOid if not bound */
+	char	   *unit;			/* the privacy unit's column of source, or NULL */
 } JlDataset;
 
 /*
@@ -91,8 +135,8 @@ extern int64 jl_budget_ledger_insert(Oid nsp, const char *dataset, const char *e
  * is false, else ERROR.
  */
 extern bool jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
-							  const char *delta_cap, Oid source_relid, const char *owner,
-							  const JlActor *a, bool conflict_error);
+							  const char *delta_cap, Oid source_relid, const char *unit,
+							  const char *owner, const JlActor *a, bool conflict_error);
 
 /* argument n of a budget function, ERROR if NULL (what names it) */
 extern Datum jl_budget_arg_datum(FunctionCallInfo fcinfo, int n, const char *what);

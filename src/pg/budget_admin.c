@@ -21,7 +21,9 @@
 
 #include "pg/budget.h"
 #include "pg/options.h"
+#include "pg/messages.h"
 #include "pg/owner.h"
+#include "pg/source_relation.h"
 
 PG_FUNCTION_INFO_V1(jl_dataset_declare);
 PG_FUNCTION_INFO_V1(jl_dataset_set_cap);
@@ -70,7 +72,25 @@ check_relation_owner(const JlActor *a, Oid relid)
 						get_rel_name(relid))));
 }
 
-/* jl_dataset_declare(name, epsilon_cap, delta_cap, source) */
+/* the privacy unit is a column of the bound relation */
+static void
+check_unit(Oid source, const char *unit)
+{
+	AttrNumber	att;
+
+	if (!OidIsValid(source))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unit names a column of source: give source too")));
+	att = get_attnum(source, unit);
+	if (att == InvalidAttrNumber || att < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation %s does not exist",
+						jl_msg_str(unit), get_rel_name(source))));
+}
+
+/* jl_dataset_declare(name, epsilon_cap, delta_cap, source, unit) */
 Datum
 jl_dataset_declare(PG_FUNCTION_ARGS)
 {
@@ -80,6 +100,8 @@ jl_dataset_declare(PG_FUNCTION_ARGS)
 	double		eps_cap = jl_budget_arg_float(fcinfo, 1, "epsilon_cap");
 	double		delta_cap = PG_ARGISNULL(2) ? 0.0 : PG_GETARG_FLOAT8(2);
 	Oid			source = PG_ARGISNULL(3) ? InvalidOid : PG_GETARG_OID(3);
+	char	   *unit = (PG_NARGS() > 4 && !PG_ARGISNULL(4)) ?
+		text_to_cstring(PG_GETARG_TEXT_PP(4)) : NULL;
 	JlOwnerScope scope;
 
 	if (name[0] == '\0')
@@ -88,13 +110,18 @@ jl_dataset_declare(PG_FUNCTION_ARGS)
 				 errmsg("dataset name must not be empty")));
 	check_caps(eps_cap, delta_cap);
 	if (OidIsValid(source))
+	{
+		jl_source_check_bindable(source);
 		check_relation_owner(&a, source);
+	}
+	if (unit)
+		check_unit(source, unit);
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
 	jl_budget_declare(nsp, name,
 					  jl_budget_numeric_text(jl_budget_numeric(eps_cap)),
 					  jl_budget_numeric_text(jl_budget_numeric(delta_cap)),
-					  source, a.name, &a, true);
+					  source, unit, a.name, &a, true);
 	jl_restore_user(&scope);
 	SPI_finish();
 	PG_RETURN_VOID();

@@ -44,6 +44,7 @@
 
 #include "pg/arrays.h"
 #include "pg/budget.h"
+#include "pg/source_relation.h"
 #include "pg/calibration_json.h"
 #include "pg/messages.h"
 #include "pg/registry.h"
@@ -389,13 +390,25 @@ calibrate(CovRelease *cr)
 static void
 charge_budget(CovRelease *cr)
 {
+	/*
+	 * The dataset bound to the base relation the source reads (a partition's
+	 * root, a simple view's table), else one named after that relation,
+	 * declared on first use; a dataset given must be bound to it.  Every
+	 * row of the source is a privacy unit: no unit column.
+	 */
+	Oid			base = jl_source_base_relation(cr->source, NULL, NULL);
+	bool		declare = false;
+
 	if (cr->dataset == NULL)
-		cr->dataset = jl_budget_dataset_for(cr->nsp, cr->source);
+		cr->dataset = jl_budget_dataset_for(cr->nsp, base);
 	cr->dataset_given = (cr->dataset != NULL);
 	if (cr->dataset == NULL)
-		cr->dataset = cr->source_q;
-	cr->ledger_id = jl_budget_charge(cr->nsp, cr->dataset,
-									 cr->dataset_given ? InvalidOid : cr->source,
+	{
+		cr->dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(base)),
+												get_rel_name(base));
+		declare = true;
+	}
+	cr->ledger_id = jl_budget_charge(cr->nsp, cr->dataset, base, declare, NULL,
 									 cr->epsilon, cr->delta,
 									 psprintf("jl_release_covariance into %s", cr->target_name));
 }

@@ -37,6 +37,7 @@
 
 #include "pg/arrays.h"
 #include "pg/budget.h"
+#include "pg/source_relation.h"
 #include "pg/calibration_json.h"
 #include "pg/messages.h"
 #include "pg/registry.h"
@@ -239,13 +240,25 @@ calibrate(GraphRelease *gr)
 static void
 charge_budget(GraphRelease *gr)
 {
+	/*
+	 * The dataset bound to the base relation the source reads (a partition's
+	 * root, a simple view's table), else one named after that relation,
+	 * declared on first use; a dataset given must be bound to it.  Every
+	 * row of the source is a privacy unit: no unit column.
+	 */
+	Oid			base = jl_source_base_relation(gr->source, NULL, NULL);
+	bool		declare = false;
+
 	if (gr->dataset == NULL)
-		gr->dataset = jl_budget_dataset_for(gr->nsp, gr->source);
+		gr->dataset = jl_budget_dataset_for(gr->nsp, base);
 	gr->dataset_given = (gr->dataset != NULL);
 	if (gr->dataset == NULL)
-		gr->dataset = gr->source_q;
-	gr->ledger_id = jl_budget_charge(gr->nsp, gr->dataset,
-									 gr->dataset_given ? InvalidOid : gr->source,
+	{
+		gr->dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(base)),
+												get_rel_name(base));
+		declare = true;
+	}
+	gr->ledger_id = jl_budget_charge(gr->nsp, gr->dataset, base, declare, NULL,
 									 gr->epsilon, gr->delta,
 									 psprintf("jl_release_graph into %s", gr->target_name));
 }

@@ -41,6 +41,7 @@
 #include "pg/projection_cache.h"
 #include "pg/registry.h"
 #include "pg/release_names.h"
+#include "pg/source_relation.h"
 #include "pg/suggest_k.h"
 #include "pg/table_releaser.h"
 #include "pg/messages.h"
@@ -76,6 +77,8 @@ typedef struct TableRelease
 	Oid			nsp;			/* the extension's schema */
 	Oid			source;
 	char	   *source_q;		/* qualified, quoted */
+	Oid			base;			/* the relation it reads, whose dataset pays */
+	AttrNumber	base_id_att;	/* the id column there, or InvalidAttrNumber */
 	char	   *target_name;	/* as given */
 	char	   *keyname;
 	char	   *dataset;		/* NULL until chosen */
@@ -316,6 +319,34 @@ append_vector_columns(TableRelease *tr, Datum *names, int n)
 }
 
 /*
+ * Each row is released as one privacy unit: the id column must be a
+ * column of the base relation that the schema makes unique (a primary key,
+ * or a unique constraint or index on it, NOT NULL).  A source that could
+ * repeat a unit's row (a join, a view repeating rows) is refused before
+ * (jl_source_base_relation); uniqueness is read from the schema, never
+ * from the data, so a refusal tells nothing about the rows.
+ */
+static void
+check_one_row_per_unit(TableRelease *tr)
+{
+	if (tr->base_id_att == InvalidAttrNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("id column \"%s\" of %s is an expression, not a column of %s",
+						jl_msg_str(tr->rows.id_col), jl_msg_str(get_rel_name(tr->source)),
+						jl_msg_str(get_rel_name(tr->base))),
+				 errhint("Release by a column that the schema makes unique.")));
+	if (!jl_column_unique(tr->base, tr->base_id_att))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("id column \"%s\" of %s is not unique by a constraint",
+						jl_msg_str(get_attname(tr->base, tr->base_id_att, false)),
+						jl_msg_str(get_rel_name(tr->base))),
+				 errdetail("A release charges once for each row, as one privacy unit; only a primary key, or a unique constraint or index on a NOT NULL column, promises one row per unit."),
+				 errhint("Add a primary key on it, or release long-format rows with jl_release_long, which groups by the unit itself.")));
+}
+
+/*
  * SELECT id, vector FROM source: the columns checked against the catalog,
  * every name quoted.
  */
@@ -346,6 +377,8 @@ build_source_query(TableRelease *tr)
 	else
 		append_vector_columns(tr, names, n);
 	appendStringInfo(&tr->sql, " FROM %s", tr->source_q);
+	tr->base = jl_source_base_relation(tr->source, tr->rows.id_col, &tr->base_id_att);
+	check_one_row_per_unit(tr);
 }
 
 /* The schema and name the target is created with, and the name quoted. */
@@ -468,14 +501,21 @@ charge_budget(TableRelease *tr)
 	const JlMechanism *m = &tr->rows.m;
 
 	/*
-	 * Without a dataset: the one declared for this source, else a dataset
-	 * named after the source (tracked, without a cap, until one is set).
+	 * Without a dataset: the one declared for the relation the source reads,
+	 * else a dataset named after that relation (tracked, without a cap,
+	 * until one is set).  A dataset given must be bound to that relation.
 	 */
+	bool		declare = false;
+
 	if (tr->dataset == NULL)
-		tr->dataset = jl_budget_dataset_for(tr->nsp, tr->source);
+		tr->dataset = jl_budget_dataset_for(tr->nsp, tr->base);
 	tr->dataset_given = (tr->dataset != NULL);
 	if (tr->dataset == NULL)
-		tr->dataset = tr->source_q;
+	{
+		tr->dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(tr->base)),
+												 get_rel_name(tr->base));
+		declare = true;
+	}
 
 	/*
 	 * A Laplace release that is accepted is pure epsilon-DP: delta 0.  A
@@ -489,8 +529,8 @@ charge_budget(TableRelease *tr)
 		if (!(m->delta > 0.0 && m->delta < 1.0))
 			jl_report_status(JL_ERR_DELTA);
 	}
-	tr->ledger_id = jl_budget_charge(tr->nsp, tr->dataset,
-									 tr->dataset_given ? InvalidOid : tr->source,
+	tr->ledger_id = jl_budget_charge(tr->nsp, tr->dataset, tr->base, declare,
+									 get_attname(tr->base, tr->base_id_att, false),
 									 m->epsilon, m->noise == JL_NOISE_GAUSSIAN ? m->delta : 0.0,
 									 psprintf("jl_release_table into %s", tr->target_name));
 }
@@ -628,6 +668,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 	if (tr.advised)				/* before the charge: it depends on the noise */
 		advise_release(fcinfo, &tr);
 	resolve_target(&tr);
+	jl_check_target_creatable(tr.target_nsp, tr.target_rel);
 	charge_budget(&tr);
 
 	SPI_connect();

@@ -1,0 +1,26 @@
+/*
+ * charge_worker.h - budget charges committed by a background worker in a
+ * transaction of their own, before the release that pays with them writes
+ * any output (docs/threat_model.md, attack 12).
+ */
+#ifndef JLDP_PG_CHARGE_WORKER_H
+#define JLDP_PG_CHARGE_WORKER_H
+
+#include "postgres.h"
+
+#include "pg/budget.h"
+
+/*
+ * Hand the charge r to a background worker of this database and wait
+ * until it has committed it (returns the ledger id) or refused it (the
+ * refusal is raised here, with its SQLSTATE, detail and hint).  ERROR as
+ * well when no worker can be started or the worker ends without a
+ * verdict: nothing is released uncharged.  The charge does not depend on
+ * this transaction: a later ROLLBACK leaves it standing.
+ */
+extern int64 jl_charge_committed(const JlChargeRequest *r);
+
+/* the worker's entry point (bgw_function_name) */
+extern PGDLLEXPORT void jl_charge_worker_main(Datum arg);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * source_relation.c - the base relation a release's source reads.
+ *
+ * A release is charged to the dataset of the relation whose rows it
+ * reads, never to one of a view or a partition of it (that would give
+ * every view and partition a fresh budget).  Only sources whose rows are
+ * a subset of one base relation's rows, each at most once, are resolved:
+ * a simple view (PostgreSQL's automatically updatable views, which select
+ * from one relation with no joins, grouping or set-returning functions,
+ * and besides no subqueries), a partition.  Anything else that could mix
+ * or repeat rows is refused (docs/threat_model.md, attacks 10 and 11).
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "catalog/partition.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_inherits.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/parsenodes.h"
+#include "parser/parsetree.h"
+#include "rewrite/rewriteHandler.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/syscache.h"
+#include "access/htup_details.h"
+
+#include "pg/messages.h"
+#include "pg/source_relation.h"
+
+/* views nest at most this deep (PostgreSQL has no limit; loops cannot be) */
+#define JL_MAX_VIEW_DEPTH 64
+
+static void
+refuse_view(Oid relid, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("view %s cannot be released with a budget: %s",
+					jl_msg_str(get_rel_name(relid)), why),
+			 errdetail("A release through a view is charged to the relation it reads; only a view of one relation's rows, each at most once, can be."),
+			 errhint("Release the base relation, or a simple view of it (one relation in FROM, no joins, grouping, set operations, subqueries or set-returning functions).")));
+}
+
+/*
+ * The one relation a simple view selects from, and *att the column of
+ * it that the view's column att is (InvalidAttrNumber: an expression).
+ */
+static Oid
+view_base(Oid view, AttrNumber *att)
+{
+	Relation	rel = table_open(view, AccessShareLock);
+	Query	   *q = get_view_query(rel);
+	const char *why = view_query_is_auto_updatable(q, false);
+	RangeTblRef *rtr;
+	RangeTblEntry *rte;
+	Oid			base;
+
+	if (why == NULL && q->hasSubLinks)
+		why = "it has a subquery";
+	if (why != NULL)
+	{
+		table_close(rel, AccessShareLock);
+		refuse_view(view, why);
+	}
+	rtr = linitial_node(RangeTblRef, q->jointree->fromlist);
+	rte = rt_fetch(rtr->rtindex, q->rtable);
+	base = rte->relid;
+	if (*att != InvalidAttrNumber)
+	{
+		TargetEntry *te = get_tle_by_resno(q->targetList, *att);
+		Var		   *v = (te && IsA(te->expr, Var)) ? (Var *) te->expr : NULL;
+
+		*att = (v && v->varno == rtr->rtindex && v->varlevelsup == 0) ?
+			v->varattno : InvalidAttrNumber;
+	}
+	table_close(rel, AccessShareLock);
+	return base;
+}
+
+Oid
+jl_source_base_relation(Oid source, const char *column, AttrNumber *base_att)
+{
+	Oid			relid = source;
+	AttrNumber	att = column ? get_attnum(source, column) : InvalidAttrNumber;
+	int			depth;
+
+	if (att < 0)
+		att = InvalidAttrNumber;
+	for (depth = 0;; depth++)
+	{
+		char		kind = get_rel_relkind(relid);
+
+		if (depth > JL_MAX_VIEW_DEPTH)
+			refuse_view(source, "its views nest too deep");
+		if (kind == RELKIND_VIEW)
+		{
+			relid = view_base(relid, &att);
+			continue;
+		}
+		if (kind == RELKIND_MATVIEW)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("materialized view %s cannot be released with a budget",
+							jl_msg_str(get_rel_name(relid))),
+					 errdetail("Its rows are a copy, which no dataset of the relations it was made from would pay for."),
+					 errhint("Release the relation it reads, or a simple view of it.")));
+		if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE &&
+			kind != RELKIND_FOREIGN_TABLE)
+			ereport(ERROR,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("%s is not a table, a foreign table or a view",
+							jl_msg_str(get_rel_name(relid)))));
+		if (get_rel_relispartition(relid))
+		{
+			Oid			root = llast_oid(get_partition_ancestors(relid));
+
+			/* the same column by name: it may be numbered otherwise */
+			if (att != InvalidAttrNumber)
+				att = get_attnum(root, get_attname(relid, att, false));
+			relid = root;
+		}
+		else if (kind == RELKIND_RELATION && (has_subclass(relid) || has_superclass(relid)))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("table %s is in an inheritance hierarchy and cannot be released with a budget",
+							jl_msg_str(get_rel_name(relid))),
+					 errdetail("A scan of a parent reads its children's rows, which their own datasets would not pay for."),
+					 errhint("Use declarative partitioning, whose partitions are charged to the partitioned table.")));
+		break;
+	}
+	if (base_att)
+		*base_att = att;
+	return relid;
+}
+
+bool
+jl_column_unique(Oid relid, AttrNumber att)
+{
+	Relation	rel;
+	List	   *indexes;
+	ListCell   *lc;
+	bool		unique = false;
+	HeapTuple	atup;
+
+	if (att <= 0)
+		return false;
+	atup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(att));
+	if (!HeapTupleIsValid(atup))
+		return false;
+	unique = ((Form_pg_attribute) GETSTRUCT(atup))->attnotnull;
+	ReleaseSysCache(atup);
+	if (!unique)
+		return false;
+	unique = false;
+	rel = table_open(relid, AccessShareLock);
+	indexes = RelationGetIndexList(rel);
+	foreach(lc, indexes)
+	{
+		HeapTuple	tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
+		Form_pg_index ix;
+
+		if (!HeapTupleIsValid(tup))
+			continue;
+		ix = (Form_pg_index) GETSTRUCT(tup);
+		if (ix->indisunique && ix->indimmediate && ix->indisvalid &&
+			ix->indnkeyatts == 1 && ix->indkey.values[0] == att &&
+			heap_attisnull(tup, Anum_pg_index_indpred, NULL))
+			unique = true;
+		ReleaseSysCache(tup);
+	}
+	list_free(indexes);
+	table_close(rel, AccessShareLock);
+	return unique;
+}
+
+void
+jl_check_target_creatable(Oid nsp, const char *relname)
+{
+	AclResult	aclresult = pg_namespace_aclcheck(nsp, GetUserId(), ACL_CREATE);
+
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_SCHEMA, get_namespace_name(nsp));
+	if (OidIsValid(get_relname_relid(relname, nsp)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("relation \"%s\" already exists", jl_msg_str(relname)),
+				 errhint("Nothing was charged.")));
+}
+
+void
+jl_source_check_bindable(Oid relid)
+{
+	char		kind = get_rel_relkind(relid);
+
+	if (kind == RELKIND_VIEW || kind == RELKIND_MATVIEW)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("a dataset is bound to a table, not to view %s",
+						jl_msg_str(get_rel_name(relid))),
+				 errhint("Bind it to the relation the view reads: a release of a simple view is charged to that relation's dataset.")));
+	if (get_rel_relispartition(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("a dataset is bound to a partitioned table, not to its partition %s",
+						jl_msg_str(get_rel_name(relid))),
+				 errhint("Bind it to %s: a release of a partition is charged to the partitioned table's dataset.",
+						 jl_msg_str(get_rel_name(llast_oid(get_partition_ancestors(relid)))))));
+}

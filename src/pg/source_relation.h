@@ -1,0 +1,43 @@
+/*
+ * source_relation.h - the base relation a release's source reads, whose
+ * dataset pays for the release (docs/threat_model.md, attack 11).
+ */
+#ifndef JLDP_PG_SOURCE_RELATION_H
+#define JLDP_PG_SOURCE_RELATION_H
+
+#include "postgres.h"
+
+#include "access/attnum.h"
+
+/*
+ * The base relation the rows of source come from: a table or foreign table
+ * as it is, a partition (at any depth) as the root of its partitioned
+ * table, a simple view (one relation in FROM, no joins, set operations,
+ * grouping, aggregates, DISTINCT, LIMIT, subqueries or set-returning
+ * functions) as the base relation of the relation it selects from.  ERROR
+ * for every other view, a materialized view, and tables in an inheritance
+ * hierarchy (their scans read other tables' rows).  If column is not NULL,
+ * *base_att is set to the base relation's column that source's column
+ * of that name is (InvalidAttrNumber if it is an expression).
+ */
+extern Oid	jl_source_base_relation(Oid source, const char *column,
+									AttrNumber *base_att);
+
+/*
+ * Column att of relid is unique by the schema: NOT NULL and the only key
+ * column of a valid, immediate, non-partial unique index (a primary key
+ * or a unique constraint or index).  Data are never looked at.
+ */
+extern bool jl_column_unique(Oid relid, AttrNumber att);
+
+/*
+ * ERROR unless the current user can create the table relname in schema
+ * nsp: checked before a release is charged, so that a charge is not spent
+ * on a release that cannot write its output.
+ */
+extern void jl_check_target_creatable(Oid nsp, const char *relname);
+
+/* ERROR unless relid may carry a dataset: not a partition, view or copy */
+extern void jl_source_check_bindable(Oid relid);
+
+#endif
