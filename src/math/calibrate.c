@@ -114,6 +114,7 @@ calibrate_laplace(JlMechanism *m)
 	m->epsilon_effective = m->sensitivity / m->scale;
 	m->valid = (m->sensitivity <= m->scale * m->epsilon);
 	m->noise_table = NULL;
+	m->noise_table_full = false;
 	return JL_OK;
 }
 
@@ -285,6 +286,7 @@ calibrate_gaussian(JlMechanism *m)
 	m->epsilon_effective = certified_epsilon(Dg, s, m->k, m->delta);
 	m->valid = (m->delta_holding <= m->delta);
 	m->noise_table = NULL;
+	m->noise_table_full = false;
 	return JL_OK;
 }
 

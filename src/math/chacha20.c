@@ -5,6 +5,49 @@
 
 #include <string.h>
 
+/*
+ * Zero n bytes at p in a way the compiler may not drop as a dead store (the
+ * stack arrays below hold key words and output; fast key erasure relies on
+ * none of them surviving a call).
+ */
+static void
+wipe(void *p, size_t n)
+{
+	memset(p, 0, n);
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+/*
+ * Zero the vector registers the eight-wide code used (x86-64: xmm/ymm 0-15;
+ * the AVX2 clone uses no others), so no key word or output stays in a
+ * register that a context switch or a signal frame could copy to memory.
+ * VZEROALL where the processor has AVX (it clears the full registers),
+ * otherwise PXOR on the 16 SSE registers.  Elsewhere nothing is done
+ * (docs/randomness.md says so).
+ */
+static void
+wipe_vector_registers(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx"))
+		__asm__ __volatile__("vzeroall" : : :
+							 "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+							 "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+	else
+		__asm__ __volatile__("pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\t"
+							 "pxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
+							 "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
+							 "pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
+							 "pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\t"
+							 "pxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+							 "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\t"
+							 "pxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15" : : :
+							 "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+							 "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+#endif
+}
+
 static inline uint32_t
 rotl32(uint32_t v, int c)
 {
@@ -59,6 +102,8 @@ jl_chacha20_block(const uint8_t key[32], uint32_t counter,
 	}
 	for (i = 0; i < 16; i++)
 		out[i] = x[i] + s[i];
+	wipe(s, sizeof(s));
+	wipe(x, sizeof(x));
 }
 
 void
@@ -85,7 +130,8 @@ store_le32(uint8_t *p, uint32_t v)
 }
 
 /*
- * Eight blocks side by side: lane j of vector word i is word i of block j.
+ * Eight blocks side by side: lane j of vector word i is word i of block j;
+ * ngroups such groups of eight from counter s[12] on (s[12] advances).
  * GCC's vector extension (no intrinsics): the generic build uses SSE2, and
  * on x86-64 an AVX2 clone is chosen at load time where the processor has it.
  */
@@ -104,43 +150,47 @@ typedef uint32_t jl_u32x8 __attribute__((vector_size(32)));
 __attribute__((target_clones("avx2", "default")))
 #endif
 static void
-chacha20_blocks8(const uint32_t s[16], uint8_t *out)
+chacha20_blocks8(uint32_t s[16], uint8_t *out, size_t ngroups)
 {
 	jl_u32x8	x[16],
 				in[16];
+	uint32_t	t[16][8] __attribute__((aligned(32)));
 	int			i,
 				j;
 
-	for (i = 0; i < 16; i++)
+	for (; ngroups > 0; ngroups--, s[12] += 8, out += 512)
+	{
+		for (i = 0; i < 16; i++)
+			for (j = 0; j < 8; j++)
+				in[i][j] = s[i];
 		for (j = 0; j < 8; j++)
-			in[i][j] = s[i];
-	for (j = 0; j < 8; j++)
-		in[12][j] = s[12] + (uint32_t) j;	/* wraps as the counter does */
-	for (i = 0; i < 16; i++)
-		x[i] = in[i];
-	for (i = 0; i < 10; i++)
-	{
-		QRV(x[0], x[4], x[8], x[12]);
-		QRV(x[1], x[5], x[9], x[13]);
-		QRV(x[2], x[6], x[10], x[14]);
-		QRV(x[3], x[7], x[11], x[15]);
-		QRV(x[0], x[5], x[10], x[15]);
-		QRV(x[1], x[6], x[11], x[12]);
-		QRV(x[2], x[7], x[8], x[13]);
-		QRV(x[3], x[4], x[9], x[14]);
-	}
-	for (i = 0; i < 16; i++)
-		x[i] += in[i];
-	/* transpose through memory: whole-vector stores, then scalar copies */
-	{
-		uint32_t	t[16][8] __attribute__((aligned(32)));
-
+			in[12][j] = s[12] + (uint32_t) j;	/* wraps as the counter does */
+		for (i = 0; i < 16; i++)
+			x[i] = in[i];
+		for (i = 0; i < 10; i++)
+		{
+			QRV(x[0], x[4], x[8], x[12]);
+			QRV(x[1], x[5], x[9], x[13]);
+			QRV(x[2], x[6], x[10], x[14]);
+			QRV(x[3], x[7], x[11], x[15]);
+			QRV(x[0], x[5], x[10], x[15]);
+			QRV(x[1], x[6], x[11], x[12]);
+			QRV(x[2], x[7], x[8], x[13]);
+			QRV(x[3], x[4], x[9], x[14]);
+		}
+		for (i = 0; i < 16; i++)
+			x[i] += in[i];
+		/* transpose through memory: whole-vector stores, then scalar copies */
 		for (i = 0; i < 16; i++)
 			memcpy(t[i], &x[i], sizeof(x[i]));
 		for (j = 0; j < 8; j++)
 			for (i = 0; i < 16; i++)
 				store_le32(out + 64 * j + 4 * i, t[i][j]);
 	}
+	/* key words and output: once per call, not per group */
+	wipe(in, sizeof(in));
+	wipe(x, sizeof(x));
+	wipe(t, sizeof(t));
 }
 
 void
@@ -158,10 +208,13 @@ jl_chacha20_blocks(const uint8_t key[32], uint32_t counter,
 		s[4 + i] = load_le32(key + 4 * i);
 	for (i = 0; i < 3; i++)
 		s[13 + i] = load_le32(nonce + 4 * i);
-	for (; nblocks >= 8; nblocks -= 8, counter += 8, out += 512)
+	s[12] = counter;
+	if (nblocks >= 8)
 	{
-		s[12] = counter;
-		chacha20_blocks8(s, out);
+		chacha20_blocks8(s, out, nblocks / 8);
+		counter += (uint32_t) (nblocks / 8 * 8);
+		out += 512 * (nblocks / 8);
+		nblocks %= 8;
 	}
 	for (; nblocks > 0; nblocks--, counter++, out += 64)
 	{
@@ -169,8 +222,8 @@ jl_chacha20_blocks(const uint8_t key[32], uint32_t counter,
 
 		jl_chacha20_block(key, counter, nonce, b);
 		jl_chacha20_serialize(b, out);
+		wipe(b, sizeof(b));
 	}
-	for (i = 0; i < 16; i++)
-		s[i] = 0;
-	__asm__ __volatile__("" : : "r"(s) : "memory");	/* the key words go */
+	wipe(s, sizeof(s));			/* the key words go */
+	wipe_vector_registers();
 }

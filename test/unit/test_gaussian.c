@@ -538,6 +538,131 @@ test_direct_certificate(void)
 }
 
 /*
+ * For a real shift w (k = 1 or 2, norm Dg, direction u = w / Dg), three
+ * lattice sums over n in Z^k with p(n) = e^(-|n|^2 / (2 s^2)) / Theta^k:
+ * - h:   E[h_Dg(<N, u>)] = sum p(n) (1 - e^(eps - L(n)))_+,
+ *        L(n) = (Dg^2 + 2 <n, w>) / (2 s^2), the quantity section 2 of
+ *        docs/gaussian_certificate.md bounds;
+ * - sh:  Pr[<N, w> > a] - e^eps mu_w(<m, w> > b), mu_w the weights
+ *        e^(-|m|^2 / (2 s^2)) / Theta^k on the shifted lattice Z^k + w
+ *        (the identity of section 2);
+ * - uns: the same with mu_w replaced by the law of N on Z^k, which equals
+ *        h only where w is a lattice vector.
+ */
+static void
+real_shift_sums(double s, int k, const double *w, double eps,
+				long double *h, long double *sh, long double *uns)
+{
+	long		N = (long) (40.0 * s) + 10,
+				n1,
+				n2;
+	long double ss = 2.0L * s * s,
+				w0 = w[0],
+				w1 = (k == 2 ? w[1] : 0.0L),
+				ww = w0 * w0 + w1 * w1,
+				a = eps * s * s - ww / 2.0L,
+				b = eps * s * s + ww / 2.0L,
+				z = 0.0L,
+				acc = 0.0L,
+				pa = 0.0L,
+				pb = 0.0L,
+				mb = 0.0L,
+				e = expl((long double) eps),
+				zk;
+
+	for (n1 = -N; n1 <= N; n1++)
+		z += expl(-(long double) n1 * n1 / ss);
+	zk = (k == 2 ? z * z : z);
+	for (n1 = -N; n1 <= N; n1++)
+		for (n2 = (k == 2 ? -N : 0); n2 <= (k == 2 ? N : 0); n2++)
+		{
+			long double x1 = n1,
+						x2 = n2,
+						dot = x1 * w0 + x2 * w1,
+						p = expl(-(x1 * x1 + x2 * x2) / ss),
+						L = (ww + 2.0L * dot) / ss,
+						m1 = x1 + w0,
+						m2 = x2 + w1;
+
+			if (L > eps)
+				acc += p * (1.0L - expl(eps - L));
+			if (dot > a)
+				pa += p;
+			if (dot > b)
+				pb += p;
+			if (m1 * w0 + m2 * w1 > b)
+				mb += expl(-(m1 * m1 + m2 * m2) / ss);
+		}
+	*h = acc / zk;
+	*sh = (pa - e * mb) / zk;
+	*uns = (pa - e * pb) / zk;
+}
+
+/*
+ * The certificate at a norm bound Dg that is not itself a lattice norm:
+ * - the identity of section 2 (shifted lattice) holds for real shifts, and
+ *   the unshifted form it replaces does not (control: it differs by more
+ *   than 0.05 at s = 1, Dg = 1.3, eps = 1);
+ * - the certificate at Dg bounds E[h_Dg(<N, u>)] for real w of norm Dg, and
+ *   the exact delta of every integer shift v with |v| < Dg (s from 1 to 30,
+ *   k = 1 and 2, Dg = |v| + 0.3 and 1.37 |v|).
+ */
+static void
+test_certificate_real_norm(void)
+{
+	static const double eps[] = {0.05, 0.5, 1.0, 2.0, 5.0};
+	static const double ss[] = {1.0, 1.5, 3.5, 8.0, 30.0};
+	static const int vs[][2] = {{1, 0}, {2, 0}, {5, 0}, {1, 1}, {3, 4}, {7, 2}};
+	long double h,
+				sh,
+				uns;
+	double		w1[1] = {1.3};
+	int			a,
+				i,
+				j,
+				f,
+				n = 0,
+				ident = 0,
+				unsound = 0;
+
+	real_shift_sums(1.0, 1, w1, 1.0, &h, &sh, &uns);
+	check(fabsl(uns - h) > 0.05L,
+		  "control: on the unshifted lattice the identity fails for w = 1.3, s = 1, eps = 1 (%.4Lf vs %.4Lf)",
+		  uns, h);
+	for (a = 0; a < 5; a++)
+		for (j = 0; j < 6; j++)
+		{
+			int			k = vs[j][1] == 0 ? 1 : 2;
+			double		nv = sqrt((double) (vs[j][0] * vs[j][0] + vs[j][1] * vs[j][1]));
+
+			if (k == 2 && ss[a] > 8.0)
+				continue;		/* the 2-D sums grow as s^2 */
+			for (f = 0; f < 2; f++)
+			{
+				double		Dg = f == 0 ? nv + 0.3 : 1.37 * nv;
+				double		w[2] = {vs[j][0] * Dg / nv, vs[j][1] * Dg / nv};
+
+				for (i = 0; i < 5; i++)
+				{
+					long double e = exact_discrete_delta(ss[a], k, vs[j], eps[i]);
+					double		c = jl_discrete_gaussian_delta(Dg, ss[a], k, eps[i]);
+
+					real_shift_sums(ss[a], k, w, eps[i], &h, &sh, &uns);
+					n++;
+					if (fabsl(sh - h) > 1e-12L * (1.0L + fabsl(h)))
+						ident++;
+					if ((long double) c < h || (long double) c < e)
+						unsound++;
+				}
+			}
+		}
+	check(ident == 0, "E[h] = the shifted-lattice form of section 2 for real w (%d cases, %d differ)", n, ident);
+	check(unsound == 0,
+		  "certificate at a non-integer Dg >= E[h_Dg] and >= the exact delta of |v| < Dg (%d cases, %d below)",
+		  n, unsound);
+}
+
+/*
  * The target: the sampled sigma within 1% of Balle and Wang's analytic
  * sigma for the data's sensitivity, for epsilon in [0.05, 10] and delta in
  * [1e-12, 1e-3], and never below it.
@@ -815,6 +940,7 @@ main(void)
 	test_classic_valid();
 	test_zcdp();
 	test_direct_certificate();
+	test_certificate_real_norm();
 	test_tight();
 	test_implied_delta();
 	test_sampler();

@@ -212,6 +212,26 @@ test_grid_arithmetic(void)
 	for (i = 0; i < NPROP; i++)
 		prop_report(&P[i]);
 
+	/* recalibration drops a noise table set up for the old scale, whole */
+	{
+		static const JlCalibration cals[] = {JL_CALIBRATION_EXACT, JL_CALIBRATION_ANALYTIC};
+		static uint32_t stale[4];
+		int			c;
+
+		for (c = 0; c < 2; c++)
+		{
+			JlMechanism	m = make(100, 8, 1.0, 1.0, JL_NEIGHBOR_ROW, cals[c],
+								 c == 0 ? NAN : 1e-6, 3.0, 1.0);
+			JlStatus	st;
+
+			m.noise_table = stale;
+			m.noise_table_full = true;
+			st = jl_mechanism_calibrate(&m);
+			check(st == JL_OK && m.noise_table == NULL && !m.noise_table_full,
+				  "%s: calibration resets noise_table and noise_table_full (%d, %d)",
+				  c == 0 ? "Laplace" : "Gaussian", m.noise_table == NULL, (int) m.noise_table_full);
+		}
+	}
 	/* the paper's element delta is vacuous for small k, and the release says so */
 	{
 		JlMechanism	m = make(1000, 5, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_PAPER,
