@@ -7,6 +7,7 @@ CREATE TABLE cv_src AS
          ARRAY[3.0 * sin(i), 2.0 * cos(i), 1.0 * sin(3 * i)]::float8[] AS x,
          sin(i) AS a, cos(i) AS b
   FROM generate_series(1, 2000) i;
+ALTER TABLE cv_src ADD PRIMARY KEY (pid);
 
 -- a float8[] column, rows scaled to norm <= 1
 SELECT jl_release_covariance('cv_src', '{x}', 'cv_rel', 400, 1.0, 1e-6) > 0 AS released;
@@ -61,16 +62,31 @@ SELECT abs(jl_directional_variance('cv_prod', e) - cv_truth(e))
          <= 8 * (jl_directional_variance_stddev('cv_prod', e)) AS within_8_sd
   FROM (VALUES ('{1,0,0}'::float8[]), ('{0,1,1}')) v(e);
 
--- numeric columns as the vector, clip_norm 2, named dataset with a cap
-SELECT jl_dataset_declare('cv_data', 1.5, 1e-5);
-SELECT jl_release_covariance('cv_src', '{a,b}', 'cv_rel2', 50, 1.0, 1e-6, clip_norm => 2,
+-- numeric columns as the vector, clip_norm 2, named dataset with a cap,
+-- bound to the relation released
+CREATE TABLE cv_ab AS SELECT pid, a, b FROM cv_src;
+SELECT jl_dataset_declare('cv_data', 1.5, 1e-5, source => 'cv_ab');
+SELECT jl_release_covariance('cv_ab', '{a,b}', 'cv_rel2', 50, 1.0, 1e-6, clip_norm => 2,
                              dataset => 'cv_data') > 0 AS released;
 SELECT d, k, bound, clipping, dataset, vector FROM jl_releases WHERE target = 'cv_rel2'::regclass;
+-- a release of a view over the table is charged to the table's dataset
+CREATE VIEW cv_ab_view AS SELECT a, b FROM cv_ab WHERE pid % 2 = 0;
+SELECT jl_release_covariance('cv_ab_view', '{a,b}', 'cv_rel_view', 50, 0.25, 1e-6) > 0 AS released;
+SELECT source, dataset FROM jl_releases WHERE target = 'cv_rel_view'::regclass;
+SELECT count(*) AS datasets_of_view FROM jl_budgets WHERE name LIKE '%cv_ab_view%';
+-- a dataset not bound to the relation read is refused, uncharged: one bound
+-- to another relation, one bound to none
+SELECT error($$SELECT jl_release_covariance('cv_src', '{a,b}', 'cv_rel3', 50, 0.1, 1e-6, dataset => 'cv_data')$$);
+SELECT jl_dataset_declare('cv_loose', 100) IS NOT NULL AS declared;
+SELECT error($$SELECT jl_release_covariance('cv_ab', '{a,b}', 'cv_rel3', 50, 0.1, 1e-6, dataset => 'cv_loose')$$);
 -- past the cap: refused, nothing written
-SELECT error($$SELECT jl_release_covariance('cv_src', '{a,b}', 'cv_rel3', 50, 1.0, 1e-6, dataset => 'cv_data')$$);
+SELECT error($$SELECT jl_release_covariance('cv_ab', '{a,b}', 'cv_rel3', 50, 1.0, 1e-6, dataset => 'cv_data')$$);
+SELECT error($$SELECT jl_release_covariance('cv_ab_view', '{a,b}', 'cv_rel3', 50, 1.0, 1e-6)$$);
 SELECT to_regclass('cv_rel3') IS NULL AS no_target,
        (SELECT count(*) FROM jl_releases WHERE dataset = 'cv_data') AS registry_rows,
-       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'cv_data') AS spent;
+       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'cv_data') AS spent,
+       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'cv_loose') AS loose_spent,
+       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.cv_src') AS src_spent;
 
 -- lift 'auto': a source whose sigma_min is large (two orthogonal directions
 -- repeated) skips the lift; a small one lifts fully
@@ -93,7 +109,8 @@ SELECT jl_release_covariance('cv_src', '{x}', 'cv_auto_small', 100, 1.0, 1e-6, l
 SELECT (info->>'l')::float8 >= (info->>'w')::float8 AS lifted_fully
   FROM jl_releases WHERE target = 'cv_auto_small'::regclass;
 
--- bad input, each with its SQLSTATE; none charges the budget
+-- bad input, each with its SQLSTATE; none found before the rows are read
+-- charges the budget
 SELECT epsilon_spent AS spent_before FROM jl_budgets WHERE name = 'public.cv_src';
 SELECT error($$SELECT jl_release_covariance('cv_src', '{x}', 'cv_bad', 0, 1.0, 1e-6)$$);
 SELECT error($$SELECT jl_release_covariance('cv_src', '{x}', 'cv_bad', -5, 1.0, 1e-6)$$);
@@ -150,6 +167,13 @@ INSERT INTO cv_elemnull VALUES (1, 2), (1, NULL);
 SELECT error($$SELECT jl_release_covariance('cv_elemnull', '{a,b}', 'cv_bad', 10, 1.0, 1e-6)$$);
 SELECT to_regclass('cv_bad') IS NULL AS no_target,
        (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.cv_src') AS spent_after;
+-- a source refused while its rows are read is charged (the charge is
+-- committed first); one refused before (memory bound, no rows, no first
+-- vector) is not
+SELECT v.name, coalesce(b.epsilon_spent, 0) AS spent
+  FROM (VALUES ('public.cv_wide'), ('public.cv_empty'), ('public.cv_null'), ('public.cv_nullrow'),
+               ('public.cv_nan'), ('public.cv_inf'), ('public.cv_ragged'), ('public.cv_elemnull')) v(name)
+  LEFT JOIN jl_budgets b ON b.name = v.name ORDER BY v.name;
 
 -- the analyst's functions: bad input
 SELECT error($$SELECT jl_directional_variance('cv_rel', '{1,0}')$$);

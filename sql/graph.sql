@@ -57,17 +57,37 @@ SELECT vertex % 3 AS part, abs(jl_cut_estimate('gr_rel', vertex, sketch) - 2000)
 CREATE TABLE gr_dup AS
   SELECT a AS x, b AS y FROM gr_edges UNION ALL SELECT b, a FROM gr_edges
   UNION ALL SELECT a, b FROM gr_edges UNION ALL SELECT b, a FROM gr_edges;
-SELECT jl_dataset_declare('gr_data', 10, 1e-3) IS NOT NULL AS declared;
+SELECT jl_dataset_declare('gr_data', 5, 1e-3, source => 'gr_dup') IS NOT NULL AS declared;
 SELECT jl_release_graph('gr_dup', 'x', 'y', 300, 'gr_dup_rel', 1000, 2.0, 1e-6, dataset => 'gr_data') > 0 AS released;
 SELECT abs(jl_cut_size('gr_dup_rel', s) - gr_truth(s)) <= 8 * jl_cut_size_stddev('gr_dup_rel', s) AS merged
   FROM gr_sets WHERE name = 'odd';
 SELECT name, epsilon_spent FROM jl_budgets WHERE name = 'gr_data';
+-- a release of a view over the edges is charged to the table's dataset
+CREATE VIEW gr_dup_view AS SELECT y AS u, x AS v FROM gr_dup WHERE x < y;
+SELECT jl_release_graph('gr_dup_view', 'u', 'v', 300, 'gr_view_rel', 1000, 2.0, 1e-6) > 0 AS released;
+SELECT source, dataset FROM jl_releases WHERE target = 'gr_view_rel'::regclass;
+SELECT count(*) AS datasets_of_view FROM jl_budgets WHERE name LIKE '%gr_dup_view%';
+-- a dataset not bound to the relation read is refused, uncharged: one bound
+-- to another relation, one bound to none
+SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 10, 0.5, 1e-6, dataset => 'gr_data')$$);
+SELECT jl_dataset_declare('gr_loose', 100) IS NOT NULL AS declared;
+SELECT error($$SELECT jl_release_graph('gr_dup', 'x', 'y', 300, 'gr_bad', 10, 0.5, 1e-6, dataset => 'gr_loose')$$);
+-- past the cap (5): refused, by name or through the view, nothing written
+SELECT error($$SELECT jl_release_graph('gr_dup', 'x', 'y', 300, 'gr_bad', 1000, 2.0, 1e-6, dataset => 'gr_data')$$);
+SELECT error($$SELECT jl_release_graph('gr_dup_view', 'u', 'v', 300, 'gr_bad', 1000, 2.0, 1e-6)$$);
+SELECT to_regclass('gr_bad') IS NULL AS no_target,
+       (SELECT count(*) FROM jl_releases WHERE dataset = 'gr_data') AS registry_rows,
+       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'gr_data') AS spent,
+       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'gr_loose') AS loose_spent,
+       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.gr_edges') AS edges_spent;
 -- smallint and bigint columns; isolated vertices beyond the edges' range
 CREATE TABLE gr_small AS SELECT a::int2 AS a, b::int8 AS b FROM gr_edges WHERE a < b AND b - a < 3;
 SELECT jl_release_graph('gr_small', 'a', 'b', 400, 'gr_small_rel', 50, 4.0, 1e-3) > 0 AS released;
 SELECT count(*) AS n FROM gr_small_rel;
 
--- bad input, each with its SQLSTATE; none charges the budget
+-- bad input, each with its SQLSTATE; none charges the budget except an
+-- endpoint outside 1..n, found while the edges are read: the charge was
+-- committed before the first row (n = 299 below, 1 more spent)
 SELECT epsilon_spent AS spent_before FROM jl_budgets WHERE name = 'public.gr_edges';
 SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 0, 1.0, 1e-6)$$);
 SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 100001, 1.0, 1e-6)$$);
@@ -108,6 +128,11 @@ SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 100000, 'gr_bad', 4
 SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 1000, 0.5, 1e-6)$$);
 SELECT to_regclass('gr_bad') IS NULL AS no_target,
        (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.gr_edges') AS spent_after;
+-- the edge tables refused while read are charged too (gr_null twice); those
+-- refused from their schema (text, float8 columns) are not
+SELECT v.name, coalesce(b.epsilon_spent, 0) AS spent
+  FROM (VALUES ('public.gr_text'), ('public.gr_float'), ('public.gr_zero'), ('public.gr_loop'), ('public.gr_null')) v(name)
+  LEFT JOIN jl_budgets b ON b.name = v.name ORDER BY v.name;
 -- an empty edge table is the empty graph: a valid release
 CREATE TABLE gr_none (a int, b int);
 SELECT jl_release_graph('gr_none', 'a', 'b', 300, 'gr_none_rel', 100, 2.0, 1e-6) > 0 AS empty_graph_released;

@@ -691,6 +691,7 @@ jl_release_covariance(PG_FUNCTION_ARGS)
 	check_memory(&cr);
 	calibrate(&cr);
 	jl_resolve_target(cr.target_name, &cr.target_nsp, &cr.target_rel, &cr.target_q);
+	jl_check_target_creatable(cr.target_nsp, cr.target_rel);
 	charge_budget(&cr);
 
 	cr.R = palloc0(sizeof(double) * (Size) cr.r * cr.d);

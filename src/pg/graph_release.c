@@ -475,6 +475,7 @@ jl_release_graph(PG_FUNCTION_ARGS)
 	check_memory(&gr);
 	calibrate(&gr);
 	jl_resolve_target(gr.target_name, &gr.target_nsp, &gr.target_rel, &gr.target_q);
+	jl_check_target_creatable(gr.target_nsp, gr.target_rel);
 	charge_budget(&gr);
 
 	gr.S = palloc(sizeof(double) * (Size) gr.n * gr.r);
