@@ -39,17 +39,17 @@ jl_keywrap_master_init(void)
 	DefineCustomStringVariable("jldp.master_key_file",
 							   "File holding the master key that encrypts jldp's key secrets (64 hex digits).",
 							   "Readable by the server's user only; set in postgresql.conf.",
-							   &master_key_file, "", PGC_SIGHUP, 0, NULL, NULL, NULL);
+							   &master_key_file, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
 	DefineCustomStringVariable("jldp.master_key_command",
 							   "Command printing the master key that encrypts jldp's key secrets (64 hex digits).",
 							   "Run by the server on first use in each backend; set in postgresql.conf.",
-							   &master_key_command, "", PGC_SIGHUP, 0, NULL, NULL, NULL);
+							   &master_key_command, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
 	DefineCustomStringVariable("jldp.previous_master_key_file",
 							   "File holding the master key being replaced, while jl_key_rewrap() re-encrypts the keys.",
-							   NULL, &previous_master_key_file, "", PGC_SIGHUP, 0, NULL, NULL, NULL);
+							   NULL, &previous_master_key_file, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
 	DefineCustomStringVariable("jldp.previous_master_key_command",
 							   "Command printing the master key being replaced, while jl_key_rewrap() re-encrypts the keys.",
-							   NULL, &previous_master_key_command, "", PGC_SIGHUP, 0, NULL, NULL, NULL);
+							   NULL, &previous_master_key_command, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
 }
 
 static int
