@@ -23,6 +23,8 @@
 #      that is not the secret's; jl_key_rewrap() refuses the latter too.
 #  10. With jldp loaded at connection, a role that is not a superuser cannot
 #      read the master key settings (SHOW, pg_settings); a superuser can.
+#  11. A master key file rewritten in place is read again by a running
+#      session without a reload; a command's new output after a reload.
 # Exits non-zero on any failure.
 set -euo pipefail
 source "$(dirname "$0")/pgenv.sh"
@@ -167,6 +169,21 @@ done
 check "pg_settings shows no master key setting to it" \
   "$(qr -c "SELECT count(*) FROM pg_settings WHERE name LIKE 'jldp.%master_key%'")" "0"
 check "negative control: a superuser sees the file" "$(q1 -c "SHOW jldp.master_key_file")" "$tmp/master2"
+
+# 11. a master key replaced in place (one session throughout)
+master "$tmp/master3"
+as_pg sh -c "umask 077; cp '$tmp/master2' '$tmp/inplace'"
+q1 -c "LOAD 'jldp'" -c "ALTER SYSTEM SET jldp.master_key_file = '$tmp/inplace'" >/dev/null; reload q1
+ids=$(q1 -c "SELECT jl_master_key_id()" -c "\\! cat '$tmp/master3' > '$tmp/inplace'" -c "SELECT jl_master_key_id()" | tr '\n' ' ')
+id3=$(q1 -c "SELECT jl_master_key_id()")
+check "a key file rewritten in place is read again by a running session" "$ids" "$id2 $id3 "
+check "the new key is another key" "$([ "$id3" != "$id2" ] && echo differs)" "differs"
+as_pg sh -c "umask 077; cp '$tmp/master2' '$tmp/cmdkey'"
+q1 -c "LOAD 'jldp'" -c "ALTER SYSTEM RESET jldp.master_key_file" \
+   -c "ALTER SYSTEM SET jldp.master_key_command = 'cat $tmp/cmdkey'" >/dev/null; reload q1
+ids=$(q1 -c "SELECT jl_master_key_id()" -c "\\! cat '$tmp/master3' > '$tmp/cmdkey'" \
+         -c "SELECT pg_reload_conf()" -c "\\! sleep 0.5" -c "SELECT jl_master_key_id()" | tr '\n' ' ')
+check "a command's new output is read after a reload by a running session" "$ids" "$id2 t $id3 "
 
 [ $fail -eq 0 ] && echo "keys at rest: all checks passed"
 exit $fail
