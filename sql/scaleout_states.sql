@@ -48,6 +48,21 @@ SELECT pg_temp.ls_ok(x, '{{0,0},{1,1}}') FROM (VALUES ('{1,1}'::float8[]), ('{0,
 -- the built-in aggregates are unchanged
 SELECT jl_vector_sum(x ORDER BY x) FROM (VALUES ('{1,2}'::float8[]), ('{3,4}')) v(x);
 RESET ROLE;
+-- jl_knn and jl_kmeans_lloyd read leaf partitions: a view or a partitioned
+-- table without partitions is refused with SQLSTATE 42809
+CREATE TABLE ss_sk (id int, s float8[]);
+INSERT INTO ss_sk VALUES (1, '{0,0}'), (2, '{1,1}');
+CREATE VIEW ss_view AS SELECT * FROM ss_sk;
+CREATE TABLE ss_empty (id int, s float8[]) PARTITION BY RANGE (id);
+SELECT pg_temp.try($q$SELECT * FROM jl_knn('ss_view', 'id', 's', '{0,0}', 1)$q$);
+SELECT pg_temp.try($q$SELECT * FROM jl_knn('ss_empty', 'id', 's', '{0,0}', 1)$q$);
+SELECT pg_temp.try($q$SELECT jl_kmeans_lloyd('ss_view', 's', '{{0,0},{1,1}}')$q$);
+SELECT pg_temp.try($q$SELECT jl_kmeans_lloyd('ss_empty', 's', '{{0,0},{1,1}}')$q$);
+SELECT * FROM jl_knn('ss_sk', 'id', 's', '{0.9,0.9}', 1);
+DROP VIEW ss_view;
+DROP TABLE ss_sk, ss_empty;
+-- jl_master_key_id reads a file or runs a command: not in a parallel worker
+SELECT proparallel FROM pg_proc WHERE proname = 'jl_master_key_id';
 DROP OWNED BY jl_ss_user;
 DISCARD TEMP;
 DROP ROLE jl_ss_user;

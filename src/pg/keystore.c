@@ -432,7 +432,8 @@ jl_key_import(PG_FUNCTION_ARGS)
  * action in the message.  Call connected to SPI, as the extension's owner.
  */
 static void
-lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char *what)
+lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char *what,
+			 uint8 *secret)
 {
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
@@ -442,7 +443,7 @@ lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char 
 	int			rc;
 
 	values[0] = CStringGetTextDatum(name);
-	rc = SPI_execute_with_args(psprintf("SELECT %s::pg_catalog.name FROM %s WHERE name = $1 FOR UPDATE",
+	rc = SPI_execute_with_args(psprintf("SELECT %s::pg_catalog.name, secret, fingerprint FROM %s WHERE name = $1 FOR UPDATE",
 										jl_role_read_sql(nsp, JLDP_KEY_TABLE, "owner"), tbl),
 							   1, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT)
@@ -461,6 +462,16 @@ lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char 
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("only the creator of key \"%s\" (or a member of its role) or a superuser may %s it",
 						jl_msg_str(name), what)));
+	if (secret)
+	{
+		/* from the row whose owner was checked, not from another snapshot */
+		bytea	   *b = DatumGetByteaPP(SPI_getbinval(SPI_tuptable->vals[0],
+													  SPI_tuptable->tupdesc, 2, &isnull));
+		Datum		f = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull);
+
+		open_stored(nsp, name, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), false, secret);
+		check_fingerprint(name, isnull ? NULL : DatumGetTextPP(f), secret);
+	}
 }
 
 Datum
@@ -484,7 +495,7 @@ jl_key_drop(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
-	lock_own_key(tbl, name, caller, nsp, "drop");
+	lock_own_key(tbl, name, caller, nsp, "drop", NULL);
 	rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE name = $1", tbl),
 							   1, types, values, NULL, false, 0);
 	if (rc != SPI_OK_DELETE)
@@ -531,11 +542,10 @@ jl_key_export(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
-	lock_own_key(key_table_qualified(nsp), name, GetUserId(), nsp, "export");
+	lock_own_key(key_table_qualified(nsp), name, GetUserId(), nsp, "export", key.secret);
 	jl_restore_user(&scope);
 	SPI_finish();
 
-	jl_key_lookup(nsp, name, &key);
 	random_nonce(nonce);
 	out = palloc(VARHDRSZ + JL_WRAP_BYTES);
 	SET_VARSIZE(out, VARHDRSZ + JL_WRAP_BYTES);
