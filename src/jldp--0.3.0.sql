@@ -993,7 +993,7 @@ COMMENT ON FUNCTION @extschema@.jl_key_rewrap() IS
 CREATE FUNCTION @extschema@.jl_master_key_id()
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_master_key_id'
-LANGUAGE C STABLE PARALLEL SAFE;
+LANGUAGE C STABLE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION @extschema@.jl_master_key_id() IS
   'The non-secret id of the configured master key (compare across servers), NULL when none is configured.';
 
@@ -1061,8 +1061,15 @@ BEGIN
                            ord, sketch_column, relid::regclass), ' UNION ALL ' ORDER BY ord)
     INTO parts
     FROM (SELECT relid, row_number() OVER (ORDER BY relid::regclass::text) AS ord
-            FROM pg_partition_tree(sketches)
-           WHERE isleaf) l;
+            FROM (SELECT relid FROM pg_partition_tree(sketches) WHERE isleaf
+                  UNION ALL
+                  SELECT c.oid::regclass FROM pg_class c
+                   WHERE c.oid = sketches AND c.relkind IN ('r', 'f', 'm') AND NOT c.relispartition) leaves) l;
+  IF parts IS NULL THEN
+    RAISE EXCEPTION 'jl_kmeans_lloyd: % is not a table, or a partitioned table with leaf partitions', sketches
+      USING ERRCODE = '42809',
+            HINT = 'Pass the sketch table itself (a view is not read through); a partitioned table needs at least one partition.';
+  END IF;
   LOOP
     i := i + 1;
     EXECUTE format('SELECT @extschema@.jl_vector_sum(s ORDER BY o) FROM (%s) u', parts) INTO step USING c;
@@ -1100,7 +1107,15 @@ BEGIN
   SELECT string_agg(format('(SELECT %I::bigint AS id, @extschema@.jl_recover_dist(%I, $1, $2) AS dist FROM %s ORDER BY 2, 1 LIMIT $3)',
                            id_column, sketch_column, relid::regclass), ' UNION ALL ')
     INTO parts
-    FROM pg_partition_tree(sketches) WHERE isleaf;
+    FROM (SELECT relid FROM pg_partition_tree(sketches) WHERE isleaf
+                  UNION ALL
+                  SELECT c.oid::regclass FROM pg_class c
+                   WHERE c.oid = sketches AND c.relkind IN ('r', 'f', 'm') AND NOT c.relispartition) leaves;
+  IF parts IS NULL THEN
+    RAISE EXCEPTION 'jl_knn: % is not a table, or a partitioned table with leaf partitions', sketches
+      USING ERRCODE = '42809',
+            HINT = 'Pass the sketch table itself (a view is not read through); a partitioned table needs at least one partition.';
+  END IF;
   RETURN QUERY EXECUTE format('SELECT id, dist FROM (%s) u ORDER BY dist, id LIMIT $3', parts)
     USING query, noise_variance, n;
 END

@@ -18,6 +18,13 @@
 #      in neither server's log; under another name the import is refused.
 #   8. ALTER EXTENSION jldp UPDATE from 0.2.0 with a master key configured
 #      encrypts the plain key.
+#   9. With a master key configured a plain secret written into the table is
+#      refused (it would be one its writer knows), and so is a fingerprint
+#      that is not the secret's; jl_key_rewrap() refuses the latter too.
+#  10. With jldp loaded at connection, a role that is not a superuser cannot
+#      read the master key settings (SHOW, pg_settings); a superuser can.
+#  11. A master key file rewritten in place is read again by a running
+#      session without a reload; a command's new output after a reload.
 # Exits non-zero on any failure.
 set -euo pipefail
 source "$(dirname "$0")/pgenv.sh"
@@ -131,6 +138,52 @@ qu -c "ALTER EXTENSION jldp UPDATE TO '0.3.0'" >/dev/null
 check "the update to 0.3.0 with a master key configured encrypts it" \
   "$(qu -c "SELECT length(secret) || ' ' || master_key_id FROM jldp_key JOIN jl_keys USING (name)")" "77 $id2"
 check "and the projection is unchanged" "$(qu -c "$proj")" "$before"
+
+# 9. downgrade to a plain secret, altered fingerprint (cluster 1, master2)
+planted=ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100
+q1 -c "SELECT jl_key_import('ref', '\\x$planted')" >/dev/null
+planted_fp=$(q1 -c "SELECT fingerprint FROM jl_keys WHERE name = 'ref'")
+q1 -c "CREATE TABLE saved AS SELECT * FROM jldp_key WHERE name = 'shared'" >/dev/null
+q1 -c "UPDATE jldp_key SET secret = '\\x$planted', fingerprint = '$planted_fp' WHERE name = 'shared'" >/dev/null
+check "a plain secret written with a master key configured is refused" \
+  "$(err q1 -c "$proj")" "the secret of key \"shared\" is stored unencrypted, and a master key is configured"
+q1 -c "UPDATE jldp_key SET fingerprint = (SELECT fingerprint FROM saved) WHERE name = 'shared'" >/dev/null
+check "jl_key_rewrap() refuses a plain secret whose fingerprint is not its own" \
+  "$(err q1 -c "SELECT jl_key_rewrap()")" "the stored fingerprint of key \"shared\" is not its secret's"
+q1 -c "UPDATE jldp_key SET secret = (SELECT secret FROM saved), fingerprint = '$planted_fp' WHERE name = 'shared'" >/dev/null
+check "a stored fingerprint that is not the secret's is refused" \
+  "$(err q1 -c "$proj")" "the stored fingerprint of key \"shared\" is not its secret's"
+q1 -c "UPDATE jldp_key SET fingerprint = (SELECT fingerprint FROM saved) WHERE name = 'shared'" -c "DROP TABLE saved" >/dev/null
+check "restored, the key gives the same projection" "$(q1 -c "$proj")" "$before"
+q1 -c "SELECT jl_key_drop('ref')" >/dev/null
+
+# 10. the settings are for superusers only
+# (loaded at connection: before a session loads jldp its settings are
+# placeholders, which PostgreSQL shows to every role; docs/keys_at_rest.md)
+q1 -c "CREATE ROLE plain_role LOGIN" -c "ALTER SYSTEM SET session_preload_libraries = 'jldp'" >/dev/null; reload q1
+qr() { as_pg psql -qXAt -v ON_ERROR_STOP=1 -h "$tmp" -p "$P1" -U plain_role -d postgres "$@"; }
+for g in master_key_file master_key_command previous_master_key_file previous_master_key_command; do
+  check "SHOW jldp.$g is refused to a role that is not a superuser" \
+    "$(err qr -c "SHOW jldp.$g")" "must be superuser or have privileges of pg_read_all_settings to examine \"jldp.$g\""
+done
+check "pg_settings shows no master key setting to it" \
+  "$(qr -c "SELECT count(*) FROM pg_settings WHERE name LIKE 'jldp.%master_key%'")" "0"
+check "negative control: a superuser sees the file" "$(q1 -c "SHOW jldp.master_key_file")" "$tmp/master2"
+
+# 11. a master key replaced in place (one session throughout)
+master "$tmp/master3"
+as_pg sh -c "umask 077; cp '$tmp/master2' '$tmp/inplace'"
+q1 -c "LOAD 'jldp'" -c "ALTER SYSTEM SET jldp.master_key_file = '$tmp/inplace'" >/dev/null; reload q1
+ids=$(q1 -c "SELECT jl_master_key_id()" -c "\\! cat '$tmp/master3' > '$tmp/inplace'" -c "SELECT jl_master_key_id()" | tr '\n' ' ')
+id3=$(q1 -c "SELECT jl_master_key_id()")
+check "a key file rewritten in place is read again by a running session" "$ids" "$id2 $id3 "
+check "the new key is another key" "$([ "$id3" != "$id2" ] && echo differs)" "differs"
+as_pg sh -c "umask 077; cp '$tmp/master2' '$tmp/cmdkey'"
+q1 -c "LOAD 'jldp'" -c "ALTER SYSTEM RESET jldp.master_key_file" \
+   -c "ALTER SYSTEM SET jldp.master_key_command = 'cat $tmp/cmdkey'" >/dev/null; reload q1
+ids=$(q1 -c "SELECT jl_master_key_id()" -c "\\! cat '$tmp/master3' > '$tmp/cmdkey'" \
+         -c "SELECT pg_reload_conf()" -c "\\! sleep 0.5" -c "SELECT jl_master_key_id()" | tr '\n' ' ')
+check "a command's new output is read after a reload by a running session" "$ids" "$id2 t $id3 "
 
 [ $fail -eq 0 ] && echo "keys at rest: all checks passed"
 exit $fail

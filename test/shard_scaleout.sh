@@ -54,6 +54,7 @@ CREATE TABLE raw AS
   SELECT g AS id, ARRAY[(g % 7) + (g % 3) * 0.5, (g % 11) * 0.3, (g % 5) * 0.7, (g % 13) * 0.2,
                         (g % 4) * 1.1, (g % 9) * 0.4]::float8[] AS x
   FROM generate_series($lo, $hi) g;
+ALTER TABLE raw ADD PRIMARY KEY (id);
 SELECT jl_release_table('raw', 'id', '{x}', 'sk', 8, 1.0, key => 'shared', bound => 10, neighbor => 'element', noise => 'laplace');
 SQL
 done

@@ -49,6 +49,27 @@ zero_array(MemoryContext cxt, int rows, int cols)
 	return a;
 }
 
+/*
+ * A state passed in by the aggregate: the aggregate's own state, or an
+ * INITCOND a role wrote in its own CREATE AGGREGATE.  It is written in
+ * place, so it must be a float8 array without NULLs (a NULL makes the data
+ * shorter than its dimensions say) of exactly ndim dimensions dims.
+ */
+static void
+check_state(ArrayType *state, int ndim, const int *dims, const char *fn)
+{
+	if (ARR_ELEMTYPE(state) != FLOAT8OID || ARR_HASNULL(state) ||
+		state->dataoffset != 0 ||
+		ARR_NDIM(state) != ndim ||
+		memcmp(ARR_DIMS(state), dims, ndim * sizeof(int)) != 0 ||
+		VARSIZE(state) < ARR_OVERHEAD_NONULLS(ndim) +
+		(Size) ArrayGetNItems(ndim, dims) * sizeof(double))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the state of %s is not a %d-dimensional float8 array of the expected shape without NULLs", fn, ndim),
+				 errhint("Use the aggregates jl_lloyd_step and jl_vector_sum; an initial state of your own must match their inputs.")));
+}
+
 static MemoryContext
 agg_context(FunctionCallInfo fcinfo, const char *fn)
 {
@@ -67,6 +88,7 @@ jl_lloyd_step_trans(PG_FUNCTION_ARGS)
 {
 	MemoryContext cxt = agg_context(fcinfo, "jl_lloyd_step_trans");
 	ArrayType  *state = PG_ARGISNULL(0) ? NULL : PG_GETARG_ARRAYTYPE_P(0);
+	int			dims[2];
 	double	   *x,
 			   *c;
 	int			k,
@@ -89,12 +111,17 @@ jl_lloyd_step_trans(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("sketch has %d dimensions, the centroids have %d", k, ck)));
+	dims[0] = m;
+	dims[1] = k + 1;
 	if (state == NULL)
 		state = zero_array(cxt, m, k + 1);
-	else if (ARR_NDIM(state) != 2 || ARR_DIMS(state)[0] != m || ARR_DIMS(state)[1] != k + 1)
+	else if (ARR_NDIM(state) == 2 && ARR_ELEMTYPE(state) == FLOAT8OID && !ARR_HASNULL(state) &&
+			 (ARR_DIMS(state)[0] != m || ARR_DIMS(state)[1] != k + 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the centroids must be the same in every row of a Lloyd step")));
+	else
+		check_state(state, 2, dims, "jl_lloyd_step");
 	jl_lloyd_accumulate(x, c, m, k, (double *) ARR_DATA_PTR(state));
 	PG_RETURN_ARRAYTYPE_P(state);
 }
@@ -129,12 +156,15 @@ jl_vector_sum_trans(PG_FUNCTION_ARGS)
 	{
 		state = zero_array(cxt, ARR_DIMS(x)[0], ARR_NDIM(x) == 2 ? ARR_DIMS(x)[1] : 0);
 	}
-	else if (ARR_NDIM(state) != ARR_NDIM(x) ||
-			 memcmp(ARR_DIMS(state), ARR_DIMS(x), ARR_NDIM(x) * sizeof(int)) != 0)
+	else if (ARR_ELEMTYPE(state) == FLOAT8OID && !ARR_HASNULL(state) &&
+			 (ARR_NDIM(state) != ARR_NDIM(x) ||
+			  memcmp(ARR_DIMS(state), ARR_DIMS(x), ARR_NDIM(x) * sizeof(int)) != 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("jl_vector_sum adds arrays of one shape: %d values after %d",
 						n, ArrayGetNItems(ARR_NDIM(state), ARR_DIMS(state)))));
+	else
+		check_state(state, ARR_NDIM(x), ARR_DIMS(x), "jl_vector_sum");
 	jl_vector_add((double *) ARR_DATA_PTR(state), (const double *) ARR_DATA_PTR(x), (size_t) n);
 	PG_RETURN_ARRAYTYPE_P(state);
 }

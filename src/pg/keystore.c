@@ -56,6 +56,7 @@ PG_FUNCTION_INFO_V1(jl_master_key_id);
 
 #define ATTNUM_NAME 1
 #define ATTNUM_SECRET 2
+#define ATTNUM_FINGERPRINT 3
 
 static Oid
 key_table(Oid nsp)
@@ -171,16 +172,6 @@ unwrap_or_error(const char *name, JlWrapPurpose purpose, const uint8 *w, size_t 
 				 errdetail("It was altered, or wrapped for a key of another name.")));
 }
 
-/* the 32 secret bytes of a stored secret: plain (no master key) or wrapped */
-static void
-open_stored(const char *name, const uint8 *b, size_t n, uint8 secret[JL_KEY_BYTES])
-{
-	if (n == JL_KEY_BYTES)
-		memcpy(secret, b, JL_KEY_BYTES);
-	else
-		unwrap_or_error(name, JL_WRAP_AT_REST, b, n, secret);
-}
-
 /*
  * Whether the extension's SQL in schema nsp is 0.3.0 or later: its key table
  * takes wrapped secrets.  Before ALTER EXTENSION jldp UPDATE (this library
@@ -192,6 +183,54 @@ table_takes_wrapped(Oid nsp)
 	return OidIsValid(LookupFuncName(list_make2(makeString(get_namespace_name(nsp)),
 												makeString("jl_key_rewrap")),
 									 0, NULL, true));
+}
+
+/*
+ * The 32 secret bytes of a stored secret: wrapped, or plain when no master
+ * key is configured (or the SQL is older than 0.3.0).  With a master key a
+ * plain row is refused: a role that can write the table could otherwise
+ * plant a secret it knows.  Only jl_key_rewrap (allow_plain) opens one, to
+ * encrypt it.
+ */
+static void
+open_stored(Oid nsp, const char *name, const uint8 *b, size_t n, bool allow_plain,
+			uint8 secret[JL_KEY_BYTES])
+{
+	if (n == JL_KEY_BYTES)
+	{
+		uint8		mk[JL_MASTER_KEY_BYTES],
+					id[JL_MASTER_ID_BYTES];
+
+		if (!allow_plain && table_takes_wrapped(nsp) && jl_master_key(mk, id))
+		{
+			explicit_bzero(mk, sizeof(mk));
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("the secret of key \"%s\" is stored unencrypted, and a master key is configured",
+							jl_msg_str(name)),
+					 errhint("If the key was stored before the master key was configured, a superuser encrypts it with SELECT jl_key_rewrap(); a plain secret written to %s since then is not to be trusted: drop the key.",
+							 JLDP_KEY_TABLE)));
+		}
+		explicit_bzero(mk, sizeof(mk));
+		memcpy(secret, b, JL_KEY_BYTES);
+	}
+	else
+		unwrap_or_error(name, JL_WRAP_AT_REST, b, n, secret);
+}
+
+/* the fingerprint stored beside the secret must be the secret's, or ERROR */
+static void
+check_fingerprint(const char *name, text *stored, const uint8 secret[JL_KEY_BYTES])
+{
+	char		fp[33];
+
+	jl_key_fingerprint(secret, fp);
+	if (stored == NULL || VARSIZE_ANY_EXHDR(stored) != strlen(fp) ||
+		memcmp(VARDATA_ANY(stored), fp, strlen(fp)) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("the stored fingerprint of key \"%s\" is not its secret's", jl_msg_str(name)),
+				 errdetail("The row of %s was altered.", JLDP_KEY_TABLE)));
 }
 
 static void
@@ -252,13 +291,16 @@ jl_key_lookup(Oid nsp, const char *name, JlKey *key)
 			memcmp(VARDATA_ANY(t), name, strlen(name)) == 0)
 		{
 			bytea	   *b;
+			Datum		f;
 
 			d = slot_getattr(slot, ATTNUM_SECRET, &isnull);
 			if (isnull)
 				continue;
 			b = DatumGetByteaPP(d);
-			open_stored(name, (const uint8 *) VARDATA_ANY(b),
-						VARSIZE_ANY_EXHDR(b), key->secret);
+			f = slot_getattr(slot, ATTNUM_FINGERPRINT, &isnull);
+			open_stored(nsp, name, (const uint8 *) VARDATA_ANY(b),
+						VARSIZE_ANY_EXHDR(b), false, key->secret);
+			check_fingerprint(name, isnull ? NULL : DatumGetTextPP(f), key->secret);
 			jl_key_fingerprint(key->secret, key->fingerprint);
 			found = true;
 		}
@@ -390,7 +432,8 @@ jl_key_import(PG_FUNCTION_ARGS)
  * action in the message.  Call connected to SPI, as the extension's owner.
  */
 static void
-lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char *what)
+lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char *what,
+			 uint8 *secret)
 {
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
@@ -400,7 +443,7 @@ lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char 
 	int			rc;
 
 	values[0] = CStringGetTextDatum(name);
-	rc = SPI_execute_with_args(psprintf("SELECT %s::pg_catalog.name FROM %s WHERE name = $1 FOR UPDATE",
+	rc = SPI_execute_with_args(psprintf("SELECT %s::pg_catalog.name, secret, fingerprint FROM %s WHERE name = $1 FOR UPDATE",
 										jl_role_read_sql(nsp, JLDP_KEY_TABLE, "owner"), tbl),
 							   1, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT)
@@ -419,6 +462,16 @@ lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char 
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("only the creator of key \"%s\" (or a member of its role) or a superuser may %s it",
 						jl_msg_str(name), what)));
+	if (secret)
+	{
+		/* from the row whose owner was checked, not from another snapshot */
+		bytea	   *b = DatumGetByteaPP(SPI_getbinval(SPI_tuptable->vals[0],
+													  SPI_tuptable->tupdesc, 2, &isnull));
+		Datum		f = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull);
+
+		open_stored(nsp, name, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), false, secret);
+		check_fingerprint(name, isnull ? NULL : DatumGetTextPP(f), secret);
+	}
 }
 
 Datum
@@ -442,7 +495,7 @@ jl_key_drop(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
-	lock_own_key(tbl, name, caller, nsp, "drop");
+	lock_own_key(tbl, name, caller, nsp, "drop", NULL);
 	rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE name = $1", tbl),
 							   1, types, values, NULL, false, 0);
 	if (rc != SPI_OK_DELETE)
@@ -489,11 +542,10 @@ jl_key_export(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
-	lock_own_key(key_table_qualified(nsp), name, GetUserId(), nsp, "export");
+	lock_own_key(key_table_qualified(nsp), name, GetUserId(), nsp, "export", key.secret);
 	jl_restore_user(&scope);
 	SPI_finish();
 
-	jl_key_lookup(nsp, name, &key);
 	random_nonce(nonce);
 	out = palloc(VARHDRSZ + JL_WRAP_BYTES);
 	SET_VARSIZE(out, VARHDRSZ + JL_WRAP_BYTES);
@@ -565,7 +617,7 @@ jl_key_rewrap(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
-	rc = SPI_execute(psprintf("SELECT name, secret FROM %s ORDER BY name FOR UPDATE", tbl), false, 0);
+	rc = SPI_execute(psprintf("SELECT name, secret, fingerprint FROM %s ORDER BY name FOR UPDATE", tbl), false, 0);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute failed: %d", rc);
 	rows = SPI_tuptable;
@@ -584,7 +636,12 @@ jl_key_rewrap(PG_FUNCTION_ARGS)
 
 		if (n == JL_WRAP_BYTES && memcmp(jl_keywrap_master_id(p), id, JL_MASTER_ID_BYTES) == 0)
 			continue;			/* already under the current master key */
-		open_stored(name, p, n, secret);
+		open_stored(nsp, name, p, n, true, secret);
+		{
+			Datum		f = SPI_getbinval(rows->vals[i], rows->tupdesc, 3, &isnull);
+
+			check_fingerprint(name, isnull ? NULL : DatumGetTextPP(f), secret);
+		}
 		nb = stored_form(nsp, name, secret);
 		explicit_bzero(secret, sizeof(secret));
 		values[0] = CStringGetTextDatum(name);

@@ -4,8 +4,9 @@
  * The key is 64 hexadecimal digits (surrounding white space ignored), read
  * from a file that neither group nor others may access, or printed by a
  * command the server runs (as pgsodium's getkey script).  Each backend reads
- * it on first use and again when the setting changes; it never appears in a
- * message, and the settings themselves name only a path or a command.
+ * it on first use, again after every configuration reload and again when
+ * the file changes; it never appears in a message, and the settings
+ * themselves (superuser-only) name only a path or a command.
  */
 #include "postgres.h"
 
@@ -26,6 +27,8 @@ static char *previous_master_key_command = NULL;
 typedef struct MasterSlot
 {
 	char	   *source;			/* "f:<path>" or "c:<command>" it was read from */
+	uint64		generation;		/* config_generation when it was read */
+	struct stat st;				/* the file's, when read from a file */
 	uint8		key[JL_MASTER_KEY_BYTES];
 	uint8		id[JL_MASTER_ID_BYTES];
 } MasterSlot;
@@ -33,23 +36,37 @@ typedef struct MasterSlot
 static MasterSlot current_slot;
 static MasterSlot previous_slot;
 
+/*
+ * Advanced whenever one of the settings is assigned, which includes every
+ * configuration reload (SIGHUP) that lists it: the key is then read again,
+ * even if the setting's text is the same, because the file or the command's
+ * output may have been replaced in place.
+ */
+static uint64 config_generation = 1;
+
+static void
+master_setting_assigned(const char *newval, void *extra)
+{
+	config_generation++;
+}
+
 void
 jl_keywrap_master_init(void)
 {
 	DefineCustomStringVariable("jldp.master_key_file",
 							   "File holding the master key that encrypts jldp's key secrets (64 hex digits).",
 							   "Readable by the server's user only; set in postgresql.conf.",
-							   &master_key_file, "", PGC_SIGHUP, 0, NULL, NULL, NULL);
+							   &master_key_file, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, master_setting_assigned, NULL);
 	DefineCustomStringVariable("jldp.master_key_command",
 							   "Command printing the master key that encrypts jldp's key secrets (64 hex digits).",
 							   "Run by the server on first use in each backend; set in postgresql.conf.",
-							   &master_key_command, "", PGC_SIGHUP, 0, NULL, NULL, NULL);
+							   &master_key_command, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, master_setting_assigned, NULL);
 	DefineCustomStringVariable("jldp.previous_master_key_file",
 							   "File holding the master key being replaced, while jl_key_rewrap() re-encrypts the keys.",
-							   NULL, &previous_master_key_file, "", PGC_SIGHUP, 0, NULL, NULL, NULL);
+							   NULL, &previous_master_key_file, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, master_setting_assigned, NULL);
 	DefineCustomStringVariable("jldp.previous_master_key_command",
 							   "Command printing the master key being replaced, while jl_key_rewrap() re-encrypts the keys.",
-							   NULL, &previous_master_key_command, "", PGC_SIGHUP, 0, NULL, NULL, NULL);
+							   NULL, &previous_master_key_command, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, master_setting_assigned, NULL);
 }
 
 static int
@@ -98,12 +115,14 @@ parse_master(const char *buf, size_t n, const char *setting, uint8 key[JL_MASTER
 }
 
 static void
-read_master_file(const char *path, const char *setting, uint8 key[JL_MASTER_KEY_BYTES])
+read_master_file(const char *path, const char *setting, uint8 key[JL_MASTER_KEY_BYTES],
+				 struct stat *stp)
 {
 	struct stat st;
 	char		buf[256];
-	size_t		n;
-	FILE	   *f;
+	ssize_t		r;
+	size_t		n = 0;
+	int			fd;
 
 	if (stat(path, &st) != 0)
 		ereport(ERROR,
@@ -118,23 +137,56 @@ read_master_file(const char *path, const char *setting, uint8 key[JL_MASTER_KEY_
 				(errcode(ERRCODE_CONFIG_FILE_ERROR),
 				 errmsg("the master key file \"%s\" (%s) is accessible to group or others", path, setting),
 				 errhint("chmod 600 it, owned by the server's operating-system user.")));
-	f = AllocateFile(path, "r");
-	if (f == NULL)
+	/* read(), not stdio: no copy of the key is left in a FILE buffer */
+	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not open the master key file \"%s\" (%s): %m", path, setting)));
-	n = fread(buf, 1, sizeof(buf), f);
-	FreeFile(f);
-	parse_master(buf, n, setting, key);
-	explicit_bzero(buf, sizeof(buf));
+	while (n < sizeof(buf) && (r = read(fd, buf + n, sizeof(buf) - n)) != 0)
+	{
+		if (r < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			explicit_bzero(buf, sizeof(buf));
+			CloseTransientFile(fd);
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not read the master key file \"%s\" (%s): %m", path, setting)));
+		}
+		n += (size_t) r;
+	}
+	if (fstat(fd, &st) != 0)
+	{
+		explicit_bzero(buf, sizeof(buf));
+		CloseTransientFile(fd);
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat the master key file \"%s\" (%s): %m", path, setting)));
+	}
+	CloseTransientFile(fd);
+	PG_TRY();
+	{
+		parse_master(buf, n, setting, key);
+	}
+	PG_FINALLY();
+	{
+		explicit_bzero(buf, sizeof(buf));
+	}
+	PG_END_TRY();
+	*stp = st;
 }
 
 static void
 run_master_command(const char *command, const char *setting, uint8 key[JL_MASTER_KEY_BYTES])
 {
 	char		buf[256];
-	size_t		n;
+	char		rest[256];
+	size_t		n = 0;
+	ssize_t		r;
 	int			rc;
+	int			fd;
 	FILE	   *f;
 	bool		too_long = false;
 
@@ -144,27 +196,58 @@ run_master_command(const char *command, const char *setting, uint8 key[JL_MASTER
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not run the master key command of %s: %m", setting)));
-	n = fread(buf, 1, sizeof(buf), f);
-	/* read to the end so that the command never blocks on a full pipe */
-	while (!feof(f) && !ferror(f))
+	/* read() on the pipe, not stdio: no copy of the key in a FILE buffer */
+	fd = fileno(f);
+	for (;;)
 	{
-		char		rest[256];
-
-		if (fread(rest, 1, sizeof(rest), f) > 0)
+		if (n < sizeof(buf))
+			r = read(fd, buf + n, sizeof(buf) - n);
+		else
+			r = read(fd, rest, sizeof(rest));	/* to the end: the command never blocks */
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (n < sizeof(buf))
+			n += (size_t) r;
+		else
 			too_long = true;
 	}
+	explicit_bzero(rest, sizeof(rest));
 	rc = ClosePipeStream(f);
-	if (rc != 0)
+	if (rc != 0 || r < 0)
 	{
 		explicit_bzero(buf, sizeof(buf));
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIG_FILE_ERROR),
-				 errmsg("the master key command of %s failed: %s", setting, wait_result_to_str(rc))));
+				 errmsg("the master key command of %s failed: %s", setting,
+						rc != 0 ? wait_result_to_str(rc) : "read error")));
 	}
 	if (too_long)
 		n = 0;					/* refused as not a key */
-	parse_master(buf, n, setting, key);
-	explicit_bzero(buf, sizeof(buf));
+	PG_TRY();
+	{
+		parse_master(buf, n, setting, key);
+	}
+	PG_FINALLY();
+	{
+		explicit_bzero(buf, sizeof(buf));
+	}
+	PG_END_TRY();
+}
+
+/* whether the file at path is no longer the one whose stat was taken */
+static bool
+file_changed(const char *path, const struct stat *was)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return true;
+	return st.st_dev != was->st_dev || st.st_ino != was->st_ino ||
+		st.st_size != was->st_size ||
+		st.st_mtim.tv_sec != was->st_mtim.tv_sec || st.st_mtim.tv_nsec != was->st_mtim.tv_nsec ||
+		st.st_ctim.tv_sec != was->st_ctim.tv_sec || st.st_ctim.tv_nsec != was->st_ctim.tv_nsec;
 }
 
 static bool
@@ -192,20 +275,44 @@ load(MasterSlot *slot, const char *file, const char *command,
 		return false;
 	}
 	source = psprintf("%c:%s", has_file ? 'f' : 'c', has_file ? file : command);
-	if (slot->source == NULL || strcmp(slot->source, source) != 0)
+	/*
+	 * Read again when the setting changed, after every configuration reload
+	 * (the command's output may have changed), and when the file is not the
+	 * one read (replaced or rewritten in place).
+	 */
+	if (slot->source == NULL || strcmp(slot->source, source) != 0 ||
+		slot->generation != config_generation ||
+		(has_file && file_changed(file, &slot->st)))
 	{
 		uint8		k[JL_MASTER_KEY_BYTES];
+		struct stat st;
 
-		if (has_file)
-			read_master_file(file, file_setting, k);
-		else
-			run_master_command(command, command_setting, k);
+		memset(&st, 0, sizeof(st));
 		if (slot->source)
+		{
 			pfree(slot->source);
-		slot->source = MemoryContextStrdup(TopMemoryContext, source);
+			slot->source = NULL;	/* nothing cached if reading fails */
+		}
+		explicit_bzero(slot->key, sizeof(slot->key));
+		PG_TRY();
+		{
+			if (has_file)
+				read_master_file(file, file_setting, k, &st);
+			else
+				run_master_command(command, command_setting, k);
+			slot->source = MemoryContextStrdup(TopMemoryContext, source);
+		}
+		PG_CATCH();
+		{
+			explicit_bzero(k, sizeof(k));
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
 		memcpy(slot->key, k, sizeof(k));
-		jl_master_id(slot->key, slot->id);
 		explicit_bzero(k, sizeof(k));
+		jl_master_id(slot->key, slot->id);
+		slot->st = st;
+		slot->generation = config_generation;
 	}
 	pfree(source);
 	memcpy(key, slot->key, JL_MASTER_KEY_BYTES);
