@@ -165,6 +165,8 @@ jl_release_long(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", source)));
+	/* locked until the transaction ends: what is checked is what is read */
+	jl_source_lock(source);
 	unit_col = text_arg(fcinfo, UNIT_ARG, "unit_column");
 	attr_col = text_arg(fcinfo, ATTR_ARG, "attr_column");
 	value_col = text_arg(fcinfo, VALUE_ARG, "value_column");
