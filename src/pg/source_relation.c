@@ -18,6 +18,8 @@
  */
 #include "postgres.h"
 
+#include "fmgr.h"
+
 #include "access/table.h"
 #include "storage/lmgr.h"
 #include "catalog/partition.h"
@@ -240,4 +242,17 @@ jl_source_check_bindable(Oid relid)
 						jl_msg_str(get_rel_name(relid))),
 				 errhint("Bind it to %s: a release of a partition is charged to the partitioned table's dataset.",
 						 jl_msg_str(get_rel_name(llast_oid(get_partition_ancestors(relid)))))));
+}
+
+/*
+ * jl_upgrade_base_relation(regclass) RETURNS regclass: the base relation a
+ * release of the relation reads, for the update from 0.2.0 only (which
+ * creates it, rebinds the datasets 0.2.0 bound to views and partitions,
+ * and drops it again).  ERROR where a release would be refused.
+ */
+PG_FUNCTION_INFO_V1(jl_upgrade_base_relation);
+Datum
+jl_upgrade_base_relation(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_OID(jl_source_base_relation(PG_GETARG_OID(0), NULL, NULL));
 }
