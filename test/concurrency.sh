@@ -21,6 +21,10 @@
 #      view of the table, C replaces the view by one repeating every row
 #      100 times.  C waits for B (B keeps the view locked from its check to
 #      its read), and B's output has each id once.
+#   6. An uncommitted declaration of a relation's default dataset name held
+#      open for 8 s: the relation's first release is refused, uncharged,
+#      after the charge's lock timeout (5 s), instead of waiting (and
+#      holding a worker slot) for as long as the declaration stays open.
 # Exits non-zero on any violation.
 set -euo pipefail
 ROUNDS=${JLDP_RACE_ROUNDS:-20}
@@ -142,6 +146,31 @@ if grep -q '^t$' "$tmp/viewed.b" && [ "$rows" = "2000 rows, 2000 ids" ]; then
   echo "ok   view redefined meanwhile: the redefinition waited ${waited}s for the release, which read the view it checked: $rows"
 else
   echo "FAIL view redefined meanwhile: the redefinition took ${waited}s; output: $rows; B said: $(cat "$tmp/viewed.b"); C said: $(cat "$tmp/viewed.c")"
+  fail=1
+fi
+
+# 6. a declaration of the default dataset's name left open
+q -c "CREATE TABLE dos_src (LIKE src INCLUDING ALL)" -c "INSERT INTO dos_src SELECT * FROM src" >/dev/null
+( q <<'SQL' > "$tmp/dos.a" 2>&1
+BEGIN;
+SELECT jl_dataset_declare('public.dos_src', 1.0);
+SELECT pg_sleep(8);
+ROLLBACK;
+SQL
+) &
+apid=$!
+sleep 0.7
+t0=$(date +%s.%N)
+q -c "SELECT jl_release_table('dos_src', 'id', '{x}', 'dos_out', 2, 0.5, key => 'race') > 0" > "$tmp/dos.b" 2>&1 || true
+t1=$(date +%s.%N)
+wait $apid
+waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+charged=$(q -c "SELECT count(*) FROM jl_ledger WHERE dataset = 'public.dos_src'")
+if grep -q 'waited more than 5 s for another transaction' "$tmp/dos.b" && [ "$charged" = 0 ] && \
+   awk -v w="$waited" 'BEGIN { exit !(w < 7) }'; then
+  echo "ok   declaration left open: the release was refused after ${waited}s, uncharged"
+else
+  echo "FAIL declaration left open: the release took ${waited}s, $charged charges; it said: $(cat "$tmp/dos.b")"
   fail=1
 fi
 rm -rf "$tmp"
