@@ -104,8 +104,24 @@ SELECT name, epsilon_spent FROM jl_budgets WHERE name IN ('ju_rows', 'public.ju_
 SELECT ju_error($$SELECT jl_dataset_declare('ju_bad', 1.0, unit => 'id')$$);
 SELECT ju_error($$SELECT jl_dataset_declare('ju_bad', 1.0, source => 'ju_weak', unit => 'nope')$$);
 
+-- 4. a jl_release_long that fails after its charge (here: an attribute
+-- past d, inside its own query) leaves no reservation behind: the free-form
+-- aggregate over a cross join found it before, 100 sketches per user
+SELECT jl_dataset_set_cap('ju_logs', 2.0);
+SET ROLE regress_ju_op;
+BEGIN;
+SELECT ju_error($$SELECT jl_release_long('ju_facts', 'user_id', 'attr', 'val', 1, 'ju_long_f', 2, 0.25, key => 'pinned')$$);
+SELECT ju_error($$SELECT count(z) FROM (SELECT jl_private_release_agg(attr, val, 3, 2, 0.25, 'ju_logs', 'element', 1, 'exact', NULL, 'pinned') AS z
+  FROM ju_facts CROSS JOIN generate_series(1, 100) g GROUP BY user_id, g) s$$);
+-- the same transaction releases again with a charge of its own
+SELECT jl_release_long('ju_facts', 'user_id', 'attr', 'val', 3, 'ju_long_ok', 2, 0.25, key => 'pinned') > 0 AS released;
+SELECT count(*) AS sketches, count(DISTINCT id) AS users FROM ju_long_ok;
+COMMIT;
+RESET ROLE;
+SELECT name, epsilon_spent FROM jl_budgets WHERE name = 'ju_logs';
+
 DROP VIEW ju_facts_x100, ju_dense_x100, ju_dense_srf, ju_dense_mod, ju_dense_view;
-DROP TABLE ju_facts, ju_long, ju_dense, ju_dense_copy, ju_out, ju_weak;
+DROP TABLE ju_facts, ju_long, ju_long_ok, ju_dense, ju_dense_copy, ju_out, ju_weak;
 REVOKE ALL ON FUNCTION
     jl_dataset_declare(text, float8, float8, regclass, text),
     jl_dataset_grant(text, regrole),

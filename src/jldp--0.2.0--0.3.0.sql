@@ -490,3 +490,56 @@ CREATE OR REPLACE VIEW @extschema@.jl_releases WITH (security_barrier) AS
   -- stay in the session's catalog cache)
   WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
              THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;
+
+-- Datasets bound to a view or a partition ---------------------------------
+-- 0.2.0 let a dataset be bound to a view or a partition; 0.3.0 charges a
+-- release to the dataset of the relation it reads (a partition's
+-- partitioned table, a simple view's table), so such a cap would no longer
+-- apply.  Each is rebound to that relation when the relation has no
+-- dataset of its own and no other dataset is rebound to it; otherwise (a
+-- conflict, or a view a release refuses) the update is refused, naming the
+-- datasets to fix, and nothing changes.
+CREATE FUNCTION @extschema@.jl_upgrade_base_relation(regclass) RETURNS regclass
+  LANGUAGE C STRICT AS 'MODULE_PATHNAME', 'jl_upgrade_base_relation';
+DO $$
+DECLARE
+  r record;
+  b regclass;
+  names text[] := '{}';
+  bases regclass[] := '{}';
+  refused text[] := '{}';
+  i int;
+BEGIN
+  FOR r IN SELECT d.name, d.source FROM @extschema@.jldp_dataset d
+             JOIN pg_catalog.pg_class c ON c.oid = d.source
+            WHERE c.relkind = 'v' OR c.relispartition ORDER BY d.name LOOP
+    BEGIN
+      b := @extschema@.jl_upgrade_base_relation(r.source);
+    EXCEPTION WHEN OTHERS THEN
+      refused := refused || pg_catalog.format('%L (bound to %s: %s)', r.name, r.source, SQLERRM);
+      CONTINUE;
+    END;
+    names := names || r.name;
+    bases := bases || b;
+  END LOOP;
+  FOR i IN 1 .. pg_catalog.cardinality(names) LOOP
+    IF EXISTS (SELECT 1 FROM @extschema@.jldp_dataset WHERE source = bases[i])
+       OR (SELECT pg_catalog.count(*) FROM pg_catalog.unnest(bases) u WHERE u = bases[i]) > 1 THEN
+      refused := refused || pg_catalog.format('%L (bound to %s, read from %s, which has a dataset of its own or another one rebound to it)',
+                                              names[i], (SELECT source FROM @extschema@.jldp_dataset WHERE name = names[i]), bases[i]);
+    END IF;
+  END LOOP;
+  IF pg_catalog.cardinality(refused) > 0 THEN
+    RAISE EXCEPTION 'cannot update jldp: % dataset(s) bound to a view or a partition cannot be rebound to the relation their releases read',
+                    pg_catalog.cardinality(refused)
+      USING ERRCODE = 'object_not_in_prerequisite_state',
+            DETAIL = pg_catalog.array_to_string(refused, E'\n'),
+            HINT = 'As a superuser, bind each to the relation its releases read (UPDATE jldp_dataset SET source = ... WHERE name = ...; one dataset per relation), or unbind it (SET source = NULL), then update again.';
+  END IF;
+  FOR i IN 1 .. pg_catalog.cardinality(names) LOOP
+    RAISE NOTICE 'dataset % is now bound to %, the relation its releases read (was %)', pg_catalog.quote_literal(names[i]), bases[i],
+      (SELECT source FROM @extschema@.jldp_dataset WHERE name = names[i]);
+    UPDATE @extschema@.jldp_dataset SET source = bases[i] WHERE name = names[i];
+  END LOOP;
+END $$;
+DROP FUNCTION @extschema@.jl_upgrade_base_relation(regclass);

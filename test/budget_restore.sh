@@ -87,7 +87,7 @@ CREATE TABLE facts AS SELECT r AS row_id, a AS attr, (r * a % 5)::float8 AS val
 GRANT SELECT ON facts TO jr_curator_b;
 CREATE TABLE src AS SELECT i AS id, ARRAY[i % 3, i % 5]::float8[] AS x FROM generate_series(1, 20) i;
 ALTER TABLE src ADD PRIMARY KEY (id);
-SELECT jl_dataset_declare('facts_ds', 10.0, source => 'facts');
+SELECT jl_dataset_declare('facts_ds', 10.0, source => 'facts', unit => 'row_id');
 SELECT jl_dataset_declare('src_ds', 10.0, source => 'src');
 SELECT jl_release_table('src', 'id', '{x}', 'src_out', 2, 1.0, key => 'kept', dataset => 'src_ds');
 BEGIN;

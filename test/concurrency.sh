@@ -16,6 +16,15 @@
 #   4. A cap raised in an open transaction: a release meanwhile waits for it
 #      (the dataset's row lock) and is charged under the new cap once the
 #      change commits.
+#   5. A view redefined while its release waits for the charge: session A
+#      holds the dataset's row (an open cap change), B releases a simple
+#      view of the table, C replaces the view by one repeating every row
+#      100 times.  C waits for B (B keeps the view locked from its check to
+#      its read), and B's output has each id once.
+#   6. An uncommitted declaration of a relation's default dataset name held
+#      open for 8 s: the relation's first release is refused, uncharged,
+#      after the charge's lock timeout (5 s), instead of waiting (and
+#      holding a worker slot) for as long as the declaration stays open.
 # Exits non-zero on any violation.
 set -euo pipefail
 ROUNDS=${JLDP_RACE_ROUNDS:-20}
@@ -109,6 +118,59 @@ if grep -q '^t$' "$tmp/capped.b" && [ "$spent" = "1.2" ] && \
   echo "ok   cap raised meanwhile: B waited ${waited}s for the change, then was charged under the new cap: spent $spent of 2.0"
 else
   echo "FAIL cap raised meanwhile: B took ${waited}s, spent $spent; B said: $(cat "$tmp/capped.b")"
+  fail=1
+fi
+
+# 5. a view redefined while its release waits for the charge
+q -c "CREATE TABLE viewed_src (LIKE src INCLUDING ALL)" -c "INSERT INTO viewed_src SELECT * FROM src" \
+  -c "CREATE VIEW viewed_v AS SELECT id, x FROM viewed_src" -c "SELECT jl_dataset_declare('viewed', 1.0, source => 'viewed_src')" >/dev/null
+( q <<'SQL' > "$tmp/viewed.a" 2>&1
+BEGIN;
+SELECT jl_dataset_set_cap('viewed', 2.0);
+SELECT pg_sleep(2);
+COMMIT;
+SQL
+) &
+apid=$!
+sleep 0.7
+( q -c "SELECT jl_release_table('viewed_v', 'id', '{x}', 'viewed_out', 2, 0.5, key => 'race') > 0" > "$tmp/viewed.b" 2>&1 || true ) &
+bpid=$!
+sleep 0.5
+t0=$(date +%s.%N)
+q -c "CREATE OR REPLACE VIEW viewed_v AS SELECT s.id, s.x FROM viewed_src s, generate_series(1, 100) g" > "$tmp/viewed.c" 2>&1 || true
+t1=$(date +%s.%N)
+wait $apid $bpid
+waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+rows=$(q -c "SELECT count(*) || ' rows, ' || count(DISTINCT id) || ' ids' FROM viewed_out" 2>&1 || true)
+if grep -q '^t$' "$tmp/viewed.b" && [ "$rows" = "2000 rows, 2000 ids" ]; then
+  echo "ok   view redefined meanwhile: the redefinition waited ${waited}s for the release, which read the view it checked: $rows"
+else
+  echo "FAIL view redefined meanwhile: the redefinition took ${waited}s; output: $rows; B said: $(cat "$tmp/viewed.b"); C said: $(cat "$tmp/viewed.c")"
+  fail=1
+fi
+
+# 6. a declaration of the default dataset's name left open
+q -c "CREATE TABLE dos_src (LIKE src INCLUDING ALL)" -c "INSERT INTO dos_src SELECT * FROM src" >/dev/null
+( q <<'SQL' > "$tmp/dos.a" 2>&1
+BEGIN;
+SELECT jl_dataset_declare('public.dos_src', 1.0);
+SELECT pg_sleep(8);
+ROLLBACK;
+SQL
+) &
+apid=$!
+sleep 0.7
+t0=$(date +%s.%N)
+q -c "SELECT jl_release_table('dos_src', 'id', '{x}', 'dos_out', 2, 0.5, key => 'race') > 0" > "$tmp/dos.b" 2>&1 || true
+t1=$(date +%s.%N)
+wait $apid
+waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+charged=$(q -c "SELECT count(*) FROM jl_ledger WHERE dataset = 'public.dos_src'")
+if grep -q 'waited more than 5 s for another transaction' "$tmp/dos.b" && [ "$charged" = 0 ] && \
+   awk -v w="$waited" 'BEGIN { exit !(w < 7) }'; then
+  echo "ok   declaration left open: the release was refused after ${waited}s, uncharged"
+else
+  echo "FAIL declaration left open: the release took ${waited}s, $charged charges; it said: $(cat "$tmp/dos.b")"
   fail=1
 fi
 rm -rf "$tmp"

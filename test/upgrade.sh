@@ -17,6 +17,13 @@
 #      datasets get no spenders; the registry row keeps its kind), and the key
 #      still gives the same projection of 0.1.0's default kind, named
 #      ('gaussian': 0.2.0's default is 'rademacher').
+#   4. From 0.2.0, datasets bound to a partition and to a simple view (as
+#      0.2.0 allowed): the update rebinds them to the partitioned table and
+#      to the view's table, whose releases their caps then bind (a second
+#      release at 0.6 of a cap of 1.0 is refused); with a conflict (the
+#      partitioned table has a dataset of its own) or a view a release
+#      refuses, the update is refused, naming the datasets, and leaves
+#      0.2.0 in place.
 # Exits non-zero on any failure.
 set -euo pipefail
 OLDS="0.1.0 0.2.0"
@@ -265,6 +272,60 @@ elif [ "$versions" != "$(printf 't\n%s %s\nt' "$first" "$NEW")" ]; then
   fail=1
 else
   echo "ok   data: a key, a dataset, its ledger and a registry row ($rows rows) and the key's projection are unchanged; the next release records $NEW"
+fi
+
+# 4. datasets bound to a partition or a view (0.2.0 allowed both); the rows
+# 0.2.0's jl_dataset_declare wrote are written directly (the library
+# installed is NEW's, which refuses such bindings)
+if [ "$OLD" = 0.2.0 ]; then
+bound_setup() {
+  q jldp_upgrade_c >/dev/null <<'SQL'
+CREATE EXTENSION jldp VERSION '0.2.0';
+SELECT jl_key_import('kept', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
+CREATE TABLE part (id int PRIMARY KEY, x float8[] NOT NULL) PARTITION BY RANGE (id);
+CREATE TABLE part_1 PARTITION OF part FOR VALUES FROM (0) TO (100);
+INSERT INTO part SELECT i, ARRAY[i % 7, i % 5]::float8[] FROM generate_series(1, 50) i;
+CREATE TABLE base (id int PRIMARY KEY, x float8[] NOT NULL);
+INSERT INTO base SELECT i, ARRAY[i % 7, i % 5]::float8[] FROM generate_series(1, 50) i;
+CREATE VIEW base_v AS SELECT id, x FROM base;
+CREATE VIEW base_x2 AS SELECT b.id, b.x FROM base b, generate_series(1, 2) g;
+INSERT INTO jldp_dataset (name, epsilon_cap, delta_cap, source, owner) VALUES
+  ('partition cap', 1.0, 0, 'part_1', current_user), ('view cap', 1.0, 0, 'base_v', current_user);
+SQL
+}
+bound_release() {
+  q jldp_upgrade_c -c "SELECT jl_release_table('$1', 'id', '{x}', '$2', 2, 0.6, key => 'kept') > 0" 2>&1 || true
+}
+psql -qX -d postgres -c "DROP DATABASE jldp_upgrade_c" -c "CREATE DATABASE jldp_upgrade_c" >/dev/null
+bound_setup
+rebound=$(q jldp_upgrade_c -c "SET client_min_messages = warning" -c "ALTER EXTENSION jldp UPDATE TO '$NEW'" \
+            -c "SELECT string_agg(name || ' -> ' || source::text, ', ' ORDER BY name) FROM jldp_dataset" 2>&1 || true)
+first_p=$(bound_release part_1 o1); second_p=$(bound_release part_1 o2)
+first_v=$(bound_release base_v o3); second_v=$(bound_release base_v o4)
+spent=$(q jldp_upgrade_c -c "SELECT string_agg(name || ' ' || epsilon_spent, ', ' ORDER BY name) FROM jldp_dataset")
+if [ "$rebound" = "partition cap -> part, view cap -> base" ] && [ "$first_p" = t ] && [ "$first_v" = t ] && \
+   echo "$second_p" | grep -q 'dataset "partition cap" would be exceeded' && \
+   echo "$second_v" | grep -q 'dataset "view cap" would be exceeded' && \
+   [ "$spent" = "partition cap 0.6, view cap 0.6" ]; then
+  echo "ok   bound to a partition or a view: rebound to the relation read ($rebound); each cap of 1.0 refused a second release at 0.6"
+else
+  echo "FAIL bound to a partition or a view: '$rebound'; partition releases '$first_p' then '$second_p'; view releases '$first_v' then '$second_v'; spent '$spent'"
+  fail=1
+fi
+# a conflict and a view a release refuses: the update is refused
+psql -qX -d postgres -c "DROP DATABASE jldp_upgrade_c" -c "CREATE DATABASE jldp_upgrade_c" >/dev/null
+bound_setup
+q jldp_upgrade_c -c "INSERT INTO jldp_dataset (name, epsilon_cap, delta_cap, source, owner) VALUES
+  ('root cap', 1.0, 0, 'part', current_user), ('x2 cap', 1.0, 0, 'base_x2', current_user)" >/dev/null
+refusal=$(q jldp_upgrade_c -c "ALTER EXTENSION jldp UPDATE TO '$NEW'" 2>&1 || true)
+version=$(q jldp_upgrade_c -c "SELECT extversion FROM pg_extension WHERE extname = 'jldp'")
+if echo "$refusal" | grep -q "cannot update jldp: 2 dataset" && echo "$refusal" | grep -q "'partition cap' (bound to part_1" && \
+   echo "$refusal" | grep -q "'x2 cap' (bound to base_x2" && ! echo "$refusal" | grep -q "'view cap'" && [ "$version" = 0.2.0 ]; then
+  echo "ok   bound to a partition or a view, with a conflict: the update was refused, naming 'partition cap' and 'x2 cap'; still 0.2.0"
+else
+  echo "FAIL bound to a partition or a view, with a conflict: version $version; the update said: $refusal"
+  fail=1
+fi
 fi
 done
 exit $fail

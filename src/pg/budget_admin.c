@@ -217,6 +217,24 @@ grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
 				   NAMEOID, DirectFunctionCall1(namein, CStringGetDatum(spender)), false,
 				   (Datum) 0, true, grant ? "grant" : "revoke",
 				   psprintf("role %s", quote_identifier(spender)));
+
+	/*
+	 * Without a unit, any column of the relation passes as the id: a
+	 * release grouped by a column other than the privacy unit lets a unit
+	 * contribute several rows or groups (docs/threat_model.md, attack 20).
+	 */
+	if (grant)
+	{
+		JlDataset	ds;
+
+		if (jl_budget_lock(nsp, name, &ds) && ds.unit == NULL)
+			ereport(WARNING,
+					(errcode(ERRCODE_WARNING),
+					 errmsg("dataset \"%s\" declares no privacy unit", jl_msg_str(name)),
+					 errdetail("Role %s may release it by any id column unique in its relation, which need not be the privacy unit.",
+							   jl_msg_str(spender)),
+					 errhint("Declare the unit: jl_dataset_declare(name, epsilon_cap, source => ..., unit => 'column') for a new dataset.")));
+	}
 	jl_restore_user(&scope);
 	SPI_finish();
 	PG_RETURN_VOID();

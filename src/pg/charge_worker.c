@@ -20,6 +20,11 @@
  *  - the caller is cancelled while waiting: the worker finishes on its
  *    own, and the charge may stand without a release;
  *  - the release fails after the charge: the charge stands;
+ *  - the worker waits for a lock longer than JL_CHARGE_LOCK_TIMEOUT_MS (a
+ *    dataset's row held by another open transaction, an uncommitted
+ *    declaration of the same name): the release is refused, uncharged,
+ *    instead of holding a worker slot for as long as that transaction
+ *    stays open (a denial of service on every slot otherwise);
  *  - the worker waits for a lock the caller's own transaction holds (a
  *    change of the dataset in the caller's open transaction, which
  *    jl_budget_refuse_uncommitted refuses beforehand): the caller sees
@@ -42,6 +47,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
@@ -50,6 +56,8 @@
 
 /* how long a release waits for a free worker slot before it is refused */
 #define JL_SLOT_WAIT_MS 30000
+/* how long the worker waits for a lock (the dataset's row, a name) */
+#define JL_CHARGE_LOCK_TIMEOUT_MS 5000
 /* how often a waiting release checks whether the worker waits for it */
 #define JL_BLOCK_CHECK_MS 1000
 
@@ -169,6 +177,8 @@ jl_charge_worker_main(Datum arg)
 	r.actor.role = sh->actor;
 	r.actor.name = (char *) get_string(sh, sh->actor_name);
 
+	SetConfigOption("lock_timeout", CppAsString2(JL_CHARGE_LOCK_TIMEOUT_MS),
+					PGC_SUSET, PGC_S_OVERRIDE);
 	cxt = CurrentMemoryContext;
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
@@ -194,9 +204,20 @@ jl_charge_worker_main(Datum arg)
 		FlushErrorState();
 		AbortCurrentTransaction();
 		sh->sqlerrcode = e->sqlerrcode;
-		put_text(sh->message, e->message);
-		put_text(sh->detail, e->detail);
-		put_text(sh->hint, e->hint);
+		if (e->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+		{
+			snprintf(sh->message, JL_ERR_TEXT,
+					 "the privacy budget charge of dataset \"%s\" waited more than %d s for another transaction",
+					 jl_msg_str(r.dataset), JL_CHARGE_LOCK_TIMEOUT_MS / 1000);
+			put_text(sh->detail, "An open transaction holds the dataset (a cap change, a grant, or an uncommitted declaration of its name); nothing was charged or released.");
+			put_text(sh->hint, "Run the release again once that transaction has ended.");
+		}
+		else
+		{
+			put_text(sh->message, e->message);
+			put_text(sh->detail, e->detail);
+			put_text(sh->hint, e->hint);
+		}
 		pg_write_barrier();
 		sh->verdict = JL_VERDICT_REFUSED;
 	}

@@ -227,6 +227,8 @@ build_source_query(FunctionCallInfo fcinfo, CovRelease *cr)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", cr->source)));
+	/* locked until the transaction ends: what is checked is what is read */
+	jl_source_lock(cr->source);
 	cr->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(cr->source)),
 											  get_rel_name(cr->source));
 	if (ARR_NDIM(arr) != 1 || array_contains_nulls(arr))

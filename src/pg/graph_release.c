@@ -122,6 +122,8 @@ read_arguments(FunctionCallInfo fcinfo, GraphRelease *gr)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", gr->source)));
+	/* locked until the transaction ends: what is checked is what is read */
+	jl_source_lock(gr->source);
 	gr->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(gr->source)),
 											  get_rel_name(gr->source));
 	require(fcinfo, U_ARG, "u");

@@ -148,6 +148,7 @@ jl_release_long(PG_FUNCTION_ARGS)
 	JlNoise		noise;
 	double		delta;
 	int64		ledger_id,
+				prev_own,
 				groups,
 				release_id;
 	JlRegistryRecord rec;
@@ -164,6 +165,8 @@ jl_release_long(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", source)));
+	/* locked until the transaction ends: what is checked is what is read */
+	jl_source_lock(source);
 	unit_col = text_arg(fcinfo, UNIT_ARG, "unit_column");
 	attr_col = text_arg(fcinfo, ATTR_ARG, "attr_column");
 	value_col = text_arg(fcinfo, VALUE_ARG, "value_column");
@@ -244,17 +247,26 @@ jl_release_long(PG_FUNCTION_ARGS)
 	}
 	values[DATASET_ARG] = CStringGetTextDatum(dataset);
 	nulls[DATASET_ARG] = ' ';
-	if (SPI_execute_with_args(psprintf("INSERT INTO %s (id, sketch) "
-									   "SELECT u, %s.jl_private_release_agg(a::pg_catalog.int4, v::pg_catalog.float8, "
-									   "$5, $7, $8, $14, $9, $10, $11, $12, $13, $15, $16) "
-									   "FROM (SELECT %s AS u, %s AS a, %s AS v FROM %s) s GROUP BY u",
-									   target_q, quote_identifier(get_namespace_name(nsp)),
-									   quote_identifier(unit_col), quote_identifier(attr_col),
-									   quote_identifier(value_col), source_q),
-							  NARGS, (Oid *) types, values, nulls, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "could not release the groups of %s", source_q);
-	groups = SPI_processed;
-	jl_budget_forget_reservation(ledger_id);
+	/* the reservation is this query's only, and dropped whatever happens */
+	prev_own = jl_budget_begin_own_query(ledger_id);
+	PG_TRY();
+	{
+		if (SPI_execute_with_args(psprintf("INSERT INTO %s (id, sketch) "
+										   "SELECT u, %s.jl_private_release_agg(a::pg_catalog.int4, v::pg_catalog.float8, "
+										   "$5, $7, $8, $14, $9, $10, $11, $12, $13, $15, $16) "
+										   "FROM (SELECT %s AS u, %s AS a, %s AS v FROM %s) s GROUP BY u",
+										   target_q, quote_identifier(get_namespace_name(nsp)),
+										   quote_identifier(unit_col), quote_identifier(attr_col),
+										   quote_identifier(value_col), source_q),
+								  NARGS, (Oid *) types, values, nulls, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "could not release the groups of %s", source_q);
+		groups = SPI_processed;
+	}
+	PG_FINALLY();
+	{
+		jl_budget_end_own_query(ledger_id, prev_own);
+	}
+	PG_END_TRY();
 
 	rec.source = source_q;
 	rec.target = target;

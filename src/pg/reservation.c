@@ -47,6 +47,7 @@ typedef struct Held
 	int64		ledger_id;
 	bool		consumed;		/* no longer available */
 	bool		used;			/* consumed by a release */
+	bool		own_query;		/* jl_release_long's: its own query only */
 } Held;
 
 /* this backend's reservations of the current transaction */
@@ -60,6 +61,14 @@ typedef struct Reservations
 
 static Reservations held = {InvalidLocalTransactionId, InvalidOid, NIL, false};
 static bool callback_registered = false;
+
+/*
+ * The ledger id of the jl_release_long whose own query runs now (0: none).
+ * A reservation made for jl_release_long is consumed only while its query
+ * runs; any other aggregate, before, during or after it, cannot take it
+ * (docs/threat_model.md, attack 17).
+ */
+static int64 own_query_ledger = 0;
 
 /* the current transaction's reservations; the old ones went with theirs */
 static Reservations *
@@ -131,9 +140,32 @@ mark_used(XactEvent event, void *arg)
 	SPI_finish();
 }
 
+/*
+ * A subtransaction aborted: a jl_release_long reservation of it, if still
+ * held, is dropped (its call ended in an error), and no own query runs any
+ * more.  The charge stands.
+ */
+static void
+drop_own_on_abort(SubXactEvent event, SubTransactionId mySubid,
+				  SubTransactionId parentSubid, void *arg)
+{
+	ListCell   *lc;
+
+	if (event != SUBXACT_EVENT_ABORT_SUB || held.lxid != MyProc->lxid)
+		return;
+	foreach(lc, held.held)
+	{
+		Held	   *h = (Held *) lfirst(lc);
+
+		if (h->own_query)
+			h->consumed = true;
+	}
+	own_query_ledger = 0;
+}
+
 /* charge req through the worker and hold the reservation here */
 static int64
-reserve(Oid nsp, JlChargeRequest *req)
+reserve(Oid nsp, JlChargeRequest *req, bool own_query)
 {
 	Reservations *r;
 	Held	   *h;
@@ -157,12 +189,14 @@ reserve(Oid nsp, JlChargeRequest *req)
 	h->epsilon = req->epsilon;
 	h->delta = req->delta;
 	h->consumed = true;			/* not usable until charged */
+	h->own_query = own_query;
 	r->held = lappend(r->held, h);
 	MemoryContextSwitchTo(old);
 	r->nsp = nsp;
 	if (!callback_registered)
 	{
 		RegisterXactCallback(mark_used, NULL);
+		RegisterSubXactCallback(drop_own_on_abort, NULL);
 		callback_registered = true;
 	}
 	h->ledger_id = jl_charge_committed(req);
@@ -187,34 +221,46 @@ jl_budget_reserve(PG_FUNCTION_ARGS)
 	req.epsilon = jl_budget_arg_float(fcinfo, 1, "epsilon");
 	req.delta = PG_ARGISNULL(2) ? 0.0 : PG_GETARG_FLOAT8(2);
 	req.what = "reservation for one aggregate release";
-	PG_RETURN_INT64(reserve(req.nsp, &req));
+	PG_RETURN_INT64(reserve(req.nsp, &req, false));
 }
 
 int64
 jl_budget_reserve_for_release(JlChargeRequest *req)
 {
 	req->for_table = true;
-	return reserve(req->nsp, req);
+	return reserve(req->nsp, req, true);
+}
+
+int64
+jl_budget_begin_own_query(int64 ledger_id)
+{
+	int64		prev = own_query_ledger;
+
+	own_query_ledger = ledger_id;
+	return prev;
 }
 
 void
-jl_budget_forget_reservation(int64 ledger_id)
+jl_budget_end_own_query(int64 ledger_id, int64 prev)
 {
 	ListCell   *lc;
 
+	own_query_ledger = prev;
 	foreach(lc, current()->held)
 	{
 		Held	   *h = (Held *) lfirst(lc);
 
 		if (h->ledger_id == ledger_id)
-			h->consumed = true;		/* charged, used by nobody */
+			h->consumed = true;		/* charged, used by nobody else */
 	}
 }
 
 /*
  * Consumed from this backend's memory, never from the table: a row (also
  * one restored into another cluster) authorises nothing by itself.  The
- * smallest reservation that covers the release is taken.
+ * smallest reservation that covers the release is taken.  While a
+ * jl_release_long query runs only its reservation is taken; at any other
+ * time a reservation made for jl_release_long is never.
  */
 void
 jl_budget_consume_reservation(Oid nsp, const char *dataset, double epsilon,
@@ -228,6 +274,9 @@ jl_budget_consume_reservation(Oid nsp, const char *dataset, double epsilon,
 	{
 		Held	   *h = (Held *) lfirst(lc);
 
+		/* while a jl_release_long query runs, only its own; else no such */
+		if (own_query_ledger != 0 ? h->ledger_id != own_query_ledger : h->own_query)
+			continue;
 		if (h->consumed || strcmp(h->dataset, dataset) != 0 ||
 			!(h->epsilon >= epsilon && h->delta >= delta))
 			continue;

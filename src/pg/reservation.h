@@ -22,11 +22,15 @@ extern void jl_budget_consume_reservation(Oid nsp, const char *dataset,
 /*
  * For jl_release_long: charge req (a reservation of req->dataset, bound to
  * req->source, for the release's own aggregate query) through the charge's
- * worker and hold it in this backend; returns the ledger id.  The query
- * consumes it; jl_budget_forget_reservation(ledger id) drops it afterwards
- * if it was not (an empty source), so nothing else can.
+ * worker and hold it in this backend; returns the ledger id.  Only that
+ * query consumes it: jl_budget_begin_own_query(ledger id) before the query
+ * (returns the value to restore), jl_budget_end_own_query(ledger id,
+ * restored) after it in every case (PG_FINALLY), which drops the
+ * reservation if it was not consumed.  No other aggregate can take it, and
+ * a subtransaction's abort drops it.
  */
 extern int64 jl_budget_reserve_for_release(JlChargeRequest *req);
-extern void jl_budget_forget_reservation(int64 ledger_id);
+extern int64 jl_budget_begin_own_query(int64 ledger_id);
+extern void jl_budget_end_own_query(int64 ledger_id, int64 prev);
 
 #endif

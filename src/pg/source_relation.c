@@ -9,10 +9,19 @@
  * from one relation with no joins, grouping or set-returning functions,
  * and besides no subqueries), a partition.  Anything else that could mix
  * or repeat rows is refused (docs/threat_model.md, attacks 10 and 11).
+ *
+ * Every relation on the way, the source, its views and the base relation,
+ * is locked (AccessShareLock) until the transaction ends: what was checked
+ * here is what the release reads after its charge, which may wait.  A view
+ * cannot be redefined, nor an index or constraint dropped, in between
+ * (attack 18).
  */
 #include "postgres.h"
 
+#include "fmgr.h"
+
 #include "access/table.h"
+#include "storage/lmgr.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_attribute.h"
@@ -64,10 +73,7 @@ view_base(Oid view, AttrNumber *att)
 	if (why == NULL && q->hasSubLinks)
 		why = "it has a subquery";
 	if (why != NULL)
-	{
-		table_close(rel, AccessShareLock);
 		refuse_view(view, why);
-	}
 	rtr = linitial_node(RangeTblRef, q->jointree->fromlist);
 	rte = rt_fetch(rtr->rtindex, q->rtable);
 	base = rte->relid;
@@ -79,22 +85,39 @@ view_base(Oid view, AttrNumber *att)
 		*att = (v && v->varno == rtr->rtindex && v->varlevelsup == 0) ?
 			v->varattno : InvalidAttrNumber;
 	}
-	table_close(rel, AccessShareLock);
+	/* the lock is kept: the view's definition stays what was checked */
+	table_close(rel, NoLock);
 	return base;
+}
+
+void
+jl_source_lock(Oid relid)
+{
+	LockRelationOid(relid, AccessShareLock);
+	/* dropped before the lock was granted */
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
 }
 
 Oid
 jl_source_base_relation(Oid source, const char *column, AttrNumber *base_att)
 {
 	Oid			relid = source;
-	AttrNumber	att = column ? get_attnum(source, column) : InvalidAttrNumber;
+	AttrNumber	att;
 	int			depth;
 
+	jl_source_lock(source);
+	att = column ? get_attnum(source, column) : InvalidAttrNumber;
 	if (att < 0)
 		att = InvalidAttrNumber;
 	for (depth = 0;; depth++)
 	{
-		char		kind = get_rel_relkind(relid);
+		char		kind;
+
+		jl_source_lock(relid);
+		kind = get_rel_relkind(relid);
 
 		if (depth > JL_MAX_VIEW_DEPTH)
 			refuse_view(source, "its views nest too deep");
@@ -118,7 +141,14 @@ jl_source_base_relation(Oid source, const char *column, AttrNumber *base_att)
 							jl_msg_str(get_rel_name(relid)))));
 		if (get_rel_relispartition(relid))
 		{
-			Oid			root = llast_oid(get_partition_ancestors(relid));
+			List	   *ancestors = get_partition_ancestors(relid);
+			Oid			root;
+			ListCell   *lc;
+
+			/* the ancestors too: a partition is not detached meanwhile */
+			foreach(lc, ancestors)
+				jl_source_lock(lfirst_oid(lc));
+			root = llast_oid(ancestors);
 
 			/* the same column by name: it may be numbered otherwise */
 			if (att != InvalidAttrNumber)
@@ -175,7 +205,8 @@ jl_column_unique(Oid relid, AttrNumber att)
 		ReleaseSysCache(tup);
 	}
 	list_free(indexes);
-	table_close(rel, AccessShareLock);
+	/* kept: the index stays until the release has read the rows */
+	table_close(rel, NoLock);
 	return unique;
 }
 
@@ -211,4 +242,17 @@ jl_source_check_bindable(Oid relid)
 						jl_msg_str(get_rel_name(relid))),
 				 errhint("Bind it to %s: a release of a partition is charged to the partitioned table's dataset.",
 						 jl_msg_str(get_rel_name(llast_oid(get_partition_ancestors(relid)))))));
+}
+
+/*
+ * jl_upgrade_base_relation(regclass) RETURNS regclass: the base relation a
+ * release of the relation reads, for the update from 0.2.0 only (which
+ * creates it, rebinds the datasets 0.2.0 bound to views and partitions,
+ * and drops it again).  ERROR where a release would be refused.
+ */
+PG_FUNCTION_INFO_V1(jl_upgrade_base_relation);
+Datum
+jl_upgrade_base_relation(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_OID(jl_source_base_relation(PG_GETARG_OID(0), NULL, NULL));
 }

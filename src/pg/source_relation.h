@@ -10,6 +10,13 @@
 #include "access/attnum.h"
 
 /*
+ * Lock relid (AccessShareLock) until the transaction ends; ERROR if it was
+ * dropped.  A release locks its source first, so that the definition it
+ * checks before its charge is the one it reads after.
+ */
+extern void jl_source_lock(Oid relid);
+
+/*
  * The base relation the rows of source come from: a table or foreign table
  * as it is, a partition (at any depth) as the root of its partitioned
  * table, a simple view (one relation in FROM, no joins, set operations,
@@ -18,7 +25,8 @@
  * for every other view, a materialized view, and tables in an inheritance
  * hierarchy (their scans read other tables' rows).  If column is not NULL,
  * *base_att is set to the base relation's column that source's column
- * of that name is (InvalidAttrNumber if it is an expression).
+ * of that name is (InvalidAttrNumber if it is an expression).  Every
+ * relation on the way is locked until the transaction ends.
  */
 extern Oid	jl_source_base_relation(Oid source, const char *column,
 									AttrNumber *base_att);
@@ -26,7 +34,8 @@ extern Oid	jl_source_base_relation(Oid source, const char *column,
 /*
  * Column att of relid is unique by the schema: NOT NULL and the only key
  * column of a valid, immediate, non-partial unique index (a primary key
- * or a unique constraint or index).  Data are never looked at.
+ * or a unique constraint or index).  Data are never looked at.  The
+ * relation stays locked until the transaction ends.
  */
 extern bool jl_column_unique(Oid relid, AttrNumber att);
 

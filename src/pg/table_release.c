@@ -360,6 +360,8 @@ build_source_query(TableRelease *tr)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", tr->source)));
+	/* locked until the transaction ends: what is checked is what is read */
+	jl_source_lock(tr->source);
 	tr->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(tr->source)),
 											  get_rel_name(tr->source));
 	jl_column_of(tr->source, tr->rows.id_col, &tr->rows.id_type);
