@@ -586,41 +586,6 @@ lift_from_sigma(CovRelease *cr, const double *G)
 	cr->l = jl_cov_partial_lift(cr->w, cr->C, cr->sigma_lcb);
 }
 
-/* CREATE TABLE target (i, y), owned by the caller; types schema-qualified */
-static void
-create_target(CovRelease *cr)
-{
-	if (SPI_execute(psprintf("CREATE TABLE %s (i pg_catalog.int4 PRIMARY KEY, y pg_catalog.float8[] NOT NULL)",
-							 cr->target_q), false, 0) != SPI_OK_UTILITY)
-		elog(ERROR, "could not create the target table");
-	cr->target = get_relname_relid(cr->target_rel, cr->target_nsp);
-	if (!OidIsValid(cr->target))
-		elog(ERROR, "created table %s not found", cr->target_q);
-}
-
-/* R's rows into the target: (i, y) for i = 1..r */
-static void
-fill_target(CovRelease *cr)
-{
-	Oid			types[2] = {INT4OID, FLOAT8ARRAYOID};
-	SPIPlanPtr	plan;
-	int			i;
-
-	plan = SPI_prepare(psprintf("INSERT INTO %s (i, y) VALUES ($1, $2)", cr->target_q), 2, types);
-	if (plan == NULL)
-		elog(ERROR, "could not prepare the insert into %s", cr->target_q);
-	for (i = 0; i < cr->r; i++)
-	{
-		Datum		values[2];
-
-		values[0] = Int32GetDatum(i + 1);
-		values[1] = PointerGetDatum(jl_vector_array(cr->R + (Size) i * cr->d, cr->d));
-		if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
-			elog(ERROR, "could not insert into %s", cr->target_q);
-		pfree(DatumGetPointer(values[1]));
-	}
-	SPI_freeplan(plan);
-}
 
 static int64
 record_release(CovRelease *cr)
@@ -700,7 +665,7 @@ jl_release_covariance(PG_FUNCTION_ARGS)
 	if (cr.auto_lift || cr.gram)
 		G = palloc0(sizeof(double) * (Size) cr.d * cr.d);
 	SPI_connect();
-	create_target(&cr);
+	cr.target = jl_create_vector_table(cr.target_q, cr.target_nsp, cr.target_rel, "i", "y");
 	stream_source(&cr, G);
 	if (cr.nrows == 0)
 		ereport(ERROR,
@@ -738,7 +703,7 @@ jl_release_covariance(PG_FUNCTION_ARGS)
 	/* a power of two, so that the rounded values are exact multiples */
 	cr.step = ldexp(1.0, ilogb(Max(cr.l, cr.C)) - 30);
 	jl_cov_round(cr.R, (Size) cr.r * cr.d, cr.step);
-	fill_target(&cr);
+	jl_fill_vector_table(cr.target_q, "i", "y", cr.R, cr.r, cr.d);
 	id = record_release(&cr);
 	SPI_finish();
 	PG_RETURN_INT64(id);

@@ -384,42 +384,6 @@ stream_edges(GraphRelease *gr)
 		elog(ERROR, "could not read the edges");
 }
 
-/* CREATE TABLE target (vertex, sketch), owned by the caller */
-static void
-create_target(GraphRelease *gr)
-{
-	if (SPI_execute(psprintf("CREATE TABLE %s (vertex pg_catalog.int4 PRIMARY KEY, sketch pg_catalog.float8[] NOT NULL)",
-							 gr->target_q), false, 0) != SPI_OK_UTILITY)
-		elog(ERROR, "could not create the target table");
-	gr->target = get_relname_relid(gr->target_rel, gr->target_nsp);
-	if (!OidIsValid(gr->target))
-		elog(ERROR, "created table %s not found", gr->target_q);
-}
-
-static void
-fill_target(GraphRelease *gr)
-{
-	Oid			types[2] = {INT4OID, FLOAT8ARRAYOID};
-	SPIPlanPtr	plan;
-	int			i;
-
-	plan = SPI_prepare(psprintf("INSERT INTO %s (vertex, sketch) VALUES ($1, $2)", gr->target_q), 2, types);
-	if (plan == NULL)
-		elog(ERROR, "could not prepare the insert into %s", gr->target_q);
-	for (i = 0; i < gr->n; i++)
-	{
-		Datum		values[2];
-
-		values[0] = Int32GetDatum(i + 1);
-		values[1] = PointerGetDatum(jl_vector_array(gr->S + (Size) i * gr->r, gr->r));
-		if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
-			elog(ERROR, "could not insert into %s", gr->target_q);
-		pfree(DatumGetPointer(values[1]));
-		if ((i & 1023) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	SPI_freeplan(plan);
-}
 
 static int64
 record_release(GraphRelease *gr)
@@ -484,7 +448,7 @@ jl_release_graph(PG_FUNCTION_ARGS)
 	gr.z = palloc(sizeof(double) * (Size) gr.r);
 	mean = palloc(sizeof(double) * (Size) gr.r);
 	SPI_connect();
-	create_target(&gr);
+	gr.target = jl_create_vector_table(gr.target_q, gr.target_nsp, gr.target_rel, "vertex", "sketch");
 	jl_graph_overlay(jl_strong_random(), gr.S, gr.n, gr.r, gr.w, mean);
 	explicit_bzero(mean, sizeof(double) * (Size) gr.r);
 	stream_edges(&gr);
@@ -492,7 +456,7 @@ jl_release_graph(PG_FUNCTION_ARGS)
 	/* a power of two, so that the rounded values are exact multiples */
 	gr.step = ldexp(1.0, ilogb(Max(sqrt(gr.w), 1.0)) - 30);
 	jl_cov_round(gr.S, (Size) gr.n * gr.r, gr.step);
-	fill_target(&gr);
+	jl_fill_vector_table(gr.target_q, "vertex", "sketch", gr.S, gr.n, gr.r);
 	id = record_release(&gr);
 	SPI_finish();
 	PG_RETURN_INT64(id);

@@ -21,4 +21,18 @@ extern bool jl_numeric_type(Oid t);
  */
 extern void jl_resolve_target(const char *name, Oid *nsp, char **rel, char **quoted);
 
+/*
+ * CREATE TABLE quoted (id_col int4 PRIMARY KEY, vec_col float8[] NOT NULL),
+ * owned by the caller, every type schema-qualified; returns its OID.
+ */
+extern Oid	jl_create_vector_table(const char *quoted, Oid nsp, const char *rel,
+								   const char *id_col, const char *vec_col);
+
+/*
+ * Rows (i, rows[i - 1]) for i = 1..count into that table, each vector of
+ * width values, stored row after row in rows.
+ */
+extern void jl_fill_vector_table(const char *quoted, const char *id_col, const char *vec_col,
+								 const double *rows, int count, int width);
+
 #endif
