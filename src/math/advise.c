@@ -30,24 +30,42 @@ jl_advise_dist_stddev(double r2, int k, double s2, double f, bool gaussian,
 												gaussian, identity));
 }
 
-double
-jl_distortion_factor(const double *P, int64_t d, int k)
+JlPShape
+jl_p_shape_unknown(void)
+{
+	JlPShape	sh = {NAN, NAN, NAN};
+
+	return sh;
+}
+
+JlPShape
+jl_p_shape(const double *P, int64_t d, int k)
 {
 	double	   *G = jl_gram(P, d, k);
 	double		tr = 0.0,
 				tr2 = 0.0,
 				dd = (double) d;
+	JlPShape	sh = jl_p_shape_unknown();
 	int			i;
 
 	if (G == NULL)
-		return NAN;
+		return sh;
 	/* tr(A) = tr(P^T P), tr(A^2) = |P^T P|_F^2 */
 	for (i = 0; i < k; i++)
 		tr += G[i * k + i];
 	for (i = 0; i < k * k; i++)
 		tr2 += G[i] * G[i];
 	free(G);
-	return (2.0 * tr2 + tr * tr) / (dd * (dd + 2.0)) - 2.0 * tr / dd + 1.0;
+	sh.f = (2.0 * tr2 + tr * tr) / (dd * (dd + 2.0)) - 2.0 * tr / dd + 1.0;
+	sh.scale = tr / dd;
+	sh.spread = tr > 0.0 ? tr2 / tr : NAN;
+	return sh;
+}
+
+double
+jl_distortion_factor(const double *P, int64_t d, int k)
+{
+	return jl_p_shape(P, d, k).f;
 }
 
 double
@@ -147,14 +165,29 @@ clustering_z(const JlAdviseProblem *p, double r2, int k, double sigma2)
 	return z;
 }
 
-/* log of the misclassification probability (advise.h) */
+/*
+ * log of the misclassification probability (advise.h).  With the realized
+ * P, a centre difference of squared length r2 has mean squared length
+ * r2 tr(G)/d after the projection (the noise was calibrated to this P, so
+ * a P with short rows has less noise and less signal too), and isotropic
+ * clusters spread along it by tr(G^2)/tr(G) per unit of its squared length.
+ */
 static double
 clustering_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
-				 double r2, int k, double s2)
+				 double r2, int k, double s2, const JlPShape *shape)
 {
-	double		rho = c->identity ? 1.0 : (p->d + k + c->m4 - 2.0) / k;
-	double		z = clustering_z(p, r2, k, p->cluster_var * rho + s2);
+	double		rho = c->identity ? 1.0 : (p->d + k + c->m4 - 2.0) / k,
+				scale = 1.0,
+				z;
 
+	if (!c->identity && shape != NULL)
+	{
+		if (isfinite(shape->spread) && shape->spread > 0.0)
+			rho = shape->spread;
+		if (isfinite(shape->scale) && shape->scale > 0.0)
+			scale = shape->scale;
+	}
+	z = clustering_z(p, r2 * scale, k, p->cluster_var * rho + s2);
 	if (c->identity)
 		return jl_log_normal_tail(z);
 	return jl_log_t_tail(z, k);
@@ -162,10 +195,12 @@ clustering_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 
 double
 jl_advise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
-				double r2, int k, double s2, double f)
+				double r2, int k, double s2, const JlPShape *shape)
 {
+	double		f = shape != NULL ? shape->f : NAN;
+
 	if (p->goal == JL_GOAL_CLUSTERING)
-		return clustering_score(p, c, r2, k, s2);
+		return clustering_score(p, c, r2, k, s2, shape);
 	return 0.5 * log(jl_advise_dist_variance(r2, k, s2, f, c->gaussian, c->identity));
 }
 
@@ -180,14 +215,17 @@ jl_advise_error(double score)
  * stop at; it grows with k where s2 does, so no larger k can do better.
  * Distance: the noise term.  Clustering: without the spread of the clusters
  * and with the normal tail, below the t tail of every k (Jensen: Phi(-c
- * sqrt(q)) is convex in q and E chi2_k/k = 1).
+ * sqrt(q)) is convex in q and E chi2_k/k = 1), at the signal of the
+ * realized P.
  */
 static double
 noise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c, int k,
-			double s2)
+			double s2, const JlPShape *shape)
 {
+	double		scale = (!c->identity && isfinite(shape->scale)) ? shape->scale : 1.0;
+
 	if (p->goal == JL_GOAL_CLUSTERING)
-		return jl_log_normal_tail(clustering_z(p, p->hi, k, s2));
+		return jl_log_normal_tail(clustering_z(p, p->hi * scale, k, s2));
 	return 0.5 * log((c->gaussian ? 8.0 : 14.0) * k * s2 * s2);
 }
 
@@ -216,7 +254,7 @@ lower_refs(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 		if (!isnan(c->s2s[i]))
 			for (g = 0; g < ng; g++)
 				ref[g] = fmin(ref[g], jl_advise_score(p, c, r2[g], c->ks[i], c->s2s[i],
-													  c->fs[i]));
+													  &c->shapes[i]));
 }
 
 /* The objective of c at (k, s2) against ref: its score, or worst log ratio. */
@@ -230,7 +268,7 @@ objective(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 	if (isnan(c->s2s[i]))
 		return INFINITY;
 	for (g = 0; g < ng; g++)
-		worst = fmax(worst, jl_advise_score(p, c, r2[g], c->ks[i], c->s2s[i], c->fs[i]) -
+		worst = fmax(worst, jl_advise_score(p, c, r2[g], c->ks[i], c->s2s[i], &c->shapes[i]) -
 					 (ng == 1 ? 0.0 : ref[g]));
 	return worst;
 }
@@ -254,8 +292,8 @@ static int
 eval_at(Search *s, int k)
 {
 	JlAdviseCandidate *c = s->c;
-	double		v,
-				f = NAN;
+	double		v;
+	JlPShape	sh = jl_p_shape_unknown();
 	int			i,
 				g;
 
@@ -264,16 +302,22 @@ eval_at(Search *s, int k)
 			return i;
 	if (c->n >= JL_ADVISE_MAX_EVALS)
 		return -1;
-	v = s->fn(s->ctx, k, &f);
+	v = s->fn(s->ctx, k, &sh);
 	if (!(isfinite(v) && v >= 0.0))
 		v = NAN;
+	if (!(isfinite(sh.f) && sh.f >= 0.0))
+		sh.f = NAN;
+	if (!(isfinite(sh.scale) && sh.scale > 0.0))
+		sh.scale = NAN;
+	if (!(isfinite(sh.spread) && sh.spread > 0.0))
+		sh.spread = NAN;
 	c->ks[c->n] = k;
 	c->s2s[c->n] = v;
-	c->fs[c->n] = (isfinite(f) && f >= 0.0) ? f : NAN;
+	c->shapes[c->n] = sh;
 	if (!isnan(v))
 		for (g = 0; g < s->ng; g++)
 			s->ref[g] = fmin(s->ref[g], jl_advise_score(s->p, c, s->r2[g], k, v,
-														c->fs[c->n]));
+														&c->shapes[c->n]));
 	return c->n++;
 }
 
@@ -321,7 +365,9 @@ jl_advise_fixed(JlAdviseCandidate *c, int k, double s2)
 	c->n = 1;
 	c->ks[0] = k;
 	c->s2s[0] = (isfinite(s2) && s2 >= 0.0) ? s2 : NAN;
-	c->fs[0] = 0.0;
+	c->shapes[0].f = 0.0;
+	c->shapes[0].scale = 1.0;
+	c->shapes[0].spread = 1.0;
 	c->at_limit = false;
 }
 
@@ -359,7 +405,8 @@ jl_advise_search(const JlAdviseProblem *p, JlAdviseCandidate *c, int kmax,
 			break;
 		}
 		v = s2_at(&s, k);
-		if (!isnan(v) && noise_score(p, c, k, v) > s.ref[s.ng - 1] + M_LN2)
+		if (!isnan(v) &&
+			noise_score(p, c, k, v, &c->shapes[eval_at(&s, k)]) > s.ref[s.ng - 1] + M_LN2)
 			break;
 	}
 
@@ -430,11 +477,12 @@ jl_advise_rank(const JlAdviseProblem *p, JlAdviseCandidate *cs, int n)
 			if (c->ks[j] == kb)
 			{
 				c->noise_variance = c->s2s[j];
+				c->shape = c->shapes[j];
 				c->distortion = c->identity ? 0.0 :
-					isnan(c->fs[j]) ? 2.0 / kb : c->fs[j];
+					isnan(c->shapes[j].f) ? 2.0 / kb : c->shapes[j].f;
 			}
-		c->score = jl_advise_score(p, c, p->lo, kb, c->noise_variance, c->distortion);
-		c->score_hi = jl_advise_score(p, c, p->hi, kb, c->noise_variance, c->distortion);
+		c->score = jl_advise_score(p, c, p->lo, kb, c->noise_variance, &c->shape);
+		c->score_hi = jl_advise_score(p, c, p->hi, kb, c->noise_variance, &c->shape);
 		if (best < 0 || before(c, &cs[best]))
 			best = i;
 	}

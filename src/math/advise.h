@@ -19,9 +19,12 @@
  *               degrees of freedom: the chi-square law of |(mu2 - mu1) P|^2),
  *               Phi(-c) without one, where
  *               c = r / (2 sigma) / sqrt(2 + 3 k sigma^2 / r2),
- *               sigma^2 = cluster_var rho + s2, rho = (d + k + m4 - 2)/k the
- *               spread along the projected centre difference (1 without a
- *               projection; m4 = E[(sqrt(k) P_ij)^4]), and the last factor
+ *               sigma^2 = cluster_var rho + s2, rho the spread along the
+ *               projected centre difference of the realized P (JlPShape;
+ *               its mean over keys (d + k + m4 - 2)/k, m4 =
+ *               E[(sqrt(k) P_ij)^4]; 1 without a projection), r2 scaled by
+ *               the realized P's mean squared length |x P|^2/|x|^2 (the
+ *               signal the noise was calibrated against), and the last factor
  *               the cost of centres that k-means must find from single rows
  *               (its seeds; the factor is 1 when n is not given, centres
  *               known).  docs/internals.md derives both.
@@ -59,6 +62,24 @@ typedef struct JlAdviseProblem
 #define JL_ADVISE_MAX_EVALS 200
 
 /* One release option: a projection kind (or none) with one noise. */
+/*
+ * What the advisor knows of a realized P (d x k), from its Gram matrix
+ * G = P^T P; a field NaN where G was not computed (its mean over keys is
+ * used then):
+ *   f       the distortion factor (jl_distortion_factor; mean 2/k),
+ *   scale   tr(G)/d, the mean of |x P|^2/|x|^2 over directions x (mean 1;
+ *           exactly 1 for Rademacher and P = I),
+ *   spread  tr(G^2)/tr(G), the ratio of means over directions of
+ *           |P^T w|^2/|w|^2 for w = x P, the spread of isotropic clusters
+ *           along a projected centre difference (mean (d + k + m4 - 2)/k).
+ */
+typedef struct JlPShape
+{
+	double		f;
+	double		scale;
+	double		spread;
+} JlPShape;
+
 typedef struct JlAdviseCandidate
 {
 	/* set by the caller */
@@ -71,7 +92,7 @@ typedef struct JlAdviseCandidate
 	int			n;
 	int			ks[JL_ADVISE_MAX_EVALS];
 	double		s2s[JL_ADVISE_MAX_EVALS];
-	double		fs[JL_ADVISE_MAX_EVALS];	/* distortion factors, NaN: 2/k */
+	JlPShape	shapes[JL_ADVISE_MAX_EVALS];	/* of each P evaluated */
 	bool		at_limit;		/* the search reached its largest k */
 
 	/* results of jl_advise_rank */
@@ -79,6 +100,7 @@ typedef struct JlAdviseCandidate
 	int			k;
 	double		noise_variance;
 	double		distortion;		/* f at k (0 without a projection) */
+	JlPShape	shape;			/* of the P at k */
 	double		score;			/* log of the error at lo */
 	double		score_hi;		/* log of the error at hi */
 	double		objective;		/* lo == hi: score; else the largest log
@@ -89,14 +111,20 @@ typedef struct JlAdviseCandidate
 } JlAdviseCandidate;
 
 /*
- * s2 of a release at k (NaN: refused) and into *f the distortion factor of
- * its P (NaN: not computed, 2/k is used).
+ * s2 of a release at k (NaN: refused) and into *shape what is known of its
+ * P (fields NaN: not computed, their means over keys are used).
  */
-typedef double (*JlAdviseFn) (void *ctx, int k, double *f);
+typedef double (*JlAdviseFn) (void *ctx, int k, JlPShape *shape);
 
-/* The log of the error of one option at r2 (see the top of this file). */
+/* A shape with every field unknown (NaN). */
+JlPShape	jl_p_shape_unknown(void);
+
+/*
+ * The log of the error of one option at r2 (see the top of this file);
+ * shape NULL or its fields NaN: their means over keys.
+ */
 double		jl_advise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
-							double r2, int k, double s2, double f);
+							double r2, int k, double s2, const JlPShape *shape);
 
 /* The error itself: exp(score), 0 where that underflows. */
 double		jl_advise_error(double score);
@@ -121,6 +149,10 @@ double		jl_advise_dist_stddev(double r2, int k, double s2, double f,
  * dsyrk and k^2 doubles of memory; NaN if those cannot be allocated.
  */
 double		jl_distortion_factor(const double *P, int64_t d, int k);
+
+/* The whole shape of the realized P, from the same Gram matrix (fields NaN
+ * if it cannot be allocated). */
+JlPShape	jl_p_shape(const double *P, int64_t d, int k);
 
 /* log Phi(-c), accurate far into the tail */
 double		jl_log_normal_tail(double c);

@@ -58,7 +58,7 @@ typedef struct KindCalibrations
 	int			n;
 	int			ks[2 * JL_ADVISE_MAX_EVALS];
 	double		s2[2 * JL_ADVISE_MAX_EVALS][2];
-	double		f[2 * JL_ADVISE_MAX_EVALS];	/* distortion factors of P */
+	JlPShape	shape[2 * JL_ADVISE_MAX_EVALS];	/* of each P */
 	JlStatus	refusal[2];		/* the last refusal of each noise */
 } KindCalibrations;
 
@@ -97,7 +97,7 @@ noise_variance_of(JlStatus s, const JlMechanism *m, JlStatus *refusal)
 #define ADVISE_GRAM_WORK 1e9
 
 static double
-kind_variance(void *ctx, int k, double *f)
+kind_variance(void *ctx, int k, JlPShape *shape)
 {
 	KindCalibrations *c = (KindCalibrations *) ctx;
 	int64		d = c->a->p.d;
@@ -108,21 +108,22 @@ kind_variance(void *ctx, int k, double *f)
 	for (i = 0; i < c->n; i++)
 		if (c->ks[i] == k)
 		{
-			*f = c->f[i];
+			*shape = c->shape[i];
 			return c->s2[i][c->searching];
 		}
-	*f = NAN;
+	*shape = jl_p_shape_unknown();
 	if (c->n >= 2 * JL_ADVISE_MAX_EVALS)
 		return NAN;
 	CHECK_FOR_INTERRUPTS();
 	c->ks[c->n] = k;
-	c->s2[c->n][0] = c->s2[c->n][1] = c->f[c->n] = NAN;
+	c->s2[c->n][0] = c->s2[c->n][1] = NAN;
+	c->shape[c->n] = jl_p_shape_unknown();
 	/* the row statistics of P would take too long to compute */
 	if (c->a->neighbor == JL_NEIGHBOR_ROW && !jl_row_stats_affordable(d, k))
 		return c->s2[c->n++][c->searching];
 	P = jl_projection_get(c->secret, c->kind, k, d);
 	if ((double) d * k * k <= ADVISE_GRAM_WORK)
-		*f = c->f[c->n] = jl_distortion_factor(P->P, d, k);
+		*shape = c->shape[c->n] = jl_p_shape(P->P, d, k);
 	for (noise = 0; noise < 2; noise++)
 		if (c->a->noise[noise])
 		{

@@ -195,14 +195,14 @@ typedef struct Model
 } Model;
 
 static double
-model_s2(void *ctx, int k, double *f)
+model_s2(void *ctx, int k, JlPShape *shape)
 {
 	Model	   *m = ctx;
 	double		ld = log((double) m->d),
 				sd = sqrt((double) m->d),
 				sens;
 
-	*f = NAN;
+	*shape = jl_p_shape_unknown();
 	if (k < m->kmin)
 		return NAN;
 	if (m->row)
@@ -235,7 +235,7 @@ one_case(const JlAdviseProblem *p, bool row, double eps, int noises,
 {
 	JlAdviseCandidate cs[2 * NKINDS];
 	Model		ms[2 * NKINDS];
-	double		f;
+	JlPShape	f;
 	int			n = 0,
 				best,
 				bi = -1,
@@ -269,8 +269,9 @@ one_case(const JlAdviseProblem *p, bool row, double eps, int noises,
 		for (k = 1; k <= (cs[i].identity ? 1 : kmax); k++)
 		{
 			int			kk = cs[i].identity ? (int) p->d : k;
-			double		s2 = model_s2(&ms[i], kk, &f),
-						s = jl_advise_score(p, &cs[i], p->lo, kk, s2, 2.0 / kk);
+			double		s2 = model_s2(&ms[i], kk, &f);
+			JlPShape	mean = {2.0 / kk, NAN, NAN};
+			double		s = jl_advise_score(p, &cs[i], p->lo, kk, s2, &mean);
 
 			if (s < bscore)
 			{
@@ -333,7 +334,7 @@ test_refusals_and_range(void)
 {
 	JlAdviseProblem p = {30, 3, 3, JL_GOAL_DISTANCE, 0, INFINITY};
 	JlAdviseCandidate cs[3];
-	double		f;
+	JlPShape	f;
 	Model		m0 = {IDENTITY, true, false, 30, 1, 1},
 				m1 = {RADEMACHER, true, false, 30, 1, 5},
 				m2 = {GAUSS, true, false, 30, 1, 1000};
@@ -389,22 +390,140 @@ test_found_centres(void)
 				known,
 				found;
 
-	found = jl_advise_score(&p, &id, p.lo, 64, s2, NAN);
+	found = jl_advise_score(&p, &id, p.lo, 64, s2, NULL);
 	check(unit_rel(found, jl_log_normal_tail(c / sqrt(2 + 3 * 64 * sg / p.lo))) < 1e-12,
 		  "found centres: Phi(-c / sqrt(2 + 3 k sigma^2 / r2)) without a projection");
 	p.n = INFINITY;
-	known = jl_advise_score(&p, &id, p.lo, 64, s2, NAN);
+	known = jl_advise_score(&p, &id, p.lo, 64, s2, NULL);
 	check(unit_rel(known, jl_log_normal_tail(c)) < 1e-12 && known < found,
 		  "known centres: Phi(-r / (2 sigma)), below the found centres' error");
 	p.n = 1797;
-	check(jl_advise_score(&p, &rad, p.lo, 5, s2, NAN) < found,
+	check(jl_advise_score(&p, &rad, p.lo, 5, s2, NULL) < found,
 		  "digits, Gaussian noise: Rademacher k = 5 ranks above no projection (%.3f, %.3f)",
-		  exp(jl_advise_score(&p, &rad, p.lo, 5, s2, NAN)), exp(found));
+		  exp(jl_advise_score(&p, &rad, p.lo, 5, s2, NULL)), exp(found));
+}
+
+/*
+ * The realized P's shape: tr(G)/d and tr(G^2)/tr(G) are the mean over
+ * directions of |x P|^2/|x|^2 and the ratio of means of |P^T w|^2 and |w|^2
+ * (w = x P); over Gaussian P their means are 1 and (d + k + 1)/k.  A P with
+ * short rows has less noise and proportionally less signal, so with the
+ * realized scale a small-entry Gaussian P at k = 1 does not outrank a
+ * Rademacher P at k = 1 (whose rows are as long as its noise allows); with
+ * the mean over keys (the negative control) it does.
+ */
+static void
+test_p_shape(void)
+{
+	uint64_t	seed = 77;
+	int			d = 9,
+				k = 3,
+				draws = 200000,
+				t,
+				i,
+				j;
+	double		P[27],
+				sx = 0,
+				sx2 = 0,
+				sn = 0,
+				sd2 = 0,
+				sdn = 0;
+	JlPShape	sh;
+
+	for (i = 0; i < d * k; i++)
+		P[i] = unit_det_normal(&seed) / sqrt(k);
+	sh = jl_p_shape(P, d, k);
+	for (t = 0; t < draws; t++)
+	{
+		double		x[9],
+					w[3] = {0, 0, 0},
+					ptw2 = 0,
+					n2 = 0,
+					w2 = 0,
+					q;
+
+		for (i = 0; i < d; i++)
+		{
+			x[i] = unit_det_normal(&seed);
+			n2 += x[i] * x[i];
+		}
+		for (j = 0; j < k; j++)
+		{
+			for (i = 0; i < d; i++)
+				w[j] += x[i] * P[i * k + j];
+			w2 += w[j] * w[j];
+		}
+		for (i = 0; i < d; i++)
+		{
+			double		y = 0;
+
+			for (j = 0; j < k; j++)
+				y += P[i * k + j] * w[j];
+			ptw2 += y * y;
+		}
+		q = w2 / n2;
+		sx += q;
+		sx2 += q * q;
+		sn += ptw2 / n2;
+		sd2 += w2 / n2;
+		sdn += 1;
+	}
+	{
+		double		m = sx / draws,
+					se = sqrt((sx2 / draws - m * m) / draws),
+					ratio = sn / sd2;
+
+		check(fabs(m - sh.scale) < UNIT_Z * se,
+			  "scale of a fixed P = mean of |xP|^2/|x|^2 over directions (%.5f, Monte Carlo %.5f +- %.5f)",
+			  sh.scale, m, se);
+		check(fabs(ratio - sh.spread) < 0.01 * sh.spread,
+			  "spread of a fixed P = ratio of means of |P^T w|^2 and |w|^2 (%.4f, Monte Carlo %.4f)",
+			  sh.spread, ratio);
+	}
+	{
+		double		Q[50 * 5],
+					tr = 0,
+					tr2 = 0;
+		int			reps = 20000;
+
+		for (t = 0; t < reps; t++)
+		{
+			for (i = 0; i < 250; i++)
+				Q[i] = unit_det_normal(&seed) / sqrt(5);
+			sh = jl_p_shape(Q, 50, 5);
+			tr += sh.scale;
+			tr2 += sh.spread * sh.scale;
+		}
+		check(fabs(tr / reps - 1.0) < 0.005 && fabs(tr2 / tr - 56.0 / 5) < 0.01 * 56.0 / 5,
+			  "over Gaussian P: mean scale 1 (%.4f), ratio of means of the spread (d + k + 1)/k = %.3f (%.3f)",
+			  tr / reps, 56.0 / 5, tr2 / tr);
+	}
+	{
+		JlAdviseProblem p = {4, 0.67, 0.67, JL_GOAL_CLUSTERING, 1 / 24.0, 150};
+		JlAdviseCandidate rad = {.identity = false, .gaussian = true, .m4 = 1},
+					gau = {.identity = false, .gaussian = true, .m4 = 3};
+		double		Pr[4] = {1, -1, 1, 1},
+					Pg[4] = {0.5, -0.4, 0.3, 0.2},
+					s2 = 2.0;	/* noise of Rademacher; Gaussian's: max|P|^2 as much */
+		JlPShape	shr = jl_p_shape(Pr, 4, 1),
+					shg = jl_p_shape(Pg, 4, 1);
+		double		sr = jl_advise_score(&p, &rad, p.lo, 1, s2, &shr),
+					sg = jl_advise_score(&p, &gau, p.lo, 1, s2 * 0.25, &shg),
+					sg_mean = jl_advise_score(&p, &gau, p.lo, 1, s2 * 0.25, NULL);
+
+		check(shr.scale == 1.0 && shr.spread == 4.0 && sr < sg,
+			  "k = 1: a short Gaussian P does not outrank Rademacher with its realized signal (%.4f < %.4f)",
+			  exp(sr), exp(sg));
+		check(sg_mean < sr,
+			  "negative control: with the mean over keys it would (%.4f < %.4f)",
+			  exp(sg_mean), exp(sr));
+	}
 }
 
 int
 main(void)
 {
+	test_p_shape();
 	test_tails();
 	test_t_is_the_mixture();
 	test_threshold();
