@@ -18,7 +18,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/plugin.sh" realdata "matplotlib, numpy, s
 if [ "$quick" = 1 ]; then
   sets="wine"; reps=2; epsilons='{4}'
 else
-  sets="iris wine breast_cancer digits"; reps=20; epsilons='{1,4,8}'
+  sets="iris wine breast_cancer digits"; reps=40; epsilons='{1,4,8}'
 fi
 pairs=500
 kinds='{rademacher,gaussian,achlioptas,sparse}'

@@ -79,35 +79,73 @@ class Cells:
         return {rep: v[i] for rep, v in self.val.get((ds, noise, eps, kind, k), {}).items()}
 
 
-def verdict(cells, advice, ds, noise, eps, grid, goal, metric):
-    """The advisor's choice per key against the best measured option (paired over keys)."""
+def paired(cells, ds, noise, eps, picks, best, metric, reps):
+    """Per key in reps: the advisor's value, and best's advantage over it."""
     sign = 1 if metric == "acc" else -1
-    reps = sorted({rep for kd, k in grid for rep in cells.series(ds, noise, eps, kd, k, metric)})
+    bs = cells.series(ds, noise, eps, best[0], best[1], metric)
+    adv, diff = [], []
+    for rep, (kd, k) in picks.items():
+        s = cells.series(ds, noise, eps, kd, k, metric)
+        if rep in reps and rep in s and rep in bs:
+            adv.append(s[rep])
+            diff.append(sign * (bs[rep] - s[rep]))
+    return adv, diff
+
+
+def within_one_se(diff):
+    dm, dse = mean_se(diff)
+    return bool(diff) and (dm <= (dse if not math.isnan(dse) else 0) or dm <= 0)
+
+
+def best_option(cells, ds, noise, eps, grid, metric, reps):
+    """The option of the best mean over the keys in reps, among those measured for every key."""
+    sign = 1 if metric == "acc" else -1
+    allreps = {rep for kd, k in grid for rep in cells.series(ds, noise, eps, kd, k, metric)}
     best = None
     for kd, k in grid:
         s = cells.series(ds, noise, eps, kd, k, metric)
-        if len(s) < len(reps) or not s:
-            continue               # refused for some key: not a candidate
-        m = np.mean(list(s.values()))
+        if len(s) < len(allreps) or not s:
+            continue               # refused for some key, or only the advisor's picks
+        m = np.mean([s[r] for r in reps])
         if best is None or sign * m > sign * best[2]:
             best = (kd, k, m)
+    return best
+
+
+def verdict(cells, advice, ds, noise, eps, grid, goal, metric):
+    """The advisor's choice per key against the best measured option (paired over keys).
+
+    within: against the best mean over all keys, which is also chosen on those keys
+    (the winner's curse: with several options of nearly equal mean, the largest
+    measured mean exceeds its own true mean, so even the truly best option fails this
+    test in a fair share of cells).  held_out: the best option chosen on the first half
+    of the keys (selection) and compared on the second half (evaluation), where the
+    selection is not favoured by the evaluation keys' noise.  oracle: that same
+    selected option judged as the advisor is in 'within', on the evaluation keys: how
+    often a choice made from real measurements passes the first test.
+    """
+    reps = sorted({rep for kd, k in grid for rep in cells.series(ds, noise, eps, kd, k, metric)})
+    best = best_option(cells, ds, noise, eps, grid, metric, reps)
     picks = {int(a["rep"]): (a["kind"], int(a["k"])) for a in advice
              if a["ds"] == ds and a["noise"] == noise and float(a["epsilon"]) == eps
              and a["goal"] == goal}
-    adv, diff = [], []
-    bs = cells.series(ds, noise, eps, best[0], best[1], metric)
-    for rep, (kd, k) in picks.items():
-        s = cells.series(ds, noise, eps, kd, k, metric)
-        if rep in s and rep in bs:
-            adv.append(s[rep])
-            diff.append(sign * (bs[rep] - s[rep]))
-    dm, dse = mean_se(diff)
+    adv, diff = paired(cells, ds, noise, eps, picks, best, metric, set(reps))
     counts = defaultdict(int)
     for p in picks.values():
         counts[p] += 1
-    within = bool(diff) and (dm <= (dse if not math.isnan(dse) else 0) or dm <= 0)
-    return dict(best=best, adv=mean_se(adv), diff=(dm, dse), within=within,
-                picks=sorted(counts.items(), key=lambda t: -t[1]), n=len(adv))
+    half = len(reps) // 2
+    sel, ev = reps[:half], set(reps[half:])
+    chosen = best_option(cells, ds, noise, eps, grid, metric, sel) if half >= 2 else None
+    held = orc = None
+    if chosen is not None:
+        _, hdiff = paired(cells, ds, noise, eps, picks, chosen, metric, ev)
+        ebest = best_option(cells, ds, noise, eps, grid, metric, sorted(ev))
+        _, odiff = paired(cells, ds, noise, eps, {r: chosen[:2] for r in ev}, ebest, metric, ev)
+        held = dict(best=chosen, diff=mean_se(hdiff), within=within_one_se(hdiff))
+        orc = dict(best=ebest, diff=mean_se(odiff), within=within_one_se(odiff))
+    return dict(best=best, adv=mean_se(adv), diff=mean_se(diff), within=within_one_se(diff),
+                picks=sorted(counts.items(), key=lambda t: -t[1]), n=len(adv),
+                held_out=held, oracle=orc)
 
 
 def picks_text(picks):
@@ -146,16 +184,22 @@ def main():
                 for goal, metric in GOALS:
                     v = verdict(cells, advice, ds, noise, eps, grid, goal, metric)
                     verdicts[(ds, noise, eps, goal)] = v
+                    h, o = v["held_out"] or {}, v["oracle"] or {}
                     vrows.append([ds, noise, eps, goal, picks_text(v["picks"]), v["adv"][0], v["adv"][1],
                                   opt_name(*v["best"][:2]), v["best"][2], v["diff"][0], v["diff"][1],
-                                  v["within"]])
+                                  v["within"],
+                                  opt_name(*h["best"][:2]) if h else "",
+                                  h["diff"][0] if h else "", h["diff"][1] if h else "",
+                                  h.get("within", ""), o.get("within", "")])
     write_csv(os.path.join(res, "realdata_cells.csv"),
               ["ds", "noise", "epsilon", "kind", "k", "keys", "refused", "accuracy", "accuracy_se",
                "mse", "mse_se", "mse_ratio_to_raw_noise"], rows)
     write_csv(os.path.join(res, "realdata_verdicts.csv"),
               ["ds", "noise", "epsilon", "goal", "advisor_choices", "advisor_mean", "advisor_se",
                "best_option", "best_mean", "paired_difference", "paired_difference_se",
-               "within_one_se"], vrows)
+               "within_one_se", "held_out_best_option", "held_out_difference",
+               "held_out_difference_se", "held_out_within_one_se",
+               "oracle_within_one_se"], vrows)
     figure(a.out, sets, cells, verdicts, epsilons, grid)
     section(a, sets, cells, verdicts, advice, epsilons, grid, rows)
 
@@ -267,6 +311,15 @@ def section(a, sets, cells, verdicts, advice, epsilons, grid, rows):
         f.write("\n".join(md))
 
 
+def held_text(v):
+    h = v["held_out"]
+    if not h:
+        return ""
+    return ("; held out: within one se of " + opt_name(*h["best"][:2]) if h["within"] else
+            f"; held out: **not within one se** of {opt_name(*h['best'][:2])} "
+            f"({h['diff'][0]:.3g} ± {h['diff'][1]:.2g})")
+
+
 def short(v):
     return picks_text(v["picks"][:1]) + (" …" if len(v["picks"]) > 1 else "")
 
@@ -291,7 +344,8 @@ def summary(sets, verdicts, epsilons, cells, grid):
                 raw = mean_se(list(cells.series(ds, noise, e, "identity", d, "acc").values()))[0]
                 cs.append(f"best {opt_name(*v['best'][:2])} {v['best'][2]:.3f}; raw noise {raw:.3f}; "
                           f"advisor {short(v)} {v['adv'][0]:.3f}: "
-                          + ("within one se" if v["within"] else "**not within one se**"))
+                          + ("within one se" if v["within"] else "**not within one se**")
+                          + held_text(v))
             md.append(f"| {ds}, {noise} | " + " | ".join(cs) + " |")
     md += ["", "Distances (goal 'distance'): the best measured option by MSE, the best "
            "projection's MSE as a multiple of no projection's, and the advisor's choice.\n", head,
@@ -306,7 +360,8 @@ def summary(sets, verdicts, epsilons, cells, grid):
                         if kd != "identity"]
                 cs.append(f"best {opt_name(*v['best'][:2])}; best projection ×{min(proj):.3g}; "
                           f"advisor {short(v)}: "
-                          + ("within one se" if v["within"] else "**not within one se**"))
+                          + ("within one se" if v["within"] else "**not within one se**")
+                          + held_text(v))
             md.append(f"| {ds}, {noise} | " + " | ".join(cs) + " |")
     md.append("")
     return md
@@ -351,7 +406,8 @@ def ds_tables(s, cells, verdicts, epsilons, grid):
                 cs.append(f"{picks_text(v['picks'])}<br>{val}<br>"
                           + ("within one se of the best" if v["within"] else
                              f"**not within one se**: best {opt_name(*v['best'][:2])}, "
-                             f"{v['diff'][0]:.3g} ± {v['diff'][1]:.2g} better"))
+                             f"{v['diff'][0]:.3g} ± {v['diff'][1]:.2g} better")
+                          + held_text(v).replace("; ", "<br>", 1))
             md.append(f"| *jl_advise, goal '{goal}'* | " + " | ".join(cs) + " |")
         md.append("")
     return md
@@ -393,22 +449,38 @@ def miss_text(cells, advice, ds, noise, e, goal, v):
 
 def reading(sets, verdicts, advice, epsilons, cells):
     md = ["### Reading\n"]
-    tot = {g: [0, 0, 0] for g, _ in GOALS}     # cells, raw noise best, advisor within
+    # cells, raw noise best, advisor within, held out within, oracle within
+    tot = {g: [0, 0, 0, 0, 0] for g, _ in GOALS}
     misses = {g: [] for g, _ in GOALS}
+    hmisses = {g: [] for g, _ in GOALS}
     for (ds, noise, e, goal), v in verdicts.items():
         t = tot[goal]
         t[0] += 1
         t[1] += v["best"][0] == "identity"
         t[2] += v["within"]
+        t[3] += bool(v["held_out"] and v["held_out"]["within"])
+        t[4] += bool(v["oracle"] and v["oracle"]["within"])
         if not v["within"]:
             misses[goal].append(miss_text(cells, advice, ds, noise, e, goal, v))
+        if v["held_out"] and not v["held_out"]["within"]:
+            h = v["held_out"]
+            hmisses[goal].append(f"{ds}, {noise}, ε = {e:g} ({opt_name(*h['best'][:2])} "
+                                 f"better by {h['diff'][0]:.3g} ± {h['diff'][1]:.2g})")
     for goal, metric in GOALS:
-        n, raw, within = tot[goal]
+        n, raw, within, held, orc = tot[goal]
         what = "Accuracy" if metric == "acc" else "Distance MSE"
         md.append(f"- *{what}.* No projection (raw noise) is the best measured option in "
                   f"{raw} of {n} cells (data set × noise × epsilon). The advisor's choice (goal "
                   f"'{goal}') is within one standard error of the best in {within} of {n}."
-                  + (" Where it is not: " + "; ".join(misses[goal]) + "." if misses[goal] else ""))
+                  + (" Where it is not: " + "; ".join(misses[goal]) + "." if misses[goal] else "")
+                  + f" Against the best option chosen on the first half of the keys and compared "
+                  f"on the second half (held out), it is within one standard error in {held} of "
+                  f"{n}" + (": not in " + "; ".join(hmisses[goal]) if hmisses[goal] else "")
+                  + f". The option chosen from the first half's measurements, judged on the "
+                  f"second half as the advisor is judged on all keys, passes in {orc} of {n}: "
+                  "the first test is failed by a choice made from real measurements too, "
+                  "because the best of many nearly equal measured means is favoured by its own "
+                  "noise.")
     md.append(
         "- *Why, from the advisor's models* (docs/internals.md). Distances: it predicts the "
         "error at one squared distance, dist2 = d/6 here, while the data's pairs are closer ("
