@@ -67,7 +67,7 @@ typedef struct JlNsModel
 	double	   *U0t;			/* s0 x d (Alg. 2) */
 	double	   *T0;				/* s0 x md: U0^T A_d (Alg. 2) */
 	double	   *AdT;			/* md x d: the desired model, transposed */
-	double	   *absAdT;			/* md x d: |A_d^T|, for the certificate */
+	double	   *amax;			/* d: max_k |A_d ik|, for the certificate */
 	double		sigma_max;		/* largest singular value of A_d (Alg. 1) or
 								 * of [A_d A_c] (Alg. 2) */
 	size_t		bytes;			/* of the one allocation holding it all */
@@ -110,14 +110,19 @@ extern void jl_ns_clean(const JlNsModel *m, const double *x, double eps,
 						double *out, double *scratch, int *iscratch,
 						JlNsReport *rep);
 
+/* whether the n doubles are all finite (the per-row check of x, vectorised) */
+extern int	jl_ns_all_finite(const double *v, int n);
+
 /*
  * An upper bound of ||A^T (x - xt)||^2 in exact arithmetic on the given
  * doubles, from a floating-point evaluation (any summation order) and its
- * error bound; At is A^T (m x d), absAt |A^T|; r and g are m doubles of
- * scratch, D 2 d.
+ * error bound; At is A^T (m x d).  With amax (max_k |A_ik|, d values) a
+ * cheaper bound is tried first and returned if it is at most target;
+ * otherwise, or without amax, the bound from each output's own sums.
+ * r and g are m doubles of scratch, D 2 d.
  */
-extern double jl_ns_certify(const double *At, const double *absAt, int d, int m,
-							const double *x, const double *xt, double *r,
-							double *g, double *D);
+extern double jl_ns_certify(const double *At, const double *amax, int d,
+							int m, const double *x, const double *xt,
+							double target, double *r, double *g, double *D);
 
 #endif

@@ -175,12 +175,19 @@ clean(FunctionCallInfo fcinfo, int method, int nmodels, int eps_arg)
 {
 	const JlNsModel *m;
 	NsCallSite *site;
+	ArrayType  *xa;
 	double	   *x;
 	double		eps;
 	int			d;
 	ArrayType  *out;
 
-	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
+	xa = PG_GETARG_ARRAYTYPE_P(0);
+	/* the checks of jl_array_vector, the per-element one vectorised; that
+	 * function names the offending element */
+	d = jl_array_check(xa, FLOAT8OID, "x");
+	x = (double *) ARR_DATA_PTR(xa);
+	if (!jl_ns_all_finite(x, d))
+		x = jl_array_vector(xa, "x", &d);
 	eps = read_eps(fcinfo, eps_arg);
 	m = site_model(fcinfo, method, nmodels);
 	site = (NsCallSite *) fcinfo->flinfo->fn_extra;

@@ -852,6 +852,126 @@ test_toy(void)
 	jl_ns_model_free(M);
 }
 
+/*
+ * The certificate's two bounds: the one from each output's sums
+ * (amax NULL) and the cheaper one from max_k |A_ik|, both above the
+ * long-double value on x and xt whose difference ranges over all the
+ * vector kinds (cancellation, subnormals, huge), lengths 1 to 300 (the
+ * vector loops' tails); and the cheaper one is returned only when it
+ * meets the target.
+ */
+static void
+test_certify_bounds(void)
+{
+	int			t,
+				below = 0,
+				ordered = 0,
+				target_ok = 0,
+				apart = 0,
+				n = 3000;
+
+	for (t = 0; t < n; t++)
+	{
+		int			d = 1 + (t * 7) % 300,
+					m = 1 + t % 6,
+					i,
+					k;
+		double	   *A = malloc(sizeof(double) * d * m),
+				   *At = malloc(sizeof(double) * d * m),
+				   *amax = malloc(sizeof(double) * d),
+				   *x = malloc(sizeof(double) * d),
+				   *xt = malloc(sizeof(double) * d),
+				   *D = malloc(sizeof(double) * 2 * d),
+					r[8],
+					g[8],
+					exact,
+					cheap;
+		long double truth;
+
+		fill_model(A, d, m, t % 5);
+		fill_x(x, A, d, m, t % 7);
+		for (i = 0; i < d; i++)
+		{
+			/* xt: x nearly (cancellation), or another vector */
+			xt[i] = (t % 3 == 0) ? x[i] * (1.0 + 1e-9 * rnd()) :
+				(t % 3 == 1) ? x[i] - 1e-3 * rnd() : rnd();
+			amax[i] = 0.0;
+			for (k = 0; k < m; k++)
+			{
+				At[(size_t) k * d + i] = A[(size_t) i * m + k];
+				if (fabs(A[(size_t) i * m + k]) > amax[i])
+					amax[i] = fabs(A[(size_t) i * m + k]);
+			}
+		}
+		truth = quad_err(A, d, m, x, xt);
+		exact = jl_ns_certify(At, NULL, d, m, x, xt, 0.0, r, g, D);
+		cheap = jl_ns_certify(At, amax, d, m, x, xt, INFINITY, r, g, D);
+		if (!(truth <= exact) || !(truth <= cheap))
+		{
+			if (below < 5)
+				note("bound below the value: d %d m %d kinds %d %d: value %Lg exact %g cheap %g",
+					 d, m, t % 5, t % 7, truth, exact, cheap);
+		}
+		else
+			below++;
+		if (!isfinite(cheap) || exact <= cheap * (1.0 + 1e-12))
+			ordered++;
+		/* a target below the cheaper bound: the exact one comes back */
+		if (!(cheap > exact) || !isfinite(cheap))
+			target_ok++;
+		else
+		{
+			apart++;
+			if (jl_ns_certify(At, amax, d, m, x, xt, exact, r, g, D) == exact &&
+				jl_ns_certify(At, amax, d, m, x, xt, cheap, r, g, D) == cheap)
+				target_ok++;
+		}
+		free(A);
+		free(At);
+		free(amax);
+		free(x);
+		free(xt);
+		free(D);
+	}
+	check(below == n, "certificate: both bounds (per output, and from max_k |A_ik|) at or above the long-double value in %d of %d cases, d 1 to 300", below, n);
+	check(ordered == n, "certificate: the bound per output is the tighter in %d of %d cases", ordered, n);
+	check(target_ok == n && apart > 100,
+		  "certificate: the cheaper bound is returned exactly when it meets the target (%d of %d; %d cases with the bounds apart)",
+		  target_ok, n, apart);
+}
+
+/* the vectorised finite check of x, each position and tail */
+static void
+test_all_finite(void)
+{
+	static const double bad[3] = {NAN, INFINITY, -INFINITY};
+	double		v[41];
+	int			n,
+				p,
+				b,
+				ok = 0,
+				cases = 0;
+
+	for (n = 1; n <= 41; n++)
+	{
+		for (p = 0; p < n; p++)
+			v[p] = (p % 4 == 0) ? DBL_MAX : (p % 4 == 1) ? -4.9e-324 : (p % 4 == 2) ? -0.0 : rnd();
+		cases++;
+		ok += jl_ns_all_finite(v, n) == 1;
+		for (p = 0; p < n; p++)
+			for (b = 0; b < 3; b++)
+			{
+				double		keep = v[p];
+
+				v[p] = bad[b];
+				cases++;
+				ok += jl_ns_all_finite(v, n) == 0;
+				v[p] = keep;
+			}
+	}
+	check(ok == cases, "jl_ns_all_finite: %d of %d arrays (lengths 1 to 41, NaN and +-Infinity at every position, DBL_MAX, subnormals, -0) classified right", ok, cases);
+}
+
 int
 main(void)
 {
@@ -864,5 +984,7 @@ main(void)
 	test_rank_zero();
 	test_guarantee();
 	test_checker_can_fail();
+	test_certify_bounds();
+	test_all_finite();
 	return unit_done("test_nullspace");
 }
