@@ -411,17 +411,80 @@ typedef double jl_f64x4u __attribute__((vector_size(32), aligned(8), may_alias))
  * sign extension in the loops.
  */
 
-/* y = M x for the rows of M (rows x d, row-major), two rows at a time
- * (x read once per pair), an odd last row with four chains of its own */
+/* y = M x for the rows of M (rows x d, row-major), four rows at a time
+ * (x read once per four), then two, then one with four chains of its own */
 JL_NS_CLONES
 static void
 rows_dot(const double *M, int rows, int d, const double *x, double *y)
 {
 	size_t		n = (size_t) d,
-				j,
+				j = 0,
 				i;
 
-	for (j = 0; j + 2 <= (size_t) rows; j += 2)
+	for (; j + 4 <= (size_t) rows; j += 4)
+	{
+		const double *a = M + j * n,
+				   *b = a + n,
+				   *c = b + n,
+				   *e = c + n;
+		jl_f64x4	a0 = {0.0, 0.0, 0.0, 0.0},
+					a1 = a0,
+					b0 = a0,
+					b1 = a0,
+					c0 = a0,
+					c1 = a0,
+					e0 = a0,
+					e1 = a0;
+		double		ta,
+					tb,
+					tc,
+					te;
+
+		for (i = 0; i + 8 <= n; i += 8)
+		{
+			jl_f64x4	x0 = LD4(x + i),
+						x1 = LD4(x + i + 4);
+
+			a0 += LD4(a + i) * x0;
+			a1 += LD4(a + i + 4) * x1;
+			b0 += LD4(b + i) * x0;
+			b1 += LD4(b + i + 4) * x1;
+			c0 += LD4(c + i) * x0;
+			c1 += LD4(c + i + 4) * x1;
+			e0 += LD4(e + i) * x0;
+			e1 += LD4(e + i + 4) * x1;
+		}
+		if (i + 4 <= n)
+		{
+			jl_f64x4	x0 = LD4(x + i);
+
+			a0 += LD4(a + i) * x0;
+			b0 += LD4(b + i) * x0;
+			c0 += LD4(c + i) * x0;
+			e0 += LD4(e + i) * x0;
+			i += 4;
+		}
+		a0 += a1;
+		b0 += b1;
+		c0 += c1;
+		e0 += e1;
+		ta = HSUM4(a0);
+		tb = HSUM4(b0);
+		tc = HSUM4(c0);
+		te = HSUM4(e0);
+		for (; i < n; i++)
+		{
+			ta += a[i] * x[i];
+			tb += b[i] * x[i];
+			tc += c[i] * x[i];
+			te += e[i] * x[i];
+		}
+		y[j] = ta;
+		y[j + 1] = tb;
+		y[j + 2] = tc;
+		y[j + 3] = te;
+	}
+	for (; j + 2 <= (size_t) rows; j += 2)
 	{
 		const double *a = M + j * n,
 				   *b = a + n;
