@@ -20,6 +20,8 @@
 #                      covariance release on the worst-case neighbours
 #   graph.sql          check 10: the graph release's cut estimates:
 #                      unbiased, their standard deviation and plug-in
+#   graph_audit.sql    check 11: empirical (epsilon, delta) of the graph
+#                      release on an edge neighbour (Clopper-Pearson)
 # and prints one line per check or negative control with its statistic, band
 # and verdict.  Exits non-zero if a check fails, a negative control is not
 # rejected, a check has no control, or any SQL fails.
@@ -28,7 +30,7 @@
 # 5e-8 (lib.sql), at most 40 lines, so a correct extension fails a run
 # with probability at most 2e-6.  Deterministic lines ('exact') cannot fail by
 # chance.  Negative controls are rejected with margins of 7 standard errors
-# or more (epsilon: eps_lb about 2 to 3 against the claimed 1).
+# or more (epsilon: eps_lb about 1.8 to 3 against the claimed 1).
 #
 # Usage: test/stat/run.sh        (JLDP_STAT_DB overrides the database name,
 #                                 JLDP_STAT_PARTS the list of parts)
@@ -57,7 +59,7 @@ SQL
 echo "jldp $(psql_db -At -c "SELECT extversion FROM pg_extension WHERE extname = 'jldp'"), key 'stat' fingerprint $(psql_db -At -c "SELECT fingerprint FROM jl_keys WHERE name = 'stat'")"
 
 status=0
-for part in ${JLDP_STAT_PARTS:-zero_variance recovery epsilon rr gaussian identity covariance covariance_audit graph}; do
+for part in ${JLDP_STAT_PARTS:-zero_variance recovery epsilon rr gaussian identity covariance covariance_audit graph graph_audit}; do
   t0=$(date +%s)
   from=$(psql_db -At -c "SELECT coalesce(max(seq), 0) FROM stat_result")
   if ! psql_db -o /dev/null -c "SET client_min_messages = warning" -f "$here/$part.sql"; then
