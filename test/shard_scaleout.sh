@@ -11,7 +11,8 @@
 #      shard sorts and limits (LIMIT in the remote SQL).
 #   4. k-means: jl_kmeans_lloyd from the same starting centroids gives the
 #      same centroids bit for bit; the Lloyd step is an aggregate computed by
-#      the shard (postgres_fdw pushes it).
+#      the shard (postgres_fdw pushes it).  Both functions read the shards
+#      asynchronously (auto_explain shows Async Foreign Scan).
 #   5. An analyst mapped to a shard role with SELECT on the sketches only
 #      cannot read jldp_key through a foreign table of its own; the negative
 #      control, a mapping to the shard's superuser, can.
@@ -101,6 +102,25 @@ jl_check "k-means moved the centroids" "$([ "$dist_km" != "$c0" ] && echo moved)
 agg=$(q $PC -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT jl_lloyd_step($sketch_col, '$c0') FROM sk_1")
 jl_check "the Lloyd step is computed by the shard (an aggregate in the remote SQL)" \
   "$(echo "$agg" | grep -c 'Remote SQL: SELECT public.jl_lloyd_step(')" "1"
+
+# 4b. the shards answer at the same time: the plans of jl_knn's and
+# jl_kmeans_lloyd's queries (auto_explain in the coordinator's log) read
+# both foreign partitions asynchronously
+log="$dir/coord.log"
+before=$(grep -c "Async Foreign Scan" "$log" || true)
+q $PC -c "LOAD 'auto_explain'" -c "SET auto_explain.log_min_duration = 0" \
+  -c "SET auto_explain.log_nested_statements = on" \
+  -c "SELECT count(*) FROM jl_knn('sk', '$id_col', '$sketch_col', '$qv', 10)" >/dev/null
+sleep 0.2
+knn_async=$(( $(grep -c "Async Foreign Scan" "$log" || true) - before ))
+before=$(grep -c "Async Foreign Scan" "$log" || true)
+q $PC -c "LOAD 'auto_explain'" -c "SET auto_explain.log_min_duration = 0" \
+  -c "SET auto_explain.log_nested_statements = on" \
+  -c "SELECT cardinality(jl_kmeans_lloyd('sk', '$sketch_col', '$c0', 1))" >/dev/null
+sleep 0.2
+km_async=$(( $(grep -c "Async Foreign Scan" "$log" || true) - before ))
+jl_check "kNN: both shards are read asynchronously (Async Foreign Scan in the plan)" "$knn_async" "2"
+jl_check "k-means: both shards compute their step asynchronously (Async Foreign Scan in the plan)" "$km_async" "2"
 
 # 5. analysts and curators on the shards
 q $PS1 >/dev/null <<'SQL'
