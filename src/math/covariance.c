@@ -18,14 +18,12 @@ extern void dpotrf_(const char *uplo, const int *n, double *a, const int *lda,
 extern void dposv_(const char *uplo, const int *n, const int *nrhs, double *a,
 				   const int *lda, double *b, const int *ldb, int *info);
 
-int
-jl_cov_clip(double *x, int d, double C)
+/* x scaled to L2 norm <= C if its squared norm n2 exceeds C^2 */
+static int
+clip_scale(double *x, int d, double n2, double C)
 {
-	double		n2 = 0.0;
 	int			i;
 
-	for (i = 0; i < d; i++)
-		n2 += x[i] * x[i];
 	if (n2 <= C * C)
 		return 0;
 	{
@@ -36,6 +34,109 @@ jl_cov_clip(double *x, int d, double C)
 			x[i] *= s;
 	}
 	return 1;
+}
+
+int
+jl_cov_clip(double *x, int d, double C)
+{
+	double		n2 = 0.0;
+	int			i;
+
+	for (i = 0; i < d; i++)
+		n2 += x[i] * x[i];
+	return clip_scale(x, d, n2, C);
+}
+
+void
+jl_cov_clip_rows(double *X, int n, int d, double C)
+{
+	size_t		dd = (size_t) d;
+	int			i = 0,
+				j;
+
+	/*
+	 * Eight rows side by side: each row's sum is the chain of jl_cov_clip,
+	 * in the same order (so the same bits), and the eight chains overlap
+	 * where one would wait for each addition in turn.
+	 */
+	for (; i + 8 <= n; i += 8)
+	{
+		double	   *x = X + (size_t) i * dd;
+		const double *x0 = x,
+				   *x1 = x0 + dd,
+				   *x2 = x1 + dd,
+				   *x3 = x2 + dd,
+				   *x4 = x3 + dd,
+				   *x5 = x4 + dd,
+				   *x6 = x5 + dd,
+				   *x7 = x6 + dd;
+		double		n0 = 0.0,
+					n1 = 0.0,
+					n2 = 0.0,
+					n3 = 0.0,
+					n4 = 0.0,
+					n5 = 0.0,
+					n6 = 0.0,
+					n7 = 0.0;
+
+		for (j = 0; j < d; j++)
+		{
+			n0 += x0[j] * x0[j];
+			n1 += x1[j] * x1[j];
+			n2 += x2[j] * x2[j];
+			n3 += x3[j] * x3[j];
+			n4 += x4[j] * x4[j];
+			n5 += x5[j] * x5[j];
+			n6 += x6[j] * x6[j];
+			n7 += x7[j] * x7[j];
+		}
+		clip_scale(x, d, n0, C);
+		clip_scale(x + dd, d, n1, C);
+		clip_scale(x + 2 * dd, d, n2, C);
+		clip_scale(x + 3 * dd, d, n3, C);
+		clip_scale(x + 4 * dd, d, n4, C);
+		clip_scale(x + 5 * dd, d, n5, C);
+		clip_scale(x + 6 * dd, d, n6, C);
+		clip_scale(x + 7 * dd, d, n7, C);
+	}
+	for (; i < n; i++)
+		jl_cov_clip(X + (size_t) i * dd, d, C);
+}
+
+int
+jl_cov_copy_finite(double *dst, const double *x, int d)
+{
+	typedef double f64x2 __attribute__((vector_size(16)));
+	f64x2		a0 = {0.0, 0.0},
+				a1 = a0,
+				v0,
+				v1;
+	double		t;
+	int			i;
+
+	/*
+	 * v - v is +0 for a finite v and NaN for an infinite or NaN one, and a
+	 * NaN stays in the sum: plain arithmetic, two at a time in SSE2 (an
+	 * integer test of the exponent bits would need 64-bit vector
+	 * compares, which SSE2 lacks); the copy in the same pass
+	 */
+	for (i = 0; i + 4 <= d; i += 4)
+	{
+		memcpy(&v0, x + i, sizeof(v0));
+		memcpy(&v1, x + i + 2, sizeof(v1));
+		memcpy(dst + i, &v0, sizeof(v0));
+		memcpy(dst + i + 2, &v1, sizeof(v1));
+		a0 += v0 - v0;
+		a1 += v1 - v1;
+	}
+	a0 += a1;
+	t = a0[0] + a0[1];
+	for (; i < d; i++)
+	{
+		dst[i] = x[i];
+		t += x[i] - x[i];
+	}
+	return t == 0.0;
 }
 
 void

@@ -16,6 +16,12 @@
 /* Scale x (d values) to L2 norm <= C, a hair inside; returns whether it was scaled. */
 int			jl_cov_clip(double *x, int d, double C);
 
+/* jl_cov_clip on each row of X (n x d), with the same results, faster */
+void		jl_cov_clip_rows(double *X, int n, int d, double C);
+
+/* x (d values) copied to dst; whether they are all finite (as isfinite on each) */
+int			jl_cov_copy_finite(double *dst, const double *x, int d);
+
 /* R (r x d) += Yb (r x b) X (b x d): one dgemm */
 void		jl_cov_accumulate(double *R, int r, int d, const double *Yb,
 							  const double *X, int b);

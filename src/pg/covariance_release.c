@@ -450,7 +450,8 @@ report_progress(CovReceiver *cv)
 	}
 }
 
-/* 'product': R += Yb X for the batch, Yb fresh; G += X^T X for 'gram' or 'auto' */
+/* The batch's rows clipped; 'product': R += Yb X for the batch, Yb fresh;
+ * G += X^T X for 'gram' or 'auto' */
 static void
 cov_flush(CovReceiver *cv)
 {
@@ -458,6 +459,7 @@ cov_flush(CovReceiver *cv)
 
 	if (cv->n == 0)
 		return;
+	jl_cov_clip_rows(cv->X, cv->n, cr->d, cr->C);
 	if (!cr->gram)
 	{
 		jl_cov_normals(jl_strong_random(), cv->Yb, (size_t) cr->r * cv->n);
@@ -482,8 +484,8 @@ cov_receive(TupleTableSlot *slot, DestReceiver *self)
 	ArrayType  *a;
 	double	   *x,
 			   *row;
-	int			len,
-				j;
+	int			len;
+	bool		ok;
 	MemoryContext old;
 
 	v = slot_getattr(slot, 1, &isnull);
@@ -499,14 +501,11 @@ cov_receive(TupleTableSlot *slot, DestReceiver *self)
 		ARR_DIMS(a)[0] == cr->d)
 	{
 		/* the common case: the elements straight into the batch */
-		memcpy(row, ARR_DATA_PTR(a), sizeof(double) * cr->d);
-		for (j = 0; j < cr->d; j++)
-			if (!isfinite(row[j]))
-				break;
+		ok = jl_cov_copy_finite(row, (const double *) ARR_DATA_PTR(a), cr->d);
 	}
 	else
-		j = 0;
-	if (j < cr->d)
+		ok = false;
+	if (!ok)
 	{
 		/* anything else: the checks, with their messages */
 		x = jl_array_vector(a, "vector", &len);
@@ -517,7 +516,7 @@ cov_receive(TupleTableSlot *slot, DestReceiver *self)
 							(long long) (cr->nrows + cv->n + 1), len, cr->d)));
 		memcpy(row, x, sizeof(double) * cr->d);
 	}
-	jl_cov_clip(row, cr->d, cr->C);
+	/* clipped with the batch (cov_flush) */
 	MemoryContextSwitchTo(old);
 	if (++cv->n == cv->batch)
 		cov_flush(cv);

@@ -416,6 +416,76 @@ test_from_gram(void)
 	free(R);
 }
 
+/*
+ * Clipping a batch (rows side by side) gives the bits of clipping row by
+ * row; the finiteness check agrees with isfinite.  Not statistical.
+ */
+static void
+test_clip_rows(void)
+{
+	uint64_t	seed = 20261127;
+	int			t,
+				same = 0,
+				scaled = 0,
+				cases = 0,
+				fin = 0,
+				fcases = 0;
+
+	for (t = 0; t < 400; t++)
+	{
+		int			n = t % 37,
+					d = 1 + (t * 13) % 120,
+					i,
+					j;
+		double		C = (t % 3 == 0) ? 1.0 : 0.25 + (t % 7),
+				   *X = malloc(sizeof(double) * ((size_t) n * d + 1)),
+				   *Y = malloc(sizeof(double) * ((size_t) n * d + 1));
+
+		for (i = 0; i < n; i++)
+		{
+			double		s = (i % 4 == 0) ? 1e-3 : (i % 4 == 1) ? 0.3 : (i % 4 == 2) ? 3.0 : 1e150;
+
+			for (j = 0; j < d; j++)
+				X[(size_t) i * d + j] = s * unit_det_normal(&seed);
+		}
+		memcpy(Y, X, sizeof(double) * (size_t) n * d);
+		jl_cov_clip_rows(X, n, d, C);
+		for (i = 0; i < n; i++)
+			scaled += jl_cov_clip(Y + (size_t) i * d, d, C);
+		cases++;
+		same += memcmp(X, Y, sizeof(double) * (size_t) n * d) == 0;
+		free(X);
+		free(Y);
+	}
+	check(same == cases && scaled > 1000,
+		  "jl_cov_clip_rows = jl_cov_clip row by row, bit for bit, in %d of %d batches (0 to 36 rows, d 1 to 120, %d rows scaled)",
+		  same, cases, scaled);
+	for (t = 1; t <= 41; t++)
+	{
+		double		v[41],
+					w[41];
+		static const double bad[3] = {NAN, INFINITY, -INFINITY};
+		int			p,
+					b;
+
+		for (p = 0; p < t; p++)
+			v[p] = (p % 3 == 0) ? DBL_MAX : (p % 3 == 1) ? -4.9e-324 : unit_det_normal(&seed);
+		fcases++;
+		fin += jl_cov_copy_finite(w, v, t) == 1 && memcmp(w, v, sizeof(double) * t) == 0;
+		for (p = 0; p < t; p++)
+			for (b = 0; b < 3; b++)
+			{
+				double		keep = v[p];
+
+				v[p] = bad[b];
+				fcases++;
+				fin += jl_cov_copy_finite(w, v, t) == 0;
+				v[p] = keep;
+			}
+	}
+	check(fin == fcases, "jl_cov_copy_finite copies and agrees with isfinite on %d of %d arrays (NaN, +-Infinity at every position of 1 to 41)", fin, fcases);
+}
+
 int
 main(void)
 {
@@ -429,5 +499,6 @@ main(void)
 	test_sigma_plan();
 	test_normals();
 	test_from_gram();
+	test_clip_rows();
 	return unit_done("test_covariance_accountant");
 }
