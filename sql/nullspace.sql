@@ -104,6 +104,16 @@ RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 DROP TABLE ns_big;
 
+-- one call site per column: the model a constant (compared in full once,
+-- then by address), or changing from row to row (compared every row)
+SELECT count(*) FILTER (WHERE c = k) AS constant_equals_column,
+       count(*) FILTER (WHERE s = CASE WHEN i % 3 = 0 THEN c ELSE c2 END) AS switching_model
+FROM (SELECT i, jl_nullspace_clean(x, '{{1,0.5},{-1,0.2},{0.3,0},{0,0},{0.01,0.001},{2,-1}}', 0.01) AS c,
+             jl_nullspace_clean(x, ad, 0.01) AS k,
+             jl_nullspace_clean(x, '{{1},{2},{0},{0},{0},{0}}', 0.01) AS c2,
+             jl_nullspace_clean(x, CASE WHEN i % 3 = 0 THEN ad ELSE '{{1},{2},{0},{0},{0},{0}}' END, 0.01) AS s
+      FROM vec, model) t;
+
 -- bad input, each with its SQLSTATE
 SELECT q, ns_try(q) AS result FROM unnest(ARRAY[
   $$SELECT jl_nullspace_clean('{1,2,3}', '{{1},{2}}', 0.1)$$,

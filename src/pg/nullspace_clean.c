@@ -5,7 +5,8 @@
  * (Algorithm 2).  The model's decomposition comes from the per-backend
  * cache; each call site also remembers the model arguments as they were
  * passed (before detoasting), so a table cleaned against one model reads
- * and hashes the model once, not once per row.
+ * and hashes the model once, not once per row; a model that is a constant
+ * in the query is compared in full once, then by its address.
  */
 #include "postgres.h"
 
@@ -14,6 +15,8 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "nodes/pg_list.h"
+#include "nodes/primnodes.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -33,6 +36,7 @@ typedef struct NsCallSite
 	int			method;
 	char	   *raw[2];			/* the model arguments' bytes as passed */
 	Size		rawlen[2];
+	const char *constptr[2];	/* a Const argument's bytes, once matched */
 	uint64		id;				/* the cache entry */
 	int			d;
 	double	   *scratch;
@@ -58,6 +62,23 @@ arg_bytes(Datum v, const char **p, Size *len)
 	*len = VARSIZE_ANY(ptr);
 }
 
+/*
+ * Whether model argument i is a Const in the calling expression: its value
+ * then lives, unchanged at one address, as long as the call site (not so
+ * a Param, which PL/pgSQL may refill in place between calls)
+ */
+static bool
+arg_is_const(FmgrInfo *flinfo, int i)
+{
+	Node	   *e = flinfo->fn_expr;
+	List	   *args;
+
+	if (e == NULL || !IsA(e, FuncExpr))
+		return false;
+	args = ((FuncExpr *) e)->args;
+	return i < list_length(args) && IsA(list_nth(args, i), Const);
+}
+
 static bool
 site_matches(NsCallSite *site, int method, Datum *args, int nargs)
 {
@@ -71,6 +92,9 @@ site_matches(NsCallSite *site, int method, Datum *args, int nargs)
 		Size		len;
 
 		arg_bytes(args[i], &p, &len);
+		/* a Const compared in full once: its address suffices after */
+		if (site->constptr[i] != NULL && p == site->constptr[i])
+			continue;
 		if (len != site->rawlen[i] || memcmp(p, site->raw[i], len) != 0)
 			return false;
 	}
@@ -127,7 +151,20 @@ site_model(FunctionCallInfo fcinfo, int method, int nmodels)
 		fcinfo->flinfo->fn_extra = site;
 	}
 	if (site_matches(site, method, args, nmodels))
+	{
+		for (i = 0; i < nmodels; i++)
+			if (site->constptr[i] == NULL && arg_is_const(fcinfo->flinfo, 1 + i))
+			{
+				const char *p;
+				Size		len;
+
+				arg_bytes(args[i], &p, &len);
+				/* not a copy flattened from an expanded array */
+				if (p == (const char *) DatumGetPointer(args[i]))
+					site->constptr[i] = p;
+			}
 		return jl_ns_cache_still(site->id);
+	}
 
 	for (i = 0; i < nmodels; i++)
 		A[i] = jl_matrix_read(DatumGetArrayTypeP(args[i]), names[i], &rows[i], &cols[i]);
@@ -137,6 +174,7 @@ site_model(FunctionCallInfo fcinfo, int method, int nmodels)
 				 errmsg("a_confidential has %d rows but a_desired has %d", rows[1], rows[0]),
 				 errdetail("Both models map the same d features: one row per feature.")));
 	site->id = 0;
+	site->constptr[0] = site->constptr[1] = NULL;
 	m = jl_ns_cache_get(method, rows[0], cols[0], nmodels == 2 ? cols[1] : 0,
 						A[0], A[1], &site->id);
 	site->method = method;
