@@ -35,6 +35,10 @@ endif
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifneq ($(wildcard $(PGXS)),)
 include $(PGXS)
+# the same for the bitcode PGXS builds for JIT inlining (clang contracts
+# multiply-adds by default), so that code inlined into a query computes the
+# same bits (after the include, which sets BITCODE_CFLAGS)
+BITCODE_CFLAGS += -fno-fast-math -ffp-contract=off -std=gnu99
 else
 all install installcheck:
 	@echo "PostgreSQL 15 server headers are missing: run 'make deps' (or test/deps.sh)" >&2; exit 1
