@@ -144,3 +144,19 @@ SELECT q, ns_try(q) AS result FROM unnest(ARRAY[
 -- NULL in, NULL out (STRICT)
 SELECT jl_nullspace_clean(NULL, '{{1},{2}}', 0.1) IS NULL AS null_x,
        jl_nullspace_clean('{1,2}', NULL, 0.1) IS NULL AS null_model;
+-- Cache eviction (16 models per backend): two call sites of one statement
+-- use 40 distinct models each, so every row evicts entries the other call
+-- site and earlier rows hold; then each model again alone, in reverse
+-- order (rebuilt after its eviction): the same outputs, bit for bit.
+CREATE TEMP TABLE ns_evict AS
+SELECT i,
+       jl_nullspace_clean('{1,2,3,4}', ARRAY[[1, i], [0, 1], [i, 0], [1, 1]]::float8[], 0.5) AS a,
+       jl_nullspace_clean('{4,3,2,1}', ARRAY[[i, 1], [1, 0], [0, i], [1, 2]]::float8[],
+                          ARRAY[[1], [i], [0], [1]]::float8[], 0.5) AS b
+  FROM generate_series(1, 40) i;
+SELECT count(*) AS models,
+       count(*) FILTER (WHERE a = (SELECT jl_nullspace_clean('{1,2,3,4}', ARRAY[[1, i], [0, 1], [i, 0], [1, 1]]::float8[], 0.5))
+                          AND b = (SELECT jl_nullspace_clean('{4,3,2,1}', ARRAY[[i, 1], [1, 0], [0, i], [1, 2]]::float8[],
+                                                             ARRAY[[1], [i], [0], [1]]::float8[], 0.5))) AS same_after_eviction,
+       count(DISTINCT a) AS distinct_outputs
+  FROM (SELECT * FROM ns_evict ORDER BY i DESC) e;
