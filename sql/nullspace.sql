@@ -132,6 +132,8 @@ SELECT q, ns_try(q) AS result FROM unnest(ARRAY[
   $$SELECT jl_nullspace_clean('{1,2}', '{{1},{2}}', '{{1},{2},{3}}', 0.1)$$,
   $$SELECT jl_nullspace_clean('{1,2}', '{{1},{2}}', '{{0},{0}}', 0.1)$$,
   $$SELECT jl_nullspace_clean('{1,2}', '{{1},{2}}', '{{1},{2}}', -1)$$,
+  $$SELECT jl_nullspace_clean('{1,2}', '{{1.7e308},{1.7e308}}', 0.1)$$,
+  $$SELECT jl_nullspace_clean('{1,2}', '{{1e308},{1e308}}', '{{1e308},{1.7e308}}', 0.1)$$,
   $$SELECT jl_linear_fit(x, y) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[]), ('{1,2,3}', '{1}')) t(x, y)$$,
   $$SELECT jl_linear_fit(x, y) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[]), ('{1,2}', '{1,2}')) t(x, y)$$,
   $$SELECT jl_linear_fit(x, y, -1) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[])) t(x, y)$$,

@@ -96,7 +96,13 @@ svd(int m, int n, double *a, double *s, double *u, double *vt)
 	dgesvd_(u ? "S" : "N", "S", &m, &n, a, &m, s, u, &ldu, vt, &p, work,
 			&lwork, &info);
 	free(work);
-	return info == 0 ? JL_NS_OK : JL_NS_LAPACK_FAILED;
+	if (info != 0)
+		return JL_NS_LAPACK_FAILED;
+	/* finite entries whose singular values overflow (near DBL_MAX) */
+	for (info = 0; info < p; info++)
+		if (!isfinite(s[info]))
+			return JL_NS_OVERFLOW;
+	return JL_NS_OK;
 }
 
 /* eigenvalues (ascending, w) and eigenvectors (columns of a) of the

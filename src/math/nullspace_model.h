@@ -38,7 +38,8 @@ typedef enum JlNsStatus
 	JL_NS_RANK_ZERO_DESIRED,	/* A_d == 0 */
 	JL_NS_RANK_ZERO_CONFIDENTIAL,	/* A_c == 0 */
 	JL_NS_NO_MEMORY,
-	JL_NS_LAPACK_FAILED
+	JL_NS_LAPACK_FAILED,
+	JL_NS_OVERFLOW				/* a singular value of the model overflows */
 } JlNsStatus;
 
 /*

@@ -151,6 +151,12 @@ jl_ns_cache_get(int method, int d, int md, int mc, const double *Ad,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("a_confidential has rank zero (every coefficient is 0)")));
 			break;
+		case JL_NS_OVERFLOW:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("the null-space cleaning model is too large to decompose: a singular value overflows"),
+					 errhint("Scale the coefficients down: with a_desired and a_confidential multiplied by c and utility_error by c^2 the guarantee is the same.")));
+			break;
 		case JL_NS_NO_MEMORY:
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
