@@ -63,12 +63,6 @@ jl_p_shape(const double *P, int64_t d, int k)
 }
 
 double
-jl_distortion_factor(const double *P, int64_t d, int k)
-{
-	return jl_p_shape(P, d, k).f;
-}
-
-double
 jl_log_normal_tail(double c)
 {
 	double		c2;
@@ -396,17 +390,15 @@ jl_advise_search(const JlAdviseProblem *p, JlAdviseCandidate *c, int kmax,
 	/* a geometric grid, until the noise alone is too large */
 	for (k = 1;; k = (int) fmax(k + 1, round(k * 1.25)))
 	{
-		double		v;
-
 		if (k >= kmax)
 		{
 			(void) s2_at(&s, kmax);
 			c->at_limit = true;
 			break;
 		}
-		v = s2_at(&s, k);
-		if (!isnan(v) &&
-			noise_score(p, c, k, v, &c->shapes[eval_at(&s, k)]) > s.ref[s.ng - 1] + M_LN2)
+		i = eval_at(&s, k);
+		if (i >= 0 && !isnan(c->s2s[i]) &&
+			noise_score(p, c, k, c->s2s[i], &c->shapes[i]) > s.ref[s.ng - 1] + M_LN2)
 			break;
 	}
 

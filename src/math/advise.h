@@ -66,7 +66,7 @@ typedef struct JlAdviseProblem
  * What the advisor knows of a realized P (d x k), from its Gram matrix
  * G = P^T P; a field NaN where G was not computed (its mean over keys is
  * used then):
- *   f       the distortion factor (jl_distortion_factor; mean 2/k),
+ *   f       the distortion factor (jl_p_shape; mean 2/k),
  *   scale   tr(G)/d, the mean of |x P|^2/|x|^2 over directions x (mean 1;
  *           exactly 1 for Rademacher and P = I),
  *   spread  tr(G^2)/tr(G), the ratio of means over directions of
@@ -142,16 +142,14 @@ double		jl_advise_dist_stddev(double r2, int k, double s2, double f,
 								  bool gaussian, bool identity);
 
 /*
- * The distortion factor of the realized P (d x k, row-major): the mean of
- * (|x P|^2 - |x|^2)^2 / |x|^4 over x uniform on the sphere,
- * ((2 tr(A^2) + tr(A)^2) / (d (d + 2)) - 2 tr(A) / d + 1) with A = P P^T;
- * its average over Gaussian P is 2/k, DESIGN.md's term.  O(d k^2) with
- * dsyrk and k^2 doubles of memory; NaN if those cannot be allocated.
+ * The shape of the realized P (d x k, row-major), from its Gram matrix:
+ * f, the distortion factor, is the mean of (|x P|^2 - |x|^2)^2 / |x|^4
+ * over x uniform on the sphere,
+ * ((2 tr(A^2) + tr(A)^2) / (d (d + 2)) - 2 tr(A) / d + 1) with A = P P^T,
+ * whose average over Gaussian P is 2/k, DESIGN.md's term; scale and spread
+ * as in JlPShape.  O(d k^2) with dsyrk and k^2 doubles of memory; fields
+ * NaN if those cannot be allocated.
  */
-double		jl_distortion_factor(const double *P, int64_t d, int k);
-
-/* The whole shape of the realized P, from the same Gram matrix (fields NaN
- * if it cannot be allocated). */
 JlPShape	jl_p_shape(const double *P, int64_t d, int k);
 
 /* log Phi(-c), accurate far into the tail */

@@ -147,14 +147,14 @@ test_distortion_factor(void)
 		sum += e;
 		sum2 += e * e;
 	}
-	f = jl_distortion_factor(P, d, k);
+	f = jl_p_shape(P, d, k).f;
 	sd = sqrt((sum2 / draws - pow(sum / draws, 2)) / draws);
 	check(fabs(sum / draws - f) < UNIT_Z * sd,
 		  "distortion factor of a fixed P = mean over directions (%.5f, Monte Carlo %.5f +- %.5f)",
 		  f, sum / draws, sd);
 	for (i = 0; i < 7; i++)
 		I[i * 7 + i] = 1.0;
-	check(fabs(jl_distortion_factor(I, 7, 7)) < 1e-15, "distortion factor of P = I is 0");
+	check(fabs(jl_p_shape(I, 7, 7).f) < 1e-15, "distortion factor of P = I is 0");
 	d = 50;
 	k = 5;
 	{
@@ -166,7 +166,7 @@ test_distortion_factor(void)
 		{
 			for (i = 0; i < 250; i++)
 				Q[i] = unit_det_normal(&seed) / sqrt(k);
-			f = jl_distortion_factor(Q, d, k);
+			f = jl_p_shape(Q, d, k).f;
 			mean += f;
 			m2 += f * f;
 		}
