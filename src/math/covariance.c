@@ -3,6 +3,7 @@
  * the release, LAPACK for sigma_min, PCA and least squares.
  */
 #include "math/covariance.h"
+#include "math/fp.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -106,37 +107,8 @@ jl_cov_clip_rows(double *X, int n, int d, double C)
 int
 jl_cov_copy_finite(double *dst, const double *x, int d)
 {
-	typedef double f64x2 __attribute__((vector_size(16)));
-	f64x2		a0 = {0.0, 0.0},
-				a1 = a0,
-				v0,
-				v1;
-	double		t;
-	int			i;
-
-	/*
-	 * v - v is +0 for a finite v and NaN for an infinite or NaN one, and a
-	 * NaN stays in the sum: plain arithmetic, two at a time in SSE2 (an
-	 * integer test of the exponent bits would need 64-bit vector
-	 * compares, which SSE2 lacks); the copy in the same pass
-	 */
-	for (i = 0; i + 4 <= d; i += 4)
-	{
-		memcpy(&v0, x + i, sizeof(v0));
-		memcpy(&v1, x + i + 2, sizeof(v1));
-		memcpy(dst + i, &v0, sizeof(v0));
-		memcpy(dst + i + 2, &v1, sizeof(v1));
-		a0 += v0 - v0;
-		a1 += v1 - v1;
-	}
-	a0 += a1;
-	t = a0[0] + a0[1];
-	for (; i < d; i++)
-	{
-		dst[i] = x[i];
-		t += x[i] - x[i];
-	}
-	return t == 0.0;
+	memcpy(dst, x, (size_t) d * sizeof(double));
+	return jl_all_finite(dst, (size_t) d);
 }
 
 void

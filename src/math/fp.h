@@ -12,6 +12,7 @@
 #include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* unit roundoff of IEEE double, round to nearest */
 #define JL_U_ROUND (DBL_EPSILON / 2.0)
@@ -50,6 +51,37 @@ jl_fp_within_allowance(double l1, int64_t d, double max_abs, double allowance)
 
 	return gd * l1 * (1.0 + 2.0 * gd) * max_abs +
 		(double) d * JL_UNDERFLOW_UNIT <= allowance;
+}
+
+/*
+ * Whether every one of the n doubles is finite.  v - v is +0 for a finite
+ * v and NaN for an infinite or NaN one, and a NaN stays in a sum: plain
+ * arithmetic, two lanes at a time with two sums in flight (SSE2 has no
+ * 64-bit integer vector compare for a test of the exponent bits).
+ */
+static inline bool
+jl_all_finite(const double *v, size_t n)
+{
+	typedef double jl_f64x2 __attribute__((vector_size(16)));
+	jl_f64x2	a0 = {0.0, 0.0},
+				a1 = a0,
+				v0,
+				v1;
+	double		t;
+	size_t		i;
+
+	for (i = 0; i + 4 <= n; i += 4)
+	{
+		memcpy(&v0, v + i, sizeof(v0));
+		memcpy(&v1, v + i + 2, sizeof(v1));
+		a0 += v0 - v0;
+		a1 += v1 - v1;
+	}
+	a0 += a1;
+	t = a0[0] + a0[1];
+	for (; i < n; i++)
+		t += v[i] - v[i];
+	return t == 0.0;
 }
 
 #endif

@@ -559,40 +559,11 @@ rows_dot(const double *M, int rows, int d, const double *x, double *y)
 	}
 }
 
-/*
- * whether every one of the n doubles is finite: v - v is +0 for a finite v
- * and NaN for an infinite or NaN one, and a NaN stays in the sum (plain
- * arithmetic: the SSE2 build has no 64-bit integer vector compare)
- */
-JL_NS_CLONES
+/* whether every one of the n doubles is finite (fp.h) */
 int
 jl_ns_all_finite(const double *v, int n)
 {
-	jl_f64x4	a0 = {0.0, 0.0, 0.0, 0.0},
-				a1 = a0;
-	double		t;
-	size_t		i;
-
-	for (i = 0; i + 8 <= (size_t) n; i += 8)
-	{
-		jl_f64x4	v0 = LD4(v + i),
-					v1 = LD4(v + i + 4);
-
-		a0 += v0 - v0;
-		a1 += v1 - v1;
-	}
-	if (i + 4 <= (size_t) n)
-	{
-		jl_f64x4	v0 = LD4(v + i);
-
-		a0 += v0 - v0;
-		i += 4;
-	}
-	a0 += a1;
-	t = HSUM4(a0);
-	for (; i < (size_t) n; i++)
-		t += v[i] - v[i];
-	return t == 0.0;
+	return jl_all_finite(v, (size_t) n);
 }
 
 /* D = x - xt, and sum_i w_i |D_i| (w >= 0) */

@@ -10,29 +10,9 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
+#include "math/fp.h"
 #include "math/projection.h"
 #include "pg/arrays.h"
-
-/*
- * True if no element is NaN or infinite: a branch-free test of the exponent
- * bits, which the compiler vectorizes (this runs on every row).
- */
-static bool
-jl_all_finite(const double *v, int n)
-{
-	const uint64 expmask = UINT64CONST(0x7ff0000000000000);
-	uint64		bad = 0;
-	int			i;
-
-	for (i = 0; i < n; i++)
-	{
-		uint64		bits;
-
-		memcpy(&bits, &v[i], sizeof(bits));
-		bad |= ((bits & expmask) == expmask);
-	}
-	return bad == 0;
-}
 
 /*
  * The length of a one-dimensional, non-empty array of elemtype without
