@@ -34,7 +34,7 @@ double
 jl_recover_sqdist(const double *a, const double *b, int k,
 				  double noise_variance)
 {
-	return jl_sqdist(a, b, k) - 2.0 * k * noise_variance;
+	return jl_recover_from_sqdist(jl_sqdist(a, b, k), k, noise_variance);
 }
 
 /* 2 r2^2 / k (unless conditional) + 8 s2 r2 + c k s2^2, c = Var(w^2) / s2^2 */
@@ -68,7 +68,15 @@ double
 jl_recover_stddev_noise(const double *a, const double *b, int k,
 						double noise_variance, int gaussian, int identity)
 {
-	double		r2 = jl_recover_sqdist(a, b, k, noise_variance);
+	return jl_recover_stddev_sqdist(jl_sqdist(a, b, k), k, noise_variance,
+									gaussian, identity);
+}
+
+double
+jl_recover_stddev_sqdist(double sqdist, int k, double noise_variance,
+						 int gaussian, int identity)
+{
+	double		r2 = jl_recover_from_sqdist(sqdist, k, noise_variance);
 
 	if (r2 < 0.0)
 		r2 = 0.0;

@@ -12,6 +12,13 @@ double		jl_sqdist(const double *a, const double *b, int k);
 double		jl_recover_sqdist(const double *a, const double *b, int k,
 							  double noise_variance);
 
+/* The same from sqdist = ||a - b||^2 already computed. */
+static inline double
+jl_recover_from_sqdist(double sqdist, int k, double noise_variance)
+{
+	return sqdist - 2.0 * k * noise_variance;
+}
+
 /*
  * Variance of the recovered distance under Laplace noise, true squared
  * distance r2:  2 r2^2 / k + 8 sigma^2 r2 + 14 k sigma^4.
@@ -40,5 +47,8 @@ double		jl_recover_stddev(const double *a, const double *b, int k,
 double		jl_recover_stddev_noise(const double *a, const double *b, int k,
 									double noise_variance, int gaussian,
 									int identity);
+/* The same from sqdist = ||a - b||^2 already computed. */
+double		jl_recover_stddev_sqdist(double sqdist, int k, double noise_variance,
+									 int gaussian, int identity);
 
 #endif

@@ -33,7 +33,7 @@ jl_inner(const double *a, const double *b, int k)
 double
 jl_norm2_recover(const double *a, int k, double noise_variance)
 {
-	return jl_inner(a, a, k) - k * noise_variance;
+	return jl_norm2_from_sq(jl_inner(a, a, k), k, noise_variance);
 }
 
 double
@@ -75,7 +75,15 @@ double
 jl_norm2_stddev(const double *a, int k, double noise_variance,
 				double kurtosis, int identity)
 {
-	double		n2 = fmax(jl_norm2_recover(a, k, noise_variance), 0.0);
+	return jl_norm2_stddev_sq(jl_inner(a, a, k), k, noise_variance, kurtosis,
+							  identity);
+}
+
+double
+jl_norm2_stddev_sq(double norm2, int k, double noise_variance,
+				   double kurtosis, int identity)
+{
+	double		n2 = fmax(jl_norm2_from_sq(norm2, k, noise_variance), 0.0);
 
 	return sqrt(jl_norm2_variance(n2, k, noise_variance, kurtosis, identity));
 }

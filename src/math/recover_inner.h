@@ -30,6 +30,13 @@ double		jl_inner(const double *a, const double *b, int k);
 /* ||a||^2 - k s2 */
 double		jl_norm2_recover(const double *a, int k, double noise_variance);
 
+/* The same from norm2 = ||a||^2 already computed. */
+static inline double
+jl_norm2_from_sq(double norm2, int k, double noise_variance)
+{
+	return norm2 - k * noise_variance;
+}
+
 /*
  * Variance of the recovered inner product.  Given P (conditional = 1),
  * n2a, n2b are ||y_a||^2, ||y_b||^2 and ip is unused; over P, they are
@@ -52,5 +59,8 @@ double		jl_inner_stddev(const double *a, const double *b, int k,
 							double noise_variance, int identity);
 double		jl_norm2_stddev(const double *a, int k, double noise_variance,
 							double kurtosis, int identity);
+/* The same from norm2 = ||a||^2 already computed. */
+double		jl_norm2_stddev_sq(double norm2, int k, double noise_variance,
+							   double kurtosis, int identity);
 
 #endif

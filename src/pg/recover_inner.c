@@ -42,23 +42,65 @@ noise_kurtosis(const char *noise, int len)
 	return 0.0;					/* not reached */
 }
 
-static double *
-read_sketch(FunctionCallInfo fcinfo, int arg, const char *what, int *k)
+/*
+ * Plain arrays are read in place and a sum of products checks their
+ * finiteness: <a, b> is finite only if every a_j b_j, hence every element
+ * of both, is (a product with an infinite or NaN factor is infinite or NaN,
+ * and a sum with such a term stays so).  Any other case (a toasted or short
+ * datum, a NULL bitmap, different lengths, a sum that is not finite) goes
+ * through the full checks, which raise their errors in their order or find
+ * the same sketches and the same sum.
+ */
+
+/* ||a||^2 of the sketch a (argument arg), k its length */
+static double
+read_norm2(FunctionCallInfo fcinfo, int arg, const char *what, int *k)
 {
-	return jl_array_vector(PG_GETARG_ARRAYTYPE_P(arg), what, k);
+	const double *a = jl_array_plain_float8(PG_GETARG_DATUM(arg), k);
+
+	if (a != NULL)
+	{
+		double		n2;
+
+		jl_prefetch_next_row(PG_GETARG_DATUM(arg));
+		n2 = jl_inner(a, a, *k);
+		if (isfinite(n2))
+			return n2;
+	}
+	a = jl_array_vector(PG_GETARG_ARRAYTYPE_P(arg), what, k);
+	return jl_inner(a, a, *k);
 }
 
-static void
-read_two(FunctionCallInfo fcinfo, double **a, double **b, int *k)
+/* the sketches a and b (arguments 0 and 1) and <a, b> */
+static double
+read_two(FunctionCallInfo fcinfo, const double **a, const double **b, int *k)
 {
-	int			kb;
+	int			ka,
+				kb;
 
-	*a = read_sketch(fcinfo, 0, "a", k);
-	*b = read_sketch(fcinfo, 1, "b", &kb);
-	if (*k != kb)
+	*a = jl_array_plain_float8(PG_GETARG_DATUM(0), &ka);
+	*b = jl_array_plain_float8(PG_GETARG_DATUM(1), &kb);
+	if (*a != NULL && *b != NULL && ka == kb)
+	{
+		double		ip;
+
+		jl_prefetch_next_row(PG_GETARG_DATUM(0));
+		jl_prefetch_next_row(PG_GETARG_DATUM(1));
+		ip = jl_inner(*a, *b, ka);
+		if (isfinite(ip))
+		{
+			*k = ka;
+			return ip;
+		}
+	}
+	*a = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "a", &ka);
+	*b = jl_array_vector(PG_GETARG_ARRAYTYPE_P(1), "b", &kb);
+	if (ka != kb)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("sketches have different dimensions %d and %d", *k, kb)));
+				 errmsg("sketches have different dimensions %d and %d", ka, kb)));
+	*k = ka;
+	return jl_inner(*a, *b, ka);
 }
 
 static double
@@ -103,21 +145,21 @@ read_release(FunctionCallInfo fcinfo, int arg, int k)
 Datum
 jl_recover_inner(PG_FUNCTION_ARGS)
 {
-	double	   *a,
+	const double *a,
 			   *b;
 	int			k;
+	double		ip = read_two(fcinfo, &a, &b, &k);
 
-	read_two(fcinfo, &a, &b, &k);
 	read_variance(fcinfo, 2);
-	PG_RETURN_FLOAT8(jl_inner(a, b, k));
+	PG_RETURN_FLOAT8(ip);
 }
 
 Datum
 jl_recover_inner_stddev(PG_FUNCTION_ARGS)
 {
-	double	   *a,
-			   *b,
-				nv;
+	const double *a,
+			   *b;
+	double		nv;
 	int			k;
 
 	read_two(fcinfo, &a, &b, &k);
@@ -130,38 +172,38 @@ Datum
 jl_recover_norm2(PG_FUNCTION_ARGS)
 {
 	int			k;
-	double	   *a = read_sketch(fcinfo, 0, "a", &k);
+	double		n2 = read_norm2(fcinfo, 0, "a", &k);
 
-	PG_RETURN_FLOAT8(jl_norm2_recover(a, k, read_variance(fcinfo, 1)));
+	PG_RETURN_FLOAT8(jl_norm2_from_sq(n2, k, read_variance(fcinfo, 1)));
 }
 
 Datum
 jl_recover_norm2_stddev(PG_FUNCTION_ARGS)
 {
 	int			k;
-	double	   *a = read_sketch(fcinfo, 0, "a", &k);
+	double		n2 = read_norm2(fcinfo, 0, "a", &k);
 	double		nv = read_variance(fcinfo, 1);
 
-	PG_RETURN_FLOAT8(jl_norm2_stddev(a, k, nv, read_kurtosis(fcinfo, 2),
-									 read_identity(fcinfo, 3)));
+	PG_RETURN_FLOAT8(jl_norm2_stddev_sq(n2, k, nv, read_kurtosis(fcinfo, 2),
+										read_identity(fcinfo, 3)));
 }
 
 Datum
 jl_recover_inner_release(PG_FUNCTION_ARGS)
 {
-	double	   *a,
+	const double *a,
 			   *b;
 	int			k;
+	double		ip = read_two(fcinfo, &a, &b, &k);
 
-	read_two(fcinfo, &a, &b, &k);
 	read_release(fcinfo, 2, k);
-	PG_RETURN_FLOAT8(jl_inner(a, b, k));
+	PG_RETURN_FLOAT8(ip);
 }
 
 Datum
 jl_recover_inner_stddev_release(PG_FUNCTION_ARGS)
 {
-	double	   *a,
+	const double *a,
 			   *b;
 	int			k;
 	const JlReleaseNoise *rn;
@@ -175,17 +217,17 @@ Datum
 jl_recover_norm2_release(PG_FUNCTION_ARGS)
 {
 	int			k;
-	double	   *a = read_sketch(fcinfo, 0, "a", &k);
+	double		n2 = read_norm2(fcinfo, 0, "a", &k);
 	const JlReleaseNoise *rn = read_release(fcinfo, 1, k);
 
-	PG_RETURN_FLOAT8(jl_norm2_recover(a, k, rn->noise_variance));
+	PG_RETURN_FLOAT8(jl_norm2_from_sq(n2, k, rn->noise_variance));
 }
 
 Datum
 jl_recover_norm2_stddev_release(PG_FUNCTION_ARGS)
 {
 	int			k;
-	double	   *a = read_sketch(fcinfo, 0, "a", &k);
+	double		n2 = read_norm2(fcinfo, 0, "a", &k);
 	const JlReleaseNoise *rn = read_release(fcinfo, 1, k);
 
 	if (strcmp(rn->noise, "laplace") != 0 && strcmp(rn->noise, "gaussian") != 0)
@@ -193,7 +235,7 @@ jl_recover_norm2_stddev_release(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("the release of table %s used noise \"%s\", which has no variance formula here",
 						get_rel_name(rn->target), rn->noise)));
-	PG_RETURN_FLOAT8(jl_norm2_stddev(a, k, rn->noise_variance,
-									 noise_kurtosis(rn->noise, strlen(rn->noise)),
-									 rn->identity));
+	PG_RETURN_FLOAT8(jl_norm2_stddev_sq(n2, k, rn->noise_variance,
+										noise_kurtosis(rn->noise, strlen(rn->noise)),
+										rn->identity));
 }
