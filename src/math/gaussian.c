@@ -305,14 +305,15 @@ jl_discrete_gaussian(JlRandom *r, uint64_t s, const uint32_t *laplace_table)
 }
 
 /*
- * The table's acceptance part covers a = ||Y| - s| <= 4 s (|Y| <= 5 s, all
- * but e^-5 of the discrete Laplace's draws): entry s holds that limit, and
- * entry s + a packs q = floor(a^2 / (2 s^2)) (bits 24..31, q <= 8) with
- * 16-bit bounds on 2^16 exp(-rem / (2 s^2)), rem = a^2 - q 2 s^2 (bits
- * 0..17, as jl_laplace_table_fill packs them).  Acceptance is then q
- * Bernoulli(exp(-1)) trials and one Bernoulli(exp(-rem / (2 s^2))), all
- * independent: probability exp(-a^2 / (2 s^2)) exactly, as in
- * bernoulli_exp_wide, without evaluating exp per draw.
+ * The table's acceptance part, after the discrete Laplace's table (L words),
+ * covers a = ||Y| - s| <= 4 s (|Y| <= 5 s, all but e^-5 of the discrete
+ * Laplace's draws): word L holds that limit, and word L + a packs
+ * q = floor(a^2 / (2 s^2)) (bits 24..31, q <= 8) with 16-bit bounds on
+ * 2^16 exp(-rem / (2 s^2)), rem = a^2 - q 2 s^2 (bits 0..17, lo | (hi - lo)
+ * << 16).  Acceptance is then q Bernoulli(exp(-1)) trials and one
+ * Bernoulli(exp(-rem / (2 s^2))), all independent: probability
+ * exp(-a^2 / (2 s^2)) exactly, as in bernoulli_exp_wide, without evaluating
+ * exp per draw.
  */
 #define ACCEPT_SPAN 4
 
@@ -321,7 +322,7 @@ jl_gaussian_table_entries(uint64_t s)
 {
 	if (s < 1 || s > JL_GAUSSIAN_TABLE_MAX_S)
 		return 0;
-	return s + ACCEPT_SPAN * s + 1;
+	return jl_laplace_table_entries(s) + ACCEPT_SPAN * s + 1;
 }
 
 void
@@ -329,10 +330,12 @@ jl_gaussian_table_fill(uint64_t s, uint32_t *table)
 {
 	uint64_t	amax = ACCEPT_SPAN * s,
 				den = 2 * s * s,
+				L = jl_laplace_table_entries(s),
 				a;
 
 	jl_laplace_table_fill(s, table);
-	table[s] = (uint32_t) amax;
+	table += L;
+	table[0] = (uint32_t) amax;
 	for (a = 1; a <= amax; a++)
 	{
 		uint64_t	q = a * a / den,
@@ -344,7 +347,7 @@ jl_gaussian_table_fill(uint64_t s, uint32_t *table)
 		jl_exp_bounds(rem, den, 16, &lo, &hi);
 		if (lo >= (UINT64_C(1) << 16))
 			lo = (UINT64_C(1) << 16) - 1;	/* rem = 0: 1 - 2^-16 is a valid lower bound */
-		table[s + a] = (uint32_t) (lo | ((hi - lo) << 16) | (q << 24));
+		table[a] = (uint32_t) (lo | ((hi - lo) << 16) | (q << 24));
 	}
 }
 
@@ -353,10 +356,13 @@ jl_discrete_gaussian_table(JlRandom *r, uint64_t s, const uint32_t *table)
 {
 	uint64_t	amax,
 				den = 2 * s * s;
+	const uint32_t *accept;
 
-	if (table == NULL || s > JL_GAUSSIAN_TABLE_MAX_S)
+	if (table == NULL || s > JL_GAUSSIAN_TABLE_MAX_S ||
+		jl_laplace_table_scale(table) != s)
 		return jl_discrete_gaussian(r, s, NULL);
-	amax = table[s];
+	accept = table + jl_laplace_table_words(table);
+	amax = accept[0];
 	for (;;)
 	{
 		int64_t		y = jl_discrete_laplace_table(r, s, table);
@@ -367,7 +373,7 @@ jl_discrete_gaussian_table(JlRandom *r, uint64_t s, const uint32_t *table)
 			return y;
 		if (a <= amax)
 		{
-			uint32_t	e = table[s + a];
+			uint32_t	e = accept[a];
 			uint64_t	q = e >> 24,
 						rem = a * a - q * den;
 			bool		accept = jl_bernoulli_exp_packed(r, rem, den, e & 0xffffff);

@@ -96,9 +96,9 @@ int64_t		jl_discrete_gaussian(JlRandom *r, uint64_t s,
 								 const uint32_t *laplace_table);
 
 /*
- * The faster exact sampler: a table of jl_gaussian_table_entries(s) = 5 s + 1
- * entries, the discrete Laplace's bounds (jl_laplace_table_fill(s, .)) and
- * then, for a = ||Y| - s| <= 4 s, the acceptance exp(-a^2 / (2 s^2)) split
+ * The faster exact sampler: a table of jl_gaussian_table_entries(s) =
+ * jl_laplace_table_entries(s) + 4 s + 1 words, the discrete Laplace's table
+ * (jl_laplace_table_fill(s, .)) and then, for a = ||Y| - s| <= 4 s, the acceptance exp(-a^2 / (2 s^2)) split
  * into whole powers of exp(-1) and 16-bit bounds on the rest (gaussian.c).
  * Most acceptance trials are decided by 8 random bits and one lookup; the
  * others are resolved exactly, so the distribution is the same N_Z(0, s^2).

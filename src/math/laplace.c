@@ -5,6 +5,7 @@
  * for Differential Privacy" (2020), specialised to an integer scale t.
  */
 #include "math/laplace.h"
+#include "math/exp_alias.h"
 
 #include <math.h>
 #include <string.h>
@@ -283,6 +284,50 @@ jl_bernoulli_exp_resolve(JlRandom *r, uint64_t num, uint64_t den, uint32_t R)
 	return false;
 }
 
+bool
+jl_exp_scaled_below(JlRandom *r, uint64_t num, uint64_t den, uint32_t K,
+					uint32_t j)
+{
+	uint32_t	drawn[JL_EXP_MAX_LIMBS];	/* W's limbs, most significant first */
+	uint32_t	y[JL_EXP_MAX_LIMBS + 1];
+	uint32_t	e[JL_EXP_MAX_LIMBS + 1];
+	uint32_t	lo[JL_EXP_MAX_LIMBS + 1];
+	int			have = 0;
+	int			w;
+
+	/* compare j + W with K exp(-g) to 128, 256, ... bits until the bound decides */
+	for (w = 4; w <= JL_EXP_MAX_LIMBS; w *= 2)
+	{
+		uint64_t	err;
+		int			i;
+
+		while (have < w)
+			drawn[have++] = (uint32_t) jl_rand_bits(r, 32);
+		y[w] = j;
+		for (i = 0; i < w; i++)
+			y[w - 1 - i] = drawn[i];
+		if (!jl_exp_fixed(num, den, w, e, &err))
+			break;
+		/* K exp(-g) < 2^32: the integer limb holds it; the error scales by K */
+		fx_mul_small(e, w + 1, K);
+		err *= K;
+
+		/* y + 1 unit <= K exp(-g) - err: y < K exp(-g) whatever W's later bits */
+		memcpy(lo, e, sizeof(uint32_t) * (w + 1));
+		fx_sub_ulps(lo, w + 1, err);	/* K exp(-g) >= K e^-1 >> err */
+		fx_add_ulps(y, w + 1, 1);
+		if (fx_cmp(y, lo, w + 1) <= 0)
+			return true;
+		fx_sub_ulps(y, w + 1, 1);
+		/* y >= K exp(-g) + err: y >= K exp(-g) */
+		fx_add_ulps(e, w + 1, err);
+		if (fx_cmp(y, e, w + 1) >= 0)
+			return false;
+	}
+	/* undecided after 16384 bits of W: probability below 2^-16000, never */
+	return false;
+}
+
 void
 jl_exp_bounds(uint64_t num, uint64_t den, int bits, uint64_t *lo,
 			  uint64_t *hi)
@@ -321,44 +366,77 @@ jl_bernoulli_exp_bounded(JlRandom *r, uint64_t num, uint64_t den,
 	return jl_bernoulli_exp_resolve(r, num, den, (uint32_t) R);
 }
 
-void
-jl_laplace_table_fill(uint64_t t, uint32_t *bounds)
+/* table header (words): magic, levels, a, offset of v's table, offset of
+ * w's (or U's) table, t (64 bits), words of the whole table */
+#define LT_MAGIC UINT32_C(0x4a4c4c32)	/* "JLL2" */
+#define LT_HEADER 8
+
+/* the split of a scale t: a = 2^ceil(log2(t) / 2) (1 for a single table) */
+static uint64_t
+table_split(uint64_t t)
 {
-	uint64_t	u;
+	int			bits = 0;
 
-	bounds[0] = 0;				/* u = 0 always accepts */
-	for (u = 1; u < t; u++)
-	{
-		uint64_t	lo,
-					hi;
-
-		/* exp(-u/t) < 1 for u >= 1: lo < 2^16, and hi - lo <= 2 */
-		jl_exp_bounds(u, t, 16, &lo, &hi);
-		bounds[u] = (uint32_t) (lo | ((hi - lo) << 16));
-	}
+	if (t <= JL_LAPLACE_SINGLE_MAX_T)
+		return 1;
+	while ((UINT64_C(1) << bits) < t)
+		bits++;
+	return UINT64_C(1) << ((bits + 1) / 2);
 }
 
-/*
- * Uniform on {0, ..., t-1} (2 <= t <= 2^24) from bitlen(t-1) + 8 random
- * bits: Lemire's multiply-shift with exact rejection on a 2^L range; the
- * rejection threshold (a division) is computed only in the rare case
- * (probability below 2^-8) that the low part falls below t.
- */
-static inline uint64_t
-rand_below_short(JlRandom *r, uint64_t t)
+uint64_t
+jl_laplace_table_entries(uint64_t t)
 {
-	int			L = 64 - __builtin_clzll(t - 1) + 8;
-	uint64_t	mask = (UINT64_C(1) << L) - 1;
-	uint64_t	m = jl_rand_bits(r, L) * t;
+	uint64_t	a;
 
-	if ((m & mask) < t)
+	if (t < 1 || t > JL_LAPLACE_TABLE_MAX_T)
+		return 0;
+	a = table_split(t);
+	if (a == 1)
+		return LT_HEADER + jl_exp_alias_words(t);
+	return LT_HEADER + jl_exp_alias_words(a) + jl_exp_alias_words((t + a - 1) / a);
+}
+
+bool
+jl_laplace_table_fill(uint64_t t, uint32_t *table)
+{
+	uint64_t	a;
+
+	if (jl_laplace_table_entries(t) == 0)
+		return false;
+	a = table_split(t);
+	table[0] = LT_MAGIC;
+	table[2] = (uint32_t) a;
+	table[5] = (uint32_t) t;
+	table[6] = (uint32_t) (t >> 32);
+	table[7] = (uint32_t) jl_laplace_table_entries(t);
+	if (a == 1)
 	{
-		uint64_t	threshold = ((UINT64_C(1) << L) - t) % t;
-
-		while ((m & mask) < threshold)
-			m = jl_rand_bits(r, L) * t;
+		table[1] = 1;
+		table[3] = 0;
+		table[4] = LT_HEADER;
+		return jl_exp_alias_fill(table + LT_HEADER, t, 1, t);
 	}
-	return m >> L;
+	table[1] = 2;
+	table[4] = LT_HEADER;		/* w on {0..a-1}: weights exp(-w/t) */
+	table[3] = (uint32_t) (LT_HEADER + jl_exp_alias_words(a));
+	/* v on {0..ceil(t/a)-1}: weights exp(-a v/t), a (ceil(t/a) - 1) < t */
+	return jl_exp_alias_fill(table + table[4], a, 1, t) &&
+		jl_exp_alias_fill(table + table[3], (t + a - 1) / a, a, t);
+}
+
+uint64_t
+jl_laplace_table_words(const uint32_t *table)
+{
+	return table[7];
+}
+
+uint64_t
+jl_laplace_table_scale(const uint32_t *table)
+{
+	if (table == NULL || table[0] != LT_MAGIC)
+		return 0;
+	return table[5] | ((uint64_t) table[6] << 32);
 }
 
 /* 2^8 exp(-1) = 94.18: a first byte below 94 decides true, above 94 false */
@@ -418,49 +496,157 @@ geometric_exp1(JlRandom *r)
 	}
 }
 
-/* one sample of the table sampler: 2 <= t <= JL_LAPLACE_TABLE_MAX_T */
-static inline int64_t
-laplace_table_one(JlRandom *r, uint64_t t, const uint32_t *bounds)
+/*
+ * Geometric_exp1 continued from the bytes of x (nbytes <= 8 of them, lowest
+ * first): each byte is the first 8 bits of one trial's uniform, as in
+ * geometric_exp1, and the trials go on with fresh bits when the bytes run
+ * out before the first failure.
+ */
+static inline uint64_t
+geometric_exp1_from(JlRandom *r, uint64_t x, int nbytes)
 {
-	for (;;)
-	{
-		uint64_t	u = rand_below_short(r, t);
-		uint64_t	v;
-		int64_t		x;
-		int64_t		negative;
+	uint64_t	mask,
+				ge;
+	int			i;
+	uint64_t	b;
 
-		if (u != 0 && !jl_bernoulli_exp_packed(r, u, t, bounds[u]))
-			continue;
-		v = geometric_exp1(r);
-		x = (int64_t) (u + t * v);
-		negative = (int64_t) jl_rand_bits(r, 1);
-		if (negative && x == 0)
-			continue;			/* rare: keeps Pr[0] right */
-		/* branch-free sign: the sign bit is a coin flip, hard to predict */
-		return x - 2 * negative * x;
+	if (nbytes == 0)
+		return geometric_exp1(r);
+	mask = nbytes >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * nbytes)) - 1;
+	/* high bit of byte i set iff byte i >= 94 (no borrow between bytes) */
+	ge = (((x | UINT64_C(0x8080808080808080)) - UINT64_C(0x5E5E5E5E5E5E5E5E)) | x) &
+		UINT64_C(0x8080808080808080) & mask;
+	if (ge == 0)
+		return (uint64_t) nbytes + geometric_exp1(r);	/* all successes */
+	i = __builtin_ctzll(ge) >> 3;
+	b = (x >> (8 * i)) & 0xff;
+	if (__builtin_expect(b != JL_EXP1_BYTE, 1))
+		return (uint64_t) i;	/* i successes, then a failure */
+	/* undecided (probability 1/256): the trial's next bits decide */
+	{
+		uint64_t	R = (b << 8) | jl_rand_bits(r, 8);
+		bool		success;
+
+		if (R + 1 <= 24109)
+			success = true;
+		else if (R >= 24110)
+			success = false;
+		else
+			success = jl_bernoulli_exp_resolve(r, 1, 1,
+											   (uint32_t) ((R << 16) | jl_rand_bits(r, 16)));
+		if (!success)
+			return (uint64_t) i;
+		return (uint64_t) i + 1 + geometric_exp1(r);
 	}
 }
 
-int64_t
-jl_discrete_laplace_table(JlRandom *r, uint64_t t, const uint32_t *bounds)
+/*
+ * One outcome of an alias table (math/exp_alias.h) from the low bits of
+ * *x, which are consumed; *used counts them.  A value >= the table's count
+ * is its "other" outcome.
+ */
+static inline uint32_t
+alias_pick(const uint32_t *tab, uint64_t *x, int *used)
 {
-	if (bounds == NULL || t > JL_LAPLACE_TABLE_MAX_T || t == 1)
+	int			cb = (int) tab[1];
+	uint32_t	c = (uint32_t) (*x & ((UINT64_C(1) << cb) - 1));
+	uint32_t	y = (uint32_t) (*x >> cb) & ((UINT32_C(1) << JL_EXP_ALIAS_HEIGHT_BITS) - 1);
+	uint32_t	e = tab[JL_EXP_ALIAS_HEADER + c];
+
+	*x >>= cb + JL_EXP_ALIAS_HEIGHT_BITS;
+	*used += cb + JL_EXP_ALIAS_HEIGHT_BITS;
+	/* the comparison is a coin flip for the branch predictor: no branch */
+	return y < (e & 0xffff) ? c : e >> 16;
+}
+
+/*
+ * One sample of the table sampler, table built for t.  One 64-bit word
+ * usually decides everything: U's table column and height (and v's, when U
+ * is split), the sign, and the first trials of the geometric V.  Whenever a
+ * part needs a restart (U's table drew a straddling cell that was rejected
+ * or a padding cell, the split U overshot t, or -0) the whole sample is
+ * drawn again: each restart event depends only on the bits of its own part,
+ * independent of the other parts, so the parts accepted keep their laws and
+ * stay independent.
+ */
+static inline int64_t
+laplace_table_one(JlRandom *r, uint64_t t, const uint32_t *table)
+{
+	for (;;)
+	{
+		uint64_t	x = jl_rand_word(r);
+		int			used = 0;
+		const uint32_t *tw = table + table[4];
+		uint64_t	u = alias_pick(tw, &x, &used);
+		uint64_t	v;
+		int64_t		z;
+		int64_t		negative;
+
+		if (__builtin_expect(u >= tw[0], 0))
+		{
+			int64_t		i = jl_exp_alias_other(r, tw);
+
+			if (i < 0)
+				continue;
+			u = (uint64_t) i;
+		}
+		if (table[1] == 2)
+		{
+			const uint32_t *tv = table + table[3];
+			uint64_t	hv = alias_pick(tv, &x, &used);
+
+			if (__builtin_expect(hv >= tv[0], 0))
+			{
+				int64_t		i = jl_exp_alias_other(r, tv);
+
+				if (i < 0)
+					continue;
+				hv = (uint64_t) i;
+			}
+			u += table[2] * hv;
+			if (u >= t)
+				continue;		/* only the last v can overshoot */
+		}
+		negative = (int64_t) (x & 1);
+		x >>= 1;
+		used++;
+		v = geometric_exp1_from(r, x, (64 - used) / 8);
+		z = (int64_t) (u + t * v);
+		if (negative && z == 0)
+			continue;			/* rare: keeps Pr[0] right */
+		/* branch-free sign: the sign bit is a coin flip, hard to predict */
+		return z - 2 * negative * z;
+	}
+}
+
+/* the table is used only when it was built for this t */
+static inline bool
+table_usable(uint64_t t, const uint32_t *table)
+{
+	return table != NULL && table[0] == LT_MAGIC &&
+		(table[5] | ((uint64_t) table[6] << 32)) == t;
+}
+
+int64_t
+jl_discrete_laplace_table(JlRandom *r, uint64_t t, const uint32_t *table)
+{
+	if (!table_usable(t, table))
 		return jl_discrete_laplace(r, t);
-	return laplace_table_one(r, t, bounds);
+	return laplace_table_one(r, t, table);
 }
 
 void
-jl_discrete_laplace_table_n(JlRandom *r, uint64_t t, const uint32_t *bounds,
+jl_discrete_laplace_table_n(JlRandom *r, uint64_t t, const uint32_t *table,
 							int64_t *out, int n)
 {
 	int			i;
 
-	if (bounds == NULL || t > JL_LAPLACE_TABLE_MAX_T || t == 1)
+	if (!table_usable(t, table))
 		for (i = 0; i < n; i++)
 			out[i] = jl_discrete_laplace(r, t);
 	else
 		for (i = 0; i < n; i++)
-			out[i] = laplace_table_one(r, t, bounds);
+			out[i] = laplace_table_one(r, t, table);
 }
 
 double

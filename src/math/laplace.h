@@ -22,20 +22,34 @@ bool		jl_bernoulli_exp(JlRandom *r, uint64_t num, uint64_t den);
 int64_t		jl_discrete_laplace(JlRandom *r, uint64_t t);
 
 /*
- * A faster exact sampler for scales up to JL_LAPLACE_TABLE_MAX_T: a table of
- * 16-bit bounds on 2^16 exp(-u/t) lets almost every Bernoulli(exp(-u/t))
- * trial be decided by one comparison with 16 random bits; the rare trials
- * the bounds cannot decide (probability about 2^-16) are resolved exactly by
- * evaluating exp(-u/t) in multi-precision fixed point against further random
- * bits.  The distribution is the same exact discrete Laplace.
+ * A faster exact sampler for scales up to JL_LAPLACE_TABLE_MAX_T.  A sample
+ * is sign (t V + U) with V ~ Geometric(exp(-1)) (successes before the first
+ * failure) and U on {0, ..., t-1} with Pr[U = u] proportional to exp(-u/t),
+ * as in Canonne, Kamath and Steinke's Algorithm 2, whose U is drawn by
+ * rejection (a uniform u accepted with probability exp(-u/t), 1.6 proposals
+ * a sample).  Here U comes from one lookup in an alias table
+ * (math/exp_alias.h), exact by the same rejection argument; for t above
+ * JL_LAPLACE_SINGLE_MAX_T, U = a v + w with independent w on {0..a-1}
+ * (weights exp(-w/t)) and v on {0..ceil(t/a)-1} (weights exp(-a v/t)), each
+ * from its own table, the pair redrawn when a v + w >= t.
  */
-#define JL_LAPLACE_TABLE_MAX_T 262144
+#define JL_LAPLACE_TABLE_MAX_T (UINT64_C(1) << 28)
+#define JL_LAPLACE_SINGLE_MAX_T 32767
+
+/* Words of the table for scale t (0 when t > JL_LAPLACE_TABLE_MAX_T). */
+uint64_t	jl_laplace_table_entries(uint64_t t);
 
 /*
- * bounds: t entries; for u >= 1, bounds[u] = lo | (hi - lo) << 16 with
- * lo <= 2^16 exp(-u/t) <= hi (entry 0 is unused: u = 0 always accepts)
+ * Fill the table (jl_laplace_table_entries(t) words) for scale t,
+ * 1 <= t <= JL_LAPLACE_TABLE_MAX_T; false if t is out of range.
  */
-void		jl_laplace_table_fill(uint64_t t, uint32_t *bounds);
+bool		jl_laplace_table_fill(uint64_t t, uint32_t *table);
+
+/* The scale a filled table was built for (0: not such a table). */
+uint64_t	jl_laplace_table_scale(const uint32_t *table);
+
+/* The words a filled table occupies (what follows may be the caller's). */
+uint64_t	jl_laplace_table_words(const uint32_t *table);
 
 /*
  * [u < exp(-num/den)] for a uniform u in [0,1) whose first 32 bits are R;
@@ -43,6 +57,13 @@ void		jl_laplace_table_fill(uint64_t t, uint32_t *bounds);
  */
 bool		jl_bernoulli_exp_resolve(JlRandom *r, uint64_t num, uint64_t den,
 									 uint32_t R);
+
+/*
+ * [j + W < K exp(-num/den)] for a uniform W in [0, 1) drawn here: exact
+ * (0 <= num <= den < 2^32, 1 <= K < 2^32, j < 2^32).
+ */
+bool		jl_exp_scaled_below(JlRandom *r, uint64_t num, uint64_t den,
+								uint32_t K, uint32_t j);
 
 /* 2^16 exp(-1) = 24109.3...: lo 24109, hi 24110, packed */
 #define JL_EXP1_PACKED (UINT32_C(24109) | (UINT32_C(1) << 16))

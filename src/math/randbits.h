@@ -67,6 +67,25 @@ jl_rand_bits(JlRandom *r, int nbits)
 	return jl_rand_bits_refill(r, nbits);
 }
 
+/*
+ * 64 uniform random bits: the next whole word of the buffer (the
+ * accumulator's bits stay for later calls).
+ */
+static inline uint64_t
+jl_rand_word(JlRandom *r)
+{
+	uint64_t	w;
+
+	if (__builtin_expect(r->len - r->pos >= 8, 1))
+	{
+		memcpy(&w, r->buf + r->pos, 8);
+		memset(r->buf + r->pos, 0, 8);	/* used randomness is not kept */
+		r->pos += 8;
+		return w;
+	}
+	return jl_rand_bits_refill(r, 64);
+}
+
 /* Slow path of jl_rand_below: n >= 2^32. */
 uint64_t	jl_rand_below_wide(JlRandom *r, uint64_t n);
 

@@ -165,7 +165,7 @@ jl_noise_table_entries(const JlMechanism *m)
 {
 	if (m->noise == JL_NOISE_GAUSSIAN)
 		return jl_gaussian_table_entries(m->t);
-	return m->t <= JL_LAPLACE_TABLE_MAX_T ? m->t : 0;
+	return jl_laplace_table_entries(m->t);
 }
 
 void

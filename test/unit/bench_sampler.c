@@ -48,7 +48,7 @@ run(const char *name, uint64_t scale, int gaussian, long n)
 	}
 	else
 	{
-		table = malloc(sizeof(uint32_t) * scale);
+		table = malloc(sizeof(uint32_t) * jl_laplace_table_entries(scale));
 		jl_laplace_table_fill(scale, table);
 	}
 	for (i = 0; i < 100000; i++)	/* warm up */

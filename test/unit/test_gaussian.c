@@ -289,7 +289,7 @@ test_sampler(void)
 
 		if (s <= JL_LAPLACE_TABLE_MAX_T)
 		{
-			table = malloc(sizeof(uint32_t) * s);
+			table = malloc(sizeof(uint32_t) * jl_laplace_table_entries(s));
 			jl_laplace_table_fill(s, table);
 		}
 		p = fit(sampler, s, table, N, &zv, &nc);
@@ -324,7 +324,8 @@ test_sampler(void)
 		if (s == 20)
 		{
 			/* negative control: acceptance bounds of sigma 1.25 s */
-			uint64_t	A = jl_gaussian_table_entries(s) - s - 1,
+			uint64_t	L = jl_laplace_table_entries(s),
+						A = jl_gaussian_table_entries(s) - L - 1,
 						a;
 
 			for (a = 1; a <= A; a++)
@@ -333,7 +334,7 @@ test_sampler(void)
 							hi;
 
 				jl_exp_bounds(a * a * 16, 2 * s * s * 25, 16, &lo, &hi);
-				table[s + a] = (uint32_t) (lo | ((hi - lo) << 16));
+				table[L + a] = (uint32_t) (lo | ((hi - lo) << 16));
 			}
 			p = fit(table_sampler, s, table, N, &zv, &nc);
 			check(p < UNIT_ALPHA || fabs(zv) >= UNIT_Z,

@@ -16,9 +16,14 @@
  *     with exp(-g) for 32 m bits and then deviate: the answer must be the
  *     right one for every m up to 511 limbs (every doubling of the
  *     precision); R below / above floor(2^32 exp(-g)) decides true / false.
- *   - jl_laplace_table_fill brackets every entry; jl_discrete_laplace_table
- *     with bounds NULL or t > JL_LAPLACE_TABLE_MAX_T is jl_discrete_laplace
- *     (same output on the same fixed-seed stream).
+ *   - jl_laplace_table_fill's alias tables (math/exp_alias.h): every
+ *     outcome's weight, rebuilt from the columns, is exactly its lower
+ *     bound lo_i (the straddling and padding cells for "other"), the weights
+ *     fill the columns exactly, lo_i <= K exp(-g_i) <= hi_i against
+ *     jl_exp_fixed, "other" below 2^-12; for the scales sampled below and
+ *     for JL_LAPLACE_TABLE_MAX_T; no table beyond it.
+ *   - jl_discrete_laplace_table with no table, or a table not built for t,
+ *     is jl_discrete_laplace (same output on the same fixed-seed stream).
  *
  * Statistical part (getrandom), each check rejecting at nominal level
  * UNIT_ALPHA = 1e-7, so false-failure rate <= 1e-6 (see unit.h), and each
@@ -27,12 +32,17 @@
  *     (lo = 0, hi = 2^32: every trial goes to the resolver) is
  *     Bernoulli(exp(-g)); the resolver called with R = floor(2^32 exp(-g))
  *     is Bernoulli(frac(2^32 exp(-g))), the part only its extra bits decide.
+ *   - the alias table's slow path (jl_exp_alias_other) alone: its accepted
+ *     outputs follow the parts of the straddling cells under the curve, and
+ *     its acceptance rate is theirs; control: lo_i - 1 for even i.
  *   - jl_discrete_laplace_table fits the exact pmf and variance for t in
- *     {1, 2, 7, 1000, 5571, 100000, JL_LAPLACE_TABLE_MAX_T}; controls: scale
- *     1.1 t, and a corrupted table (built for scale 1.05 t, bounds off by up
- *     to 5%) which proves the check sees the table.
+ *     {1, 2, 7, 1000, 9167, 32767, 32768 (the first split table), 100000,
+ *     2^22}; controls: scale 1.1 t, and a corrupted table (built for
+ *     t + max(1, t/20), labelled t) which proves the check sees the table.
+ * About 25 checks at UNIT_ALPHA: false-failure rate below 3e-6.
  */
 #include "unit.h"
+#include "math/exp_alias.h"
 #include "math/laplace.h"
 #include "math/randbits.h"
 #include "laplace_cells.h"
@@ -940,39 +950,241 @@ test_resolve_crafted(void)
 
 /* ---------- 4. jl_laplace_table_fill, jl_discrete_laplace_table ---------- */
 
-/* every entry u >= 1, lo | (hi - lo) << 16, brackets 2^16 exp(-u/t) with
- * hi - lo <= 2 */
+/*
+ * The deterministic properties of one alias table (math/exp_alias.h) for
+ * weights exp(-stride i / den), i < count:
+ *   - every column's threshold is at most 2^15 and its alias an outcome;
+ *   - the probability the columns give each outcome, (own threshold + the
+ *     remainders of the columns aliased to it) / total, is lo_i for i <
+ *     count, and the straddling cells plus the padding for "other": the
+ *     weights sum to the total exactly;
+ *   - lo_i <= K exp(-stride i / den) <= hi_i for every i, checked against
+ *     jl_exp_fixed at 64 fractional bits with its error bound (hi - lo from
+ *     the prefix sums), hi - lo <= 2;
+ *   - the "other" outcome (straddling and padding cells) has probability
+ *     below 2^-12.
+ */
 static void
-test_table_fill(uint64_t t, const uint32_t *b)
+test_alias_table(const char *what, const uint32_t *tab, uint64_t count,
+				 uint64_t stride, uint64_t den)
 {
-	uint64_t	u,
-				step = t / 300 + 1;
-	int			bad = 0,
-				nexact = 0,
+	uint64_t	ncol = UINT64_C(1) << tab[1],
+				total = ncol << JL_EXP_ALIAS_HEIGHT_BITS,
+				K = tab[2],
+				straddle = tab[3],
+				other = tab[4] | ((uint64_t) tab[5] << 32),
+				c,
+				i,
+				sum = 0;
+	const uint32_t *cols = tab + JL_EXP_ALIAS_HEADER,
+			   *lo = cols + ncol,
+			   *prefix = lo + count;
+	uint64_t   *got = calloc(ncol, sizeof(uint64_t));
+	int			bad_cols = 0,
+				bad_weight = 0,
+				bad_bounds = 0,
 				maxw = 0;
 
-	for (u = 1; u < t; u++)
+	for (c = 0; c < ncol; c++)
 	{
-		uint64_t	lo = b[u] & 0xffff,
-					hi = lo + (b[u] >> 16),
-					F;
-		long double E = ldexpl(expl(-(long double) u / (long double) t), 16);
+		uint64_t	tau = cols[c] & 0xffff,
+					al = cols[c] >> 16;
 
-		if (!(lo <= hi && hi - lo <= 2 && (long double) lo <= E && E <= (long double) hi))
-			bad++;
-		if ((int) (hi - lo) > maxw)
-			maxw = (int) (hi - lo);
-		if (u % step == 1 || u == t - 1)
+		if (tau > (UINT64_C(1) << JL_EXP_ALIAS_HEIGHT_BITS) || al >= ncol)
 		{
-			nexact++;
-			/* floor(2^16 e) = floor(floor(2^32 e) / 2^16) */
-			if (!exact_floor32(u, t, &F) || !(lo <= (F >> 16) && (F >> 16) + 1 <= hi))
-				bad++;
+			bad_cols++;
+			continue;
 		}
+		got[c] += tau;
+		got[al] += (UINT64_C(1) << JL_EXP_ALIAS_HEIGHT_BITS) - tau;
 	}
-	check(bad == 0, "jl_laplace_table_fill(t=%llu): all %llu entries u >= 1 bracket 2^16 exp(-u/t) "
-		  "(expl; %d also against the exact floor), max hi - lo = %d (u = 0 placeholder %u)",
-		  (unsigned long long) t, (unsigned long long) (t - 1), nexact, maxw, b[0]);
+	for (i = 0; i < ncol; i++)
+	{
+		uint64_t	want = i < count ? lo[i] : (i == count ? other : 0);
+
+		bad_weight += got[i] != want;
+		sum += got[i];
+	}
+	for (i = 0; i < count; i++)
+	{
+		uint32_t	val[3];
+		uint64_t	err,
+					w = prefix[i + 1] - prefix[i];
+		unsigned __int128 V,
+					lo128,
+					hi128;
+
+		if (i == 0)
+		{
+			/* exp(0) = 1: the bounds are K exactly */
+			bad_bounds += !(lo[0] == K && w == 0);
+			continue;
+		}
+		if (!jl_exp_fixed(stride * i, den, 2, val, &err))
+		{
+			bad_bounds++;
+			continue;
+		}
+		V = ((unsigned __int128) val[2] << 64) | ((uint64_t) val[1] << 32) | val[0];
+		lo128 = (unsigned __int128) lo[i] << 64;
+		hi128 = (unsigned __int128) (lo[i] + w) << 64;
+		/* K (V - err) 2^-64 <= K exp(-g) <= K (V + err) 2^-64 */
+		if (!(lo128 <= (V - err) * K && (V + err) * K <= hi128) || w > 2)
+			bad_bounds++;
+		if ((int) w > maxw)
+			maxw = (int) w;
+	}
+	check(bad_cols == 0 && bad_weight == 0 && sum == total && prefix[count] == straddle &&
+		  bad_bounds == 0 && (double) other < 0x1p-12 * (double) total,
+		  "%s: alias table of %llu outcomes in %llu columns: outcome weights exact "
+		  "(%d wrong, sum %llu of %llu), lo <= K exp(-g) <= hi for all (K = %llu, %d outside, "
+		  "max hi - lo %d), other %.2e of the total",
+		  what, (unsigned long long) count, (unsigned long long) ncol, bad_weight,
+		  (unsigned long long) sum, (unsigned long long) total, (unsigned long long) K,
+		  bad_bounds + bad_cols, maxw, (double) other / (double) total);
+	free(got);
+}
+
+/* the tables inside a Laplace table for t */
+static void
+test_table_fill(uint64_t t, const uint32_t *table)
+{
+	char		what[64];
+	uint64_t	a = table[2];
+
+	check(jl_laplace_table_scale(table) == t && table[7] == jl_laplace_table_entries(t) &&
+		  (table[1] == 1) == (t <= JL_LAPLACE_SINGLE_MAX_T),
+		  "jl_laplace_table_fill(t=%llu): header (scale, words %u, %u level(s), split %llu)",
+		  (unsigned long long) t, table[7], table[1], (unsigned long long) a);
+	if (table[1] == 1)
+	{
+		snprintf(what, sizeof(what), "t=%llu, U", (unsigned long long) t);
+		test_alias_table(what, table + table[4], t, 1, t);
+	}
+	else
+	{
+		snprintf(what, sizeof(what), "t=%llu, w < %llu", (unsigned long long) t,
+				 (unsigned long long) a);
+		test_alias_table(what, table + table[4], a, 1, t);
+		snprintf(what, sizeof(what), "t=%llu, v (stride %llu)", (unsigned long long) t,
+				 (unsigned long long) a);
+		test_alias_table(what, table + table[3], (t + a - 1) / a, a, t);
+	}
+}
+
+/*
+ * The slow path alone: jl_exp_alias_other draws a uniform "other" cell and
+ * outputs i for a straddling cell of i with probability (the part of the
+ * cell under K exp(-g_i)), else restarts.  Its accepted outputs must follow
+ * A_i = K exp(-g_i) - lo_i over the outcomes, and its acceptance rate must
+ * be sum A_i / other.  Control: the same table with lo_i lowered by one for
+ * even i (the resolver then compares the wrong cells), which both checks
+ * must see.
+ */
+static void
+test_alias_other(void)
+{
+	uint64_t	count = 40,
+				den = 41,
+				N = 400000,
+				words = jl_exp_alias_words(count);
+	uint32_t   *tab = malloc(sizeof(uint32_t) * words);
+	int			pass;
+
+	jl_exp_alias_fill(tab, count, 1, den);
+	for (pass = 0; pass < 2; pass++)
+	{
+		const uint32_t *lo = tab + JL_EXP_ALIAS_HEADER + (UINT64_C(1) << tab[1]);
+		uint64_t	obs[40],
+					acc = 0,
+					n,
+					other = tab[4] | ((uint64_t) tab[5] << 32),
+					K = tab[2];
+		double		prob[40],
+					A = 0.0,
+					x2 = 0.0,
+					x2b,
+					p,
+					pb;
+		int			df = 0,
+					i;
+
+		if (pass == 1)
+			for (i = 0; i < (int) count; i += 2)
+				tab[JL_EXP_ALIAS_HEADER + (1 << tab[1]) + i]--;
+		/* expected: from the honest table (pass 0's lo) */
+		for (i = 0; i < (int) count; i++)
+		{
+			long double e = (long double) K * expl(-(long double) i / (long double) den);
+			uint32_t	l = lo[i] + (pass == 1 && i % 2 == 0 ? 1 : 0);
+
+			/* the part of the straddling cells (if any) under the curve */
+			prob[i] = e > (long double) l ? (double) (e - (long double) l) : 0.0;
+			A += prob[i];
+			obs[i] = 0;
+		}
+		for (i = 0; i < (int) count; i++)
+			prob[i] /= A;
+		for (n = 0; n < N; n++)
+		{
+			int64_t		o = jl_exp_alias_other(&rng, tab);
+
+			if (o >= 0)
+			{
+				obs[o]++;
+				acc++;
+			}
+		}
+		/*
+		 * cells: runs of consecutive outcomes pooled until the expected
+		 * count is >= 200; outcomes without straddling cells (prob 0) must
+		 * never come out
+		 */
+		{
+			uint64_t	cobs[40],
+						stray = 0;
+			double		cprob[40],
+						pp = 0.0;
+			uint64_t	oo = 0;
+			int			nc = 0;
+
+			for (i = 0; i < (int) count; i++)
+			{
+				if (prob[i] <= 0.0)
+				{
+					stray += obs[i];
+					continue;
+				}
+				pp += prob[i];
+				oo += obs[i];
+				if (pp * (double) acc >= 200.0 || i == (int) count - 1)
+				{
+					cprob[nc] = pp;
+					cobs[nc++] = oo;
+					pp = 0.0;
+					oo = 0;
+				}
+			}
+			if (pp > 0.0)
+			{
+				cprob[nc - 1] += pp;
+				cobs[nc - 1] += oo;
+			}
+			p = stray > 0 ? 0.0 : unit_pearson(cobs, cprob, nc, &x2, &df, NULL);
+		}
+		pb = binomial_p(acc, N, A / (double) other, &x2b);
+		if (pass == 0)
+			check(p >= UNIT_ALPHA && pb >= UNIT_ALPHA,
+				  "jl_exp_alias_other (count %llu, K %llu): accepted draws fit K exp(-g) - lo "
+				  "(X2 = %.1f, df %d, p = %.3g); acceptance %.4f vs %.4f (p = %.3g)",
+				  (unsigned long long) count, (unsigned long long) K, x2, df, p,
+				  (double) acc / N, A / (double) other, pb);
+		else
+			check(p < UNIT_ALPHA || pb < UNIT_ALPHA,
+				  "negative control: with lo - 1 for even outcomes the slow path is rejected "
+				  "(fit p = %.3g, acceptance p = %.3g)", p, pb);
+	}
+	free(tab);
 }
 
 static const uint32_t *cur_bounds;	/* table used by lap_table */
@@ -986,16 +1198,16 @@ lap_table(JlRandom *r, uint64_t t)
 static void
 test_laplace_table(void)
 {
-	static const uint64_t ts[] = {1, 2, 7, 1000, 5571, 100000, JL_LAPLACE_TABLE_MAX_T};
+	static const uint64_t ts[] = {1, 2, 7, 1000, 9167, 32767, 32768, 100000, UINT64_C(1) << 22};
 	int			i;
 
 	for (i = 0; i < (int) (sizeof(ts) / sizeof(ts[0])); i++)
 	{
 		uint64_t	t = ts[i],
-					N = 4000000,
-					u;
-		uint32_t   *bounds = malloc(2 * t * sizeof(uint32_t)),
-				   *corrupt = malloc(2 * t * sizeof(uint32_t));
+					N = 4000000;
+		uint64_t	t2 = t + (t / 20 > 1 ? t / 20 : 1);	/* a scale 5% (at least 1) larger */
+		uint32_t   *bounds = malloc(jl_laplace_table_entries(t) * sizeof(uint32_t)),
+				   *corrupt = malloc(jl_laplace_table_entries(t2) * sizeof(uint32_t));
 		Cells	   *C = malloc(sizeof(Cells));
 		LapResult	r;
 		double		s2 = jl_discrete_laplace_variance(t);
@@ -1003,20 +1215,10 @@ test_laplace_table(void)
 		jl_laplace_table_fill(t, bounds);
 		test_table_fill(t, bounds);
 
-		/* a corrupted table: the bounds of scale 1.05 t, 0 to 5% high */
-		corrupt[0] = 0;
-		for (u = 1; u < t; u++)
-		{
-			uint64_t	lo,
-						hi;
-
-			jl_exp_bounds(20 * u, 21 * t, 16, &lo, &hi);
-			if (lo > 0xffff)
-				lo = 0xffff;
-			if (hi < lo)
-				hi = lo;
-			corrupt[u] = (uint32_t) (lo | ((hi - lo) << 16));
-		}
+		/* a corrupted table: built for t2, its header saying t */
+		jl_laplace_table_fill(t2, corrupt);
+		corrupt[5] = (uint32_t) t;
+		corrupt[6] = (uint32_t) (t >> 32);
 
 		build_cells(C, t, (double) N);
 
@@ -1036,17 +1238,12 @@ test_laplace_table(void)
 		check(fabs(r.zvar) >= UNIT_Z, "negative control t=%llu: variance check rejects scale 1.1 t "
 			  "(mean z^2 = %.6g, z = %.1f)", (unsigned long long) t, r.var, r.zvar);
 
-		if (t > 1)
-		{
-			cur_bounds = corrupt;
-			run_laplace(&rng, lap_table, t, N, C, &r);
-			check(r.p < UNIT_ALPHA, "negative control t=%llu: fit rejects the sampler with a "
-				  "corrupted table (bounds of scale 1.05 t, up to %.1f%% high; X2 = %.0f, p = %.3g; "
-				  "variance z = %.1f)", (unsigned long long) t,
-				  100.0 * expm1((double) (t - 1) / t / 21.0), r.x2, r.p, r.zvar);
-		}
-		else
-			note("t=1: u = 0 always, the table is never read: no corrupted-table control");
+		cur_bounds = corrupt;
+		run_laplace(&rng, lap_table, t, N, C, &r);
+		check(r.p < UNIT_ALPHA, "negative control t=%llu: fit rejects the sampler with a "
+			  "corrupted table (built for scale %llu, labelled %llu; X2 = %.0f, p = %.3g; "
+			  "variance z = %.1f)", (unsigned long long) t, (unsigned long long) t2,
+			  (unsigned long long) t, r.x2, r.p, r.zvar);
 		free(C);
 		free(bounds);
 		free(corrupt);
@@ -1063,8 +1260,8 @@ test_fallback(void)
 {
 	static const uint64_t ts[] = {1, 7, 5571, JL_LAPLACE_TABLE_MAX_T,
 		JL_LAPLACE_TABLE_MAX_T + 1, 3 * JL_LAPLACE_TABLE_MAX_T};
-	uint32_t   *zeros = calloc(2 * 3 * JL_LAPLACE_TABLE_MAX_T, sizeof(uint32_t));
-	uint32_t   *table = malloc(2 * 5571 * sizeof(uint32_t));
+	uint32_t   *zeros = calloc(64, sizeof(uint32_t));
+	uint32_t   *table = malloc(jl_laplace_table_entries(5571) * sizeof(uint32_t));
 	JlRandom   *r1 = malloc(sizeof(JlRandom)),
 			   *r2 = malloc(sizeof(JlRandom));
 	int			i,
@@ -1116,7 +1313,7 @@ time_samplers(void)
 				N = 2000000,
 				i,
 				seed = 5;
-	uint32_t   *table = malloc(2 * t * sizeof(uint32_t));
+	uint32_t   *table = malloc(jl_laplace_table_entries(t) * sizeof(uint32_t));
 	JlRandom   *r = malloc(sizeof(JlRandom));
 	volatile int64_t sink = 0;
 	double		t0,
@@ -1179,6 +1376,18 @@ main(void)
 	test_resolve();
 	test_resolve_crafted();
 	test_fallback();
+	test_alias_other();
+	{
+		/* the largest scale with a table: its tables checked, not sampled */
+		uint32_t   *big = malloc(jl_laplace_table_entries(JL_LAPLACE_TABLE_MAX_T) * sizeof(uint32_t));
+
+		check(jl_laplace_table_fill(JL_LAPLACE_TABLE_MAX_T, big) &&
+			  jl_laplace_table_entries(JL_LAPLACE_TABLE_MAX_T + 1) == 0 &&
+			  !jl_laplace_table_fill(JL_LAPLACE_TABLE_MAX_T + 1, big) && jl_laplace_table_entries(0) == 0,
+			  "tables for 1 <= t <= JL_LAPLACE_TABLE_MAX_T = 2^28 only");
+		test_table_fill(JL_LAPLACE_TABLE_MAX_T, big);
+		free(big);
+	}
 	test_laplace_table();
 	time_samplers();
 	note("test_sampler_table took %.1f s", unit_seconds() - t0);
