@@ -49,17 +49,35 @@ bool
 jl_exp_alias_fill(uint32_t *tab, uint64_t count, uint64_t stride,
 				  uint64_t den)
 {
-	return jl_exp_alias_fill_k(tab, count, stride, den, 0);
+	return jl_exp_alias_fill_k(tab, count, stride, den, 0, 0, 0);
+}
+
+/* the exponent's numerator of outcome i: stride i, or i^2 for stride 0 */
+static inline uint64_t
+exponent_num(uint64_t stride, uint64_t i)
+{
+	return stride ? stride * i : i * i;
+}
+
+/* the tail outcome's weight: ceil(tail_mul K / 2^tail_shift) */
+static inline uint64_t
+tail_weight(uint64_t K, uint64_t tail_mul, int tail_shift)
+{
+	unsigned __int128 v = (unsigned __int128) tail_mul * K;
+
+	return (uint64_t) ((v + (((unsigned __int128) 1 << tail_shift) - 1)) >> tail_shift);
 }
 
 bool
 jl_exp_alias_fill_k(uint32_t *tab, uint64_t count, uint64_t stride,
-					uint64_t den, uint64_t K_given)
+					uint64_t den, uint64_t K_given, uint64_t tail_mul,
+					int tail_shift)
 {
 	uint64_t	words = jl_exp_alias_words(count);
 	int			cb;
 	uint64_t	ncol,
 				total,
+				tail = 0,
 				K,
 				i,
 				sum_hi,
@@ -76,7 +94,11 @@ jl_exp_alias_fill_k(uint32_t *tab, uint64_t count, uint64_t stride,
 				nlarge = 0;
 
 	if (words == 0 || den < 1 || den >= (UINT64_C(1) << 32) ||
-		stride >= (UINT64_C(1) << 32) || stride * (count - 1) > den)
+		stride >= (UINT64_C(1) << 32) || tail_shift < 0 || tail_shift > 32 ||
+		tail_mul >= (UINT64_C(1) << 32))
+		return false;
+	/* the resolver's range: exp(-g) for g <= 64 */
+	if (exponent_num(stride, count - 1) > 64 * den)
 		return false;
 	for (cb = 0; (UINT64_C(1) << cb) < count + 1; cb++)
 		;
@@ -93,7 +115,8 @@ jl_exp_alias_fill_k(uint32_t *tab, uint64_t count, uint64_t stride,
 	 * the upper bounds fits.
 	 */
 	for (i = 0; i < count; i++)
-		mass += exp(-(double) (stride * i) / (double) den);
+		mass += exp(-(double) exponent_num(stride, i) / (double) den);
+	mass += (double) tail_mul / ldexp(1.0, tail_shift);
 	K = K_given > 0 ? K_given :
 		(uint64_t) (((double) total / mass) * (1.0 + 0x1p-30)) + 1;
 	for (;;)
@@ -104,10 +127,11 @@ jl_exp_alias_fill_k(uint32_t *tab, uint64_t count, uint64_t stride,
 			uint64_t	l,
 						h;
 
-			scaled_bounds(stride * i, den, K, &l, &h);
+			scaled_bounds(exponent_num(stride, i), den, K, &l, &h);
 			sum_hi += h;
 		}
-		if (sum_hi <= total)
+		tail = tail_mul > 0 ? tail_weight(K, tail_mul, tail_shift) : 0;
+		if (sum_hi + tail <= total)
 			break;
 		if (K_given > 0 || K <= 1)
 			return false;
@@ -134,14 +158,14 @@ jl_exp_alias_fill_k(uint32_t *tab, uint64_t count, uint64_t stride,
 		uint64_t	l,
 					h;
 
-		scaled_bounds(stride * i, den, K, &l, &h);
+		scaled_bounds(exponent_num(stride, i), den, K, &l, &h);
 		lo[i] = (uint32_t) l;
 		prefix[i] = (uint32_t) straddle;
 		straddle += h - l;
 		w[i] = l;
 	}
 	prefix[count] = (uint32_t) straddle;
-	other = total - sum_hi + straddle;
+	other = total - sum_hi + straddle;	/* straddling, tail and padding cells */
 	w[count] = other;
 	for (i = count + 1; i < ncol; i++)
 		w[i] = 0;
@@ -164,7 +188,7 @@ jl_exp_alias_fill_k(uint32_t *tab, uint64_t count, uint64_t stride,
 		uint32_t	s = small[--nsmall],
 					g = large[nlarge - 1];
 
-		cols[s] = (uint32_t) w[s] | (g << 16);
+		cols[s] = (uint32_t) w[s] | (g << 15);
 		w[g] -= HEIGHT - w[s];
 		if (w[g] < HEIGHT)
 		{
@@ -177,7 +201,7 @@ jl_exp_alias_fill_k(uint32_t *tab, uint64_t count, uint64_t stride,
 	{
 		uint32_t	g = large[--nlarge];
 
-		cols[g] = (uint32_t) HEIGHT | (g << 16);
+		cols[g] = 0 | (g << 15);	/* full: its own outcome whatever the height */
 	}
 	free(w);
 	free(small);
@@ -195,6 +219,8 @@ jl_exp_alias_fill_k(uint32_t *tab, uint64_t count, uint64_t stride,
 	tab[7] = (uint32_t) (stride >> 32);
 	tab[8] = (uint32_t) den;
 	tab[9] = (uint32_t) (den >> 32);
+	tab[10] = (uint32_t) tail;
+	tab[11] = (uint32_t) (tail >> 32);
 	return true;
 }
 
@@ -209,14 +235,15 @@ jl_exp_alias_other(JlRandom *r, const uint32_t *tab)
 				den = tab[8] | ((uint64_t) tab[9] << 32);
 	const uint32_t *lo = tab + JL_EXP_ALIAS_HEADER + (UINT64_C(1) << tab[1]);
 	const uint32_t *prefix = lo + count;
+	uint64_t	tail = tab[10] | ((uint64_t) tab[11] << 32);
 	uint64_t	idx,
 				a,
 				b;
 
-	/* a uniform cell among the "other" ones */
+	/* a uniform cell among the "other" ones: straddling, tail, padding */
 	idx = jl_rand_below(r, other);
 	if (idx >= straddle)
-		return -1;				/* padding */
+		return idx - straddle < tail ? JL_EXP_ALIAS_TAIL : -1;
 	/* the outcome i whose straddling cells hold idx: prefix[i] <= idx < prefix[i + 1] */
 	a = 0;
 	b = count;
@@ -229,7 +256,7 @@ jl_exp_alias_other(JlRandom *r, const uint32_t *tab)
 		else
 			b = mid;
 	}
-	if (jl_exp_scaled_below(r, stride * a, den, (uint32_t) K,
+	if (jl_exp_scaled_below(r, exponent_num(stride, a), den, (uint32_t) K,
 							(uint32_t) (lo[a] + (idx - prefix[a]))))
 		return (int64_t) a;
 	return -1;

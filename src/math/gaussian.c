@@ -6,6 +6,7 @@
  * sampler.  How a release uses them is in calibrate.c.
  */
 #include "math/gaussian.h"
+#include "math/exp_alias.h"
 #include "math/laplace.h"
 
 #include <float.h>
@@ -317,11 +318,113 @@ jl_discrete_gaussian(JlRandom *r, uint64_t s, const uint32_t *laplace_table)
  */
 #define ACCEPT_SPAN 4
 
+/*
+ * The direct sampler for s <= JL_GAUSSIAN_ALIAS_MAX_S (gaussian.h): |Y|
+ * from one alias table over |y| < CORE_SPAN s with weights
+ * exp(-y^2 / (2 s^2)) (math/exp_alias.h), plus a tail outcome for
+ * |y| >= CORE_SPAN s, and a sign.  Table: GT_HEADER words (magic, s), then
+ * the alias table.
+ */
+#define GT_MAGIC UINT32_C(0x4a4c4732)	/* "JLG2" */
+#define GT_HEADER 4
+#define CORE_SPAN 4
+#define TAIL_SHIFT 8			/* floor(CORE_SPAN^2 / 2) */
+
+/* the tail's block width: B >= s / CORE_SPAN (see gaussian_tail) */
+static inline uint64_t
+tail_block(uint64_t s)
+{
+	return (s + CORE_SPAN - 1) / CORE_SPAN;
+}
+
+/*
+ * Bernoulli(2/e): U < 2/e iff U/2 < 1/e, and the first 32 bits of U/2 are a
+ * zero and U's first 31 bits.
+ */
+static bool
+bernoulli_two_over_e(JlRandom *r)
+{
+	uint64_t	R = jl_rand_bits(r, 31),
+				lo,
+				hi;
+
+	jl_exp_bounds32(1, 1, &lo, &hi);
+	if (R + 1 <= lo)
+		return true;
+	if (R >= hi)
+		return false;
+	return jl_bernoulli_exp_resolve(r, 1, 1, (uint32_t) R);
+}
+
+/*
+ * A tail cell of the table was drawn (tail_cells of them, each of area 1 in
+ * the table's units, where outcome y has area K exp(-y^2 / (2 s^2))).  The
+ * tail y >= 4 s lies under the envelope of height K 2^-(8 + j) on block j
+ * (4 s + j B <= y < 4 s + (j + 1) B, B = ceil(s/4)): there
+ * y^2 >= 16 s^2 + 8 s j B >= (16 + 2 j) s^2, so g = y^2 / (2 s^2) >= 8 + j
+ * and K exp(-g) <= K e^-(8 + j) < K 2^-(8 + j).  The envelope's area,
+ * sum_j B K 2^-(8 + j) = 2 B K / 2^8, fits in the tail cells (the table
+ * reserved ceil(2 B K / 2^8)); a uniform point of the tail cells is in the
+ * envelope with probability 2 B K / (2^8 tail_cells), then in block j with
+ * probability 2^-(j + 1), at a uniform y of the block, and under the curve
+ * with probability K exp(-g) / (K 2^-(8 + j)) = (2/e)^(8 + j)
+ * exp(-(g - 8 - j)): 8 + j Bernoulli(2/e) trials and one
+ * Bernoulli(exp(-(y^2 - 2 (8 + j) s^2) / (2 s^2))), all exact.  Returns y
+ * (a point under the curve: rejection sampling's acceptance) or -1.
+ */
+static int64_t
+gaussian_tail(JlRandom *r, uint64_t s, uint64_t K, uint64_t tail_cells)
+{
+	uint64_t	B = tail_block(s),
+				den = 2 * s * s,
+				j = 0,
+				n,
+				y;
+	unsigned __int128 y2;
+
+	if (jl_rand_below(r, tail_cells << TAIL_SHIFT) >= 2 * B * K)
+		return -1;				/* outside the envelope */
+	while (jl_rand_bits(r, 1) == 0)
+		j++;
+	y = CORE_SPAN * s + j * B + jl_rand_below(r, B);
+	for (n = 0; n < TAIL_SHIFT + j; n++)
+		if (!bernoulli_two_over_e(r))
+			return -1;
+	y2 = (unsigned __int128) y * y;
+	if (!bernoulli_exp_wide(r, y2 - (unsigned __int128) 2 * (TAIL_SHIFT + j) * s * s, den))
+		return -1;
+	return (int64_t) y;
+}
+
+/* |Y| from the direct table, or -1 to restart; x supplies the table bits */
+static inline int64_t
+gaussian_abs(JlRandom *r, uint64_t s, const uint32_t *tab, uint64_t *x)
+{
+	uint64_t	o = jl_exp_alias_pick(tab, x);
+	int64_t		i;
+
+	if (__builtin_expect(o < tab[0], 1))
+		return (int64_t) o;
+	i = jl_exp_alias_other(r, tab);
+	if (i == JL_EXP_ALIAS_TAIL)
+		i = gaussian_tail(r, s, tab[2], tab[10] | ((uint64_t) tab[11] << 32));
+	return i;
+}
+
+static inline bool
+direct_table(uint64_t s, const uint32_t *table)
+{
+	return table != NULL && table[0] == GT_MAGIC &&
+		(table[1] | ((uint64_t) table[2] << 32)) == s;
+}
+
 uint64_t
 jl_gaussian_table_entries(uint64_t s)
 {
 	if (s < 1 || s > JL_GAUSSIAN_TABLE_MAX_S)
 		return 0;
+	if (s <= JL_GAUSSIAN_ALIAS_MAX_S)
+		return GT_HEADER + jl_exp_alias_words(CORE_SPAN * s);
 	return jl_laplace_table_entries(s) + ACCEPT_SPAN * s + 1;
 }
 
@@ -330,9 +433,21 @@ jl_gaussian_table_fill(uint64_t s, uint32_t *table)
 {
 	uint64_t	amax = ACCEPT_SPAN * s,
 				den = 2 * s * s,
-				L = jl_laplace_table_entries(s),
+				L,
 				a;
 
+	if (s >= 1 && s <= JL_GAUSSIAN_ALIAS_MAX_S)
+	{
+		table[0] = GT_MAGIC;
+		table[1] = (uint32_t) s;
+		table[2] = 0;
+		table[3] = 0;
+		if (!jl_exp_alias_fill_k(table + GT_HEADER, CORE_SPAN * s, 0, den, 0,
+								 2 * tail_block(s), TAIL_SHIFT))
+			table[0] = 0;		/* not usable: the sampler falls back */
+		return;
+	}
+	L = jl_laplace_table_entries(s);
 	jl_laplace_table_fill(s, table);
 	table += L;
 	table[0] = (uint32_t) amax;
@@ -358,6 +473,19 @@ jl_discrete_gaussian_table(JlRandom *r, uint64_t s, const uint32_t *table)
 				den = 2 * s * s;
 	const uint32_t *accept;
 
+	if (direct_table(s, table))
+	{
+		for (;;)
+		{
+			uint64_t	x = jl_rand_word(r);
+			int64_t		z = gaussian_abs(r, s, table + GT_HEADER, &x),
+						negative = (int64_t) (x & 1);
+
+			if (z < 0 || (negative && z == 0))
+				continue;		/* a restart; -0 keeps Pr[0] right */
+			return z - 2 * negative * z;
+		}
+	}
 	if (table == NULL || s > JL_GAUSSIAN_TABLE_MAX_S ||
 		jl_laplace_table_scale(table) != s)
 		return jl_discrete_gaussian(r, s, NULL);
@@ -385,5 +513,44 @@ jl_discrete_gaussian_table(JlRandom *r, uint64_t s, const uint32_t *table)
 		}
 		else if (bernoulli_exp_wide(r, (unsigned __int128) a * a, den))
 			return y;
+	}
+}
+
+void
+jl_discrete_gaussian_table_n(JlRandom *r, uint64_t s, const uint32_t *table,
+							 int64_t *out, int n)
+{
+	const uint32_t *tab;
+	int			need,
+				i = 0;
+
+	if (!direct_table(s, table))
+	{
+		for (i = 0; i < n; i++)
+			out[i] = jl_discrete_gaussian_table(r, s, table);
+		return;
+	}
+	tab = table + GT_HEADER;
+	need = (int) tab[1] + JL_EXP_ALIAS_HEIGHT_BITS + 1;
+	/*
+	 * As many samples from each 64-bit word as its bits allow (two for
+	 * tables of up to 2^15 columns): each uses bits of its own, and a
+	 * restart only discards them.
+	 */
+	while (i < n)
+	{
+		uint64_t	x = jl_rand_word(r);
+		int			left = 64;
+
+		for (; i < n && left >= need; left -= need)
+		{
+			int64_t		z = gaussian_abs(r, s, tab, &x),
+						negative = (int64_t) (x & 1);
+
+			x >>= 1;
+			if (z < 0 || (negative && z == 0))
+				continue;
+			out[i++] = z - 2 * negative * z;
+		}
 	}
 }

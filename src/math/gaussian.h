@@ -96,19 +96,30 @@ int64_t		jl_discrete_gaussian(JlRandom *r, uint64_t s,
 								 const uint32_t *laplace_table);
 
 /*
- * The faster exact sampler: a table of jl_gaussian_table_entries(s) =
- * jl_laplace_table_entries(s) + 4 s + 1 words, the discrete Laplace's table
- * (jl_laplace_table_fill(s, .)) and then, for a = ||Y| - s| <= 4 s, the acceptance exp(-a^2 / (2 s^2)) split
- * into whole powers of exp(-1) and 16-bit bounds on the rest (gaussian.c).
- * Most acceptance trials are decided by 8 random bits and one lookup; the
- * others are resolved exactly, so the distribution is the same N_Z(0, s^2).
- * For s > JL_GAUSSIAN_TABLE_MAX_S there is no table
- * (jl_gaussian_table_entries returns 0).
+ * The faster exact samplers, with a table of jl_gaussian_table_entries(s)
+ * words filled by jl_gaussian_table_fill:
+ *   - s <= JL_GAUSSIAN_ALIAS_MAX_S: |Y| from one lookup in an alias table
+ *     over |y| < 4 s with weights exp(-y^2 / (2 s^2)) (math/exp_alias.h:
+ *     rejection sampling in which the cells above the curve are left out),
+ *     whose tail outcome (|y| >= 4 s, about 2^-8 / 1.25 of the draws at
+ *     most) goes to an exact rejection sampler under a geometric envelope
+ *     (gaussian.c), and a sign;
+ *   - larger s: the rejection sampler above with the discrete Laplace's
+ *     table (jl_laplace_table_fill(s, .)) followed by, for a = ||Y| - s| <=
+ *     4 s, the acceptance exp(-a^2 / (2 s^2)) split into whole powers of
+ *     exp(-1) and 16-bit bounds on the rest.
+ * Either way the distribution is exactly N_Z(0, s^2).  For
+ * s > JL_GAUSSIAN_TABLE_MAX_S there is no table (entries 0).
  */
 #define JL_GAUSSIAN_TABLE_MAX_S 46340	/* 2 s^2 < 2^32 */
+#define JL_GAUSSIAN_ALIAS_MAX_S 32767	/* 4 s outcomes <= 131071, 2 s^2 < 2^32 */
 uint64_t	jl_gaussian_table_entries(uint64_t s);
 void		jl_gaussian_table_fill(uint64_t s, uint32_t *table);
 int64_t		jl_discrete_gaussian_table(JlRandom *r, uint64_t s,
 									   const uint32_t *table);
+/* n independent samples of the same into out (one call for a row's noise) */
+void		jl_discrete_gaussian_table_n(JlRandom *r, uint64_t s,
+										 const uint32_t *table, int64_t *out,
+										 int n);
 
 #endif

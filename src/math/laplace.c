@@ -175,6 +175,22 @@ fx_sub_ulps(uint32_t *a, int n, uint64_t v)
 	}
 }
 
+/* sign of a - v, v in units of the last limb */
+static int
+fx_cmp_ulps(const uint32_t *a, int n, uint64_t v)
+{
+	int			i;
+
+	for (i = n - 1; i >= 2; i--)
+		if (a[i] != 0)
+			return 1;
+	{
+		uint64_t	low = a[0] | (n > 1 ? (uint64_t) a[1] << 32 : 0);
+
+		return low < v ? -1 : (low > v ? 1 : 0);
+	}
+}
+
 static int
 fx_cmp(const uint32_t *a, const uint32_t *b, int n)
 {
@@ -195,6 +211,36 @@ fx_is_zero(const uint32_t *a, int n)
 		if (a[i] != 0)
 			return false;
 	return true;
+}
+
+/*
+ * a = floor(a * b) for fixed-point a, b of n = w + 1 limbs (w fractional):
+ * the exact product has 2w fractional limbs, of which the top w are kept.
+ * Both must be at most 2 (so the integer limb of the product fits).
+ */
+static void
+fx_mul(uint32_t *a, const uint32_t *b, int n)
+{
+	uint32_t	prod[2 * (JL_EXP_MAX_LIMBS + 1)];
+	int			i,
+				j,
+				w = n - 1;
+
+	memset(prod, 0, sizeof(uint32_t) * 2 * n);
+	for (i = 0; i < n; i++)
+	{
+		uint64_t	carry = 0;
+
+		for (j = 0; j < n; j++)
+		{
+			uint64_t	t = (uint64_t) a[i] * b[j] + prod[i + j] + carry;
+
+			prod[i + j] = (uint32_t) t;
+			carry = t >> 32;
+		}
+		prod[i + n] = (uint32_t) carry;
+	}
+	memcpy(a, prod + w, sizeof(uint32_t) * n);
 }
 
 bool
@@ -285,6 +331,40 @@ jl_bernoulli_exp_resolve(JlRandom *r, uint64_t num, uint64_t den, uint32_t R)
 }
 
 bool
+jl_exp_fixed_any(uint64_t num, uint64_t den, int w, uint32_t *val,
+				 uint64_t *err)
+{
+	uint32_t	e1[JL_EXP_MAX_LIMBS + 1];
+	uint64_t	n,
+				rem,
+				E1,
+				E2,
+				k;
+
+	if (den == 0 || den >= (UINT64_C(1) << 32))
+		return false;
+	if (num <= den)
+		return jl_exp_fixed(num, den, w, val, err);
+
+	/*
+	 * exp(-g) = exp(-1)^n exp(-rem/den), n = floor(g), rem < den.  A
+	 * product of p (within e_p units, p < 2) by a factor f <= 1 (within e_f)
+	 * is within 2 e_f + e_p units before truncation, which loses at most one
+	 * more: each factor adds at most 2 E + 1, E the larger of the factors'
+	 * errors.
+	 */
+	n = num / den;
+	rem = num - n * den;
+	if (n > 64 || !jl_exp_fixed(1, 1, w, e1, &E1) ||
+		!jl_exp_fixed(rem, den, w, val, &E2))
+		return false;
+	for (k = 0; k < n; k++)
+		fx_mul(val, e1, w + 1);
+	*err = E2 + n * (2 * (E1 > E2 ? E1 : E2) + 1);
+	return true;
+}
+
+bool
 jl_exp_scaled_below(JlRandom *r, uint64_t num, uint64_t den, uint32_t K,
 					uint32_t j)
 {
@@ -306,7 +386,7 @@ jl_exp_scaled_below(JlRandom *r, uint64_t num, uint64_t den, uint32_t K,
 		y[w] = j;
 		for (i = 0; i < w; i++)
 			y[w - 1 - i] = drawn[i];
-		if (!jl_exp_fixed(num, den, w, e, &err))
+		if (!jl_exp_fixed_any(num, den, w, e, &err))
 			break;
 		/* K exp(-g) < 2^32: the integer limb holds it; the error scales by K */
 		fx_mul_small(e, w + 1, K);
@@ -314,7 +394,10 @@ jl_exp_scaled_below(JlRandom *r, uint64_t num, uint64_t den, uint32_t K,
 
 		/* y + 1 unit <= K exp(-g) - err: y < K exp(-g) whatever W's later bits */
 		memcpy(lo, e, sizeof(uint32_t) * (w + 1));
-		fx_sub_ulps(lo, w + 1, err);	/* K exp(-g) >= K e^-1 >> err */
+		if (fx_cmp_ulps(lo, w + 1, err) < 0)
+			memset(lo, 0, sizeof(uint32_t) * (w + 1));	/* below the error: 0 */
+		else
+			fx_sub_ulps(lo, w + 1, err);
 		fx_add_ulps(y, w + 1, 1);
 		if (fx_cmp(y, lo, w + 1) <= 0)
 			return true;
@@ -540,23 +623,12 @@ geometric_exp1_from(JlRandom *r, uint64_t x, int nbytes)
 	}
 }
 
-/*
- * One outcome of an alias table (math/exp_alias.h) from the low bits of
- * *x, which are consumed; *used counts them.  A value >= the table's count
- * is its "other" outcome.
- */
+/* an alias table's outcome from the low bits of *x (consumed, counted) */
 static inline uint32_t
 alias_pick(const uint32_t *tab, uint64_t *x, int *used)
 {
-	int			cb = (int) tab[1];
-	uint32_t	c = (uint32_t) (*x & ((UINT64_C(1) << cb) - 1));
-	uint32_t	y = (uint32_t) (*x >> cb) & ((UINT32_C(1) << JL_EXP_ALIAS_HEIGHT_BITS) - 1);
-	uint32_t	e = tab[JL_EXP_ALIAS_HEADER + c];
-
-	*x >>= cb + JL_EXP_ALIAS_HEIGHT_BITS;
-	*used += cb + JL_EXP_ALIAS_HEIGHT_BITS;
-	/* the comparison is a coin flip for the branch predictor: no branch */
-	return y < (e & 0xffff) ? c : e >> 16;
+	*used += (int) tab[1] + JL_EXP_ALIAS_HEIGHT_BITS;
+	return jl_exp_alias_pick(tab, x);
 }
 
 /*

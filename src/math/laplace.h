@@ -60,7 +60,7 @@ bool		jl_bernoulli_exp_resolve(JlRandom *r, uint64_t num, uint64_t den,
 
 /*
  * [j + W < K exp(-num/den)] for a uniform W in [0, 1) drawn here: exact
- * (0 <= num <= den < 2^32, 1 <= K < 2^32, j < 2^32).
+ * (1 <= den < 2^32, num / den < 65, 1 <= K < 2^32, j < 2^32).
  */
 bool		jl_exp_scaled_below(JlRandom *r, uint64_t num, uint64_t den,
 								uint32_t K, uint32_t j);
@@ -131,6 +131,13 @@ bool		jl_bernoulli_exp_bounded(JlRandom *r, uint64_t num, uint64_t den,
  */
 bool		jl_exp_fixed(uint64_t num, uint64_t den, int w, uint32_t *val,
 						 uint64_t *err);
+
+/*
+ * The same for any g = num/den < 65 (den < 2^32): exp(-1)^floor(g) times
+ * exp(-(g - floor(g))); false when out of range.
+ */
+bool		jl_exp_fixed_any(uint64_t num, uint64_t den, int w, uint32_t *val,
+							 uint64_t *err);
 
 #define JL_EXP_MAX_LIMBS 512
 

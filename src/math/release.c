@@ -213,8 +213,7 @@ jl_noise_on_grid(const JlMechanism *m, double *y, JlRandom *r)
 		if (m->noise != JL_NOISE_GAUSSIAN)
 			jl_discrete_laplace_table_n(r, m->t, m->noise_table, noise, n);
 		else if (m->noise_table_full)
-			for (i = 0; i < n; i++)
-				noise[i] = jl_discrete_gaussian_table(r, m->t, m->noise_table);
+			jl_discrete_gaussian_table_n(r, m->t, m->noise_table, noise, n);
 		else
 			for (i = 0; i < n; i++)
 				noise[i] = jl_discrete_gaussian(r, m->t, m->noise_table);

@@ -1,8 +1,10 @@
 /*
  * test_gaussian.c - Gaussian noise: analytic sigma against reference
  * values, the classic and paper calibrations, the zCDP-to-(epsilon, delta)
- * conversion, the discrete Gaussian sampler's distribution (with negative
- * controls that must be rejected), and the delta that a calibrated release
+ * conversion, the discrete Gaussian samplers' distributions (the plain
+ * rejection sampler, the direct alias-table sampler with its tail, the
+ * rejection sampler with tables; with negative controls that must be
+ * rejected), and the delta that a calibrated release
  * actually satisfies (recomputed independently; never above the request),
  * and extreme epsilon, delta and bound (sound figures or a documented error).
  *
@@ -321,26 +323,6 @@ test_sampler(void)
 		check(p >= UNIT_ALPHA && fabs(zv) < UNIT_Z,
 			  "table sampler s=%llu: fit over %d cells p = %.3g, mean of y^2 z = %.2f (%.0f ns/draw)",
 			  (unsigned long long) s, nc, p, zv, (unit_seconds() - t0) * 1e9 / N);
-		if (s == 20)
-		{
-			/* negative control: acceptance bounds of sigma 1.25 s */
-			uint64_t	L = jl_laplace_table_entries(s),
-						A = jl_gaussian_table_entries(s) - L - 1,
-						a;
-
-			for (a = 1; a <= A; a++)
-			{
-				uint64_t	lo,
-							hi;
-
-				jl_exp_bounds(a * a * 16, 2 * s * s * 25, 16, &lo, &hi);
-				table[L + a] = (uint32_t) (lo | ((hi - lo) << 16));
-			}
-			p = fit(table_sampler, s, table, N, &zv, &nc);
-			check(p < UNIT_ALPHA || fabs(zv) >= UNIT_Z,
-				  "negative control: the table sampler with acceptance bounds of 1.25 s is rejected "
-				  "(p = %.3g, z = %.1f)", p, zv);
-		}
 		free(table);
 	}
 }
@@ -934,6 +916,155 @@ test_extremes(void)
 		  (long long) y);
 }
 
+/*
+ * The table samplers (gaussian.h): the direct one (alias table, s <=
+ * JL_GAUSSIAN_ALIAS_MAX_S) at its smallest and largest scales, and the
+ * rejection sampler with tables just above; each fits N_Z(0, s^2), and each
+ * kind has a negative control that must be rejected: a direct table built
+ * for 1.25 s but labelled s, and for the rejection sampler acceptance bounds
+ * of 1.25 s.
+ */
+static void
+test_table_samplers(void)
+{
+	static const uint64_t ss[] = {1, 2, 20, 1500, 9802, JL_GAUSSIAN_ALIAS_MAX_S,
+	JL_GAUSSIAN_ALIAS_MAX_S + 1};
+	uint64_t	N = 400000;
+	int			i;
+
+	for (i = 0; i < (int) (sizeof(ss) / sizeof(ss[0])); i++)
+	{
+		uint64_t	s = ss[i];
+		uint32_t   *table = malloc(sizeof(uint32_t) * jl_gaussian_table_entries(s));
+		double		p,
+					zv,
+					t0 = unit_seconds();
+		int			nc;
+
+		jl_gaussian_table_fill(s, table);
+		p = fit(table_sampler, s, table, N, &zv, &nc);
+		check(p >= UNIT_ALPHA && fabs(zv) < UNIT_Z,
+			  "table sampler s=%llu (%s): fit over %d cells p = %.3g, mean of y^2 z = %.2f (%.0f ns/draw)",
+			  (unsigned long long) s, s <= JL_GAUSSIAN_ALIAS_MAX_S ? "alias" : "rejection",
+			  nc, p, zv, (unit_seconds() - t0) * 1e9 / N);
+		if (s == 20)
+		{
+			uint64_t	s2 = 25;
+			uint32_t   *wrong = malloc(sizeof(uint32_t) * jl_gaussian_table_entries(s2));
+
+			jl_gaussian_table_fill(s2, wrong);
+			wrong[1] = (uint32_t) s;	/* labelled s */
+			p = fit(table_sampler, s, wrong, N, &zv, &nc);
+			check(p < UNIT_ALPHA || fabs(zv) >= UNIT_Z,
+				  "negative control: a direct table built for s = 25 and labelled 20 is rejected "
+				  "(p = %.3g, z = %.1f)", p, zv);
+			free(wrong);
+		}
+		if (s > JL_GAUSSIAN_ALIAS_MAX_S)
+		{
+			/* negative control: acceptance bounds of sigma 1.25 s */
+			uint64_t	L = jl_laplace_table_entries(s),
+						A = jl_gaussian_table_entries(s) - L - 1,
+						a;
+
+			for (a = 1; a <= A; a++)
+			{
+				uint64_t	lo,
+							hi;
+
+				jl_exp_bounds(a * a * 16, 2 * s * s * 25, 16, &lo, &hi);
+				table[L + a] = (uint32_t) (lo | ((hi - lo) << 16));
+			}
+			p = fit(table_sampler, s, table, N, &zv, &nc);
+			check(p < UNIT_ALPHA || fabs(zv) >= UNIT_Z,
+				  "negative control: the rejection sampler with acceptance bounds of 1.25 s is "
+				  "rejected (p = %.3g, z = %.1f)", p, zv);
+		}
+		free(table);
+	}
+}
+
+/*
+ * The direct sampler's tail (|y| >= 4 s, drawn by rejection under a
+ * geometric envelope from the table's tail cells): its frequency and
+ * shape at s = 1, 2, 3 against the exact probabilities, N = 4,000,000 draws
+ * each: a Pearson test over the cells |y| < 4 s (pooled), |y| = 4 s,
+ * 4 s < |y| <= 5 s and |y| > 5 s.  Negative control: the same table with
+ * its tail cells made padding (the tail never drawn), which must be
+ * rejected.
+ */
+static void
+test_gaussian_tail(void)
+{
+	int			si,
+				pass;
+
+	for (si = 1; si <= 3; si++)
+		for (pass = 0; pass < (si == 1 ? 2 : 1); pass++)
+		{
+			uint64_t	s = (uint64_t) si,
+						N = 4000000,
+						obs[4] = {0, 0, 0, 0},
+						n;
+			uint32_t   *table = malloc(sizeof(uint32_t) * jl_gaussian_table_entries(s));
+			long double w[4] = {0, 0, 0, 0},
+						tot = 0;
+			double		prob[4],
+						x2,
+						p,
+						emin;
+			int			df,
+						c;
+			int64_t		y;
+			JlRandom	r;
+
+			jl_gaussian_table_fill(s, table);
+			if (pass == 1)
+			{
+				table[4 + 10] = 0;	/* the alias table's tail cells: none */
+				table[4 + 11] = 0;
+			}
+			for (y = 0; y < 40 * (int64_t) s; y++)
+			{
+				long double e = expl(-(long double) y * y / (2.0L * s * s)) * (y == 0 ? 1 : 2);
+
+				c = y < 4 * (int64_t) s ? 0 : (y == 4 * (int64_t) s ? 1 : (y <= 5 * (int64_t) s ? 2 : 3));
+				w[c] += e;
+				tot += e;
+			}
+			for (c = 0; c < 4; c++)
+				prob[c] = (double) (w[c] / tot);
+			jl_random_init(&r, unit_getrandom_fill, NULL);
+			for (n = 0; n < N; n++)
+			{
+				int64_t		z = jl_discrete_gaussian_table(&r, s, table);
+				int64_t		a = z < 0 ? -z : z;
+
+				obs[a < 4 * (int64_t) s ? 0 : (a == 4 * (int64_t) s ? 1 : (a <= 5 * (int64_t) s ? 2 : 3))]++;
+			}
+			/* the last cell may expect too little for Pearson: pool it */
+			if (N * prob[3] < 100)
+			{
+				prob[2] += prob[3];
+				obs[2] += obs[3];
+			}
+			p = unit_pearson(obs, prob, N * prob[3] < 100 ? 3 : 4, &x2, &df, &emin);
+			if (pass == 0)
+				check(p >= UNIT_ALPHA,
+					  "direct sampler's tail s=%llu: |y| = 4s %llu (expected %.0f), 4s < |y| <= 5s %llu "
+					  "(%.1f), beyond %llu (%.2f): X2 = %.2f, p = %.3g",
+					  (unsigned long long) s, (unsigned long long) obs[1], N * prob[1],
+					  (unsigned long long) obs[2], N * prob[2], (unsigned long long) obs[3],
+					  N * prob[3], x2, p);
+			else
+				check(p < UNIT_ALPHA,
+					  "negative control s=%llu: with the tail cells made padding the tail test "
+					  "rejects (|y| >= 4s drawn %llu times, X2 = %.0f, p = %.3g)",
+					  (unsigned long long) s, (unsigned long long) (obs[1] + obs[2]), x2, p);
+			free(table);
+		}
+}
+
 int
 main(void)
 {
@@ -945,6 +1076,8 @@ main(void)
 	test_tight();
 	test_implied_delta();
 	test_sampler();
+	test_table_samplers();
+	test_gaussian_tail();
 	test_extremes();
 	return unit_done("test_gaussian");
 }

@@ -21,7 +21,10 @@
  *     bound lo_i (the straddling and padding cells for "other"), the weights
  *     fill the columns exactly, lo_i <= K exp(-g_i) <= hi_i against
  *     jl_exp_fixed, "other" below 2^-12; for the scales sampled below and
- *     for JL_LAPLACE_TABLE_MAX_T; no table beyond it.
+ *     for JL_LAPLACE_TABLE_MAX_T; no table beyond it.  The same for the
+ *     direct discrete Gaussian sampler's tables (weights exp(-i^2/(2 s^2)),
+ *     against jl_exp_fixed_any) at s = 1, 20, 9802 and
+ *     JL_GAUSSIAN_ALIAS_MAX_S.
  *   - jl_discrete_laplace_table with no table, or a table not built for t,
  *     is jl_discrete_laplace (same output on the same fixed-seed stream).
  *
@@ -43,6 +46,7 @@
  */
 #include "unit.h"
 #include "math/exp_alias.h"
+#include "math/gaussian.h"
 #include "math/laplace.h"
 #include "math/randbits.h"
 #include "laplace_cells.h"
@@ -961,8 +965,10 @@ test_resolve_crafted(void)
  *   - lo_i <= K exp(-stride i / den) <= hi_i for every i, checked against
  *     jl_exp_fixed at 64 fractional bits with its error bound (hi - lo from
  *     the prefix sums), hi - lo <= 2;
- *   - the "other" outcome (straddling and padding cells) has probability
+ *   - the "other" outcome's straddling and padding cells have probability
  *     below 2^-12.
+ * stride 0: weights exp(-i^2 / den) (the discrete Gaussian's tables), the
+ * bounds against jl_exp_fixed_any.
  */
 static void
 test_alias_table(const char *what, const uint32_t *tab, uint64_t count,
@@ -987,10 +993,10 @@ test_alias_table(const char *what, const uint32_t *tab, uint64_t count,
 
 	for (c = 0; c < ncol; c++)
 	{
-		uint64_t	tau = cols[c] & 0xffff,
-					al = cols[c] >> 16;
+		uint64_t	tau = cols[c] & 0x7fff,
+					al = cols[c] >> 15;
 
-		if (tau > (UINT64_C(1) << JL_EXP_ALIAS_HEIGHT_BITS) || al >= ncol)
+		if (tau >= (UINT64_C(1) << JL_EXP_ALIAS_HEIGHT_BITS) || al >= ncol)
 		{
 			bad_cols++;
 			continue;
@@ -1020,7 +1026,7 @@ test_alias_table(const char *what, const uint32_t *tab, uint64_t count,
 			bad_bounds += !(lo[0] == K && w == 0);
 			continue;
 		}
-		if (!jl_exp_fixed(stride * i, den, 2, val, &err))
+		if (!jl_exp_fixed_any(stride ? stride * i : i * i, den, 2, val, &err))
 		{
 			bad_bounds++;
 			continue;
@@ -1035,7 +1041,8 @@ test_alias_table(const char *what, const uint32_t *tab, uint64_t count,
 			maxw = (int) w;
 	}
 	check(bad_cols == 0 && bad_weight == 0 && sum == total && prefix[count] == straddle &&
-		  bad_bounds == 0 && (double) other < 0x1p-12 * (double) total,
+		  bad_bounds == 0 && (double) (other - (tab[10] | ((uint64_t) tab[11] << 32))) <
+		  0x1p-12 * (double) total,
 		  "%s: alias table of %llu outcomes in %llu columns: outcome weights exact "
 		  "(%d wrong, sum %llu of %llu), lo <= K exp(-g) <= hi for all (K = %llu, %d outside, "
 		  "max hi - lo %d), other %.2e of the total",
@@ -1043,6 +1050,20 @@ test_alias_table(const char *what, const uint32_t *tab, uint64_t count,
 		  (unsigned long long) sum, (unsigned long long) total, (unsigned long long) K,
 		  bad_bounds + bad_cols, maxw, (double) other / (double) total);
 	free(got);
+}
+
+/* the alias table inside a direct discrete Gaussian table for s */
+static void
+test_gaussian_table_fill(uint64_t s)
+{
+	uint32_t   *table = malloc(sizeof(uint32_t) * jl_gaussian_table_entries(s));
+	char		what[64];
+
+	jl_gaussian_table_fill(s, table);
+	snprintf(what, sizeof(what), "discrete Gaussian s=%llu, |y| < 4 s", (unsigned long long) s);
+	check(table[0] != 0, "%s: table filled", what);
+	test_alias_table(what, table + 4, 4 * s, 0, 2 * s * s);
+	free(table);
 }
 
 /* the tables inside a Laplace table for t */
@@ -1377,6 +1398,10 @@ main(void)
 	test_resolve_crafted();
 	test_fallback();
 	test_alias_other();
+	test_gaussian_table_fill(1);
+	test_gaussian_table_fill(20);
+	test_gaussian_table_fill(9802);
+	test_gaussian_table_fill(JL_GAUSSIAN_ALIAS_MAX_S);
 	{
 		/* the largest scale with a table: its tables checked, not sampled */
 		uint32_t   *big = malloc(jl_laplace_table_entries(JL_LAPLACE_TABLE_MAX_T) * sizeof(uint32_t));
