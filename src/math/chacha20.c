@@ -137,6 +137,18 @@ store_le32(uint8_t *p, uint32_t v)
  */
 typedef uint32_t jl_u32x8 __attribute__((vector_size(32)));
 
+/* two-vector shuffles of 32-bit lanes, in GCC's and clang's spelling */
+#if defined(__clang__)
+#define SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define SHUF(a, b, ...) __builtin_shuffle(a, b, (jl_u32x8) {__VA_ARGS__})
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JL_SHUFFLE_TRANSPOSE 1
+#else
+#define JL_SHUFFLE_TRANSPOSE 0
+#endif
+
 #define ROTV(v, c) (((v) << (c)) | ((v) >> (32 - (c))))
 #define QRV(a, b, c, d) \
 	do { \
@@ -154,17 +166,22 @@ chacha20_blocks8(uint32_t s[16], uint8_t *out, size_t ngroups)
 {
 	jl_u32x8	x[16],
 				in[16];
+#if JL_SHUFFLE_TRANSPOSE
+	jl_u32x8	v[8];
+#else
 	uint32_t	t[16][8] __attribute__((aligned(32)));
+#endif
 	int			i,
 				j;
 
-	for (; ngroups > 0; ngroups--, s[12] += 8, out += 512)
-	{
-		for (i = 0; i < 16; i++)
-			for (j = 0; j < 8; j++)
-				in[i][j] = s[i];
+	/* the input words: only the counter's change from group to group */
+	for (i = 0; i < 16; i++)
 		for (j = 0; j < 8; j++)
-			in[12][j] = s[12] + (uint32_t) j;	/* wraps as the counter does */
+			in[i][j] = s[i];
+	for (j = 0; j < 8; j++)
+		in[12][j] = s[12] + (uint32_t) j;	/* wraps as the counter does */
+	for (; ngroups > 0; ngroups--, s[12] += 8, in[12] += 8, out += 512)
+	{
 		for (i = 0; i < 16; i++)
 			x[i] = in[i];
 		for (i = 0; i < 10; i++)
@@ -180,17 +197,58 @@ chacha20_blocks8(uint32_t s[16], uint8_t *out, size_t ngroups)
 		}
 		for (i = 0; i < 16; i++)
 			x[i] += in[i];
+#if JL_SHUFFLE_TRANSPOSE
+		/*
+		 * transpose in registers, words 0..7 and 8..15 of the eight blocks
+		 * as two 8 x 8 transposes, each block's half one vector store
+		 * (little-endian: the vector's bytes are the words' LE bytes)
+		 */
+		for (i = 0; i < 16; i += 8)
+		{
+			jl_u32x8	t0 = SHUF(x[i + 0], x[i + 1], 0, 8, 1, 9, 4, 12, 5, 13),
+						t1 = SHUF(x[i + 0], x[i + 1], 2, 10, 3, 11, 6, 14, 7, 15),
+						t2 = SHUF(x[i + 2], x[i + 3], 0, 8, 1, 9, 4, 12, 5, 13),
+						t3 = SHUF(x[i + 2], x[i + 3], 2, 10, 3, 11, 6, 14, 7, 15),
+						t4 = SHUF(x[i + 4], x[i + 5], 0, 8, 1, 9, 4, 12, 5, 13),
+						t5 = SHUF(x[i + 4], x[i + 5], 2, 10, 3, 11, 6, 14, 7, 15),
+						t6 = SHUF(x[i + 6], x[i + 7], 0, 8, 1, 9, 4, 12, 5, 13),
+						t7 = SHUF(x[i + 6], x[i + 7], 2, 10, 3, 11, 6, 14, 7, 15);
+			jl_u32x8	u0 = SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13),
+						u1 = SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15),
+						u2 = SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13),
+						u3 = SHUF(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15),
+						u4 = SHUF(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13),
+						u5 = SHUF(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15),
+						u6 = SHUF(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13),
+						u7 = SHUF(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
+			v[0] = SHUF(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
+			v[4] = SHUF(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
+			v[1] = SHUF(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
+			v[5] = SHUF(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
+			v[2] = SHUF(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
+			v[6] = SHUF(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
+			v[3] = SHUF(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
+			v[7] = SHUF(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
+			for (j = 0; j < 8; j++)
+				memcpy(out + 64 * j + 4 * i, &v[j], sizeof(v[j]));
+		}
+#else
 		/* transpose through memory: whole-vector stores, then scalar copies */
 		for (i = 0; i < 16; i++)
 			memcpy(t[i], &x[i], sizeof(x[i]));
 		for (j = 0; j < 8; j++)
 			for (i = 0; i < 16; i++)
 				store_le32(out + 64 * j + 4 * i, t[i][j]);
+#endif
 	}
 	/* key words and output: once per call, not per group */
 	wipe(in, sizeof(in));
 	wipe(x, sizeof(x));
+#if JL_SHUFFLE_TRANSPOSE
+	wipe(v, sizeof(v));
+#else
 	wipe(t, sizeof(t));
+#endif
 }
 
 void

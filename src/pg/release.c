@@ -306,6 +306,7 @@ jl_private_release(PG_FUNCTION_ARGS)
 	JlStatus	s;
 
 	jl_require_arg(fcinfo, 0, "x");
+	jl_prefetch_next_row(PG_GETARG_DATUM(0));
 	o = call_options(fcinfo, st);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
 	jl_check_identity_k(o->kind, o->k, d, "the length of x");
@@ -389,6 +390,7 @@ jl_project(PG_FUNCTION_ARGS)
 		st->have_opts = st->opts_stable;
 	}
 	jl_check_k(k);
+	jl_prefetch_next_row(PG_GETARG_DATUM(0));
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
 	jl_check_identity_k(kind, k, d, "the length of x");
 	key = call_key(fcinfo, st, PG_GETARG_TEXT_PP(2));
