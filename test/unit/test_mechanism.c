@@ -16,6 +16,7 @@
 #include "unit.h"
 #include "math/laplace.h"
 #include "math/mechanism.h"
+#include "math/fp.h"
 #include "math/projection.h"
 #include "math/sensitivity.h"
 #include "math/calibrate.h"
@@ -664,6 +665,70 @@ test_release(void)
 	free(P);
 }
 
+/*
+ * jl_row_class against a plain reference (the largest |x_i| against the
+ * input limit, the sum of min(|x_i|, limit) against the allowance) for
+ * every d from 1 to 40 and a large element at every position, so that the
+ * vector loop's lanes and its scalar tail are all exercised; control: the
+ * reference with the large element left out disagrees where it must.
+ */
+static void
+test_row_class_lanes(void)
+{
+	JlMechanism m;
+	double		x[40];
+	int			d,
+				pos,
+				bad = 0,
+				cases = 0,
+				ctrl = 0;
+
+	for (d = 1; d <= 40; d++)
+		for (pos = 0; pos < d; pos++)
+		{
+			int			i,
+						cls,
+						want = JL_ROW_PLAIN,
+						want_wrong = JL_ROW_PLAIN;
+			double		amax = 0.0,
+						l1 = 0.0,
+						l1_wrong = 0.0;
+
+			memset(&m, 0, sizeof(m));
+			m.d = d;
+			m.max_abs = 1.0;
+			m.grid = 1.0;
+			m.fp_allowance = 0.25;
+			m.input_limit = 1e6;
+			for (i = 0; i < d; i++)
+				x[i] = (i % 2 ? -0.5 : 0.25) * (1 + i % 5);
+			x[pos] = (pos % 2 ? -3e6 : 3e6);	/* above the limit */
+			for (i = 0; i < d; i++)
+			{
+				double		a = fabs(x[i]);
+
+				amax = a > amax ? a : amax;
+				l1 += a < m.input_limit ? a : m.input_limit;
+				if (i != pos)
+					l1_wrong += a;
+			}
+			if (amax > m.input_limit)
+				want |= JL_ROW_CLAMP;
+			if (!jl_fp_within_allowance(l1, m.d, m.max_abs, m.fp_allowance))
+				want |= JL_ROW_COMPENSATED;
+			if (!jl_fp_within_allowance(l1_wrong, m.d, m.max_abs, m.fp_allowance))
+				want_wrong |= JL_ROW_COMPENSATED;
+			cls = jl_row_class(&m, x);
+			bad += cls != want;
+			ctrl += cls != want_wrong;
+			cases++;
+		}
+	check(bad == 0, "jl_row_class equals the plain reference for d = 1..40, a large element at "
+		  "every position: %d of %d differ", bad, cases);
+	check(ctrl == cases, "control: a reference that misses the large element differs in all %d cases "
+		  "(%d)", cases, ctrl);
+}
+
 int
 main(void)
 {
@@ -672,5 +737,6 @@ main(void)
 	test_project_vec();
 	test_neighbours();
 	test_release();
+	test_row_class_lanes();
 	return unit_done("test_mechanism");
 }
