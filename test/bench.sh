@@ -240,7 +240,7 @@ md "$(awk -v a="$sscan" -v b="$pscan" 'BEGIN { split(a, A, " "); split(b, B, " "
 md "$(awk -v a="$ser" -v b="$par" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `SELECT jl_private_release(x, 20, 4.0) FROM tp` | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
 md "$(awk -v a="$aser" -v b="$apar" -v q="$ASQL" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `%s` | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", q, A[1], A[2], B[1], B[2], A[1] / B[1] }')"
 md ""
-md "$(echo "$cores" | awk '{ printf "The ceiling: a busy loop in C (\`test/unit/bench_cores\`) takes %.3f s alone and %.3f s in each of two processes at once, so two processes do %.2fx the work of one on this machine (2.00x: two whole cores; 1.00x: the two CPUs share one core, as virtual CPUs may). No parallel plan can gain more than that.", $1, $2, $3 }')"
+md "$(echo "$cores" | awk '{ printf "The ceiling: a busy loop in C (`test/unit/bench_cores`) takes %.3f s alone and %.3f s in each of two processes at once, so two processes do %.2fx the work of one on this machine (2.00x: two whole cores; 1.00x: the two CPUs share one core, as virtual CPUs may). No parallel plan can gain more than that.", $1, $2, $3 }')"
 md ""
 md "Three processes (the leader and two workers) share the CPUs with whatever"
 md "else runs on the machine; the slice scan gains little, as its cost is moving"
@@ -274,7 +274,7 @@ md "$(awk -v a="$copy" -v n="$N" 'BEGIN { printf "| `CREATE TABLE AS SELECT id, 
 md "$(awk -v a="$ctas" -v n="$N" 'BEGIN { printf "| `CREATE TABLE AS SELECT id, jl_private_release(x, 20, 4.0)` | %.1f | %.0f |", a, n / (a / 1000) }')"
 md "$(awk -v a="$table" -v c="$ctas" -v n="$N" 'BEGIN { printf "| `jl_release_table(t, id, {x}, ..., 20, 4.0)` (batched, BLAS level 3) | %.1f | %.0f (%.2fx the CTAS) |", a, n / (a / 1000), c / a }')"
 md ""
-md "$(awk -v a="$table" -v c="$ctas" -v w="$copy" 'BEGIN { printf "Writing the same shape without any release (the first row) takes %.0f%% of the CTAS form'"'"'s time, so even a release that cost nothing could make the CTAS form at most %.2fx faster. Both forms spend what is left on the same things: the noise (20 exact samples a row), the product x P (one BLAS level-3 product per batch in jl_release_table, a vectorised kernel per row in the CTAS form) and reading the rows; jl_release_table also pays a fixed cost per statement (the budget charge, the registry record, the target created by SPI, the sampler'"'"'s table), tens of milliseconds. A larger gain needs cheaper writes (the target'"'"'s heap and WAL), not a cheaper release.", 100 * w / c, c / w }')"
+md "$(awk -v a="$table" -v c="$ctas" -v w="$copy" 'BEGIN { printf "Writing the same shape without any release (the first row) takes %.0f%% of the CTAS form'"'"'s time, so a release that cost nothing would be at most %.2fx faster than the CTAS form. Both forms spend what is left on the same things: the noise (20 exact samples a row), the product x P (one BLAS level-3 product per batch in jl_release_table, a vectorised kernel per row in the CTAS form) and reading the rows; jl_release_table also pays a fixed cost per statement (the budget charge, the registry record, the target created by SPI, the sampler'"'"'s table), tens of milliseconds. A larger gain needs cheaper writes (the target'"'"'s heap and WAL), not a cheaper release.", 100 * w / c, c / w }')"
 md ""
 
 # ---- 7. nearest neighbours
