@@ -24,10 +24,10 @@ jl_exp_alias_words(uint64_t count)
 }
 
 /*
- * Integer bounds lo <= K exp(-num/den) <= hi.  fl(num/den) and libm's exp
- * (correctly rounded or within 1 ulp) and the product with K (< 2^32,
- * exact in a double) put e within 4 2^-53 of K exp(-num/den) relatively;
- * 2^-40 is a wide margin, as in jl_exp_bounds.
+ * Integer bounds lo <= K exp(-num/den) <= hi.  fl(num/den) is within
+ * 2^-53 of g relatively, which moves exp(-g) by at most g 2^-53 <= 2^-47
+ * relatively for g <= 64; libm's exp (within 1 ulp) and the product with K
+ * (< 2^32) add a few 2^-53 more: 2^-40 is a wide margin.
  */
 static void
 scaled_bounds(uint64_t num, uint64_t den, uint64_t K, uint64_t *lo,

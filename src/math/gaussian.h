@@ -101,9 +101,9 @@ int64_t		jl_discrete_gaussian(JlRandom *r, uint64_t s,
  *   - s <= JL_GAUSSIAN_ALIAS_MAX_S: |Y| from one lookup in an alias table
  *     over |y| < 4 s with weights exp(-y^2 / (2 s^2)) (math/exp_alias.h:
  *     rejection sampling in which the cells above the curve are left out),
- *     whose tail outcome (|y| >= 4 s, about 2^-8 / 1.25 of the draws at
- *     most) goes to an exact rejection sampler under a geometric envelope
- *     (gaussian.c), and a sign;
+ *     whose tail outcome (|y| >= 4 s; 1.6e-3 of the draws for large s,
+ *     4.4e-3 at s = 1) goes to an exact rejection sampler under a geometric
+ *     envelope (gaussian.c), and a sign;
  *   - larger s: the rejection sampler above with the discrete Laplace's
  *     table (jl_laplace_table_fill(s, .)) followed by, for a = ||Y| - s| <=
  *     4 s, the acceptance exp(-a^2 / (2 s^2)) split into whole powers of

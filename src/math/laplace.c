@@ -484,11 +484,12 @@ bool
 jl_laplace_table_fill(uint64_t t, uint32_t *table)
 {
 	uint64_t	a;
+	bool		ok;
 
 	if (jl_laplace_table_entries(t) == 0)
 		return false;
 	a = table_split(t);
-	table[0] = LT_MAGIC;
+	table[0] = 0;				/* not a table until both parts are filled */
 	table[2] = (uint32_t) a;
 	table[5] = (uint32_t) t;
 	table[6] = (uint32_t) (t >> 32);
@@ -498,14 +499,25 @@ jl_laplace_table_fill(uint64_t t, uint32_t *table)
 		table[1] = 1;
 		table[3] = 0;
 		table[4] = LT_HEADER;
-		return jl_exp_alias_fill(table + LT_HEADER, t, 1, t);
+		ok = jl_exp_alias_fill(table + LT_HEADER, t, 1, t);
 	}
-	table[1] = 2;
-	table[4] = LT_HEADER;		/* w on {0..a-1}: weights exp(-w/t) */
-	table[3] = (uint32_t) (LT_HEADER + jl_exp_alias_words(a));
-	/* v on {0..ceil(t/a)-1}: weights exp(-a v/t), a (ceil(t/a) - 1) < t */
-	return jl_exp_alias_fill(table + table[4], a, 1, t) &&
-		jl_exp_alias_fill(table + table[3], (t + a - 1) / a, a, t);
+	else
+	{
+		table[1] = 2;
+		table[4] = LT_HEADER;	/* w on {0..a-1}: weights exp(-w/t) */
+		table[3] = (uint32_t) (LT_HEADER + jl_exp_alias_words(a));
+		/* v on {0..ceil(t/a)-1}: weights exp(-a v/t), a (ceil(t/a) - 1) < t */
+		ok = jl_exp_alias_fill(table + table[4], a, 1, t) &&
+			jl_exp_alias_fill(table + table[3], (t + a - 1) / a, a, t);
+	}
+	/*
+	 * Only a complete table carries the magic word: a failed fill (out of
+	 * memory) leaves one that the samplers refuse, falling back to the exact
+	 * sampler without a table.
+	 */
+	if (ok)
+		table[0] = LT_MAGIC;
+	return ok;
 }
 
 uint64_t
