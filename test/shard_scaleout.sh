@@ -142,5 +142,122 @@ q $PC -c "ALTER USER MAPPING FOR analyst SERVER shard1 OPTIONS (SET user 'postgr
 jl_check "negative control: mapped to the shard's superuser, the analyst reads the (encrypted) secret" \
   "$(q $PC -c "SET ROLE analyst" -c "SELECT length(secret) FROM stolen")" "77"
 
+# 6. a release over the shards under one charge of the coordinator
+# (jl_release_distributed, two-phase commit), and its failures
+q $PC >/dev/null <<SQL
+CREATE EXTENSION dblink;
+CREATE TABLE raw (id int, x float8[]) PARTITION BY RANGE (id);
+CREATE FOREIGN TABLE raw_1 PARTITION OF raw FOR VALUES FROM (1) TO ($(( n_per + 1 )))
+  SERVER shard1 OPTIONS (table_name 'raw');
+CREATE FOREIGN TABLE raw_2 PARTITION OF raw FOR VALUES FROM ($(( n_per + 1 ))) TO ($(( 2 * n_per + 1 )))
+  SERVER shard2 OPTIONS (table_name 'raw');
+SQL
+charges() { q $1 -c "SELECT count(*) FROM jl_ledger WHERE event = 'charge'"; }
+prepared() { q $1 -c "SELECT count(*) FROM pg_prepared_xacts WHERE gid LIKE 'jldp%'"; }
+state() {  # coordinator charges, shard charges, prepared parts, target tables
+  echo "$(charges $PC) $(charges $PS1) $(charges $PS2) $(prepared $PS1)$(prepared $PS2)" \
+       "$(q $PC -c "SELECT to_regclass('$1') IS NOT NULL")$(q $PS1 -c "SELECT to_regclass('$1') IS NOT NULL")$(q $PS2 -c "SELECT to_regclass('$1') IS NOT NULL")"
+}
+rel() { echo "CALL jl_release_distributed('raw', 'id', '{x}', '$1', 8, 1.0, key => 'shared', bound => 10, noise => 'laplace')"; }
+read -r c0 s10 s20 _ _ <<<"$(state dsk)"
+
+# 6a. success: one coordinator charge, one on each shard, every row released once
+rid=$(q $PC -c "$(rel dsk)")
+jl_check "distributed release: the sharded sketch table holds every row once" \
+  "$(q $PC -c "SELECT count(*) || ' ' || count(DISTINCT id) FROM dsk")" "$(( 2 * n_per )) $(( 2 * n_per ))"
+jl_check "distributed release: exactly one coordinator charge, one on each shard's ledger, nothing left prepared" \
+  "$(state dsk)" "$(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 00 ttt"
+jl_check "the coordinator's charge: epsilon 1 to the sharded table's dataset" \
+  "$(q $PC -c "SELECT dataset || ' ' || epsilon FROM jl_ledger WHERE event = 'charge' ORDER BY id DESC LIMIT 1")" "public.raw 1"
+jl_check "jl_releases on the coordinator records the partitioned target (k, rows, shards)" \
+  "$(q $PC -c "SELECT id || ' ' || k || ' ' || (info->>'rows') || ' ' || jsonb_array_length(info->'distributed'->'servers') FROM jl_releases WHERE target = 'dsk'::regclass")" \
+  "$rid 8 $(( 2 * n_per )) 2"
+jl_check "the coordinator's record has the shards' noise variance" \
+  "$(q $PC -c "SELECT noise_variance FROM jl_releases WHERE target = 'dsk'::regclass")" \
+  "$(q $PS1 -c "SELECT noise_variance FROM jl_releases WHERE target = 'dsk'::regclass")"
+jl_check "recovery by the registry of the partitioned target equals recovery by the noise variance" \
+  "$(q $PC -c "SELECT jl_recover_dist(a.sketch, b.sketch, 'dsk'::regclass) = jl_recover_dist(a.sketch, b.sketch, r.noise_variance) FROM dsk a, dsk b, jl_releases r WHERE a.id = 3 AND b.id = $(( n_per + 5 )) AND r.target = 'dsk'::regclass")" "t"
+jl_check "the decision is recorded and seen committed on every shard" \
+  "$(q $PC -c "SELECT count(*) FROM jl_distributed_releases WHERE release_id = $rid AND committed_at IS NOT NULL")" "1"
+
+# 6b. a failure after the first shard prepared (the second shard's target
+# exists): nothing released anywhere, the coordinator uncharged; the first
+# shard's own charge stands (committed before it read a row)
+q $PS2 -c "CREATE TABLE dsk2 (id int)" >/dev/null
+read -r c0 s10 s20 _ _ <<<"$(state dsk2)"
+jl_check "a shard failing after another prepared: the release is refused with the shard's error" \
+  "$(err q $PC -c "$(rel dsk2)")" 'relation "dsk2" already exists'
+jl_check "  nothing prepared or released, the coordinator uncharged, the first shard's charge stands" \
+  "$(state dsk2)" "$c0 $(( s10 + 1 )) $s20 00 fft"
+
+# 6c. a shard stopped in the middle of its release: its table is locked, so
+# the release waits on it; the shard stops; the other's part is rolled back
+read -r c0 s10 s20 _ _ <<<"$(state dsk3)"
+( q $PS2 -c "BEGIN" -c "LOCK TABLE raw IN ACCESS EXCLUSIVE MODE" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 || true ) &
+locker=$!
+sleep 0.5
+( err q $PC -c "$(rel dsk3)" > "$dir/dsk3.err" ) &
+caller=$!
+for _ in $(seq 1 100); do
+  [ "$(q $PS2 -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%jl_release_table%'")" = 1 ] && break
+  sleep 0.1
+done
+as_pg "$PGBIN/pg_ctl" -D "$dir/shard2" -m immediate stop >/dev/null
+wait $caller || true
+wait $locker || true
+jl_check "a shard stopped mid-release: the release is refused (the connection to the shard is lost)" \
+  "$(grep -ci "connection\|terminat\|server closed" "$dir/dsk3.err")" "1"
+as_pg "$PGBIN/pg_ctl" -D "$dir/shard2" -l "$dir/shard2.log" -w \
+  -o "-p $PS2 -k $dir -c listen_addresses='' -c fsync=off $opts" start >/dev/null
+jl_check "  after the shard's restart: nothing prepared or released, the coordinator uncharged (the stopped shard waited for its table before its charge)" \
+  "$(state dsk3)" "$c0 $(( s10 + 1 )) $s20 00 fff"
+
+# 6d. a failure after the coordinator decided, before the shards committed
+# (the coordinator's session ends there): in doubt until resolved
+read -r c0 s10 s20 _ _ <<<"$(state dsk4)"
+jl_check "a failure after the decision: the call reports it" \
+  "$(PGOPTIONS="-c jldp_test.fail_point=commit" err q $PC -c "$(rel dsk4)")" \
+  "jldp_test.fail_point: a failure after the decision, before the shards commit"
+jl_check "  in doubt: the coordinator charged and its table made, each shard's part prepared, not visible" \
+  "$(state dsk4)" "$(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 11 tff"
+jl_check "  jl_distributed_resolve commits both parts and records the release as committed" \
+  "$(q $PC -c "SELECT string_agg(coalesce(server, '-') || ': ' || split_part(action, ' ', 1), ', ' ORDER BY server NULLS LAST) FROM jl_distributed_resolve()")" \
+  "shard1: committed, shard2: committed, -: recorded"
+jl_check "  after resolving: every row released once, nothing prepared" \
+  "$(q $PC -c "SELECT count(*) FROM dsk4")$(prepared $PS1)$(prepared $PS2)" "$(( 2 * n_per ))00"
+
+# 6e. a failure before the decision commits: every part rolled back, no charge
+read -r c0 s10 s20 _ _ <<<"$(state dsk5)"
+jl_check "a failure before the decision: refused" \
+  "$(PGOPTIONS="-c jldp_test.fail_point=decide" err q $PC -c "$(rel dsk5)")" \
+  "jldp_test.fail_point: a failure before the decision commits"
+jl_check "  nothing prepared or released, the coordinator uncharged" \
+  "$(state dsk5)" "$c0 $(( s10 + 1 )) $(( s20 + 1 )) 00 fff"
+
+# 6f. the resolver: a part without a decision whose release is over is
+# rolled back; one whose release is still running (its lock held) is left
+q $PS1 -c "BEGIN" -c "CREATE TABLE orphan (i int)" -c "PREPARE TRANSACTION 'jldp_0dead_1'" >/dev/null
+q $PS1 -c "BEGIN" -c "CREATE TABLE running (i int)" -c "PREPARE TRANSACTION 'jldp_0live_1'" >/dev/null
+( q $PC -c "SELECT pg_advisory_lock(1785488496, hashtext('jldp_0live'))" -c "SELECT pg_sleep(5)" >/dev/null 2>&1 || true ) &
+holder=$!
+sleep 0.5
+jl_check "the resolver rolls back an undecided part and leaves a running release's part alone" \
+  "$(q $PC -c "SELECT string_agg(gid || ': ' || split_part(action, ' ', 1) || ' ' || split_part(action, ' ', 2), ', ' ORDER BY gid) FROM jl_distributed_resolve()")" \
+  "jldp_0dead_1: rolled back, jldp_0live_1: left alone"
+wait $holder || true
+jl_check "  once that session ended, the resolver rolls it back too" \
+  "$(q $PC -c "SELECT string_agg(gid || ': ' || split_part(action, ' ', 1), ', ') FROM jl_distributed_resolve()")$(prepared $PS1)" \
+  "jldp_0live_1: rolled0"
+
+# 6g. refusals before anything is released
+jl_check "a table that is not partitioned is refused" \
+  "$(err q $PC -c "CALL jl_release_distributed('sk_local_1', 'id', '{x}', 'dskx', 8, 1.0, key => 'shared', bound => 10)")" \
+  "jl_release_distributed: sk_local_1 is not a partitioned table"
+q $PS2 -c "SELECT jl_key_drop('shared')" -c "SELECT jl_key_create('shared')" >/dev/null
+read -r c0 s10 s20 _ _ <<<"$(state dsk6)"
+jl_check "shards holding different keys of one name are refused" \
+  "$(err q $PC -c "$(rel dsk6)")" 'jl_release_distributed: the shards hold different keys named "shared"'
+jl_check "  before any shard released" "$(state dsk6)" "$c0 $s10 $s20 00 fff"
+
 [ $fail -eq 0 ] && echo "scale-out: all checks passed"
 exit $fail

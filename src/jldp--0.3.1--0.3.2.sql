@@ -1,0 +1,445 @@
+-- jldp 0.3.1 -> 0.3.2.  A release over the shards of a sharded table under
+-- one charge of the coordinator, with two-phase commit
+-- (jl_release_distributed, jl_distributed_resolve, jl_distributed_releases),
+-- as jldp--0.3.2.sql defines them.
+
+\echo Use "ALTER EXTENSION jldp UPDATE TO '0.3.2'" to load this file. \quit
+
+-- Distributed release (docs/scaleout.md) ----------------------------------
+-- A release over the shards of a partitioned table whose partitions are
+-- foreign tables: each shard releases its own rows (jl_release_table) in a
+-- transaction it prepares (two-phase commit); the coordinator charges the
+-- partitioned table's dataset once (parallel composition over disjoint
+-- shards), records the release for the partitioned table of the shards'
+-- sketch tables and the decision in one transaction, and only then commits
+-- the shards' parts.  jl_distributed_resolve finishes a release left in
+-- doubt by a failure between the two.
+CREATE TABLE @extschema@.jldp_distributed_release (
+    gid               text PRIMARY KEY,
+    release_id        bigint NOT NULL,
+    target            regclass NOT NULL,
+    servers           text[] NOT NULL,
+    shard_release_ids bigint[] NOT NULL,
+    decided_at        timestamptz NOT NULL DEFAULT now(),
+    committed_at      timestamptz,
+    released_by       name NOT NULL
+);
+REVOKE ALL ON @extschema@.jldp_distributed_release FROM PUBLIC;
+COMMENT ON TABLE @extschema@.jldp_distributed_release IS
+  'Decisions of distributed releases: a row exists exactly when the coordinator committed the release (its charge and registry row); the shards'' prepared parts named gid_1, gid_2, ... are then to be committed. committed_at: when every part was seen committed.';
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_distributed_release', '');
+
+CREATE VIEW @extschema@.jl_distributed_releases WITH (security_barrier) AS
+  SELECT gid, release_id, target, servers, shard_release_ids, decided_at, committed_at, released_by
+  FROM @extschema@.jldp_distributed_release
+  WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
+             THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;
+REVOKE ALL ON @extschema@.jl_distributed_releases FROM PUBLIC;
+GRANT SELECT ON @extschema@.jl_distributed_releases TO PUBLIC;
+COMMENT ON VIEW @extschema@.jl_distributed_releases IS
+  'Distributed releases, visible to roles that can read their target: the shards, their registry ids, and whether every shard''s part was seen committed (committed_at NULL: in doubt until jl_distributed_resolve runs).';
+
+CREATE FUNCTION @extschema@.jl_distributed_decide(source regclass, target regclass, id_column text,
+    vector text, clipping text, key_fingerprint text, info jsonb, gid text, servers text[],
+    shard_release_ids bigint[])
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_distributed_decide'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_distributed_decide(regclass, regclass, text, text, text, text, jsonb, text, text[], bigint[]) IS
+  'Used by jl_release_distributed: in the caller''s transaction, charge the dataset of the partitioned table source once, record the release for the partitioned table target (registry) and the decision. Nothing is published by this call: the shards'' parts stay prepared until the transaction commits.';
+REVOKE ALL ON FUNCTION @extschema@.jl_distributed_decide(regclass, regclass, text, text, text, text, jsonb, text, text[], bigint[]) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_distributed_pending()
+RETURNS TABLE (gid text, servers text[])
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+  SELECT gid, servers FROM @extschema@.jldp_distributed_release WHERE committed_at IS NULL ORDER BY gid
+$fn$;
+COMMENT ON FUNCTION @extschema@.jl_distributed_pending() IS
+  'Used by jl_distributed_resolve: the decided distributed releases not yet seen committed on every shard.';
+REVOKE ALL ON FUNCTION @extschema@.jl_distributed_pending() FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_distributed_committed(gid text)
+RETURNS boolean
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+  UPDATE @extschema@.jldp_distributed_release d SET committed_at = now()
+   WHERE d.gid = $1 AND d.committed_at IS NULL
+  RETURNING true
+$fn$;
+COMMENT ON FUNCTION @extschema@.jl_distributed_committed(text) IS
+  'Used by jl_release_distributed and jl_distributed_resolve: record that every shard''s part of a decided release was committed.';
+REVOKE ALL ON FUNCTION @extschema@.jl_distributed_committed(text) FROM PUBLIC;
+
+CREATE PROCEDURE @extschema@.jl_release_distributed(
+    source regclass, id_column text, vector text[], target text, k int, epsilon float8,
+    neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL, key text DEFAULT 'default',
+    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
+    kind text DEFAULT 'rademacher', noise text DEFAULT NULL,
+    INOUT release_id bigint DEFAULT NULL)
+LANGUAGE plpgsql
+AS $fn$
+DECLARE
+  dl text;            -- dblink's schema, quoted
+  gid text := 'jldp_' || pg_catalog.replace(pg_catalog.gen_random_uuid()::text, '-', '');
+  lk int;
+  n int;
+  srv text[];
+  remote text[];
+  bounds text[];
+  conns text[] := '{}';
+  rids bigint[] := '{}';
+  recs jsonb[] := '{}';
+  opened int := 0;
+  prepared int := 0;
+  cur int := 0;
+  strat text;
+  natts int;
+  keycol text;
+  idtype text;
+  rid bigint;
+  r jsonb;
+  fp text;
+  mpt int;
+  fps text[] := '{}';
+  info jsonb;
+  nrows bigint := 0;
+  in_doubt text[] := '{}';
+  volatile_keys text[] := ARRAY['id', 'target', 'source', 'dataset', 'released_at', 'released_by',
+                                'info', 'target_schema', 'target_name'];
+BEGIN
+  IF source IS NULL OR id_column IS NULL OR vector IS NULL OR target IS NULL OR k IS NULL
+     OR epsilon IS NULL OR key IS NULL THEN
+    RAISE EXCEPTION 'jl_release_distributed: source, id_column, vector, target, k, epsilon and key are required'
+      USING ERRCODE = '22004';
+  END IF;
+  SELECT pg_catalog.quote_ident(ns.nspname) INTO dl
+    FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace ns ON ns.oid = e.extnamespace
+   WHERE e.extname = 'dblink';
+  IF dl IS NULL THEN
+    RAISE EXCEPTION 'jl_release_distributed needs the dblink extension on the coordinator'
+      USING ERRCODE = '0A000',
+            HINT = 'CREATE EXTENSION dblink; the release connects to each shard through its foreign server and the caller''s user mapping.';
+  END IF;
+
+  -- the source: a table partitioned by the id column alone, each partition
+  -- a foreign table (postgres_fdw) on a server of its own
+  IF (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid = source) IS DISTINCT FROM 'p' THEN
+    RAISE EXCEPTION 'jl_release_distributed: % is not a partitioned table', source
+      USING ERRCODE = '42809',
+            HINT = 'Release a table on one server with jl_release_table.';
+  END IF;
+  SELECT CASE pt.partstrat WHEN 'r' THEN 'RANGE' WHEN 'l' THEN 'LIST' ELSE 'HASH' END, pt.partnatts,
+         (SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attnum = pt.partattrs[0])
+    INTO strat, natts, keycol
+    FROM pg_catalog.pg_partitioned_table pt WHERE pt.partrelid = source;
+  IF natts <> 1 OR keycol IS DISTINCT FROM id_column THEN
+    RAISE EXCEPTION 'jl_release_distributed: % must be partitioned by its id column "%" alone', source, id_column
+      USING ERRCODE = '0A000',
+            HINT = 'The sharded sketch table is partitioned like the source, by the id.';
+  END IF;
+  SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) INTO idtype
+    FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attname = id_column AND NOT a.attisdropped;
+  SELECT pg_catalog.array_agg(s.srvname::text ORDER BY c.relname),
+         pg_catalog.array_agg(pg_catalog.format('%I.%I',
+             coalesce((SELECT pg_catalog.substr(o, 13) FROM pg_catalog.unnest(ft.ftoptions) o WHERE o LIKE 'schema\_name=%'), ns.nspname::text),
+             coalesce((SELECT pg_catalog.substr(o, 12) FROM pg_catalog.unnest(ft.ftoptions) o WHERE o LIKE 'table\_name=%'), c.relname::text))
+           ORDER BY c.relname),
+         pg_catalog.array_agg(pg_catalog.pg_get_expr(c.relpartbound, c.oid) ORDER BY c.relname),
+         count(*),
+         count(*) FILTER (WHERE w.fdwname IS DISTINCT FROM 'postgres_fdw'),
+         count(DISTINCT s.srvname)
+    INTO srv, remote, bounds, n, mpt, lk
+    FROM pg_catalog.pg_inherits i
+    JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
+    JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace
+    LEFT JOIN pg_catalog.pg_foreign_table ft ON ft.ftrelid = c.oid
+    LEFT JOIN pg_catalog.pg_foreign_server s ON s.oid = ft.ftserver
+    LEFT JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid = s.srvfdw
+   WHERE i.inhparent = source;
+  IF n = 0 OR mpt > 0 THEN
+    RAISE EXCEPTION 'jl_release_distributed: every partition of % must be a foreign table of postgres_fdw', source
+      USING ERRCODE = '0A000',
+            HINT = 'Release local partitions with jl_release_table; sub-partitioned partitions are not supported.';
+  END IF;
+  IF lk <> n THEN
+    RAISE EXCEPTION 'jl_release_distributed: two partitions of % are on one foreign server', source
+      USING ERRCODE = '0A000',
+            HINT = 'Each shard releases into one table named like the target: give each partition a server of its own.';
+  END IF;
+  IF pg_catalog.strpos(target, '.') > 0 OR target = '' THEN
+    RAISE EXCEPTION 'jl_release_distributed: target must be a plain table name, not "%"', target
+      USING ERRCODE = '42602';
+  END IF;
+  FOR i IN 0 .. n LOOP
+    IF pg_catalog.to_regclass(pg_catalog.quote_ident(CASE WHEN i = 0 THEN target ELSE target || '_' || i END)) IS NOT NULL THEN
+      RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists',
+        CASE WHEN i = 0 THEN target ELSE target || '_' || i END
+        USING ERRCODE = '42P07',
+              HINT = 'The target and its partitions target_1, target_2, ... are created on the coordinator.';
+    END IF;
+  END LOOP;
+
+  -- a release in progress holds this lock until it ends (or its session
+  -- does): jl_distributed_resolve leaves its prepared parts alone
+  lk := pg_catalog.hashtext(gid);
+  PERFORM pg_catalog.pg_advisory_lock(1785488496, lk);
+
+  -- connect; every shard must hold the same key and allow prepared transactions
+  BEGIN
+    FOR i IN 1 .. n LOOP
+      conns := conns || (gid || '_' || i);
+      EXECUTE pg_catalog.format('SELECT %s.dblink_connect($1, $2)', dl) USING conns[i], srv[i];
+      opened := i;
+      EXECUTE pg_catalog.format('SELECT fp, mpt FROM %s.dblink($1, $2) AS t(fp text, mpt int)', dl)
+        INTO fp, mpt
+        USING conns[i], pg_catalog.format('SELECT (SELECT fingerprint FROM jl_keys WHERE name = %L), '
+                                          'pg_catalog.current_setting(''max_prepared_transactions'')::int', key);
+      IF fp IS NULL THEN
+        RAISE EXCEPTION 'jl_release_distributed: shard % has no key named "%"', srv[i], key
+          USING ERRCODE = '42704',
+                HINT = 'Carry the key with jl_key_export and jl_key_import_wrapped (docs/scaleout.md).';
+      END IF;
+      IF mpt = 0 THEN
+        RAISE EXCEPTION 'jl_release_distributed: shard % does not allow prepared transactions', srv[i]
+          USING ERRCODE = '55000',
+                HINT = 'Set max_prepared_transactions above 0 on every shard (a restart is needed).';
+      END IF;
+      fps := fps || fp;
+    END LOOP;
+    IF (SELECT count(DISTINCT f) FROM pg_catalog.unnest(fps) f) > 1 THEN
+      RAISE EXCEPTION 'jl_release_distributed: the shards hold different keys named "%"', key
+        USING ERRCODE = '22023',
+              DETAIL = pg_catalog.format('Fingerprints by server: %s.', pg_catalog.array_to_string(
+                         ARRAY(SELECT srv[j] || ' ' || fps[j] FROM pg_catalog.generate_series(1, n) j), ', ')),
+              HINT = 'Sketches under different keys cannot be compared: import one key on every shard.';
+    END IF;
+  EXCEPTION WHEN OTHERS THEN
+    FOR j IN 1 .. opened LOOP
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
+      EXCEPTION WHEN OTHERS THEN NULL;
+      END;
+    END LOOP;
+    PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    RAISE;
+  END;
+
+  -- phase 1: each shard releases its rows and prepares (nothing visible yet)
+  BEGIN
+    FOR i IN 1 .. n LOOP
+      cur := i;
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl) USING conns[i], 'BEGIN';
+      EXECUTE pg_catalog.format('SELECT rid FROM %s.dblink($1, $2) AS t(rid bigint)', dl) INTO rid
+        USING conns[i], pg_catalog.format(
+          'SELECT jl_release_table(%L::regclass, %L, %L::text[], %L, %s, %L::float8, neighbor => %L, '
+          'bound => %L::float8, calibration => %L, delta => %L::float8, key => %L, clip_lo => %L::float8, '
+          'clip_hi => %L::float8, clip_norm => %L::float8, kind => %L, noise => %L)',
+          remote[i], id_column, vector, target, k, epsilon, neighbor, bound, calibration, delta, key,
+          clip_lo, clip_hi, clip_norm, kind, noise);
+      EXECUTE pg_catalog.format('SELECT r FROM %s.dblink($1, $2) AS t(r jsonb)', dl) INTO r
+        USING conns[i], pg_catalog.format(
+          'SELECT to_jsonb(x) || jsonb_build_object(''target_schema'', ns.nspname, ''target_name'', c.relname) '
+          'FROM jl_releases x JOIN pg_catalog.pg_class c ON c.oid = x.target '
+          'JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace WHERE x.id = %s', rid);
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+        USING conns[i], pg_catalog.format('PREPARE TRANSACTION %L', gid || '_' || i);
+      prepared := i;
+      rids := rids || rid;
+      recs := recs || r;
+      nrows := nrows + (r->'info'->>'rows')::bigint;
+      IF i > 1 AND (recs[i] - volatile_keys) || pg_catalog.jsonb_build_object('info', (recs[i]->'info') - 'rows')
+                   IS DISTINCT FROM
+                   (recs[1] - volatile_keys) || pg_catalog.jsonb_build_object('info', (recs[1]->'info') - 'rows') THEN
+        RAISE EXCEPTION 'jl_release_distributed: shards % and % released with different calibrations', srv[1], srv[i]
+          USING ERRCODE = '22023',
+                DETAIL = pg_catalog.format('%s: %s; %s: %s', srv[1], recs[1] - volatile_keys, srv[i], recs[i] - volatile_keys),
+                HINT = 'Every shard needs the same jldp version and the same d.';
+      END IF;
+    END LOOP;
+    IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'prepared' THEN
+      RAISE EXCEPTION 'jldp_test.fail_point: a failure after every shard prepared';
+    END IF;
+  EXCEPTION WHEN OTHERS THEN
+    FOR j IN 1 .. opened LOOP
+      BEGIN
+        IF j <= prepared THEN
+          EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+            USING conns[j], pg_catalog.format('ROLLBACK PREPARED %L', gid || '_' || j);
+        ELSIF j = cur THEN
+          EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl) USING conns[j], 'ROLLBACK';
+        END IF;
+      EXCEPTION WHEN OTHERS THEN
+        RAISE WARNING 'jl_release_distributed: the part of shard % could not be rolled back; it stays prepared until jl_distributed_resolve() rolls it back', srv[j];
+      END;
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
+      EXCEPTION WHEN OTHERS THEN NULL;
+      END;
+    END LOOP;
+    PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    RAISE;
+  END;
+
+  -- the decision: the sharded sketch table, the one charge, the registry
+  -- row and the decision row, in one transaction of the coordinator
+  BEGIN
+    EXECUTE pg_catalog.format('CREATE TABLE %I (id %s, sketch pg_catalog.float8[]) PARTITION BY %s (id)',
+                              target, idtype, strat);
+    FOR i IN 1 .. n LOOP
+      EXECUTE pg_catalog.format('CREATE FOREIGN TABLE %I PARTITION OF %I %s SERVER %I OPTIONS (schema_name %L, table_name %L)',
+                                target || '_' || i, target, bounds[i], srv[i],
+                                recs[i]->>'target_schema', recs[i]->>'target_name');
+    END LOOP;
+    info := (recs[1]->'info') || pg_catalog.jsonb_build_object(
+              'rows', nrows,
+              'distributed', pg_catalog.jsonb_build_object('gid', gid, 'servers', srv,
+                                                           'shard_release_ids', rids,
+                                                           'shard_sources', remote));
+    release_id := @extschema@.jl_distributed_decide(source, pg_catalog.quote_ident(target)::regclass,
+                    id_column, recs[1]->>'vector', recs[1]->>'clipping', recs[1]->>'key_fingerprint',
+                    info, gid, srv, rids);
+    IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'decide' THEN
+      RAISE EXCEPTION 'jldp_test.fail_point: a failure before the decision commits';
+    END IF;
+  EXCEPTION WHEN OTHERS THEN
+    FOR j IN 1 .. n LOOP
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+          USING conns[j], pg_catalog.format('ROLLBACK PREPARED %L', gid || '_' || j);
+      EXCEPTION WHEN OTHERS THEN
+        RAISE WARNING 'jl_release_distributed: the part of shard % could not be rolled back; it stays prepared until jl_distributed_resolve() rolls it back', srv[j];
+      END;
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
+      EXCEPTION WHEN OTHERS THEN NULL;
+      END;
+    END LOOP;
+    PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    RAISE;
+  END;
+  COMMIT;
+
+  -- phase 2: publish.  From here the release stands; a shard that cannot
+  -- commit now keeps its part prepared until jl_distributed_resolve()
+  IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'commit' THEN
+    FOR j IN 1 .. n LOOP
+      EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
+    END LOOP;
+    PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    RAISE EXCEPTION 'jldp_test.fail_point: a failure after the decision, before the shards commit'
+      USING HINT = 'SELECT * FROM jl_distributed_resolve() commits the shards'' parts.';
+  END IF;
+  FOR i IN 1 .. n LOOP
+    BEGIN
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+        USING conns[i], pg_catalog.format('COMMIT PREPARED %L', gid || '_' || i);
+    EXCEPTION WHEN OTHERS THEN
+      in_doubt := in_doubt || srv[i];
+      RAISE WARNING 'jl_release_distributed: shard % did not commit its part (%): the release is decided and charged; SELECT * FROM jl_distributed_resolve() commits it when the shard is back', srv[i], SQLERRM;
+    END;
+    BEGIN
+      EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[i];
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+  END LOOP;
+  IF pg_catalog.cardinality(in_doubt) = 0 THEN
+    PERFORM @extschema@.jl_distributed_committed(gid);
+  END IF;
+  PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+END
+$fn$;
+COMMENT ON PROCEDURE @extschema@.jl_release_distributed(regclass, text, text[], text, int, float8, text, float8, text, float8, text, float8, float8, float8, text, text, bigint) IS
+  'Release a sharded table (partitioned by its id, each partition a postgres_fdw foreign table on a server of its own) where its rows live: each shard runs jl_release_table on its own table into target (its ledger records the charge) and prepares; the coordinator then charges source''s dataset once (parallel composition over disjoint shards), creates target partitioned like source over the shards'' sketch tables, records it in jl_releases, commits, and only then commits the shards'' parts. All shards release or none; after a failure between the commits, jl_distributed_resolve() finishes. Needs dblink on the coordinator, max_prepared_transactions > 0 on the shards, the same key on each, and a CALL outside a transaction block. Returns the coordinator''s registry id.';
+REVOKE ALL ON PROCEDURE @extschema@.jl_release_distributed(regclass, text, text[], text, int, float8, text, float8, text, float8, text, float8, float8, float8, text, text, bigint) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_distributed_resolve(servers text[] DEFAULT NULL)
+RETURNS TABLE (server text, gid text, action text)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+AS $fn$
+DECLARE
+  dl text;
+  srvs text[];
+  pend record;
+  reached text[] := '{}';
+  left_alone text[] := '{}';
+  decided text[];
+  conn text := 'jldp_resolve_' || pg_catalog.pg_backend_pid();
+  g text;
+  base text;
+BEGIN
+  SELECT pg_catalog.quote_ident(ns.nspname) INTO dl
+    FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace ns ON ns.oid = e.extnamespace
+   WHERE e.extname = 'dblink';
+  IF dl IS NULL THEN
+    RAISE EXCEPTION 'jl_distributed_resolve needs the dblink extension on the coordinator'
+      USING ERRCODE = '0A000', HINT = 'CREATE EXTENSION dblink;';
+  END IF;
+  srvs := coalesce(servers, ARRAY(
+    SELECT s.srvname::text FROM pg_catalog.pg_foreign_server s
+      JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid = s.srvfdw
+     WHERE w.fdwname = 'postgres_fdw'
+       AND EXISTS (SELECT FROM pg_catalog.pg_user_mappings um
+                    WHERE um.srvid = s.oid AND um.usename IN (current_user, 'public'))
+     ORDER BY 1));
+  decided := ARRAY(SELECT p.gid FROM @extschema@.jl_distributed_pending() p);
+  FOREACH server IN ARRAY srvs LOOP
+    BEGIN
+      EXECUTE pg_catalog.format('SELECT %s.dblink_connect($1, $2)', dl) USING conn, server;
+    EXCEPTION WHEN OTHERS THEN
+      gid := NULL;
+      action := 'unreachable: ' || SQLERRM;
+      RETURN NEXT;
+      CONTINUE;
+    END;
+    reached := reached || server;
+    FOR g IN EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x text) ORDER BY 1', dl)
+        USING conn, 'SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE gid LIKE ''jldp\_%'' '
+                    'AND database = pg_catalog.current_database()' LOOP
+      gid := g;
+      base := pg_catalog.regexp_replace(g, '_[0-9]+$', '');
+      BEGIN
+        IF base = ANY (decided) THEN
+          EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+            USING conn, pg_catalog.format('COMMIT PREPARED %L', g);
+          action := 'committed (the coordinator decided the release)';
+        ELSIF pg_catalog.pg_try_advisory_lock(1785488496, pg_catalog.hashtext(base)) THEN
+          BEGIN
+            EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+              USING conn, pg_catalog.format('ROLLBACK PREPARED %L', g);
+          EXCEPTION WHEN OTHERS THEN
+            PERFORM pg_catalog.pg_advisory_unlock(1785488496, pg_catalog.hashtext(base));
+            RAISE;
+          END;
+          PERFORM pg_catalog.pg_advisory_unlock(1785488496, pg_catalog.hashtext(base));
+          action := 'rolled back (no decision: the coordinator did not commit the release)';
+        ELSE
+          left_alone := left_alone || base;
+          action := 'left alone (the release is in progress)';
+        END IF;
+      EXCEPTION WHEN OTHERS THEN
+        left_alone := left_alone || base;
+        action := 'failed: ' || SQLERRM;
+      END;
+      RETURN NEXT;
+    END LOOP;
+    EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conn;
+  END LOOP;
+  -- a decided release none of whose shards holds a part any more is committed
+  FOR pend IN SELECT * FROM @extschema@.jl_distributed_pending() LOOP
+    IF pend.servers <@ reached AND NOT pend.gid = ANY (left_alone) THEN
+      PERFORM @extschema@.jl_distributed_committed(pend.gid);
+      server := NULL;
+      gid := pend.gid;
+      action := 'recorded as committed on every shard';
+      RETURN NEXT;
+    END IF;
+  END LOOP;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.jl_distributed_resolve(text[]) IS
+  'Finish distributed releases left in doubt: on each server (default: every postgres_fdw server the caller has a user mapping for), commit the prepared parts of releases the coordinator decided, roll back those of releases it never decided (unless still in progress), and record as committed the decided releases with no part left. One row per part found and per release recorded.';
+REVOKE ALL ON FUNCTION @extschema@.jl_distributed_resolve(text[]) FROM PUBLIC;
