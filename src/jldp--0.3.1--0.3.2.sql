@@ -95,7 +95,6 @@ DECLARE
   recs jsonb[] := '{}';
   opened int := 0;
   prepared int := 0;
-  cur int := 0;
   strat text;
   natts int;
   keycol text;
@@ -228,18 +227,25 @@ BEGIN
     RAISE;
   END;
 
-  -- phase 1: each shard releases its rows and prepares (nothing visible yet)
+  -- phase 1: every shard releases its rows at the same time (dblink's
+  -- asynchronous queries), then each prepares (nothing visible yet)
   BEGIN
     FOR i IN 1 .. n LOOP
-      cur := i;
       EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl) USING conns[i], 'BEGIN';
-      EXECUTE pg_catalog.format('SELECT rid FROM %s.dblink($1, $2) AS t(rid bigint)', dl) INTO rid
+      EXECUTE pg_catalog.format('SELECT %s.dblink_send_query($1, $2)', dl)
         USING conns[i], pg_catalog.format(
           'SELECT jl_release_table(%L::regclass, %L, %L::text[], %L, %s, %L::float8, neighbor => %L, '
           'bound => %L::float8, calibration => %L, delta => %L::float8, key => %L, clip_lo => %L::float8, '
           'clip_hi => %L::float8, clip_norm => %L::float8, kind => %L, noise => %L)',
           remote[i], id_column, vector, target, k, epsilon, neighbor, bound, calibration, delta, key,
           clip_lo, clip_hi, clip_norm, kind, noise);
+    END LOOP;
+    FOR i IN 1 .. n LOOP
+      EXECUTE pg_catalog.format('SELECT rid FROM %s.dblink_get_result($1) AS t(rid bigint)', dl) INTO rid
+        USING conns[i];
+      -- the end of the query's results, after which the connection is free
+      EXECUTE pg_catalog.format('SELECT count(*) FROM %s.dblink_get_result($1) AS t(rid bigint)', dl)
+        USING conns[i];
       EXECUTE pg_catalog.format('SELECT r FROM %s.dblink($1, $2) AS t(r jsonb)', dl) INTO r
         USING conns[i], pg_catalog.format(
           'SELECT to_jsonb(x) || jsonb_build_object(''target_schema'', ns.nspname, ''target_name'', c.relname) '
@@ -266,11 +272,13 @@ BEGIN
   EXCEPTION WHEN OTHERS THEN
     FOR j IN 1 .. opened LOOP
       BEGIN
+        -- a prepared part is rolled back; the others end with their
+        -- connection (a running release is cancelled first)
         IF j <= prepared THEN
           EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
             USING conns[j], pg_catalog.format('ROLLBACK PREPARED %L', gid || '_' || j);
-        ELSIF j = cur THEN
-          EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl) USING conns[j], 'ROLLBACK';
+        ELSE
+          EXECUTE pg_catalog.format('SELECT %s.dblink_cancel_query($1)', dl) USING conns[j];
         END IF;
       EXCEPTION WHEN OTHERS THEN
         RAISE WARNING 'jl_release_distributed: the part of shard % could not be rolled back; it stays prepared until jl_distributed_resolve() rolls it back', srv[j];

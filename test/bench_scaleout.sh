@@ -8,6 +8,9 @@
 #        single node   jl_release_table over N rows on the coordinator
 #        2 shards      jl_release_table on each shard over its N/2 rows, both
 #                      started at once (two sessions), wall clock of the pair
+#        distributed   CALL jl_release_distributed on the coordinator's
+#                      partitioned table: both shards release at once, each
+#                      prepares, one coordinator charge, then commit
 #        pulled        INSERT ... SELECT jl_private_release(x, ...) FROM the
 #                      partitioned parent on the coordinator (the form that
 #                      postgres_fdw cannot push: every raw row crosses)
@@ -37,7 +40,7 @@ RUNS=${JLDP_BENCH_RUNS:-3}
 K=20
 M=8
 jl_install
-opts="-c listen_addresses=127.0.0.1 -c max_parallel_workers_per_gather=0 -c shared_buffers=512MB"
+opts="-c listen_addresses=127.0.0.1 -c max_parallel_workers_per_gather=0 -c shared_buffers=512MB -c max_prepared_transactions=4"
 jl_multi_start coord $opts; PC=$JL_MULTI_PORT
 jl_multi_start shard1 $opts; PS1=$JL_MULTI_PORT
 jl_multi_start shard2 $opts; PS2=$JL_MULTI_PORT
@@ -70,6 +73,7 @@ gen raw 1 $HALF | q $PS1 >/dev/null
 gen raw $(( HALF + 1 )) $N | q $PS2 >/dev/null
 q $PC >/dev/null <<SQL
 CREATE EXTENSION postgres_fdw;
+CREATE EXTENSION dblink;
 CREATE SERVER shard1 FOREIGN DATA WRAPPER postgres_fdw
   OPTIONS (host '127.0.0.1', port '$PS1', dbname 'postgres', extensions 'jldp', async_capable 'true', fetch_size '10000');
 CREATE SERVER shard2 FOREIGN DATA WRAPPER postgres_fdw
@@ -84,7 +88,7 @@ CREATE FOREIGN TABLE raw_2 PARTITION OF raw_parent FOR VALUES FROM ($(( HALF + 1
 SQL
 
 # 1. release
-single=(); shards=(); pulled=(); b_shards=0; b_pulled=0
+single=(); shards=(); dist=(); pulled=(); b_shards=0; b_dist=0; b_pulled=0
 for r in $(seq "$RUNS"); do
   for p in $PC $PS1 $PS2; do q $p -c "DROP TABLE IF EXISTS sk" >/dev/null 2>&1; done
   t=$(q $PC -c '\timing on' -c "SELECT jl_release_table('raw', 'id', '{x}', 'sk', $K, 1.0, $rel_opts)" | ms)
@@ -94,6 +98,10 @@ for r in $(seq "$RUNS"); do
   q $PS2 -c "SELECT jl_release_table('raw', 'id', '{x}', 'sk', $K, 1.0, $rel_opts)" >/dev/null &
   wait
   shards+=("$(( $(now_ms) - t0 ))"); b_shards=$(( $(lo_bytes) - b0 ))
+  for p in $PC $PS1 $PS2; do q $p -c "DROP TABLE IF EXISTS skd" >/dev/null 2>&1; done
+  b0=$(lo_bytes)
+  t=$(q $PC -c '\timing on' -c "CALL jl_release_distributed('raw_parent', 'id', '{x}', 'skd', $K, 1.0, $rel_opts)" | ms)
+  b_dist=$(( $(lo_bytes) - b0 )); dist+=("$t")
   q $PC -c "DROP TABLE IF EXISTS sk_pulled" -c "CREATE TABLE sk_pulled (id int, sketch float8[])" >/dev/null 2>&1
   b0=$(lo_bytes)
   t=$(q $PC -c '\timing on' -c "INSERT INTO sk_pulled SELECT id, jl_private_release(x, $K, 1.0, $rel_opts) FROM raw_parent" | ms)
@@ -149,7 +157,7 @@ fi
 mb() { awk -v b="$1" 'BEGIN { printf "%.3g MB", b / 1e6 }'; }
 kb() { awk -v b="$1" 'BEGIN { printf "%.3g kB", b / 1e3 }'; }
 f() { awk -v t="$1" 'BEGIN { printf "%.0f", t }'; }
-S=$(min "${single[@]}"); T2=$(min "${shards[@]}"); P=$(min "${pulled[@]}")
+S=$(min "${single[@]}"); T2=$(min "${shards[@]}"); DI=$(min "${dist[@]}"); P=$(min "${pulled[@]}")
 KL=$(min "${knn_l[@]}"); KS=$(min "${knn_s[@]}"); KP=$(min "${knn_p[@]}")
 ML=$(min "${km_l[@]}"); MS=$(min "${km_s[@]}"); MP=$(min "${km_p[@]}")
 # 16 shards, one core each: a shard's share of the release is N/16 rows at
@@ -162,6 +170,7 @@ cat <<EOF
 | step ($N rows, d = $D, k = $K; fastest of $RUNS) | single node | 2 shards (same machine) | bytes between servers | projected: 16 shards, a core each |
 |---|---|---|---|---|
 | release (\`jl_release_table\`) | $(f "$S") ms | $(f "$T2") ms (both shards at once) | $(kb "$b_shards") | about $p16 ms, no raw row moves |
+| release over every shard under one coordinator charge (\`CALL jl_release_distributed\`: both at once, two-phase commit) | | $(f "$DI") ms | $(kb "$b_dist") | about $p16 ms plus a round trip per shard, no raw row moves |
 | release pulled through the coordinator (\`INSERT … SELECT jl_private_release(x, …) FROM parent\`) | | $(f "$P") ms | $(mb "$b_pulled") | every raw row crosses: grows with N, not with shards |
 | kNN, 10 nearest (\`jl_knn\`) | $(f "$KL") ms | $(f "$KS") ms | $(kb "$b_knn_s") | about $kb16 (10 rows a shard) |
 | kNN, \`ORDER BY jl_recover_dist(…) LIMIT 10\` on the parent | | $(f "$KP") ms | $(mb "$b_knn_p") | each shard sorts all its rows and sends a first batch (fetch_size 10,000 rows); Merge Append reads the shards one after another |
