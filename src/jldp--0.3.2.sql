@@ -1262,12 +1262,32 @@ COMMENT ON FUNCTION @extschema@.jl_distributed_decide(regclass, regclass, text, 
   'Used by jl_release_distributed: in the caller''s transaction, charge the dataset of the partitioned table source once, record the release for the partitioned table target (registry) and the decision. Nothing is published by this call: the shards'' parts stay prepared until the transaction commits.';
 REVOKE ALL ON FUNCTION @extschema@.jl_distributed_decide(regclass, regclass, text, text, text, text, jsonb, text, text[], bigint[]) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_distributed_pending()
-RETURNS TABLE (gid text, servers text[])
+CREATE FUNCTION @extschema@.jl_distributed_begin(source regclass, id_column text, epsilon float8, delta float8)
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_distributed_begin'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_distributed_begin(regclass, text, float8, float8) IS
+  'Used by jl_release_distributed before any shard releases: refuses a call inside a transaction block and whatever the coordinator''s charge of (epsilon, delta) to source''s dataset would refuse (checked by making it and undoing it); returns a new global transaction id, which only this session may decide.';
+REVOKE ALL ON FUNCTION @extschema@.jl_distributed_begin(regclass, text, float8, float8) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_distributed_decision(gid text)
+RETURNS TABLE (servers text[], shard_release_ids bigint[])
 LANGUAGE sql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-  SELECT gid, servers FROM @extschema@.jldp_distributed_release WHERE committed_at IS NULL ORDER BY gid
+  SELECT d.servers, d.shard_release_ids FROM @extschema@.jldp_distributed_release d WHERE d.gid = $1
+$fn$;
+COMMENT ON FUNCTION @extschema@.jl_distributed_decision(text) IS
+  'Used by jl_distributed_resolve: the servers and shard registry ids of the decided release gid; no row if the coordinator never decided it.';
+REVOKE ALL ON FUNCTION @extschema@.jl_distributed_decision(text) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_distributed_pending()
+RETURNS TABLE (gid text, servers text[], shard_release_ids bigint[])
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+  SELECT d.gid, d.servers, d.shard_release_ids FROM @extschema@.jldp_distributed_release d
+   WHERE d.committed_at IS NULL ORDER BY d.gid
 $fn$;
 COMMENT ON FUNCTION @extschema@.jl_distributed_pending() IS
   'Used by jl_distributed_resolve: the decided distributed releases not yet seen committed on every shard.';
@@ -1275,15 +1295,10 @@ REVOKE ALL ON FUNCTION @extschema@.jl_distributed_pending() FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_distributed_committed(gid text)
 RETURNS boolean
-LANGUAGE sql VOLATILE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-  UPDATE @extschema@.jldp_distributed_release d SET committed_at = now()
-   WHERE d.gid = $1 AND d.committed_at IS NULL
-  RETURNING true
-$fn$;
+AS 'MODULE_PATHNAME', 'jl_distributed_committed'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_distributed_committed(text) IS
-  'Used by jl_release_distributed and jl_distributed_resolve: record that every shard''s part of a decided release was committed.';
+  'Used by jl_release_distributed and jl_distributed_resolve: record that every shard''s part of a decided release was committed (the role that released it, a member of it, or a superuser). Bookkeeping only: whether a prepared part is committed depends on the decision alone.';
 REVOKE ALL ON FUNCTION @extschema@.jl_distributed_committed(text) FROM PUBLIC;
 
 CREATE PROCEDURE @extschema@.jl_release_distributed(
@@ -1297,7 +1312,10 @@ LANGUAGE plpgsql
 AS $fn$
 DECLARE
   dl text;            -- dblink's schema, quoted
-  gid text := 'jldp_' || pg_catalog.replace(pg_catalog.gen_random_uuid()::text, '-', '');
+  gid text;
+  tname text;
+  rtype text;
+  rexists boolean;
   lk int;
   n int;
   srv text[];
@@ -1348,10 +1366,13 @@ BEGIN
          (SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attnum = pt.partattrs[0])
     INTO strat, natts, keycol
     FROM pg_catalog.pg_partitioned_table pt WHERE pt.partrelid = source;
-  IF natts <> 1 OR keycol IS DISTINCT FROM id_column THEN
+  IF natts <> 1 OR keycol IS DISTINCT FROM id_column
+     OR (SELECT pt.partcollation[0] NOT IN (0, a.attcollation)
+           FROM pg_catalog.pg_partitioned_table pt, pg_catalog.pg_attribute a
+          WHERE pt.partrelid = source AND a.attrelid = source AND a.attnum = pt.partattrs[0]) THEN
     RAISE EXCEPTION 'jl_release_distributed: % must be partitioned by its id column "%" alone', source, id_column
       USING ERRCODE = '0A000',
-            HINT = 'The sharded sketch table is partitioned like the source, by the id.';
+            HINT = 'The sharded sketch table is partitioned like the source, by the id (with the column''s own collation).';
   END IF;
   SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) INTO idtype
     FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attname = id_column AND NOT a.attisdropped;
@@ -1382,18 +1403,37 @@ BEGIN
       USING ERRCODE = '0A000',
             HINT = 'Each shard releases into one table named like the target: give each partition a server of its own.';
   END IF;
-  IF pg_catalog.strpos(target, '.') > 0 OR target = '' THEN
+  -- the target's name as jl_release_table reads it on the shards
+  BEGIN
+    tname := (pg_catalog.parse_ident(target))[1];
+    IF pg_catalog.cardinality(pg_catalog.parse_ident(target)) <> 1 THEN
+      RAISE EXCEPTION USING ERRCODE = '42602';
+    END IF;
+  EXCEPTION WHEN OTHERS THEN
     RAISE EXCEPTION 'jl_release_distributed: target must be a plain table name, not "%"', target
-      USING ERRCODE = '42602';
+      USING ERRCODE = '42602',
+            HINT = 'The target is created in the first schema of the search path, on the coordinator and on each shard.';
+  END;
+  IF pg_catalog.octet_length(tname || '_' || n) > 63 THEN
+    RAISE EXCEPTION 'jl_release_distributed: target name "%" is too long for its partitions (%_1 ...)', tname, tname
+      USING ERRCODE = '42622';
   END IF;
   FOR i IN 0 .. n LOOP
-    IF pg_catalog.to_regclass(pg_catalog.quote_ident(CASE WHEN i = 0 THEN target ELSE target || '_' || i END)) IS NOT NULL THEN
+    IF pg_catalog.to_regclass(pg_catalog.quote_ident(CASE WHEN i = 0 THEN tname ELSE tname || '_' || i END)) IS NOT NULL THEN
       RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists',
-        CASE WHEN i = 0 THEN target ELSE target || '_' || i END
+        CASE WHEN i = 0 THEN tname ELSE tname || '_' || i END
         USING ERRCODE = '42P07',
               HINT = 'The target and its partitions target_1, target_2, ... are created on the coordinator.';
     END IF;
   END LOOP;
+  IF noise = 'gaussian' AND delta IS NULL THEN
+    RAISE EXCEPTION 'jl_release_distributed: Gaussian noise needs delta' USING ERRCODE = '22004';
+  END IF;
+
+  -- not inside a transaction block, and nothing the coordinator's charge
+  -- would refuse: checked before any shard spends its budget
+  gid := @extschema@.jl_distributed_begin(source, id_column, epsilon,
+                                          CASE WHEN noise = 'gaussian' THEN delta ELSE 0 END);
 
   -- a release in progress holds this lock until it ends (or its session
   -- does): jl_distributed_resolve leaves its prepared parts alone
@@ -1406,10 +1446,25 @@ BEGIN
       conns := conns || (gid || '_' || i);
       EXECUTE pg_catalog.format('SELECT %s.dblink_connect($1, $2)', dl) USING conns[i], srv[i];
       opened := i;
-      EXECUTE pg_catalog.format('SELECT fp, mpt FROM %s.dblink($1, $2) AS t(fp text, mpt int)', dl)
-        INTO fp, mpt
-        USING conns[i], pg_catalog.format('SELECT (SELECT fingerprint FROM jl_keys WHERE name = %L), '
-                                          'pg_catalog.current_setting(''max_prepared_transactions'')::int', key);
+      EXECUTE pg_catalog.format('SELECT fp, mpt, rexists, rtype FROM %s.dblink($1, $2) '
+                                'AS t(fp text, mpt int, rexists boolean, rtype text)', dl)
+        INTO fp, mpt, rexists, rtype
+        USING conns[i], pg_catalog.format(
+          'SELECT (SELECT fingerprint FROM jl_keys WHERE name = %L), '
+          'pg_catalog.current_setting(''max_prepared_transactions'')::int, '
+          'pg_catalog.to_regclass(%L) IS NOT NULL, '
+          '(SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a '
+          ' WHERE a.attrelid = pg_catalog.to_regclass(%L) AND a.attname = %L AND NOT a.attisdropped)',
+          key, pg_catalog.quote_ident(tname), remote[i], id_column);
+      IF rexists THEN
+        RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists on shard %', tname, srv[i]
+          USING ERRCODE = '42P07';
+      END IF;
+      IF rtype IS DISTINCT FROM idtype THEN
+        RAISE EXCEPTION 'jl_release_distributed: the id column "%" of % on shard % is %, not % as on the coordinator',
+          id_column, remote[i], srv[i], coalesce(rtype, 'missing'), idtype
+          USING ERRCODE = '42804';
+      END IF;
       IF fp IS NULL THEN
         RAISE EXCEPTION 'jl_release_distributed: shard % has no key named "%"', srv[i], key
           USING ERRCODE = '42704',
@@ -1450,7 +1505,7 @@ BEGIN
           'SELECT jl_release_table(%L::regclass, %L, %L::text[], %L, %s, %L::float8, neighbor => %L, '
           'bound => %L::float8, calibration => %L, delta => %L::float8, key => %L, clip_lo => %L::float8, '
           'clip_hi => %L::float8, clip_norm => %L::float8, kind => %L, noise => %L)',
-          remote[i], id_column, vector, target, k, epsilon, neighbor, bound, calibration, delta, key,
+          remote[i], id_column, vector, pg_catalog.quote_ident(tname), k, epsilon, neighbor, bound, calibration, delta, key,
           clip_lo, clip_hi, clip_norm, kind, noise);
     END LOOP;
     FOR i IN 1 .. n LOOP
@@ -1509,10 +1564,10 @@ BEGIN
   -- row and the decision row, in one transaction of the coordinator
   BEGIN
     EXECUTE pg_catalog.format('CREATE TABLE %I (id %s, sketch pg_catalog.float8[]) PARTITION BY %s (id)',
-                              target, idtype, strat);
+                              tname, idtype, strat);
     FOR i IN 1 .. n LOOP
       EXECUTE pg_catalog.format('CREATE FOREIGN TABLE %I PARTITION OF %I %s SERVER %I OPTIONS (schema_name %L, table_name %L)',
-                                target || '_' || i, target, bounds[i], srv[i],
+                                tname || '_' || i, tname, bounds[i], srv[i],
                                 recs[i]->>'target_schema', recs[i]->>'target_name');
     END LOOP;
     info := (recs[1]->'info') || pg_catalog.jsonb_build_object(
@@ -1520,7 +1575,7 @@ BEGIN
               'distributed', pg_catalog.jsonb_build_object('gid', gid, 'servers', srv,
                                                            'shard_release_ids', rids,
                                                            'shard_sources', remote));
-    release_id := @extschema@.jl_distributed_decide(source, pg_catalog.quote_ident(target)::regclass,
+    release_id := @extschema@.jl_distributed_decide(source, pg_catalog.quote_ident(tname)::regclass,
                     id_column, recs[1]->>'vector', recs[1]->>'clipping', recs[1]->>'key_fingerprint',
                     info, gid, srv, rids);
     IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'decide' THEN
@@ -1585,12 +1640,15 @@ DECLARE
   dl text;
   srvs text[];
   pend record;
-  reached text[] := '{}';
+  confirmed text[] := '{}';
   left_alone text[] := '{}';
-  decided text[];
+  dsrv text[];
   conn text := 'jldp_resolve_' || pg_catalog.pg_backend_pid();
   g text;
   base text;
+  part int;
+  locked boolean;
+  seen boolean;
 BEGIN
   SELECT pg_catalog.quote_ident(ns.nspname) INTO dl
     FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace ns ON ns.oid = e.extnamespace
@@ -1606,7 +1664,6 @@ BEGIN
        AND EXISTS (SELECT FROM pg_catalog.pg_user_mappings um
                     WHERE um.srvid = s.oid AND um.usename IN (current_user, 'public'))
      ORDER BY 1));
-  decided := ARRAY(SELECT p.gid FROM @extschema@.jl_distributed_pending() p);
   FOREACH server IN ARRAY srvs LOOP
     BEGIN
       EXECUTE pg_catalog.format('SELECT %s.dblink_connect($1, $2)', dl) USING conn, server;
@@ -1616,42 +1673,68 @@ BEGIN
       RETURN NEXT;
       CONTINUE;
     END;
-    reached := reached || server;
     FOR g IN EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x text) ORDER BY 1', dl)
-        USING conn, 'SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE gid LIKE ''jldp\_%'' '
+        USING conn, 'SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE gid ~ ''^jldp_[0-9a-f]+_[0-9]+$'' '
                     'AND database = pg_catalog.current_database()' LOOP
       gid := g;
       base := pg_catalog.regexp_replace(g, '_[0-9]+$', '');
+      part := pg_catalog.substring(g, '_([0-9]+)$')::int;
+      -- a release still running holds this lock: its parts are its own.
+      -- Once held, the decision read now is final (a release decides
+      -- only while it holds the lock)
+      locked := pg_catalog.pg_try_advisory_lock(1785488496, pg_catalog.hashtext(base));
+      IF NOT locked THEN
+        left_alone := left_alone || base;
+        action := 'left alone (the release is in progress)';
+        RETURN NEXT;
+        CONTINUE;
+      END IF;
       BEGIN
-        IF base = ANY (decided) THEN
+        dsrv := NULL;
+        SELECT d.servers INTO dsrv FROM @extschema@.jl_distributed_decision(base) d;
+        IF dsrv IS NULL THEN
+          EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+            USING conn, pg_catalog.format('ROLLBACK PREPARED %L', g);
+          action := 'rolled back (no decision: the coordinator did not commit the release)';
+        ELSIF dsrv[part] IS DISTINCT FROM server THEN
+          left_alone := left_alone || base;
+          action := pg_catalog.format('left alone (the decision names server %s for part %s)', dsrv[part], part);
+        ELSE
           EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
             USING conn, pg_catalog.format('COMMIT PREPARED %L', g);
           action := 'committed (the coordinator decided the release)';
-        ELSIF pg_catalog.pg_try_advisory_lock(1785488496, pg_catalog.hashtext(base)) THEN
-          BEGIN
-            EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
-              USING conn, pg_catalog.format('ROLLBACK PREPARED %L', g);
-          EXCEPTION WHEN OTHERS THEN
-            PERFORM pg_catalog.pg_advisory_unlock(1785488496, pg_catalog.hashtext(base));
-            RAISE;
-          END;
-          PERFORM pg_catalog.pg_advisory_unlock(1785488496, pg_catalog.hashtext(base));
-          action := 'rolled back (no decision: the coordinator did not commit the release)';
-        ELSE
-          left_alone := left_alone || base;
-          action := 'left alone (the release is in progress)';
         END IF;
       EXCEPTION WHEN OTHERS THEN
         left_alone := left_alone || base;
         action := 'failed: ' || SQLERRM;
       END;
+      PERFORM pg_catalog.pg_advisory_unlock(1785488496, pg_catalog.hashtext(base));
       RETURN NEXT;
+    END LOOP;
+    -- the decided releases' parts this shard has committed: its registry
+    -- holds their rows (written in the prepared transaction)
+    FOR pend IN SELECT * FROM @extschema@.jl_distributed_pending() LOOP
+      FOR i IN 1 .. pg_catalog.cardinality(pend.servers) LOOP
+        CONTINUE WHEN pend.servers[i] IS DISTINCT FROM server;
+        BEGIN
+          EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x boolean)', dl) INTO seen
+            USING conn, pg_catalog.format('SELECT EXISTS (SELECT FROM jl_releases WHERE id = %s)',
+                                          pend.shard_release_ids[i]);
+        EXCEPTION WHEN OTHERS THEN
+          seen := false;
+        END;
+        IF seen THEN
+          confirmed := confirmed || (pend.gid || '_' || i);
+        END IF;
+      END LOOP;
     END LOOP;
     EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conn;
   END LOOP;
-  -- a decided release none of whose shards holds a part any more is committed
+  -- a decided release whose every part its shard shows committed
   FOR pend IN SELECT * FROM @extschema@.jl_distributed_pending() LOOP
-    IF pend.servers <@ reached AND NOT pend.gid = ANY (left_alone) THEN
+    IF NOT pend.gid = ANY (left_alone)
+       AND (SELECT bool_and((pend.gid || '_' || i) = ANY (confirmed))
+              FROM pg_catalog.generate_series(1, pg_catalog.cardinality(pend.servers)) i) THEN
       PERFORM @extschema@.jl_distributed_committed(pend.gid);
       server := NULL;
       gid := pend.gid;
@@ -1662,5 +1745,5 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION @extschema@.jl_distributed_resolve(text[]) IS
-  'Finish distributed releases left in doubt: on each server (default: every postgres_fdw server the caller has a user mapping for), commit the prepared parts of releases the coordinator decided, roll back those of releases it never decided (unless still in progress), and record as committed the decided releases with no part left. One row per part found and per release recorded.';
+  'Finish distributed releases left in doubt: on each server (default: every postgres_fdw server the caller has a user mapping for), for each prepared part of a release no session is running, commit it if the coordinator decided the release (for that server), else roll it back; then record as committed each decided release whose every shard shows its part committed (its registry row). One row per part found and per release recorded.';
 REVOKE ALL ON FUNCTION @extschema@.jl_distributed_resolve(text[]) FROM PUBLIC;

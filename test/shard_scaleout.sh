@@ -180,15 +180,24 @@ jl_check "recovery by the registry of the partitioned target equals recovery by 
 jl_check "the decision is recorded and seen committed on every shard" \
   "$(q $PC -c "SELECT count(*) FROM jl_distributed_releases WHERE release_id = $rid AND committed_at IS NOT NULL")" "1"
 
-# 6b. a failure after the first shard prepared (the second shard's target
-# exists): nothing released anywhere, the coordinator uncharged; the first
-# shard's own charge stands (committed before it read a row)
+# 6b. a target that exists on a shard: refused before any shard releases
 q $PS2 -c "CREATE TABLE dsk2 (id int)" >/dev/null
 read -r c0 s10 s20 _ _ <<<"$(state dsk2)"
+jl_check "a target existing on a shard: refused before anything is released" \
+  "$(err q $PC -c "$(rel dsk2)")" 'jl_release_distributed: relation "dsk2" already exists on shard shard2'
+jl_check "  nothing charged, prepared or released" "$(state dsk2)" "$c0 $s10 $s20 00 fft"
+
+# 6b'. a failure after the first shard prepared (the second shard's table
+# holds a row that is not finite): nothing released anywhere, the
+# coordinator uncharged; each shard's own charge stands (committed before
+# it read a row)
+q $PS2 -c "INSERT INTO raw VALUES ($(( 2 * n_per + 1 )), '{NaN,0,0,0,0,0}')" >/dev/null
+read -r c0 s10 s20 _ _ <<<"$(state dsk2b)"
 jl_check "a shard failing after another prepared: the release is refused with the shard's error" \
-  "$(err q $PC -c "$(rel dsk2)")" 'relation "dsk2" already exists'
-jl_check "  nothing prepared or released, the coordinator uncharged, the first shard's charge stands" \
-  "$(state dsk2)" "$c0 $(( s10 + 1 )) $s20 00 fft"
+  "$(err q $PC -c "$(rel dsk2b)" | grep -c "NaN\|finite")" "1"
+jl_check "  nothing prepared or released, the coordinator uncharged, the shards' own charges stand" \
+  "$(state dsk2b)" "$c0 $(( s10 + 1 )) $(( s20 + 1 )) 00 fff"
+q $PS2 -c "DELETE FROM raw WHERE id = $(( 2 * n_per + 1 ))" >/dev/null
 
 # 6c. a shard stopped in the middle of its release: its table is locked, so
 # the release waits on it; the shard stops; the other's part is rolled back
@@ -237,22 +246,53 @@ jl_check "  nothing prepared or released, the coordinator uncharged" \
 # 6f. the resolver: a part without a decision whose release is over is
 # rolled back; one whose release is still running (its lock held) is left
 q $PS1 -c "BEGIN" -c "CREATE TABLE orphan (i int)" -c "PREPARE TRANSACTION 'jldp_0dead_1'" >/dev/null
-q $PS1 -c "BEGIN" -c "CREATE TABLE running (i int)" -c "PREPARE TRANSACTION 'jldp_0live_1'" >/dev/null
-( q $PC -c "SELECT pg_advisory_lock(1785488496, hashtext('jldp_0live'))" -c "SELECT pg_sleep(5)" >/dev/null 2>&1 || true ) &
+q $PS1 -c "BEGIN" -c "CREATE TABLE running (i int)" -c "PREPARE TRANSACTION 'jldp_0beef_1'" >/dev/null
+( q $PC -c "SELECT pg_advisory_lock(1785488496, hashtext('jldp_0beef'))" -c "SELECT pg_sleep(5)" >/dev/null 2>&1 || true ) &
 holder=$!
 sleep 0.5
 jl_check "the resolver rolls back an undecided part and leaves a running release's part alone" \
   "$(q $PC -c "SELECT string_agg(gid || ': ' || split_part(action, ' ', 1) || ' ' || split_part(action, ' ', 2), ', ' ORDER BY gid) FROM jl_distributed_resolve()")" \
-  "jldp_0dead_1: rolled back, jldp_0live_1: left alone"
+  "jldp_0beef_1: left alone, jldp_0dead_1: rolled back"
 wait $holder || true
 jl_check "  once that session ended, the resolver rolls it back too" \
   "$(q $PC -c "SELECT string_agg(gid || ': ' || split_part(action, ' ', 1), ', ') FROM jl_distributed_resolve()")$(prepared $PS1)" \
-  "jldp_0live_1: rolled0"
+  "jldp_0beef_1: rolled0"
 
 # 6g. refusals before anything is released
 jl_check "a table that is not partitioned is refused" \
   "$(err q $PC -c "CALL jl_release_distributed('sk_local_1', 'id', '{x}', 'dskx', 8, 1.0, key => 'shared', bound => 10)")" \
   "jl_release_distributed: sk_local_1 is not a partitioned table"
+read -r c0 s10 s20 _ _ <<<"$(state dsk7)"
+jl_check "a CALL inside a transaction block is refused before any shard releases" \
+  "$(err q $PC -c "BEGIN" -c "$(rel dsk7)")" "jl_release_distributed cannot run inside a transaction block"
+jl_check "  nothing charged, prepared or released" "$(state dsk7)" "$c0 $s10 $s20 00 fff"
+spent=$(q $PC -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.raw'")
+q $PC -c "SELECT jl_dataset_set_cap('public.raw', $spent + 0.5)" >/dev/null
+jl_check "the coordinator's cap is checked before any shard releases" \
+  "$(err q $PC -c "$(rel dsk7)" | grep -c "exceed")" "1"
+jl_check "  nothing charged, prepared or released" "$(state dsk7)" "$c0 $s10 $s20 00 fff"
+q $PC -c "SELECT jl_dataset_set_cap('public.raw', 1000)" >/dev/null
+jl_check "a session cannot decide a release it did not begin (a gid read from pg_prepared_xacts)" \
+  "$(err q $PC -c "SELECT jl_distributed_decide('raw', 'dsk', 'id', 'x', 'none', 'f', '{\"epsilon\": 1e-9, \"delta\": 0}', 'jldp_0dead', '{shard1}', '{1}')")" \
+  'distributed release "jldp_0dead" was not begun by this session'
+q $PC >/dev/null <<'SQL'
+CREATE ROLE other LOGIN;
+GRANT EXECUTE ON FUNCTION jl_distributed_committed(text) TO other;
+SQL
+jl_check "another role cannot mark a release as committed" \
+  "$(err q $PC -c "SET ROLE other" -c "SELECT jl_distributed_committed('$(q $PC -c "SELECT gid FROM jl_distributed_releases WHERE target = 'dsk4'::regclass")')" | cut -d' ' -f1-3)" \
+  'only role "postgres"'
+# an operator ->> of the caller's that under-reports the shards' epsilon
+# cannot lower the coordinator's charge
+q $PC >/dev/null <<'SQL'
+CREATE SCHEMA evil;
+CREATE FUNCTION evil.arrow(j jsonb, k text) RETURNS text LANGUAGE sql
+  AS $$ SELECT CASE WHEN k = 'epsilon' AND j ? 'distributed' THEN '1e-9' ELSE pg_catalog.jsonb_object_field_text(j, k) END $$;
+CREATE OPERATOR evil.->> (LEFTARG = jsonb, RIGHTARG = text, FUNCTION = evil.arrow);
+SQL
+PGOPTIONS="-c search_path=public,evil,pg_catalog" q $PC -c "$(rel dsk8)" >/dev/null 2>&1 || true
+jl_check "the caller's own ->> operator does not change the coordinator's charge (epsilon 1 or refused)" \
+  "$(q $PC -c "SELECT count(*) FROM jl_ledger WHERE event = 'charge' AND dataset = 'public.raw' AND epsilon <> 1")" "0"
 q $PS2 -c "SELECT jl_key_drop('shared')" -c "SELECT jl_key_create('shared')" >/dev/null
 read -r c0 s10 s20 _ _ <<<"$(state dsk6)"
 jl_check "shards holding different keys of one name are refused" \

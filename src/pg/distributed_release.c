@@ -11,6 +11,7 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -21,7 +22,9 @@
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/resowner.h"
 
 #include "pg/budget.h"
 #include "pg/messages.h"
@@ -29,7 +32,133 @@
 #include "pg/registry.h"
 #include "pg/source_relation.h"
 
+PG_FUNCTION_INFO_V1(jl_distributed_begin);
 PG_FUNCTION_INFO_V1(jl_distributed_decide);
+PG_FUNCTION_INFO_V1(jl_distributed_committed);
+
+/*
+ * The release this backend began (jl_distributed_begin) and may decide:
+ * its global transaction id, made here from the secure source, and the
+ * (epsilon, delta) it is charged.  Only a decision of this id is
+ * accepted, once, so a role cannot decide another session's release (whose
+ * prepared parts any role sees in pg_prepared_xacts).
+ */
+static char begun_gid[64];
+static double begun_epsilon;
+static double begun_delta;
+
+/* The charge request of a release of source charged (epsilon, delta). */
+static void
+charge_request(JlChargeRequest *req, Oid nsp, Oid source, const char *id_column,
+			   double epsilon, double delta, const char *what)
+{
+	Oid			base;
+	char	   *dataset;
+	bool		declare = false;
+
+	jl_source_lock(source);
+	base = jl_source_base_relation(source, NULL, NULL);
+	if (base != source || get_rel_relkind(source) != RELKIND_PARTITIONED_TABLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a partitioned table", jl_msg_str(get_rel_name(source)))));
+
+	/* the dataset, as jl_release_table finds it for the relation it reads */
+	dataset = jl_budget_dataset_for(nsp, base);
+	if (dataset == NULL)
+	{
+		dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(base)),
+											 get_rel_name(base));
+		declare = true;
+	}
+	memset(req, 0, sizeof(*req));
+	req->actor = jl_budget_actor();
+	req->nsp = nsp;
+	req->dataset = dataset;
+	req->source = base;
+	req->declare = declare;
+	req->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(base)),
+											   get_rel_name(base));
+	req->source_owner = GetUserNameFromId(jl_relation_owner(base), false);
+	req->epsilon = epsilon;
+	req->delta = delta;
+	req->what = what;
+	req->unit = id_column;
+}
+
+/*
+ * jl_distributed_begin(source regclass, id_column text, epsilon float8,
+ *                      delta float8) RETURNS text
+ *
+ * Before any shard releases: refuse a call inside a transaction block
+ * (the release commits on its own), and everything the coordinator's
+ * charge would refuse (the cap, the spender, the dataset's binding and
+ * unit), by making that charge in a subtransaction and rolling it back, so
+ * that a refusal costs the shards nothing.  Returns a new global
+ * transaction id, which only this backend may decide.
+ */
+Datum
+jl_distributed_begin(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	JlChargeRequest req;
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	uint8		bytes[16];
+	StringInfoData gid;
+
+	for (int i = 0; i < 4; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("jl_distributed_begin: argument %d is NULL", i + 1)));
+	if (IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("jl_release_distributed cannot run inside a transaction block"),
+				 errdetail("It commits its decision before the shards commit their parts."),
+				 errhint("CALL it on its own, outside BEGIN ... COMMIT.")));
+	jl_budget_check_epsilon_delta(PG_GETARG_FLOAT8(2), PG_GETARG_FLOAT8(3));
+	charge_request(&req, nsp, PG_GETARG_OID(0), text_to_cstring(PG_GETARG_TEXT_PP(1)),
+				   PG_GETARG_FLOAT8(2), PG_GETARG_FLOAT8(3), "jl_release_distributed (check)");
+
+	/* the charge, undone: every refusal it would make, made now */
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		(void) jl_budget_charge_now(&req);
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *e;
+
+		MemoryContextSwitchTo(cxt);
+		e = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		ReThrowError(e);
+	}
+	PG_END_TRY();
+
+	if (!pg_strong_random(bytes, sizeof(bytes)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate random bytes")));
+	initStringInfo(&gid);
+	appendStringInfoString(&gid, "jldp_");
+	for (int i = 0; i < 16; i++)
+		appendStringInfo(&gid, "%02x", bytes[i]);
+	strlcpy(begun_gid, gid.data, sizeof(begun_gid));
+	begun_epsilon = PG_GETARG_FLOAT8(2);
+	begun_delta = PG_GETARG_FLOAT8(3);
+	PG_RETURN_TEXT_P(cstring_to_text(gid.data));
+}
 
 /* the calibration's epsilon, delta and noise, as the shards recorded them */
 static void
@@ -40,8 +169,9 @@ read_calibration(const char *info, double *epsilon, double *delta, bool *gaussia
 	bool		isnull[3];
 	HeapTuple	t;
 
-	if (SPI_execute_with_args("SELECT (i->>'epsilon')::pg_catalog.float8, (i->>'delta')::pg_catalog.float8, "
-							  "coalesce(i->>'noise', 'laplace') = 'gaussian' "
+	if (SPI_execute_with_args("SELECT (i OPERATOR(pg_catalog.->>) 'epsilon')::pg_catalog.float8, "
+							  "(i OPERATOR(pg_catalog.->>) 'delta')::pg_catalog.float8, "
+							  "coalesce(i OPERATOR(pg_catalog.->>) 'noise', 'laplace') OPERATOR(pg_catalog.=) 'gaussian' "
 							  "FROM (SELECT $1::pg_catalog.jsonb AS i) s",
 							  1, types, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not read the shards' calibration");
@@ -71,16 +201,14 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 {
 	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	Oid			source,
-				target,
-				base;
+				target;
 	char	   *id_column,
 			   *gid,
 			   *info,
 			   *dataset;
 	double		epsilon,
 				delta;
-	bool		gaussian,
-				declare = false;
+	bool		gaussian;
 	JlChargeRequest req;
 	JlRegistryRecord rec;
 	JlOwnerScope scope;
@@ -99,21 +227,13 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 	id_column = text_to_cstring(PG_GETARG_TEXT_PP(2));
 	gid = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	info = DatumGetCString(DirectFunctionCall1(jsonb_out, PG_GETARG_DATUM(6)));
-	if (strncmp(gid, "jldp_", 5) != 0 || strlen(gid) > 150)
+	if (begun_gid[0] == '\0' || strcmp(gid, begun_gid) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a distributed release's transaction id starts with \"jldp_\"")));
+				 errmsg("distributed release \"%s\" was not begun by this session", jl_msg_str(gid)),
+				 errhint("jl_release_distributed decides only the release it began.")));
+	begun_gid[0] = '\0';
 
-	/*
-	 * The source is the partitioned table itself (its dataset pays); the
-	 * target a partitioned table the caller owns, made for this release.
-	 */
-	jl_source_lock(source);
-	base = jl_source_base_relation(source, NULL, NULL);
-	if (base != source || get_rel_relkind(source) != RELKIND_PARTITIONED_TABLE)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a partitioned table", jl_msg_str(get_rel_name(source)))));
 	if (get_rel_relkind(target) != RELKIND_PARTITIONED_TABLE || !pg_class_ownercheck(target, GetUserId()))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
@@ -122,15 +242,11 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 	SPI_connect();
 	read_calibration(info, &epsilon, &delta, &gaussian);
 	SPI_finish();
-
-	/* the dataset, as jl_release_table finds it for the relation it reads */
-	dataset = jl_budget_dataset_for(nsp, base);
-	if (dataset == NULL)
-	{
-		dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(base)),
-											 get_rel_name(base));
-		declare = true;
-	}
+	if (epsilon != begun_epsilon || (gaussian ? delta : 0.0) != begun_delta)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the shards released at (epsilon, delta) = (%g, %g), not the (%g, %g) the release began with",
+						epsilon, gaussian ? delta : 0.0, begun_epsilon, begun_delta)));
 
 	/*
 	 * Charged in this transaction, not by the worker: nothing of the release
@@ -138,20 +254,10 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 	 * parts prepared), so a rollback here undoes a charge of nothing seen,
 	 * and a commit is the decision to publish.
 	 */
-	memset(&req, 0, sizeof(req));
-	req.actor = jl_budget_actor();
-	req.nsp = nsp;
-	req.dataset = dataset;
-	req.source = base;
-	req.declare = declare;
-	req.source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(base)),
-											  get_rel_name(base));
-	req.source_owner = GetUserNameFromId(jl_relation_owner(base), false);
-	req.epsilon = epsilon;
-	req.delta = gaussian ? delta : 0.0;
-	req.what = psprintf("jl_release_distributed into %s (%s)", get_rel_name(target), gid);
-	req.unit = id_column;
+	charge_request(&req, nsp, source, id_column, epsilon, gaussian ? delta : 0.0,
+				   psprintf("jl_release_distributed into %s (%s)", get_rel_name(target), gid));
 	ledger_id = jl_budget_charge_now(&req);
+	dataset = (char *) req.dataset;
 
 	rec.source = req.source_q;
 	rec.target = target;
@@ -180,4 +286,57 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 	jl_restore_user(&scope);
 	SPI_finish();
 	PG_RETURN_INT64(release_id);
+}
+
+/*
+ * jl_distributed_committed(gid text) RETURNS boolean
+ *
+ * Record that every shard's part of the decided release gid is committed
+ * (jl_distributed_resolve checks each shard's registry first).  Only the
+ * role that released it (or a member of it) or a superuser; true if the
+ * record changed.  The record is bookkeeping: whether a part is committed
+ * or rolled back is decided by the existence of the decision alone.
+ */
+Datum
+jl_distributed_committed(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	JlOwnerScope scope;
+	Oid			actor = GetUserId();
+	char	   *by;
+	bool		changed;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_BOOL(false);
+	values[0] = PG_GETARG_DATUM(0);
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	if (SPI_execute_with_args(psprintf("SELECT released_by FROM %s WHERE gid = $1 FOR UPDATE",
+									   jl_qualified(nsp, "jldp_distributed_release")),
+							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the distributed release");
+	if (SPI_processed == 0)
+	{
+		jl_restore_user(&scope);
+		SPI_finish();
+		PG_RETURN_BOOL(false);
+	}
+	by = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	if (!superuser_arg(actor) &&
+		!(OidIsValid(get_role_oid(by, true)) && has_privs_of_role(actor, get_role_oid(by, false))))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only role \"%s\" (or a member of it) or a superuser may record release %s as committed",
+						by, jl_msg_str(text_to_cstring(PG_GETARG_TEXT_PP(0))))));
+	if (SPI_execute_with_args(psprintf("UPDATE %s SET committed_at = pg_catalog.now() "
+									   "WHERE gid = $1 AND committed_at IS NULL",
+									   jl_qualified(nsp, "jldp_distributed_release")),
+							  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not update the distributed release");
+	changed = SPI_processed > 0;
+	jl_restore_user(&scope);
+	SPI_finish();
+	PG_RETURN_BOOL(changed);
 }
