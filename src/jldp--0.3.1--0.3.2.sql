@@ -49,17 +49,18 @@ COMMENT ON FUNCTION @extschema@.jl_distributed_decide(regclass, regclass, text, 
   'Used by jl_release_distributed: in the caller''s transaction, charge the dataset of the partitioned table source once, record the release for the partitioned table target (registry) and the decision. Nothing is published by this call: the shards'' parts stay prepared until the transaction commits.';
 REVOKE ALL ON FUNCTION @extschema@.jl_distributed_decide(regclass, regclass, text, text, text, text, jsonb, text, text[], bigint[]) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_distributed_begin(source regclass, id_column text, epsilon float8, delta float8)
+CREATE FUNCTION @extschema@.jl_distributed_begin(source regclass, id_column text, epsilon float8, delta float8,
+    noise text)
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_distributed_begin'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_distributed_begin(regclass, text, float8, float8) IS
-  'Used by jl_release_distributed before any shard releases: refuses a call inside a transaction block and whatever the coordinator''s charge of (epsilon, delta) to source''s dataset would refuse (checked by making it and undoing it); returns a new global transaction id, which only this session may decide.';
-REVOKE ALL ON FUNCTION @extschema@.jl_distributed_begin(regclass, text, float8, float8) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.jl_distributed_begin(regclass, text, float8, float8, text) IS
+  'Used by jl_release_distributed before any shard releases: refuses a call inside a transaction block and whatever the coordinator''s charge of (epsilon, delta: 0 unless noise is ''gaussian'') to source''s dataset would refuse (checked by making it and undoing it); returns a new global transaction id, which only this session and role may decide, for this source and these (epsilon, delta, noise), until its transaction aborts.';
+REVOKE ALL ON FUNCTION @extschema@.jl_distributed_begin(regclass, text, float8, float8, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_distributed_decision(gid text)
 RETURNS TABLE (servers text[], shard_release_ids bigint[])
-LANGUAGE sql STABLE SECURITY DEFINER
+LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
   SELECT d.servers, d.shard_release_ids FROM @extschema@.jldp_distributed_release d WHERE d.gid = $1
@@ -100,6 +101,9 @@ AS $fn$
 DECLARE
   dl text;            -- dblink's schema, quoted
   gid text;
+  cschema text;       -- where the caller's unqualified target would go
+  rschemas text[] := '{}';   -- on each shard: the schema its CREATE TABLE uses
+  rjl text[] := '{}';        -- on each shard: jldp's schema, quoted
   tname text;
   rtype text;
   rexists boolean;
@@ -128,10 +132,19 @@ DECLARE
   volatile_keys text[] := ARRAY['id', 'target', 'source', 'dataset', 'released_at', 'released_by',
                                 'info', 'target_schema', 'target_name'];
 BEGIN
+  -- names are resolved in pg_catalog only while the procedure runs (a
+  -- procedure that commits cannot have SET search_path); the target goes
+  -- where the caller's CREATE TABLE would put it
+  cschema := pg_catalog.current_schema();
+  PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
   IF source IS NULL OR id_column IS NULL OR vector IS NULL OR target IS NULL OR k IS NULL
      OR epsilon IS NULL OR key IS NULL THEN
     RAISE EXCEPTION 'jl_release_distributed: source, id_column, vector, target, k, epsilon and key are required'
       USING ERRCODE = '22004';
+  END IF;
+  IF cschema IS NULL THEN
+    RAISE EXCEPTION 'jl_release_distributed: no schema has been selected to create the target in'
+      USING ERRCODE = '3F000';
   END IF;
   SELECT pg_catalog.quote_ident(ns.nspname) INTO dl
     FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace ns ON ns.oid = e.extnamespace
@@ -206,21 +219,19 @@ BEGIN
       USING ERRCODE = '42622';
   END IF;
   FOR i IN 0 .. n LOOP
-    IF pg_catalog.to_regclass(pg_catalog.quote_ident(CASE WHEN i = 0 THEN tname ELSE tname || '_' || i END)) IS NOT NULL THEN
+    IF pg_catalog.to_regclass(pg_catalog.format('%I.%I', cschema, CASE WHEN i = 0 THEN tname ELSE tname || '_' || i END)) IS NOT NULL THEN
       RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists',
         CASE WHEN i = 0 THEN tname ELSE tname || '_' || i END
         USING ERRCODE = '42P07',
               HINT = 'The target and its partitions target_1, target_2, ... are created on the coordinator.';
     END IF;
   END LOOP;
-  IF noise = 'gaussian' AND delta IS NULL THEN
-    RAISE EXCEPTION 'jl_release_distributed: Gaussian noise needs delta' USING ERRCODE = '22004';
-  END IF;
-
   -- not inside a transaction block, and nothing the coordinator's charge
   -- would refuse: checked before any shard spends its budget
-  gid := @extschema@.jl_distributed_begin(source, id_column, epsilon,
-                                          CASE WHEN noise = 'gaussian' THEN delta ELSE 0 END);
+  gid := @extschema@.jl_distributed_begin(source, id_column, epsilon, delta, noise);
+  -- nor called where it cannot commit (from a function, say): find out now
+  COMMIT;
+  PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 
   -- a release in progress holds this lock until it ends (or its session
   -- does): jl_distributed_resolve leaves its prepared parts alone
@@ -233,16 +244,31 @@ BEGIN
       conns := conns || (gid || '_' || i);
       EXECUTE pg_catalog.format('SELECT %s.dblink_connect($1, $2)', dl) USING conns[i], srv[i];
       opened := i;
+      -- the shard's jldp schema and the schema its CREATE TABLE uses; then
+      -- names resolve in pg_catalog only
+      EXECUTE pg_catalog.format('SELECT j, c FROM %s.dblink($1, $2) AS t(j text, c text)', dl)
+        INTO fp, rtype
+        USING conns[i], 'SELECT (SELECT n.nspname FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n '
+                        'ON n.oid OPERATOR(pg_catalog.=) e.extnamespace WHERE e.extname OPERATOR(pg_catalog.=) ''jldp''), '
+                        'pg_catalog.current_schema()';
+      IF fp IS NULL OR rtype IS NULL THEN
+        RAISE EXCEPTION 'jl_release_distributed: shard % has no jldp extension or no schema to create the target in', srv[i]
+          USING ERRCODE = '55000';
+      END IF;
+      rjl := rjl || pg_catalog.quote_ident(fp);
+      rschemas := rschemas || rtype;
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+        USING conns[i], 'SET search_path = pg_catalog, pg_temp';
       EXECUTE pg_catalog.format('SELECT fp, mpt, rexists, rtype FROM %s.dblink($1, $2) '
                                 'AS t(fp text, mpt int, rexists boolean, rtype text)', dl)
         INTO fp, mpt, rexists, rtype
         USING conns[i], pg_catalog.format(
-          'SELECT (SELECT fingerprint FROM jl_keys WHERE name = %L), '
+          'SELECT (SELECT fingerprint FROM %s.jl_keys WHERE name = %L), '
           'pg_catalog.current_setting(''max_prepared_transactions'')::int, '
           'pg_catalog.to_regclass(%L) IS NOT NULL, '
           '(SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a '
           ' WHERE a.attrelid = pg_catalog.to_regclass(%L) AND a.attname = %L AND NOT a.attisdropped)',
-          key, pg_catalog.quote_ident(tname), remote[i], id_column);
+          rjl[i], key, pg_catalog.format('%I.%I', rschemas[i], tname), remote[i], id_column);
       IF rexists THEN
         RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists on shard %', tname, srv[i]
           USING ERRCODE = '42P07';
@@ -289,10 +315,11 @@ BEGIN
       EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl) USING conns[i], 'BEGIN';
       EXECUTE pg_catalog.format('SELECT %s.dblink_send_query($1, $2)', dl)
         USING conns[i], pg_catalog.format(
-          'SELECT jl_release_table(%L::regclass, %L, %L::text[], %L, %s, %L::float8, neighbor => %L, '
+          'SELECT %s.jl_release_table(%L::regclass, %L, %L::text[], %L, %s, %L::float8, neighbor => %L, '
           'bound => %L::float8, calibration => %L, delta => %L::float8, key => %L, clip_lo => %L::float8, '
           'clip_hi => %L::float8, clip_norm => %L::float8, kind => %L, noise => %L)',
-          remote[i], id_column, vector, pg_catalog.quote_ident(tname), k, epsilon, neighbor, bound, calibration, delta, key,
+          rjl[i], remote[i], id_column, vector, pg_catalog.format('%I.%I', rschemas[i], tname), k, epsilon,
+          neighbor, bound, calibration, delta, key,
           clip_lo, clip_hi, clip_norm, kind, noise);
     END LOOP;
     FOR i IN 1 .. n LOOP
@@ -304,8 +331,8 @@ BEGIN
       EXECUTE pg_catalog.format('SELECT r FROM %s.dblink($1, $2) AS t(r jsonb)', dl) INTO r
         USING conns[i], pg_catalog.format(
           'SELECT to_jsonb(x) || jsonb_build_object(''target_schema'', ns.nspname, ''target_name'', c.relname) '
-          'FROM jl_releases x JOIN pg_catalog.pg_class c ON c.oid = x.target '
-          'JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace WHERE x.id = %s', rid);
+          'FROM %s.jl_releases x JOIN pg_catalog.pg_class c ON c.oid = x.target '
+          'JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace WHERE x.id = %s', rjl[i], rid);
       EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
         USING conns[i], pg_catalog.format('PREPARE TRANSACTION %L', gid || '_' || i);
       prepared := i;
@@ -350,11 +377,11 @@ BEGIN
   -- the decision: the sharded sketch table, the one charge, the registry
   -- row and the decision row, in one transaction of the coordinator
   BEGIN
-    EXECUTE pg_catalog.format('CREATE TABLE %I (id %s, sketch pg_catalog.float8[]) PARTITION BY %s (id)',
-                              tname, idtype, strat);
+    EXECUTE pg_catalog.format('CREATE TABLE %I.%I (id %s, sketch pg_catalog.float8[]) PARTITION BY %s (id)',
+                              cschema, tname, idtype, strat);
     FOR i IN 1 .. n LOOP
-      EXECUTE pg_catalog.format('CREATE FOREIGN TABLE %I PARTITION OF %I %s SERVER %I OPTIONS (schema_name %L, table_name %L)',
-                                tname || '_' || i, tname, bounds[i], srv[i],
+      EXECUTE pg_catalog.format('CREATE FOREIGN TABLE %I.%I PARTITION OF %I.%I %s SERVER %I OPTIONS (schema_name %L, table_name %L)',
+                                cschema, tname || '_' || i, cschema, tname, bounds[i], srv[i],
                                 recs[i]->>'target_schema', recs[i]->>'target_name');
     END LOOP;
     info := (recs[1]->'info') || pg_catalog.jsonb_build_object(
@@ -362,7 +389,7 @@ BEGIN
               'distributed', pg_catalog.jsonb_build_object('gid', gid, 'servers', srv,
                                                            'shard_release_ids', rids,
                                                            'shard_sources', remote));
-    release_id := @extschema@.jl_distributed_decide(source, pg_catalog.quote_ident(tname)::regclass,
+    release_id := @extschema@.jl_distributed_decide(source, pg_catalog.format('%I.%I', cschema, tname)::regclass,
                     id_column, recs[1]->>'vector', recs[1]->>'clipping', recs[1]->>'key_fingerprint',
                     info, gid, srv, rids);
     IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'decide' THEN
@@ -385,6 +412,7 @@ BEGIN
     RAISE;
   END;
   COMMIT;
+  PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 
   -- phase 2: publish.  From here the release stands; a shard that cannot
   -- commit now keeps its part prepared until jl_distributed_resolve()
@@ -422,6 +450,7 @@ REVOKE ALL ON PROCEDURE @extschema@.jl_release_distributed(regclass, text, text[
 CREATE FUNCTION @extschema@.jl_distributed_resolve(servers text[] DEFAULT NULL)
 RETURNS TABLE (server text, gid text, action text)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
   dl text;
@@ -430,7 +459,8 @@ DECLARE
   confirmed text[] := '{}';
   left_alone text[] := '{}';
   dsrv text[];
-  conn text := 'jldp_resolve_' || pg_catalog.pg_backend_pid();
+  conn text := 'jldp_resolve_' || pg_catalog.pg_backend_pid()::text;
+  rjl text;
   g text;
   base text;
   part int;
@@ -443,6 +473,13 @@ BEGIN
   IF dl IS NULL THEN
     RAISE EXCEPTION 'jl_distributed_resolve needs the dblink extension on the coordinator'
       USING ERRCODE = '0A000', HINT = 'CREATE EXTENSION dblink;';
+  END IF;
+  -- each decision is read after the release's lock is taken, in a
+  -- snapshot of its own
+  IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION 'jl_distributed_resolve runs only at isolation level read committed'
+      USING ERRCODE = '25000',
+            HINT = 'A transaction''s single snapshot would not see a decision made while it runs.';
   END IF;
   srvs := coalesce(servers, ARRAY(
     SELECT s.srvname::text FROM pg_catalog.pg_foreign_server s
@@ -460,9 +497,24 @@ BEGIN
       RETURN NEXT;
       CONTINUE;
     END;
+    BEGIN
+      EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x text)', dl) INTO rjl
+        USING conn, 'SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e '
+                    'JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace '
+                    'WHERE e.extname OPERATOR(pg_catalog.=) ''jldp''';
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+        USING conn, 'SET search_path = pg_catalog, pg_temp';
+    EXCEPTION WHEN OTHERS THEN
+      gid := NULL;
+      action := 'unreachable: ' || SQLERRM;
+      RETURN NEXT;
+      EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conn;
+      CONTINUE;
+    END;
     FOR g IN EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x text) ORDER BY 1', dl)
-        USING conn, 'SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE gid ~ ''^jldp_[0-9a-f]+_[0-9]+$'' '
-                    'AND database = pg_catalog.current_database()' LOOP
+        USING conn, 'SELECT gid FROM pg_catalog.pg_prepared_xacts '
+                    'WHERE gid OPERATOR(pg_catalog.~) ''^jldp_[0-9a-f]{32}_[1-9][0-9]{0,8}$'' '
+                    'AND database OPERATOR(pg_catalog.=) pg_catalog.current_database()' LOOP
       gid := g;
       base := pg_catalog.regexp_replace(g, '_[0-9]+$', '');
       part := pg_catalog.substring(g, '_([0-9]+)$')::int;
@@ -505,8 +557,8 @@ BEGIN
         CONTINUE WHEN pend.servers[i] IS DISTINCT FROM server;
         BEGIN
           EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x boolean)', dl) INTO seen
-            USING conn, pg_catalog.format('SELECT EXISTS (SELECT FROM jl_releases WHERE id = %s)',
-                                          pend.shard_release_ids[i]);
+            USING conn, pg_catalog.format('SELECT EXISTS (SELECT FROM %s.jl_releases WHERE id = %s)',
+                                          rjl, pend.shard_release_ids[i]);
         EXCEPTION WHEN OTHERS THEN
           seen := false;
         END;

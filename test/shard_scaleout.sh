@@ -245,23 +245,23 @@ jl_check "  nothing prepared or released, the coordinator uncharged" \
 
 # 6f. the resolver: a part without a decision whose release is over is
 # rolled back; one whose release is still running (its lock held) is left
-q $PS1 -c "BEGIN" -c "CREATE TABLE orphan (i int)" -c "PREPARE TRANSACTION 'jldp_0dead_1'" >/dev/null
-q $PS1 -c "BEGIN" -c "CREATE TABLE running (i int)" -c "PREPARE TRANSACTION 'jldp_0beef_1'" >/dev/null
-( q $PC -c "SELECT pg_advisory_lock(1785488496, hashtext('jldp_0beef'))" -c "SELECT pg_sleep(5)" >/dev/null 2>&1 || true ) &
+q $PS1 -c "BEGIN" -c "CREATE TABLE orphan (i int)" -c "PREPARE TRANSACTION 'jldp_0000000000000000000000000000dead_1'" >/dev/null
+q $PS1 -c "BEGIN" -c "CREATE TABLE running (i int)" -c "PREPARE TRANSACTION 'jldp_0000000000000000000000000000beef_1'" >/dev/null
+( q $PC -c "SELECT pg_advisory_lock(1785488496, hashtext('jldp_0000000000000000000000000000beef'))" -c "SELECT pg_sleep(5)" >/dev/null 2>&1 || true ) &
 holder=$!
 sleep 0.5
 jl_check "the resolver rolls back an undecided part and leaves a running release's part alone" \
   "$(q $PC -c "SELECT string_agg(gid || ': ' || split_part(action, ' ', 1) || ' ' || split_part(action, ' ', 2), ', ' ORDER BY gid) FROM jl_distributed_resolve()")" \
-  "jldp_0beef_1: left alone, jldp_0dead_1: rolled back"
+  "jldp_0000000000000000000000000000beef_1: left alone, jldp_0000000000000000000000000000dead_1: rolled back"
 wait $holder || true
 jl_check "  once that session ended, the resolver rolls it back too" \
   "$(q $PC -c "SELECT string_agg(gid || ': ' || split_part(action, ' ', 1), ', ') FROM jl_distributed_resolve()")$(prepared $PS1)" \
-  "jldp_0beef_1: rolled0"
+  "jldp_0000000000000000000000000000beef_1: rolled0"
 
 # 6g. refusals before anything is released
 jl_check "a table that is not partitioned is refused" \
   "$(err q $PC -c "CALL jl_release_distributed('sk_local_1', 'id', '{x}', 'dskx', 8, 1.0, key => 'shared', bound => 10)")" \
-  "jl_release_distributed: sk_local_1 is not a partitioned table"
+  "jl_release_distributed: public.sk_local_1 is not a partitioned table"
 read -r c0 s10 s20 _ _ <<<"$(state dsk7)"
 jl_check "a CALL inside a transaction block is refused before any shard releases" \
   "$(err q $PC -c "BEGIN" -c "$(rel dsk7)")" "jl_release_distributed cannot run inside a transaction block"
@@ -273,8 +273,8 @@ jl_check "the coordinator's cap is checked before any shard releases" \
 jl_check "  nothing charged, prepared or released" "$(state dsk7)" "$c0 $s10 $s20 00 fff"
 q $PC -c "SELECT jl_dataset_set_cap('public.raw', 1000)" >/dev/null
 jl_check "a session cannot decide a release it did not begin (a gid read from pg_prepared_xacts)" \
-  "$(err q $PC -c "SELECT jl_distributed_decide('raw', 'dsk', 'id', 'x', 'none', 'f', '{\"epsilon\": 1e-9, \"delta\": 0}', 'jldp_0dead', '{shard1}', '{1}')")" \
-  'distributed release "jldp_0dead" was not begun by this session'
+  "$(err q $PC -c "SELECT jl_distributed_decide('raw', 'dsk', 'id', 'x', 'none', 'f', '{\"epsilon\": 1e-9, \"delta\": 0}', 'jldp_0000000000000000000000000000dead', '{shard1}', '{1}')")" \
+  'distributed release "jldp_0000000000000000000000000000dead" was not begun by this session'
 q $PC >/dev/null <<'SQL'
 CREATE ROLE other LOGIN;
 GRANT EXECUTE ON FUNCTION jl_distributed_committed(text) TO other;
@@ -293,6 +293,36 @@ SQL
 PGOPTIONS="-c search_path=public,evil,pg_catalog" q $PC -c "$(rel dsk8)" >/dev/null 2>&1 || true
 jl_check "the caller's own ->> operator does not change the coordinator's charge (epsilon 1 or refused)" \
   "$(q $PC -c "SELECT count(*) FROM jl_ledger WHERE event = 'charge' AND dataset = 'public.raw' AND epsilon <> 1")" "0"
+jl_check "the resolver refuses a snapshot that would not see new decisions (repeatable read)" \
+  "$(err q $PC -c "BEGIN ISOLATION LEVEL REPEATABLE READ" -c "SELECT * FROM jl_distributed_resolve()")" \
+  "jl_distributed_resolve runs only at isolation level read committed"
+q $PC >/dev/null <<'SQL'
+CREATE FUNCTION call_release() RETURNS void LANGUAGE plpgsql AS $$
+DECLARE r bigint;
+BEGIN CALL jl_release_distributed('raw', 'id', '{x}', 'dsk9', 8, 1.0, key => 'shared', bound => 10, release_id => r); END $$;
+SQL
+read -r c0 s10 s20 _ _ <<<"$(state dsk9)"
+jl_check "a CALL from a function (where it cannot commit) is refused before any shard releases" \
+  "$(err q $PC -c "SELECT call_release()")" "invalid transaction termination"
+jl_check "  nothing charged, prepared or released" "$(state dsk9)" "$c0 $s10 $s20 00 fff"
+# operators planted in a schema on everyone's search_path (public, where the
+# README lets curators create objects) are not called by the release or the
+# resolver, on the coordinator or on a shard
+for p in $PC $PS1; do
+  q $p >/dev/null <<'SQL'
+CREATE TABLE planted_calls (at timestamptz);
+GRANT INSERT ON planted_calls TO PUBLIC;
+CREATE FUNCTION public.planted(a text, b integer) RETURNS text LANGUAGE plpgsql AS
+  $$ BEGIN INSERT INTO public.planted_calls VALUES (now()); RETURN a || b::text; END $$;
+CREATE OPERATOR public.|| (LEFTARG = text, RIGHTARG = integer, FUNCTION = public.planted);
+SQL
+done
+q $PC -c "$(rel dsk10)" -c "SELECT count(*) FROM jl_distributed_resolve()" >/dev/null
+jl_check "operators planted in public are not called (coordinator, shard)" \
+  "$(q $PC -c "SELECT count(*) FROM planted_calls")$(q $PS1 -c "SELECT count(*) FROM planted_calls")" "00"
+jl_check "  and the release went through" "$(q $PC -c "SELECT count(*) FROM dsk10")" "$(( 2 * n_per ))"
+jl_check "  negative control: an unqualified text || integer in a session does call it" \
+  "$(q $PC -c "SELECT 'x' || 1" >/dev/null; q $PC -c "SELECT count(*) FROM planted_calls")" "1"
 q $PS2 -c "SELECT jl_key_drop('shared')" -c "SELECT jl_key_create('shared')" >/dev/null
 read -r c0 s10 s20 _ _ <<<"$(state dsk6)"
 jl_check "shards holding different keys of one name are refused" \

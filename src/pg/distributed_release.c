@@ -46,6 +46,18 @@ PG_FUNCTION_INFO_V1(jl_distributed_committed);
 static char begun_gid[64];
 static double begun_epsilon;
 static double begun_delta;
+static bool begun_gaussian;
+static Oid	begun_role;
+static Oid	begun_source;
+static bool begun_callback;
+
+/* a release whose transaction aborted is over: its id is never decided */
+static void
+forget_on_abort(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+		begun_gid[0] = '\0';
+}
 
 /* The charge request of a release of source charged (epsilon, delta). */
 static void
@@ -88,8 +100,9 @@ charge_request(JlChargeRequest *req, Oid nsp, Oid source, const char *id_column,
 
 /*
  * jl_distributed_begin(source regclass, id_column text, epsilon float8,
- *                      delta float8) RETURNS text
+ *                      delta float8, noise text) RETURNS text
  *
+ * noise: 'gaussian' (charged delta) or 'laplace' / NULL (charged 0).
  * Before any shard releases: refuse a call inside a transaction block
  * (the release commits on its own), and everything the coordinator's
  * charge would refuse (the cap, the spender, the dataset's binding and
@@ -107,20 +120,42 @@ jl_distributed_begin(PG_FUNCTION_ARGS)
 	uint8		bytes[16];
 	StringInfoData gid;
 
-	for (int i = 0; i < 4; i++)
+	bool		gaussian = false;
+	double		delta = 0.0;
+
+	for (int i = 0; i < 3; i++)
 		if (PG_ARGISNULL(i))
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("jl_distributed_begin: argument %d is NULL", i + 1)));
+	if (!PG_ARGISNULL(4))
+	{
+		char	   *noise = text_to_cstring(PG_GETARG_TEXT_PP(4));
+
+		if (pg_strcasecmp(noise, "gaussian") == 0)
+			gaussian = true;
+		else if (pg_strcasecmp(noise, "laplace") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("noise must be 'laplace' or 'gaussian', not \"%s\"", jl_msg_str(noise))));
+	}
+	if (gaussian)
+	{
+		if (PG_ARGISNULL(3))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("Gaussian noise needs delta")));
+		delta = PG_GETARG_FLOAT8(3);
+	}
 	if (IsTransactionBlock())
 		ereport(ERROR,
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
 				 errmsg("jl_release_distributed cannot run inside a transaction block"),
 				 errdetail("It commits its decision before the shards commit their parts."),
 				 errhint("CALL it on its own, outside BEGIN ... COMMIT.")));
-	jl_budget_check_epsilon_delta(PG_GETARG_FLOAT8(2), PG_GETARG_FLOAT8(3));
+	jl_budget_check_epsilon_delta(PG_GETARG_FLOAT8(2), delta);
 	charge_request(&req, nsp, PG_GETARG_OID(0), text_to_cstring(PG_GETARG_TEXT_PP(1)),
-				   PG_GETARG_FLOAT8(2), PG_GETARG_FLOAT8(3), "jl_release_distributed (check)");
+				   PG_GETARG_FLOAT8(2), delta, "jl_release_distributed (check)");
 
 	/* the charge, undone: every refusal it would make, made now */
 	BeginInternalSubTransaction(NULL);
@@ -154,9 +189,17 @@ jl_distributed_begin(PG_FUNCTION_ARGS)
 	appendStringInfoString(&gid, "jldp_");
 	for (int i = 0; i < 16; i++)
 		appendStringInfo(&gid, "%02x", bytes[i]);
+	if (!begun_callback)
+	{
+		RegisterXactCallback(forget_on_abort, NULL);
+		begun_callback = true;
+	}
 	strlcpy(begun_gid, gid.data, sizeof(begun_gid));
 	begun_epsilon = PG_GETARG_FLOAT8(2);
-	begun_delta = PG_GETARG_FLOAT8(3);
+	begun_delta = delta;
+	begun_gaussian = gaussian;
+	begun_role = GetUserId();
+	begun_source = PG_GETARG_OID(0);
 	PG_RETURN_TEXT_P(cstring_to_text(gid.data));
 }
 
@@ -171,7 +214,7 @@ read_calibration(const char *info, double *epsilon, double *delta, bool *gaussia
 
 	if (SPI_execute_with_args("SELECT (i OPERATOR(pg_catalog.->>) 'epsilon')::pg_catalog.float8, "
 							  "(i OPERATOR(pg_catalog.->>) 'delta')::pg_catalog.float8, "
-							  "coalesce(i OPERATOR(pg_catalog.->>) 'noise', 'laplace') OPERATOR(pg_catalog.=) 'gaussian' "
+							  "(i OPERATOR(pg_catalog.->>) 'noise') OPERATOR(pg_catalog.=) 'gaussian' "
 							  "FROM (SELECT $1::pg_catalog.jsonb AS i) s",
 							  1, types, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not read the shards' calibration");
@@ -182,7 +225,7 @@ read_calibration(const char *info, double *epsilon, double *delta, bool *gaussia
 	if (isnull[0] || isnull[1] || isnull[2] || !(*epsilon > 0.0) || !(*delta >= 0.0 && *delta < 1.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the shards' registry record has no valid epsilon and delta")));
+				 errmsg("the shards' registry record has no valid epsilon, delta and noise")));
 }
 
 /*
@@ -227,7 +270,8 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 	id_column = text_to_cstring(PG_GETARG_TEXT_PP(2));
 	gid = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	info = DatumGetCString(DirectFunctionCall1(jsonb_out, PG_GETARG_DATUM(6)));
-	if (begun_gid[0] == '\0' || strcmp(gid, begun_gid) != 0)
+	if (begun_gid[0] == '\0' || strcmp(gid, begun_gid) != 0 || begun_role != GetUserId() ||
+		begun_source != source)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("distributed release \"%s\" was not begun by this session", jl_msg_str(gid)),
@@ -242,11 +286,12 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 	SPI_connect();
 	read_calibration(info, &epsilon, &delta, &gaussian);
 	SPI_finish();
-	if (epsilon != begun_epsilon || (gaussian ? delta : 0.0) != begun_delta)
+	if (epsilon != begun_epsilon || gaussian != begun_gaussian || (gaussian ? delta : 0.0) != begun_delta)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the shards released at (epsilon, delta) = (%g, %g), not the (%g, %g) the release began with",
-						epsilon, gaussian ? delta : 0.0, begun_epsilon, begun_delta)));
+				 errmsg("the shards released %s noise at (epsilon, delta) = (%g, %g), not %s noise at the (%g, %g) the release began with",
+						gaussian ? "Gaussian" : "Laplace", epsilon, gaussian ? delta : 0.0,
+						begun_gaussian ? "Gaussian" : "Laplace", begun_epsilon, begun_delta)));
 
 	/*
 	 * Charged in this transaction, not by the worker: nothing of the release
