@@ -1,7 +1,9 @@
 -- jldp 0.3.1 -> 0.3.2.  A release over the shards of a sharded table under
 -- one charge of the coordinator, with two-phase commit
--- (jl_release_distributed, jl_distributed_resolve, jl_distributed_releases),
--- as jldp--0.3.2.sql defines them.
+-- (jl_release_distributed, jl_distributed_resolve, jl_distributed_releases);
+-- option words as enum types (jl_noise, jl_kind) with overloads of the
+-- standard errors that postgres_fdw can push to a shard; as jldp--0.3.2.sql
+-- defines them.
 
 \echo Use "ALTER EXTENSION jldp UPDATE TO '0.3.2'" to load this file. \quit
 
@@ -586,3 +588,37 @@ $fn$;
 COMMENT ON FUNCTION @extschema@.jl_distributed_resolve(text[]) IS
   'Finish distributed releases left in doubt: on each server (default: every postgres_fdw server the caller has a user mapping for), for each prepared part of a release no session is running, commit it if the coordinator decided the release (for that server), else roll it back; then record as committed each decided release whose every shard shows its part committed (its registry row). One row per part found and per release recorded.';
 REVOKE ALL ON FUNCTION @extschema@.jl_distributed_resolve(text[]) FROM PUBLIC;
+
+-- Option words postgres_fdw can send to a shard -------------------------------
+-- A text constant carries a collation postgres_fdw cannot show to be the
+-- same on the shard, so a call with one (a noise or kind word) is never
+-- pushed; the same words as enum labels are.  Overloads without defaults
+-- (the text forms keep theirs).
+CREATE TYPE @extschema@.jl_noise AS ENUM ('laplace', 'gaussian');
+COMMENT ON TYPE @extschema@.jl_noise IS
+  'The noise of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
+CREATE TYPE @extschema@.jl_kind AS ENUM ('rademacher', 'gaussian', 'achlioptas', 'sparse', 'identity');
+COMMENT ON TYPE @extschema@.jl_kind IS
+  'The projection kind of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
+
+CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
+    noise @extschema@.jl_noise, kind @extschema@.jl_kind)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8, @extschema@.jl_noise, @extschema@.jl_kind) IS
+  'jl_recover_dist_stddev with the noise and the kind as enum labels (e.g. ''gaussian''::jl_noise): postgres_fdw can push it to a shard.';
+CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
+    noise @extschema@.jl_noise, kind @extschema@.jl_kind)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], float8, @extschema@.jl_noise, @extschema@.jl_kind) IS
+  'jl_recover_inner_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
+CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], noise_variance float8,
+    noise @extschema@.jl_noise, kind @extschema@.jl_kind)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], float8, @extschema@.jl_noise, @extschema@.jl_kind) IS
+  'jl_recover_norm2_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';

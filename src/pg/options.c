@@ -10,7 +10,11 @@
 
 #include <errno.h>
 
+#include "access/htup_details.h"
+#include "catalog/pg_enum.h"
+#include "catalog/pg_type.h"
 #include "utils/builtins.h"
+#include "utils/syscache.h"
 
 #include "math/release.h"
 
@@ -306,4 +310,23 @@ jl_refuse_invalid(const JlMechanism *m)
 					   "so this release would only be %g-differentially private, not %g.",
 					   m->sensitivity, m->paper_c, m->epsilon_effective, m->epsilon),
 			 errhint("Use calibration => 'exact', which calibrates to the realized projection.")));
+}
+
+text *
+jl_option_arg(FunctionCallInfo fcinfo, int arg)
+{
+	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, arg);
+	HeapTuple	tup;
+	text	   *label;
+
+	if (type == TEXTOID || !OidIsValid(type))
+		return PG_GETARG_TEXT_PP(arg);
+	tup = SearchSysCache1(ENUMOID, PG_GETARG_DATUM(arg));
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid enum value %u", DatumGetObjectId(PG_GETARG_DATUM(arg)))));
+	label = cstring_to_text(NameStr(((Form_pg_enum) GETSTRUCT(tup))->enumlabel));
+	ReleaseSysCache(tup);
+	return label;
 }

@@ -18,6 +18,14 @@ extern JlNoise jl_parse_noise(text *t);
 extern JlCalibration jl_parse_calibration(text *t, JlNoise noise);
 extern JlKind jl_parse_kind(text *t);
 extern char *jl_kind_word(JlKind kind);
+
+/*
+ * Option argument arg as text: a text argument as it is, a label of the
+ * enum types jl_noise and jl_kind (overloads without text, which
+ * postgres_fdw can send to a shard: a text constant has a collation it
+ * cannot ship) as its label.
+ */
+extern text *jl_option_arg(FunctionCallInfo fcinfo, int arg);
 extern const char *jl_neighbor_name(JlNeighbor n);
 extern const char *jl_calibration_name(JlCalibration c);
 extern const char *jl_noise_name(JlNoise n);

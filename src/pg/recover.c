@@ -134,9 +134,9 @@ jl_recover_dist_stddev(PG_FUNCTION_ARGS)
 	JlKind		kind = JL_KIND_RADEMACHER;
 
 	if (PG_NARGS() > 3)
-		noise = jl_parse_noise(PG_GETARG_TEXT_PP(3));
+		noise = jl_parse_noise(jl_option_arg(fcinfo, 3));
 	if (PG_NARGS() > 4)
-		kind = jl_parse_kind(PG_GETARG_TEXT_PP(4));
+		kind = jl_parse_kind(jl_option_arg(fcinfo, 4));
 	PG_RETURN_FLOAT8(jl_recover_stddev_sqdist(s, k, nv, noise == JL_NOISE_GAUSSIAN,
 											  JL_KIND_IS_IDENTITY(kind)));
 }

@@ -118,7 +118,7 @@ read_variance(FunctionCallInfo fcinfo, int arg)
 static double
 read_kurtosis(FunctionCallInfo fcinfo, int arg)
 {
-	text	   *t = PG_GETARG_TEXT_PP(arg);
+	text	   *t = jl_option_arg(fcinfo, arg);
 
 	return noise_kurtosis(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 }
@@ -127,7 +127,7 @@ read_kurtosis(FunctionCallInfo fcinfo, int arg)
 static bool
 read_identity(FunctionCallInfo fcinfo, int arg)
 {
-	return PG_NARGS() > arg && JL_KIND_IS_IDENTITY(jl_parse_kind(PG_GETARG_TEXT_PP(arg)));
+	return PG_NARGS() > arg && JL_KIND_IS_IDENTITY(jl_parse_kind(jl_option_arg(fcinfo, arg)));
 }
 
 static const JlReleaseNoise *
