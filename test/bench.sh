@@ -278,8 +278,11 @@ md "$(awk -v a="$table" -v c="$ctas" -v w="$copy" 'BEGIN { printf "Writing the s
 md ""
 
 # ---- 7. nearest neighbours
-QV="(SELECT sketch FROM s WHERE id = 1)"
+# the query vector as a constant, as a client sends it (a subquery on s,
+# which has no index, would add a scan of the table to every query)
+QV="'$(q -c "SELECT sketch FROM s WHERE id = 1")'::float8[]"
 knn=$(timeit "SELECT id FROM s ORDER BY jl_recover_dist(sketch, $QV, $NV) LIMIT 10")
+topn=$(timeit "SELECT id FROM s ORDER BY sketch[1] LIMIT 10")
 plain=$(timeit "SELECT id FROM s ORDER BY (SELECT sum((a - b) * (a - b)) FROM unnest(sketch, $QV) AS u(a, b)) LIMIT 10")
 cnt=$(timeit "SELECT count(sketch) FROM s")
 q -c "COPY (SELECT array_to_string(sketch, ' ') FROM s ORDER BY id <> 1, id) TO STDOUT" > "$WORK/sketches.txt"
@@ -291,7 +294,8 @@ md ""
 md "| query | fastest | median |"
 md "|---|---|---|"
 md "| \`SELECT count(sketch) FROM s\` (the scan alone) | $(f1 "$cnt") | $(f2 "$cnt") |"
-md "| \`ORDER BY jl_recover_dist(sketch, q, nv) LIMIT 10\` | $(f1 "$knn") | $(f2 "$knn") |"
+md "| \`ORDER BY sketch[1] LIMIT 10\` (the scan and the top-10 sort, no distance) | $(f1 "$topn") | $(f2 "$topn") |"
+md "| \`ORDER BY jl_recover_dist(sketch, q, nv) LIMIT 10\` (q a constant) | $(f1 "$knn") | $(f2 "$knn") |"
 md "| \`ORDER BY (SELECT sum((a - b) * (a - b)) FROM unnest(sketch, q))\` | $(f1 "$plain") | $(f2 "$plain") |"
 md "| plain C: the same distances and top 10 over the sketches in one float8 array (\`test/unit/bench_knn\`) | $cbound | |"
 md ""
