@@ -108,6 +108,10 @@ DECLARE
   rjl text[] := '{}';        -- on each shard: jldp's schema, quoted
   tname text;
   rtype text;
+  rjlname text;
+  rcur text;
+  nother int;
+  nservers int;
   rexists boolean;
   lk int;
   n int;
@@ -187,7 +191,7 @@ BEGIN
          count(*),
          count(*) FILTER (WHERE w.fdwname IS DISTINCT FROM 'postgres_fdw'),
          count(DISTINCT s.srvname)
-    INTO srv, remote, bounds, n, mpt, lk
+    INTO srv, remote, bounds, n, nother, nservers
     FROM pg_catalog.pg_inherits i
     JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
     JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace
@@ -195,12 +199,12 @@ BEGIN
     LEFT JOIN pg_catalog.pg_foreign_server s ON s.oid = ft.ftserver
     LEFT JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid = s.srvfdw
    WHERE i.inhparent = source;
-  IF n = 0 OR mpt > 0 THEN
+  IF n = 0 OR nother > 0 THEN
     RAISE EXCEPTION 'jl_release_distributed: every partition of % must be a foreign table of postgres_fdw', source
       USING ERRCODE = '0A000',
             HINT = 'Release local partitions with jl_release_table; sub-partitioned partitions are not supported.';
   END IF;
-  IF lk <> n THEN
+  IF nservers <> n THEN
     RAISE EXCEPTION 'jl_release_distributed: two partitions of % are on one foreign server', source
       USING ERRCODE = '0A000',
             HINT = 'Each shard releases into one table named like the target: give each partition a server of its own.';
@@ -249,16 +253,16 @@ BEGIN
       -- the shard's jldp schema and the schema its CREATE TABLE uses; then
       -- names resolve in pg_catalog only
       EXECUTE pg_catalog.format('SELECT j, c FROM %s.dblink($1, $2) AS t(j text, c text)', dl)
-        INTO fp, rtype
+        INTO rjlname, rcur
         USING conns[i], 'SELECT (SELECT n.nspname FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n '
                         'ON n.oid OPERATOR(pg_catalog.=) e.extnamespace WHERE e.extname OPERATOR(pg_catalog.=) ''jldp''), '
                         'pg_catalog.current_schema()';
-      IF fp IS NULL OR rtype IS NULL THEN
+      IF rjlname IS NULL OR rcur IS NULL THEN
         RAISE EXCEPTION 'jl_release_distributed: shard % has no jldp extension or no schema to create the target in', srv[i]
           USING ERRCODE = '55000';
       END IF;
-      rjl := rjl || pg_catalog.quote_ident(fp);
-      rschemas := rschemas || rtype;
+      rjl := rjl || pg_catalog.quote_ident(rjlname);
+      rschemas := rschemas || rcur;
       EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
         USING conns[i], 'SET search_path = pg_catalog, pg_temp';
       EXECUTE pg_catalog.format('SELECT fp, mpt, rexists, rtype FROM %s.dblink($1, $2) '

@@ -559,29 +559,37 @@ jl_budget_refuse_uncommitted(Oid nsp, const char *dataset, Oid source_relid)
 	SPI_finish();
 }
 
+void
+jl_budget_request(JlChargeRequest *r, Oid nsp, const char *dataset, Oid source_relid,
+				  bool declare, const char *unit, double epsilon, double delta,
+				  const char *what)
+{
+	memset(r, 0, sizeof(*r));
+	r->actor = jl_budget_actor();
+	r->nsp = nsp;
+	r->dataset = dataset;
+	r->source = source_relid;
+	r->declare = declare && OidIsValid(source_relid);
+	if (OidIsValid(source_relid))
+	{
+		r->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(source_relid)),
+												 get_rel_name(source_relid));
+		r->source_owner = GetUserNameFromId(jl_relation_owner(source_relid), false);
+	}
+	r->epsilon = epsilon;
+	r->delta = delta;
+	r->what = what;
+	r->unit = unit;
+}
+
 int64
 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid, bool declare,
 				 const char *unit, double epsilon, double delta, const char *what)
 {
 	JlChargeRequest r;
 
-	memset(&r, 0, sizeof(r));
-	r.actor = jl_budget_actor();
 	jl_budget_check_epsilon_delta(epsilon, delta);
 	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
-	r.nsp = nsp;
-	r.dataset = dataset;
-	r.source = source_relid;
-	r.declare = declare && OidIsValid(source_relid);
-	if (OidIsValid(source_relid))
-	{
-		r.source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(source_relid)),
-												get_rel_name(source_relid));
-		r.source_owner = GetUserNameFromId(jl_relation_owner(source_relid), false);
-	}
-	r.epsilon = epsilon;
-	r.delta = delta;
-	r.what = what;
-	r.unit = unit;
+	jl_budget_request(&r, nsp, dataset, source_relid, declare, unit, epsilon, delta, what);
 	return jl_charge_committed(&r);
 }

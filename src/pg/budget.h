@@ -66,6 +66,15 @@ typedef struct JlChargeRequest
 } JlChargeRequest;
 
 /*
+ * The request of a charge as jl_budget_charge makes it (the acting role
+ * read now, the source's qualified name and owner), without charging:
+ * for jl_budget_charge_now in the caller's own transaction.
+ */
+extern void jl_budget_request(JlChargeRequest *r, Oid nsp, const char *dataset,
+							  Oid source_relid, bool declare, const char *unit,
+							  double epsilon, double delta, const char *what);
+
+/*
  * Run by the worker, in its own transaction: lock (or declare) the
  * dataset, check the spender and the cap, write the charge and the ledger
  * row, and for a reservation its row.  Returns the ledger id.

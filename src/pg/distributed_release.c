@@ -28,6 +28,7 @@
 
 #include "pg/budget.h"
 #include "pg/messages.h"
+#include "pg/options.h"
 #include "pg/owner.h"
 #include "pg/registry.h"
 #include "pg/source_relation.h"
@@ -83,19 +84,7 @@ charge_request(JlChargeRequest *req, Oid nsp, Oid source, const char *id_column,
 											 get_rel_name(base));
 		declare = true;
 	}
-	memset(req, 0, sizeof(*req));
-	req->actor = jl_budget_actor();
-	req->nsp = nsp;
-	req->dataset = dataset;
-	req->source = base;
-	req->declare = declare;
-	req->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(base)),
-											   get_rel_name(base));
-	req->source_owner = GetUserNameFromId(jl_relation_owner(base), false);
-	req->epsilon = epsilon;
-	req->delta = delta;
-	req->what = what;
-	req->unit = id_column;
+	jl_budget_request(req, nsp, dataset, base, declare, id_column, epsilon, delta, what);
 }
 
 /*
@@ -129,16 +118,7 @@ jl_distributed_begin(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("jl_distributed_begin: argument %d is NULL", i + 1)));
 	if (!PG_ARGISNULL(4))
-	{
-		char	   *noise = text_to_cstring(PG_GETARG_TEXT_PP(4));
-
-		if (pg_strcasecmp(noise, "gaussian") == 0)
-			gaussian = true;
-		else if (pg_strcasecmp(noise, "laplace") != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("noise must be 'laplace' or 'gaussian', not \"%s\"", jl_msg_str(noise))));
-	}
+		gaussian = jl_parse_noise(PG_GETARG_TEXT_PP(4)) == JL_NOISE_GAUSSIAN;
 	if (gaussian)
 	{
 		if (PG_ARGISNULL(3))
