@@ -15,19 +15,42 @@
 
 #include <math.h>
 
+/*
+ * Four partial sums (coordinates j mod 4), added pairwise at the end: one
+ * running sum made each addition wait for the one before (a chain of k
+ * additions, the cost of a nearest-neighbour scan's distance), four chains
+ * of k/4 overlap.  The order of the additions is fixed, so the result is
+ * the same on every call; it may differ from the sequential sum in the
+ * last bits.
+ */
 double
 jl_sqdist(const double *a, const double *b, int k)
 {
-	double		s = 0.0;
+	double		s0 = 0.0,
+				s1 = 0.0,
+				s2 = 0.0,
+				s3 = 0.0;
 	int			j;
 
-	for (j = 0; j < k; j++)
+	for (j = 0; j + 4 <= k; j += 4)
+	{
+		double		t0 = a[j] - b[j],
+					t1 = a[j + 1] - b[j + 1],
+					t2 = a[j + 2] - b[j + 2],
+					t3 = a[j + 3] - b[j + 3];
+
+		s0 += t0 * t0;
+		s1 += t1 * t1;
+		s2 += t2 * t2;
+		s3 += t3 * t3;
+	}
+	for (; j < k; j++)
 	{
 		double		t = a[j] - b[j];
 
-		s += t * t;
+		s0 += t * t;
 	}
-	return s;
+	return (s0 + s1) + (s2 + s3);
 }
 
 double

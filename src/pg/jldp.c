@@ -13,6 +13,15 @@ PG_MODULE_MAGIC;
 
 extern void openblas_set_num_threads(int num_threads);
 
+/*
+ * The threaded OpenBLAS builds start their thread pool when the library is
+ * loaded, before _PG_init runs, and an idle pool thread spins (sched_yield)
+ * for about a tenth of a second before it sleeps: every backend and every
+ * parallel worker that loaded jldp burned that much CPU on the other core
+ * and kept a thread.  Weak, since the serial build has no pool.
+ */
+extern int	blas_thread_shutdown_(void) __attribute__((weak));
+
 void		_PG_init(void);
 
 void
@@ -20,6 +29,8 @@ _PG_init(void)
 {
 	/* parallel query supplies the parallelism: one BLAS thread per backend */
 	openblas_set_num_threads(1);
+	if (blas_thread_shutdown_)
+		blas_thread_shutdown_();
 	jl_drop_guard_init();
 	jl_keywrap_master_init();
 }
