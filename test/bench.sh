@@ -10,9 +10,12 @@
 #   4. rows/s against d = 10 .. 10,000 at k = 20 (the plot)
 #   5. parallel query: the release over JLDP_BENCH_PAR_ROWS (default
 #      2,000,000) rows, serial and with max_parallel_workers_per_gather = 2
+#      and 1, against its ceiling (two sessions releasing half each at once)
+#      and with the machine's CPU time of each
 #   6. whole tables: jl_release_table against CREATE TABLE AS
-#   7. nearest neighbours: jl_recover_dist against a SQL expression and
+#   7. nearest neighbours: jl_recover_dist against a SQL expression,
 #      against a plain-C loop over the same float8 data (the lower bound)
+#      and, when the server has pgvector, against its exact scan
 #   8. k-means, the long-format aggregate, projection kinds on wide rows
 # Queries run through EXPLAIN (ANALYZE, TIMING OFF), which evaluates every
 # target-list expression but sends no rows to the client.  Each query runs
@@ -218,8 +221,13 @@ NP=$(q -c "SELECT count(*) FROM tp")
 # the machine's own ceiling: a busy loop alone and in two processes at once
 cores=$(test/unit/bench_cores)
 PSET="SET max_parallel_workers_per_gather = 2"
-ser=$(timeit "SELECT jl_private_release(x, 20, 4.0) FROM tp" "" 3)
-par=$(timeit "SELECT jl_private_release(x, 20, 4.0) FROM tp" "$PSET" 3)
+PSET1="SET max_parallel_workers_per_gather = 1"
+RSQL="SELECT jl_private_release(x, 20, 4.0) FROM tp"
+ser=$(timeit "$RSQL" "" 3)
+par=$(timeit "$RSQL" "$PSET" 3)
+par1=$(timeit "$RSQL" "$PSET1" 3)
+PSETNL="SET max_parallel_workers_per_gather = 2; SET parallel_leader_participation = off"
+parnl=$(timeit "$RSQL" "$PSETNL" 3)
 pscan=$(timeit "SELECT x[1:20] FROM tp" "$PSET" 3)
 sscan=$(timeit "SELECT x[1:20] FROM tp" "" 3)
 # the same work with a small result: the sketches summed in the workers
@@ -227,25 +235,54 @@ sscan=$(timeit "SELECT x[1:20] FROM tp" "" 3)
 ASQL="SELECT sum((jl_private_release(x, 20, 4.0))[1]) FROM tp"
 aser=$(timeit "$ASQL" "" 3)
 apar=$(timeit "$ASQL" "$PSET" 3)
-workers=$(q -c "$PSET" -c "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) SELECT jl_private_release(x, 20, 4.0) FROM tp" \
+workers=$(q -c "$PSET" -c "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) $RSQL" \
           | grep -o '"Workers Launched": [0-9]*' | grep -o '[0-9]*$' || echo 0)
+# the work's own ceiling: two sessions at once, each releasing half of the
+# table (its first and second half of pages), serial plans, no gather;
+# wall time from the first start to the last end, fastest of 3
+HALF=$(( $(q -c "SELECT pg_relation_size('tp') / current_setting('block_size')::int") / 2 ))
+halfq() { q -c "SET max_parallel_workers_per_gather = 0" -c "EXPLAIN (ANALYZE, TIMING OFF) $RSQL WHERE ctid $1 '($HALF,0)'" >/dev/null; }
+two=""
+for i in 0 1 2 3; do
+  t0=$(date +%s%N)
+  halfq "<" & halfq ">="
+  wait
+  t1=$(( ($(date +%s%N) - t0) / 1000000 ))
+  [ "$i" -gt 0 ] && two=$(awk -v a="$two" -v b="$t1" 'BEGIN { print (a == "" || b < a) ? b : a }')
+done
+# the CPU time of the whole machine during one run of each (ticks of
+# /proc/stat, so everything else running counts too): what the gather adds
+# "cpu_ms wall_ms"
+cpuof() {
+  local a b t0 t1
+  a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat)
+  t0=$(date +%s%N)
+  q -c "$1" -c "EXPLAIN (ANALYZE, TIMING OFF) $RSQL" >/dev/null
+  t1=$(date +%s%N)
+  b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat)
+  echo $(( (b - a) * 1000 / $(getconf CLK_TCK) )) $(( (t1 - t0) / 1000000 ))
+}
+cser=$(cpuof "SET max_parallel_workers_per_gather = 0")
+cpar=$(cpuof "$PSET")
+cpar1=$(cpuof "$PSET1")
 md "## Parallel query"
 md ""
 md "$NP rows of d = 100 (the table above, repeated), k = 20, epsilon = 4; ms,"
-md "fastest and median of 3 runs; $workers workers launched besides the leader."
+md "fastest and median of 3 runs; $workers workers launched besides the leader"
+md "with max_parallel_workers_per_gather = 2."
 md ""
-md "| query | serial | max_parallel_workers_per_gather = 2 | speed-up |"
+md "| query | serial | parallel | speed-up |"
 md "|---|---|---|---|"
-md "$(awk -v a="$sscan" -v b="$pscan" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `SELECT x[1:20] FROM tp` | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
-md "$(awk -v a="$ser" -v b="$par" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `SELECT jl_private_release(x, 20, 4.0) FROM tp` | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
-md "$(awk -v a="$aser" -v b="$apar" -v q="$ASQL" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `%s` | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", q, A[1], A[2], B[1], B[2], A[1] / B[1] }')"
+md "$(awk -v a="$sscan" -v b="$pscan" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `SELECT x[1:20] FROM tp`, 2 workers | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
+md "$(awk -v a="$ser" -v b="$par" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `SELECT jl_private_release(x, 20, 4.0) FROM tp`, 2 workers | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
+md "$(awk -v a="$ser" -v b="$parnl" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| the same, 2 workers, parallel_leader_participation = off | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
+md "$(awk -v a="$ser" -v b="$par1" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| the same, 1 worker (max_parallel_workers_per_gather = 1) | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
+md "$(awk -v a="$aser" -v b="$apar" -v q="$ASQL" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `%s`, 2 workers | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", q, A[1], A[2], B[1], B[2], A[1] / B[1] }')"
+md "$(awk -v a="$ser" -v b="$two" 'BEGIN { split(a, A, " "); printf "| the release in two sessions at once, half of the pages each (serial plans, no gather; wall time) | %.0f | %.0f | %.2fx |", A[1], b, A[1] / b }')"
 md ""
-md "$(echo "$cores" | awk '{ printf "The ceiling: a busy loop in C (`test/unit/bench_cores`) takes %.3f s alone and %.3f s in each of two processes at once, so two processes do %.2fx the work of one on this machine (2.00x: two whole cores; 1.00x: the two CPUs share one core, as virtual CPUs may). No parallel plan can gain more than that.", $1, $2, $3 }')"
+md "$(echo "$cores" | awk '{ printf "The ceilings: a busy loop in C (`test/unit/bench_cores`) takes %.3f s alone and %.3f s in each of two processes at once, so two processes do %.2fx the work of one on this machine (2.00x: two whole cores; 1.00x: the two CPUs share one core, as virtual CPUs may).", $1, $2, $3 }') The last row is the ceiling of this work itself: the same release split in two with nothing between the halves; no parallel plan can gain more."
 md ""
-md "Three processes (the leader and two workers) share the CPUs with whatever"
-md "else runs on the machine; the slice scan gains little, as its cost is moving"
-md "the rows through the gather, and the release gains less when every"
-md "sketch goes through the gather than when the workers keep their results."
+md "$(awk -v s="$(f1 "$cser")" -v p="$(f1 "$cpar")" -v p1="$(f1 "$cpar1")" -v n="$NP" -v w="$(f2 "$cpar")" 'BEGIN { printf "CPU time of the machine during one run: %d ms serial, %d ms with 2 workers (%.2f us more a row), %d ms with 1 worker. What a parallel plan adds is the gather: each sketch a worker makes is copied into a 64 kB queue the leader empties, and the processes wake each other every few hundred rows. With 2 workers three processes share the two CPUs (the leader also releases rows while its queues are empty), and the CPUs idle while a worker waits for the leader to empty its full queue: the CPU time of the machine in that run was %.0f%% of twice its wall time. With the leader only gathering (parallel_leader_participation = off) or with 1 worker, two processes share the two CPUs.", s, p, (p - s) * 1000 / n, p1, 100 * p / (2 * w) }')"
 md ""
 q -c "DROP TABLE tp" >/dev/null
 
@@ -287,6 +324,24 @@ plain=$(timeit "SELECT id FROM s ORDER BY (SELECT sum((a - b) * (a - b)) FROM un
 cnt=$(timeit "SELECT count(sketch) FROM s")
 q -c "COPY (SELECT array_to_string(sketch, ' ') FROM s ORDER BY id <> 1, id) TO STDOUT" > "$WORK/sketches.txt"
 cbound=$(test/unit/bench_knn < "$WORK/sketches.txt" | cut -d' ' -f1)
+# pgvector's exact scan on the same sketches cast to vector(20), when the
+# server has pgvector (the extension named vector); not a dependency
+PGV=$(q -c "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")
+if [ -n "$PGV" ]; then
+  q >/dev/null <<SQL
+CREATE EXTENSION IF NOT EXISTS vector;
+CREATE TABLE sv AS SELECT id, sketch::vector(20) AS v FROM s;
+ALTER TABLE sv ADD PRIMARY KEY (id);
+ALTER TABLE sv SET (parallel_workers = 0);
+VACUUM ANALYZE sv;
+SQL
+  QVV="'$(q -c "SELECT v FROM sv WHERE id = 1")'::vector(20)"
+  pgv=$(timeit "SELECT id FROM sv ORDER BY v <-> $QVV LIMIT 10")
+  pgvcnt=$(timeit "SELECT count(v) FROM sv")
+  same=$(q -c "SELECT (SELECT array_agg(id) FROM (SELECT id FROM s ORDER BY jl_recover_dist(sketch, $QV, $NV) LIMIT 10) a)
+                    = (SELECT array_agg(id) FROM (SELECT id FROM sv ORDER BY v <-> $QVV LIMIT 10) b)")
+  sizes=$(q -c "SELECT pg_size_pretty(pg_table_size('s')) || ' of float8[] against ' || pg_size_pretty(pg_table_size('sv')) || ' of vector(20)'")
+fi
 md "## Nearest neighbours"
 md ""
 md "The 10 nearest of $N sketches of k = 20 to one of them; ms, fastest and median of $RUNS runs."
@@ -298,6 +353,15 @@ md "| \`ORDER BY sketch[1] LIMIT 10\` (the scan and the top-10 sort, no distance
 md "| \`ORDER BY jl_recover_dist(sketch, q, nv) LIMIT 10\` (q a constant) | $(f1 "$knn") | $(f2 "$knn") |"
 md "| \`ORDER BY (SELECT sum((a - b) * (a - b)) FROM unnest(sketch, q))\` | $(f1 "$plain") | $(f2 "$plain") |"
 md "| plain C: the same distances and top 10 over the sketches in one float8 array (\`test/unit/bench_knn\`) | $cbound | |"
+if [ -n "$PGV" ]; then
+  md "| pgvector (extension vector $PGV): \`SELECT count(v) FROM sv\` (the sketches as vector(20)) | $(f1 "$pgvcnt") | $(f2 "$pgvcnt") |"
+  md "| pgvector (extension vector $PGV): \`ORDER BY v <-> q LIMIT 10\` (its exact scan) | $(f1 "$pgv") | $(f2 "$pgv") |"
+  md ""
+  md "$(awk -v a="$knn" -v b="$pgv" -v c="$cnt" -v d="$pgvcnt" -v same="$same" -v sz="$sizes" 'BEGIN { split(a, A, " "); split(b, B, " "); split(c, C, " "); split(d, D, " "); printf "jl_recover_dist against pgvector: %.2fx (fastest runs); the same 10 neighbours: %s. Above its table'"'"'s scan, the distance and the top-10 sort take %.1f ms for jl_recover_dist and %.1f ms for pgvector'"'"'s <->; the tables are %s (float4 elements), and the scans differ by %.1f ms.", A[1] / B[1], (same == "t" ? "yes" : "no"), A[1] - C[1], B[1] - D[1], sz, C[1] - D[1] }')"
+else
+  md ""
+  md "pgvector (the extension named vector) is not installed on this server: its exact scan is not measured."
+fi
 md ""
 
 # ---- 8. k-means, the aggregate, projection kinds
