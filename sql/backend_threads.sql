@@ -2,7 +2,9 @@
 -- starts a pool when the library loads, whose idle thread spins on a CPU
 -- for about a tenth of a second; _PG_init stops it.  (Linux:
 -- /proc/self/status; the pool's thread made it 2 on a machine of 2 CPUs.)
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS jldp;
+RESET client_min_messages;
 SELECT jl_key_import('threads', '\x404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f');
 SELECT array_length(jl_project(ARRAY(SELECT i::float8 FROM generate_series(1, 300) i),
                                20, key => 'threads'), 1) AS k;
