@@ -1065,9 +1065,87 @@ test_gaussian_tail(void)
 		}
 }
 
+/* a Gaussian analytic calibration of sensitivity proj at (eps, delta, k) */
+static JlMechanism
+gaussian_at(double eps, double delta, int k, double proj)
+{
+	JlMechanism m;
+
+	memset(&m, 0, sizeof(m));
+	m.noise = JL_NOISE_GAUSSIAN;
+	m.calibration = JL_CALIBRATION_ANALYTIC;
+	m.epsilon = eps;
+	m.delta = delta;
+	m.proj_sensitivity = proj;
+	m.max_abs = 0.4;
+	m.k = k;
+	m.d = 1000;
+	m.bound = 2.0;
+	m.neighbor = JL_NEIGHBOR_ELEMENT;
+	return m;
+}
+
+static bool
+same_calibration(const JlMechanism *a, const JlMechanism *b)
+{
+	return a->t == b->t && a->scale == b->scale && a->grid == b->grid &&
+		a->delta_holding == b->delta_holding &&
+		a->epsilon_effective == b->epsilon_effective && a->valid == b->valid;
+}
+
+/*
+ * The certificates kept per process (calibrate.c) give the numbers the
+ * computation gives: a configuration calibrated first (nothing kept), again
+ * (kept), and again after enough others to push it out; configurations
+ * that differ in one input only get certificates of their own.
+ */
+static void
+test_certificate_cache(void)
+{
+	JlMechanism first = gaussian_at(1.0, 1e-6, 20, 1.37),
+				again = first,
+				pushed = first,
+				other_delta = gaussian_at(1.0, 1e-7, 20, 1.37),
+				other_eps = gaussian_at(1.1, 1e-6, 20, 1.37),
+				other_k = gaussian_at(1.0, 1e-6, 21, 1.37),
+				cold_delta;
+	bool		ok;
+	int			i;
+
+	ok = jl_mechanism_calibrate(&first) == JL_OK && first.valid;
+	check(ok, "certificate: first calibration (t %llu)", (unsigned long long) first.t);
+	ok = jl_mechanism_calibrate(&again) == JL_OK && same_calibration(&first, &again);
+	check(ok, "certificate kept: the same t, scale, delta and epsilon (t %llu)",
+		  (unsigned long long) again.t);
+	for (i = 0; i < 9; i++)
+	{
+		JlMechanism m = gaussian_at(2.0 + i, 1e-5, 10, 1.0);
+
+		(void) jl_mechanism_calibrate(&m);
+	}
+	ok = jl_mechanism_calibrate(&pushed) == JL_OK && same_calibration(&first, &pushed);
+	check(ok, "certificate computed again after 9 others: the same numbers");
+	cold_delta = other_delta;
+	ok = jl_mechanism_calibrate(&cold_delta) == JL_OK &&
+		jl_mechanism_calibrate(&other_delta) == JL_OK &&
+		same_calibration(&cold_delta, &other_delta) && other_delta.t > first.t &&
+		other_delta.delta_holding <= 1e-7;
+	check(ok, "another delta: a certificate of its own (t %llu > %llu, delta %.3g)",
+		  (unsigned long long) other_delta.t, (unsigned long long) first.t,
+		  other_delta.delta_holding);
+	ok = jl_mechanism_calibrate(&other_eps) == JL_OK && other_eps.t < first.t;
+	check(ok, "another epsilon: a certificate of its own (t %llu < %llu)",
+		  (unsigned long long) other_eps.t, (unsigned long long) first.t);
+	ok = jl_mechanism_calibrate(&other_k) == JL_OK &&
+		other_k.epsilon_effective != first.epsilon_effective;
+	check(ok, "another k: a certificate of its own (epsilon %.17g against %.17g)",
+		  other_k.epsilon_effective, first.epsilon_effective);
+}
+
 int
 main(void)
 {
+	test_certificate_cache();
 	test_analytic_reference();
 	test_classic_valid();
 	test_zcdp();
