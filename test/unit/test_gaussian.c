@@ -1133,6 +1133,21 @@ test_certificate_cache(void)
 	check(ok, "another delta: a certificate of its own (t %llu > %llu, delta %.3g)",
 		  (unsigned long long) other_delta.t, (unsigned long long) first.t,
 		  other_delta.delta_holding);
+	/*
+	 * a delta so close that s starts from the same value on the same grid:
+	 * only the key's delta tells the two apart, and the epsilon certified at
+	 * it moves with it
+	 */
+	{
+		JlMechanism near = gaussian_at(1.0, 1e-6 * (1.0 + 1e-6), 20, 1.37);
+
+		ok = jl_mechanism_calibrate(&near) == JL_OK && near.grid == first.grid &&
+			near.epsilon_effective < first.epsilon_effective;
+		check(ok, "a delta 1e-6 higher relatively: a certificate of its own "
+			  "(epsilon %.17g < %.17g, t %llu and %llu)", near.epsilon_effective,
+			  first.epsilon_effective, (unsigned long long) near.t,
+			  (unsigned long long) first.t);
+	}
 	ok = jl_mechanism_calibrate(&other_eps) == JL_OK && other_eps.t < first.t;
 	check(ok, "another epsilon: a certificate of its own (t %llu < %llu)",
 		  (unsigned long long) other_eps.t, (unsigned long long) first.t);
