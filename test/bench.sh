@@ -75,6 +75,25 @@ timeit() {
   done
   printf '%s\n' "${ms[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[1], v[int((NR + 1) / 2)] }'
 }
+# Paired runs for a ratio on a machine whose speed drifts: queries A and B
+# alternate in one session (after LOAD 'jldp' and a warm-up of each), N
+# pairs; prints "ratio_median a_fastest b_fastest", the ratio being the
+# median over pairs of A's time over B's.  $1, $3: settings; $2, $4: queries.
+paired() {
+  local seta=$1 qa=$2 setb=$3 qb=$4 n=${5:-15} i
+  {
+    echo "LOAD 'jldp';"
+    for i in $(seq 0 "$n"); do
+      echo "$seta;"
+      echo "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) $qa;"
+      echo "$setb;"
+      echo "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) $qb;"
+    done
+  } | q | grep -o '"Execution Time": [0-9.]*' | grep -o '[0-9.]*$' | paste - - | tail -n +2 \
+    | awk '{ r[NR] = $1 / $2; if (NR == 1 || $1 < a) a = $1; if (NR == 1 || $2 < b) b = $2 }
+           END { n = asort_(r); printf "%.3f %.1f %.1f\n", r[int((n + 1) / 2)], a, b }
+           function asort_(v,   i, j, t, m) { m = length(v); for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t } return m }'
+}
 f1() { echo "$1" | cut -d' ' -f1; }
 f2() { echo "$1" | cut -d' ' -f2; }
 
@@ -274,6 +293,13 @@ cpar=$(cpuof "$PSET")
 cpar1=$(cpuof "$PSET1")
 md "## Parallel query"
 md ""
+# paired: serial and parallel alternating in one session
+S0="SET max_parallel_workers_per_gather = 0"
+PAIRS=${JLDP_BENCH_PAIRS:-5}
+pp2=$(paired "$S0" "$RSQL" "$PSET" "$RSQL" "$PAIRS")
+ppnl=$(paired "$S0; SET parallel_leader_participation = on" "$RSQL" "$PSETNL" "$RSQL" "$PAIRS")
+pp1=$(paired "$S0" "$RSQL" "$PSET1" "$RSQL" "$PAIRS")
+ppa=$(paired "$S0" "$ASQL" "$PSET" "$ASQL" "$PAIRS")
 md "$NP rows of d = 100 (the table above, repeated), k = 20, epsilon = 4; ms,"
 md "fastest and median of 3 runs; $workers workers launched besides the leader"
 md "with max_parallel_workers_per_gather = 2."
@@ -286,6 +312,16 @@ md "$(awk -v a="$ser" -v b="$parnl" 'BEGIN { split(a, A, " "); split(b, B, " ");
 md "$(awk -v a="$ser" -v b="$par1" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| the same, 1 worker (max_parallel_workers_per_gather = 1) | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
 md "$(awk -v a="$aser" -v b="$apar" -v q="$ASQL" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `%s`, 2 workers | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", q, A[1], A[2], B[1], B[2], A[1] / B[1] }')"
 md "$(awk -v a="$ser" -v b="$two" 'BEGIN { split(a, A, " "); printf "| the release in two sessions at once, half of the pages each (serial plans, no gather; wall time) | %.0f | %.0f | %.2fx |", A[1], b, A[1] / b }')"
+md ""
+md "Paired runs: the serial and the parallel plan alternate in one session, $PAIRS pairs; the median of the"
+md "pairs' speed-ups, which cancels the drift of a shared machine's speed (fastest serial and parallel run in ms)."
+md ""
+md "| plan | median speed-up | serial | parallel |"
+md "|---|---|---|---|"
+md "$(echo "$pp2" | awk '{ printf "| the release, 2 workers | %.2fx | %.0f | %.0f |", $1, $2, $3 }')"
+md "$(echo "$ppnl" | awk '{ printf "| the release, 2 workers, parallel_leader_participation = off | %.2fx | %.0f | %.0f |", $1, $2, $3 }')"
+md "$(echo "$pp1" | awk '{ printf "| the release, 1 worker | %.2fx | %.0f | %.0f |", $1, $2, $3 }')"
+md "$(echo "$ppa" | awk '{ printf "| the sum of the sketches, 2 workers | %.2fx | %.0f | %.0f |", $1, $2, $3 }')"
 md ""
 md "$(echo "$cores" | awk '{ printf "The ceilings: a busy loop in C (`test/unit/bench_cores`) takes %.3f s alone and %.3f s in each of two processes at once, so two processes do %.2fx the work of one on this machine (2.00x: two whole cores; 1.00x: the two CPUs share one core, as virtual CPUs may).", $1, $2, $3 }') The last row is the ceiling of this work itself: the same release split in two with nothing between the halves; no parallel plan can gain more."
 md ""
@@ -348,6 +384,9 @@ SQL
   same=$(q -c "SELECT (SELECT array_agg(id) FROM (SELECT id FROM s ORDER BY jl_recover_dist(sketch, $QV, $NV) LIMIT 10) a)
                     = (SELECT array_agg(id) FROM (SELECT id FROM sv ORDER BY v <-> $QVV LIMIT 10) b)")
   sizes=$(q -c "SELECT pg_size_pretty(pg_table_size('s')) || ' of float8[] against ' || pg_size_pretty(pg_table_size('sv')) || ' of vector(20)'")
+  S0="SET max_parallel_workers_per_gather = 0"
+  pknn=$(paired "$S0" "SELECT id FROM s ORDER BY jl_recover_dist(sketch, $QV, $NV) LIMIT 10" \
+                "$S0" "SELECT id FROM sv ORDER BY v <-> $QVV LIMIT 10" 15)
 fi
 md "## Nearest neighbours"
 md ""
@@ -364,7 +403,9 @@ if [ -n "$PGV" ]; then
   md "| pgvector (extension vector $PGV): \`SELECT count(v) FROM sv\` (the sketches as vector(20)) | $(f1 "$pgvcnt") | $(f2 "$pgvcnt") |"
   md "| pgvector (extension vector $PGV): \`ORDER BY v <-> q LIMIT 10\` (its exact scan) | $(f1 "$pgv") | $(f2 "$pgv") |"
   md ""
-  md "$(awk -v a="$knn" -v b="$pgv" -v c="$cnt" -v d="$pgvcnt" -v same="$same" -v sz="$sizes" 'BEGIN { split(a, A, " "); split(b, B, " "); split(c, C, " "); split(d, D, " "); printf "jl_recover_dist against pgvector: %.2fx (fastest runs); the same 10 neighbours: %s. Above its table'"'"'s scan, the distance and the top-10 sort take %.1f ms for jl_recover_dist and %.1f ms for pgvector'"'"'s <->; the tables are %s (float4 elements), and the scans differ by %.1f ms.", A[1] / B[1], (same == "t" ? "yes" : "no"), A[1] - C[1], B[1] - D[1], sz, C[1] - D[1] }')"
+  md "$(echo "$pknn" | awk '{ printf "Paired runs (the two queries alternating in one session, 15 pairs): jl_recover_dist over pgvector, median of the pairs %.2fx; fastest %.1f ms against %.1f ms.", $1, $2, $3 }')"
+  md ""
+  md "$(awk -v a="$knn" -v b="$pgv" -v c="$cnt" -v d="$pgvcnt" -v same="$same" -v sz="$sizes" 'BEGIN { split(a, A, " "); split(b, B, " "); split(c, C, " "); split(d, D, " "); printf "Runs in sessions of their own (the table above): jl_recover_dist against pgvector %.2fx (fastest runs); the same 10 neighbours: %s. Above its table'"'"'s scan, the distance and the top-10 sort take %.1f ms for jl_recover_dist and %.1f ms for pgvector'"'"'s <->; the tables are %s (float4 elements), and the scans differ by %.1f ms.", A[1] / B[1], (same == "t" ? "yes" : "no"), A[1] - C[1], B[1] - D[1], sz, C[1] - D[1] }')"
 else
   md ""
   md "pgvector (the extension named vector) is not installed on this server: its exact scan is not measured."
