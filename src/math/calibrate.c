@@ -214,7 +214,10 @@ smallest_certified_s(double Dg, int k, double epsilon, double delta, uint64_t *s
  * the privacy profile a few hundred times, about 3 ms, once per statement
  * that releases (a one-row release with Gaussian noise cost that much); a
  * few recent certificates are kept, per process, and a hit returns the same
- * numbers the computation would.
+ * numbers the computation would.  That holds only while rho_of,
+ * certified_delta, certified_epsilon and smallest_certified_s read nothing
+ * but their arguments (and constants): a new input to any of them must
+ * join the key.
  */
 #define CERT_CACHE 8
 

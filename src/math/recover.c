@@ -21,7 +21,9 @@
  * additions, the cost of a nearest-neighbour scan's distance), four chains
  * of k/4 overlap.  The order of the additions is fixed, so the result is
  * the same on every call; it may differ from the sequential sum in the
- * last bits.
+ * last bits, and within an ulp of overflow one may be infinite where the
+ * other is not.  It is finite only if every term is (the terms are not
+ * negative), which read_sqdist relies on.
  */
 double
 jl_sqdist(const double *a, const double *b, int k)
