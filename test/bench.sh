@@ -80,8 +80,8 @@ timeit() {
 # pairs; prints "ratio_median a_fastest b_fastest", the ratio being the
 # median over pairs of A's time over B's.  $1, $3: settings; $2, $4: queries.
 paired() {
-  local seta=$1 qa=$2 setb=$3 qb=$4 n=${5:-15} i
-  {
+  local seta=$1 qa=$2 setb=$3 qb=$4 n=${5:-15} i pairs
+  pairs=$({
     echo "LOAD 'jldp';"
     for i in $(seq 0 "$n"); do
       echo "$seta;"
@@ -89,10 +89,9 @@ paired() {
       echo "$setb;"
       echo "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) $qb;"
     done
-  } | q | grep -o '"Execution Time": [0-9.]*' | grep -o '[0-9.]*$' | paste - - | tail -n +2 \
-    | awk '{ r[NR] = $1 / $2; if (NR == 1 || $1 < a) a = $1; if (NR == 1 || $2 < b) b = $2 }
-           END { n = asort_(r); printf "%.3f %.1f %.1f\n", r[int((n + 1) / 2)], a, b }
-           function asort_(v,   i, j, t, m) { m = length(v); for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t } return m }'
+  } | q | grep -o '"Execution Time": [0-9.]*' | grep -o '[0-9.]*$' | paste - - | tail -n +2)
+  echo "$(echo "$pairs" | awk '{ print $1 / $2 }' | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] }')" \
+       "$(echo "$pairs" | cut -f1 | sort -g | head -1)" "$(echo "$pairs" | cut -f2 | sort -g | head -1)"
 }
 f1() { echo "$1" | cut -d' ' -f1; }
 f2() { echo "$1" | cut -d' ' -f2; }

@@ -239,11 +239,11 @@ static Certificate cert_cache[CERT_CACHE];
 static int	cert_used,
 			cert_next;
 
-static bool
-certify(double Dg, uint64_t s0, int k, double epsilon, double delta, bool raise,
-		Certificate *out)
+static Certificate
+certify(double Dg, uint64_t s0, int k, double epsilon, double delta, bool raise)
 {
-	Certificate c = {0};
+	Certificate c = {.Dg = Dg, .s0 = s0, .k = k, .epsilon = epsilon,
+	.delta = delta, .raise = raise, .s = s0};
 	int			i;
 
 	for (i = 0; i < cert_used; i++)
@@ -252,18 +252,8 @@ certify(double Dg, uint64_t s0, int k, double epsilon, double delta, bool raise,
 
 		if (e->Dg == Dg && e->s0 == s0 && e->k == k && e->epsilon == epsilon &&
 			e->delta == delta && e->raise == raise)
-		{
-			*out = *e;
-			return e->ok;
-		}
+			return *e;
 	}
-	c.Dg = Dg;
-	c.s0 = s0;
-	c.k = k;
-	c.epsilon = epsilon;
-	c.delta = delta;
-	c.raise = raise;
-	c.s = s0;
 	c.ok = !raise || smallest_certified_s(Dg, k, epsilon, delta, &c.s);
 	if (c.ok)
 	{
@@ -274,8 +264,7 @@ certify(double Dg, uint64_t s0, int k, double epsilon, double delta, bool raise,
 	cert_next = (cert_next + 1) % CERT_CACHE;
 	if (cert_used < CERT_CACHE)
 		cert_used++;
-	*out = c;
-	return c.ok;
+	return c;
 }
 
 static JlStatus
@@ -342,8 +331,9 @@ calibrate_gaussian(JlMechanism *m)
 		return JL_ERR_SCALE;
 	s = (uint64_t) ss;
 
-	if (!certify(Dg, s, m->k, m->epsilon, m->delta,
-				 m->calibration == JL_CALIBRATION_ANALYTIC, &cert))
+	cert = certify(Dg, s, m->k, m->epsilon, m->delta,
+				   m->calibration == JL_CALIBRATION_ANALYTIC);
+	if (!cert.ok)
 		return JL_ERR_SCALE;
 	s = cert.s;
 

@@ -645,6 +645,26 @@ test_certificate_real_norm(void)
 		  n, unsound);
 }
 
+/* a Gaussian analytic calibration of sensitivity proj at (eps, delta, k) */
+static JlMechanism
+gaussian_at(double eps, double delta, int k, double proj)
+{
+	JlMechanism m;
+
+	memset(&m, 0, sizeof(m));
+	m.noise = JL_NOISE_GAUSSIAN;
+	m.calibration = JL_CALIBRATION_ANALYTIC;
+	m.epsilon = eps;
+	m.delta = delta;
+	m.proj_sensitivity = proj;
+	m.max_abs = 0.4;
+	m.k = k;
+	m.d = 1000;
+	m.bound = 2.0;
+	m.neighbor = JL_NEIGHBOR_ELEMENT;
+	return m;
+}
+
 /*
  * The target: the sampled sigma within 1% of Balle and Wang's analytic
  * sigma for the data's sensitivity, for epsilon in [0.05, 10] and delta in
@@ -673,17 +693,7 @@ test_tight(void)
 				double		bw,
 							ratio;
 
-				memset(&m, 0, sizeof(m));
-				m.noise = JL_NOISE_GAUSSIAN;
-				m.calibration = JL_CALIBRATION_ANALYTIC;
-				m.epsilon = eps[i];
-				m.delta = del[j];
-				m.proj_sensitivity = 1.37;
-				m.max_abs = 0.4;
-				m.k = ks[a];
-				m.d = 1000;
-				m.bound = 2.0;
-				m.neighbor = JL_NEIGHBOR_ELEMENT;
+				m = gaussian_at(eps[i], del[j], ks[a], 1.37);
 				if (jl_mechanism_calibrate(&m) != JL_OK || !m.valid)
 				{
 					bad++;
@@ -1063,26 +1073,6 @@ test_gaussian_tail(void)
 					  (unsigned long long) s, (unsigned long long) (obs[1] + obs[2]), x2, p);
 			free(table);
 		}
-}
-
-/* a Gaussian analytic calibration of sensitivity proj at (eps, delta, k) */
-static JlMechanism
-gaussian_at(double eps, double delta, int k, double proj)
-{
-	JlMechanism m;
-
-	memset(&m, 0, sizeof(m));
-	m.noise = JL_NOISE_GAUSSIAN;
-	m.calibration = JL_CALIBRATION_ANALYTIC;
-	m.epsilon = eps;
-	m.delta = delta;
-	m.proj_sensitivity = proj;
-	m.max_abs = 0.4;
-	m.k = k;
-	m.d = 1000;
-	m.bound = 2.0;
-	m.neighbor = JL_NEIGHBOR_ELEMENT;
-	return m;
 }
 
 static bool
