@@ -2,7 +2,7 @@
 # The upgrade script does exactly what the install script does differently.
 # Assumes the PG* variables point at a server with both versions of jldp
 # installable (superuser connection).
-#   For each earlier version OLD (0.1.0, 0.2.0, 0.3.0, 0.3.1):
+#   For each earlier version OLD (0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.3.2):
 #   1. Database A: CREATE EXTENSION jldp VERSION 'OLD', then ALTER EXTENSION
 #      jldp UPDATE; database B: CREATE EXTENSION jldp.  The catalogs of the
 #      extension's objects (functions and aggregates, tables, sequences,
@@ -26,7 +26,7 @@
 #      0.2.0 in place.
 # Exits non-zero on any failure.
 set -euo pipefail
-OLDS="0.1.0 0.2.0 0.3.0 0.3.1"
+OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2"
 NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../jldp.control")
 dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
 tmp=$(mktemp -d)
