@@ -24,6 +24,8 @@ pairs=500
 kinds='{rademacher,gaussian,achlioptas,sparse}'
 ks='{2,5,10,20}'
 gdelta=1e-6
+# jl_release_dist2's epsilon for goal 'distance, estimated'
+est_eps=0.1
 
 db=jldp_realdata
 tmp=$(mktemp -d)
@@ -42,12 +44,13 @@ CREATE EXTENSION jldp;
 \copy rd_row FROM '$tmp/rows.csv' CSV
 \copy rd_pair (ds, pair, a, b) FROM '$tmp/pairs.csv' CSV
 ANALYZE;
-SELECT rd_experiment('$epsilons', '$kinds', '$ks', $reps, $gdelta);
+SELECT rd_experiment('$epsilons', '$kinds', '$ks', $reps, $gdelta, $est_eps);
 \copy (SELECT * FROM rd_set ORDER BY ord) TO '$out/results/realdata_sets.csv' CSV HEADER
 \copy (SELECT * FROM rd_run ORDER BY ds, epsilon, noise, kind, k, rep) TO '$out/results/realdata_runs.csv' CSV HEADER
 \copy (SELECT * FROM rd_advice ORDER BY ds, epsilon, noise, goal, rep) TO '$out/results/realdata_advice.csv' CSV HEADER
+\copy (SELECT * FROM rd_estimate ORDER BY ds, epsilon, noise, rep) TO '$out/results/realdata_estimates.csv' CSV HEADER
 SQL
 secs=$(( $(date +%s) - start ))
 "$py" "$here/realdata_report.py" --out "$out" --quick "$quick" --seconds "$secs" \
-  --pairs "$pairs" --reps "$reps" --delta "$gdelta"
+  --pairs "$pairs" --reps "$reps" --delta "$gdelta" --est-eps "$est_eps"
 echo "realdata: done in $(( $(date +%s) - start )) s"

@@ -24,6 +24,11 @@ CREATE TABLE rd_run (ds text, epsilon float8, noise text, rep int, kind text, k 
 					 refused text, noise_variance float8, mse float8, conf int[],
 					 PRIMARY KEY (ds, epsilon, noise, rep, kind, k));
 CREATE TEMP TABLE rd_sk (id int PRIMARY KEY, label int, s float8[]);
+-- goal 'distance, estimated': dist2 released by jl_release_dist2 (epsilon
+-- est_eps, charged beside the release's) from the clipped rows of the data
+-- set, through a simple view of its rows
+CREATE TABLE rd_estimate (ds text, epsilon float8, noise text, rep int, est_epsilon float8,
+						  dist2 float8, stddev float8, PRIMARY KEY (ds, epsilon, noise, rep));
 
 -- the advisor's public inputs (documented in the report): two rows differ
 -- by d/6 in squared distance on average when their attributes are
@@ -81,7 +86,7 @@ BEGIN
 END $$;
 
 CREATE FUNCTION rd_experiment(epsilons float8[], kinds text[], ks int[], reps int,
-							  gdelta float8) RETURNS void
+							  gdelta float8, est_eps float8) RETURNS void
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
@@ -92,11 +97,13 @@ DECLARE
 	delta float8;
 	kname text;
 	o record;
+	est record;
 BEGIN
 	UPDATE rd_pair p SET r2 = (SELECT sum((u - v) ^ 2) FROM unnest(xa.x, xb.x) t(u, v))
 	FROM rd_row xa, rd_row xb
 	WHERE xa.ds = p.ds AND xa.id = p.a AND xb.ds = p.ds AND xb.id = p.b;
 	FOR s IN SELECT * FROM rd_set ORDER BY ord LOOP
+		EXECUTE format('CREATE VIEW %I AS SELECT x FROM rd_row WHERE ds = %L', 'rd_v_' || s.ds, s.ds);
 		FOR rep IN 1 .. reps LOOP
 			kname := format('rd_%s_%s', s.ds, rep);
 			PERFORM jl_key_create(kname);
@@ -126,6 +133,17 @@ BEGIN
 						 LATERAL jl_advise(s.d, eps, g.dist2, NULL, 'element', 1, nz, delta, g.g2,
 										   g.cv, CASE WHEN g.g2 = 'clustering' THEN s.n END,
 										   kname) a
+					WHERE a.rank = 1;
+					-- dist2 read from the data under a budget of its own
+					SELECT e.dist2, e.stddev INTO est
+					FROM jl_release_dist2(('rd_v_' || s.ds)::regclass, '{x}', est_eps,
+										  clip_lo => 0, clip_hi => 1) e;
+					INSERT INTO rd_estimate VALUES (s.ds, eps, nz, rep, est_eps, est.dist2, est.stddev);
+					INSERT INTO rd_advice
+					SELECT s.ds, eps, nz, rep, 'distance, estimated', a.kind, a.k, a.noise_variance,
+						   a.predicted_error, a.note
+					FROM jl_advise(s.d, eps, greatest(est.dist2, est.stddev), NULL, 'element', 1, nz,
+								   delta, 'distance', NULL, NULL, kname) a
 					WHERE a.rank = 1;
 					FOR o IN
 						SELECT 'identity' AS kind, s.d AS k

@@ -20,7 +20,8 @@ from scipy.optimize import linear_sum_assignment  # noqa: E402
 from report import read, write_csv  # noqa: E402
 
 KIND_ORDER = ["identity", "rademacher", "gaussian", "achlioptas", "sparse"]
-GOALS = (("clustering", "acc"), ("distance", "mse"))
+GOALS = (("clustering", "acc"), ("distance", "mse"), ("distance, estimated", "mse"))
+EST = "distance, estimated"
 
 
 def opt_name(kind, k):
@@ -160,11 +161,13 @@ def main():
     ap.add_argument("--pairs", type=int, default=0)
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--delta", default="")
+    ap.add_argument("--est-eps", dest="est_eps", type=float, default=0.1)
     a = ap.parse_args()
     res = os.path.join(a.out, "results")
     sets = read(os.path.join(res, "realdata_sets.csv"))
     runs = read(os.path.join(res, "realdata_runs.csv"))
     advice = read(os.path.join(res, "realdata_advice.csv"))
+    estimates = read(os.path.join(res, "realdata_estimates.csv"))
     cells = Cells(runs, accuracies(runs))
     epsilons = sorted({float(r["epsilon"]) for r in runs})
     grid = sorted({(r["kind"], int(r["k"])) for r in runs},
@@ -201,7 +204,7 @@ def main():
                "held_out_difference_se", "held_out_within_one_se",
                "oracle_within_one_se"], vrows)
     figure(a.out, sets, cells, verdicts, epsilons, grid)
-    section(a, sets, cells, verdicts, advice, epsilons, grid, rows)
+    section(a, sets, cells, verdicts, advice, epsilons, grid, rows, estimates)
 
 
 def se0(v):
@@ -246,7 +249,19 @@ def fmt_cell(acc, accse, ratio, bold_acc, bold_mse, raw_mse=None):
     return (f"**{a}**" if bold_acc else a) + "<br>" + (f"**{m}**" if bold_mse else m)
 
 
-def section(a, sets, cells, verdicts, advice, epsilons, grid, rows):
+def estimate_text(a, sets, estimates):
+    """The released dist2 against the pairs' mean squared distance, per data set."""
+    parts = []
+    for s in sets:
+        v = [float(e["dist2"]) for e in estimates if e["ds"] == s["ds"]]
+        sd = [float(e["stddev"]) for e in estimates if e["ds"] == s["ds"]]
+        if v:
+            parts.append(f"{s['ds']} {np.mean(v):.3g} (spread over releases {np.std(v, ddof=1):.2g}, "
+                         f"stated {np.mean(sd):.2g}; the pairs' {float(s['mean_pair_dist2']):.3g})")
+    return ", ".join(parts)
+
+
+def section(a, sets, cells, verdicts, advice, epsilons, grid, rows, estimates):
     md = []
     eps_txt = ", ".join(f"{e:g}" for e in epsilons)
     md.append("## Real data: raw noise, projections and the advisor's choice\n")
@@ -287,6 +302,17 @@ def section(a, sets, cells, verdicts, advice, epsilons, grid, rows):
         "a miss can be traced to the inputs or to the model; that diagnostic reads the data "
         "and is not a private choice. Options measured only where the advisor picked them "
         "say so in the tables.\n")
+    worst = max(epsilons[0] / (epsilons[0] - a.est_eps), 1.0) ** 4
+    md.append(
+        "**Goal 'distance, estimated'**: the advisor told a private estimate of dist2 instead "
+        f"of d/6: `jl_release_dist2` of the clipped rows at epsilon {a.est_eps:g} for each key "
+        "(exact discrete Laplace noise; element neighbours with bound 1; "
+        "`greatest(dist2, stddev)` passed on), charged in addition to the release's epsilon, so "
+        "the options are compared at the same release epsilon and that row spends "
+        f"{a.est_eps:g} more. Within a fixed total budget the release would have epsilon "
+        f"{a.est_eps:g} less: the MSE of a recovered squared distance scales by at most "
+        f"(ε/(ε − {a.est_eps:g}))⁴ ({worst:.2f} at ε = {epsilons[0]:g}). The estimates, mean over "
+        f"releases: {estimate_text(a, sets, estimates)}.\n")
     md.append("| data set | d | rows | classes | mean squared distance of the pairs (d/6) | "
               "within-class variance per attribute (1/24 = 0.042) | squared distance of the "
               "closest / farthest class centres |")
@@ -348,7 +374,8 @@ def summary(sets, verdicts, epsilons, cells, grid):
                           + held_text(v))
             md.append(f"| {ds}, {noise} | " + " | ".join(cs) + " |")
     md += ["", "Distances (goal 'distance'): the best measured option by MSE, the best "
-           "projection's MSE as a multiple of no projection's, and the advisor's choice.\n", head,
+           "projection's MSE as a multiple of no projection's, the advisor's choice, and its "
+           "choice told the released estimate of dist2 (goal 'distance, estimated').\n", head,
            "|---" * (len(epsilons) + 1) + "|"]
     for s in sets:
         ds, d = s["ds"], int(s["d"])
@@ -358,10 +385,13 @@ def summary(sets, verdicts, epsilons, cells, grid):
                 v = verdicts[(ds, noise, e, "distance")]
                 proj = [mse_ratio(cells, ds, noise, e, d, kd, k) for kd, k in cells.complete(ds, noise, e, grid)
                         if kd != "identity"]
+                ve = verdicts.get((ds, noise, e, EST))
                 cs.append(f"best {opt_name(*v['best'][:2])}; best projection ×{min(proj):.3g}; "
                           f"advisor {short(v)}: "
                           + ("within one se" if v["within"] else "**not within one se**")
-                          + held_text(v))
+                          + held_text(v)
+                          + ("" if ve is None else f"; dist2 estimated: {short(ve)}: "
+                             + ("within one se" if ve["within"] else "**not within one se**")))
             md.append(f"| {ds}, {noise} | " + " | ".join(cs) + " |")
     md.append("")
     return md
@@ -432,7 +462,9 @@ def miss_text(cells, advice, ds, noise, e, goal, v):
         if rep in s and rep in bs:
             diffs.append(sign * (bs[rep] - s[rep]))
     public = {p for p, _ in v["picks"]}
-    if {p for p, _ in dpick} <= public and len(public) == 1:
+    if goal == EST:
+        why = "its dist2 is the released estimate"
+    elif {p for p, _ in dpick} <= public and len(public) == 1:
         why = "the same choice, so the inputs are not the cause: the model itself misses here"
     elif len(diffs) < len(data):
         why = "an option not measured for every key, so the effect of the inputs is open"
@@ -442,9 +474,11 @@ def miss_text(cells, advice, ds, noise, e, goal, v):
                if dm <= 0 or dm <= dse else
                f"still {dm:.3g} ± {dse:.2g} short of the best: inputs and model both miss")
     gap = ("accuracy " if metric == "acc" else "MSE ") + f"{v['diff'][0]:.3g} ± {v['diff'][1]:.2g}"
-    return (f"{ds}, {noise}, ε = {e:g}: the advisor chose {picks_text(v['picks'])}; the best, "
-            f"{opt_name(*v['best'][:2])}, is better by {gap}; told the data's statistics it would "
-            f"choose {picks_text(dpick)}, {why}")
+    head = (f"{ds}, {noise}, ε = {e:g}: the advisor chose {picks_text(v['picks'])}; the best, "
+            f"{opt_name(*v['best'][:2])}, is better by {gap}")
+    if goal == EST:
+        return head + f"; {why}"
+    return head + f"; told the data's statistics it would choose {picks_text(dpick)}, {why}"
 
 
 def reading(sets, verdicts, advice, epsilons, cells):
@@ -468,7 +502,8 @@ def reading(sets, verdicts, advice, epsilons, cells):
                                  f"better by {h['diff'][0]:.3g} ± {h['diff'][1]:.2g})")
     for goal, metric in GOALS:
         n, raw, within, held, orc = tot[goal]
-        what = "Accuracy" if metric == "acc" else "Distance MSE"
+        what = ("Accuracy" if metric == "acc" else
+                "Distance MSE, dist2 estimated" if goal == EST else "Distance MSE")
         md.append(f"- *{what}.* No projection (raw noise) is the best measured option in "
                   f"{raw} of {n} cells (data set × noise × epsilon). The advisor's choice (goal "
                   f"'{goal}') is within one standard error of the best in {within} of {n}."
