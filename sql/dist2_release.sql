@@ -69,10 +69,45 @@ DELETE FROM d2_one WHERE array_length(x, 1) = 3;
 INSERT INTO d2_one VALUES ('{1, Infinity}');
 SELECT * FROM jl_release_dist2('d2_one', '{x}', 0.1, 0, 1);
 SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.d2_one';
--- a view that joins could repeat a row: refused
+-- n is released exactly: only a whole table, where neighbours have the same
+-- n, is read; a view (even a simple one), a partition or a table with row
+-- level security could count a data-dependent subset: refused before
+-- anything is read or charged
 CREATE VIEW d2_join AS SELECT a.x FROM d2_src a JOIN d2_src b ON a.pid = b.pid;
 SELECT * FROM jl_release_dist2('d2_join', '{x}', 0.1, 0, 1);
+CREATE VIEW d2_some AS SELECT x FROM d2_src WHERE x[1] > 0.5;
+SELECT * FROM jl_release_dist2('d2_some', '{x}', 0.1, 0, 1);
+CREATE TABLE d2_parts (pid int PRIMARY KEY, x float8[]) PARTITION BY RANGE (pid);
+CREATE TABLE d2_part1 PARTITION OF d2_parts FOR VALUES FROM (0) TO (50);
+CREATE TABLE d2_part2 PARTITION OF d2_parts FOR VALUES FROM (50) TO (100);
+INSERT INTO d2_parts SELECT i, ARRAY[i % 7, i % 3]::float8[] FROM generate_series(0, 99) i;
+SELECT * FROM jl_release_dist2('d2_part1', '{x}', 0.1, 0, 1);
+SELECT n, neighbor FROM jl_release_dist2('d2_parts', '{x}', 0.1, 0, 1);
+CREATE TABLE d2_rls (x float8[]);
+ALTER TABLE d2_rls ENABLE ROW LEVEL SECURITY;
+SELECT * FROM jl_release_dist2('d2_rls', '{x}', 0.1, 0, 1);
 SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.d2_src';
+SELECT count(*) AS datasets FROM jl_budgets WHERE name LIKE '%d2_part1%' OR name LIKE '%d2_rls%';
+-- ranges whose grid step would underflow
+SELECT * FROM jl_release_dist2('d2_src', '{x}', 0.1, clip_norm => 1e-190);
+SELECT * FROM jl_release_dist2('d2_src', '{x}', 0.1, 0, 1e-101);
+DROP TABLE d2_parts, d2_rls;
+DROP VIEW d2_some;
+-- a dataset whose privacy unit may have several rows: these releases count
+-- each row as one unit, so they are refused, before any charge (the
+-- covariance release too); with the unit column unique, each row is one unit
+CREATE TABLE d2_long (patient int, x float8[]);
+INSERT INTO d2_long SELECT i % 10, ARRAY[i % 3, i % 5]::float8[] FROM generate_series(1, 40) i;
+SELECT jl_dataset_declare('d2_patients', 10, 1e-5, source => 'd2_long', unit => 'patient');
+SELECT n FROM jl_release_dist2('d2_long', '{x}', 0.1, 0, 1);
+SELECT jl_release_covariance('d2_long', '{x}', 'd2_cov', 20, 0.5, 1e-6);
+SELECT epsilon_spent FROM jl_budgets WHERE name = 'd2_patients';
+CREATE TABLE d2_units (patient int PRIMARY KEY, x float8[]);
+INSERT INTO d2_units SELECT i, ARRAY[i % 3, i % 5]::float8[] FROM generate_series(1, 40) i;
+SELECT jl_dataset_declare('d2_units_ds', 10, 1e-5, source => 'd2_units', unit => 'patient');
+SELECT n FROM jl_release_dist2('d2_units', '{x}', 0.1, 0, 1);
+SELECT epsilon_spent FROM jl_budgets WHERE name = 'd2_units_ds';
+DROP TABLE d2_long, d2_units;
 -- not for PUBLIC
 CREATE ROLE regress_d2_analyst;
 GRANT SELECT ON d2_src TO regress_d2_analyst;

@@ -23,8 +23,9 @@ jl_pd_init(JlPairDist *a, bool rows, double lo, double hi, double c, int d)
 	a->q = NULL;
 	if (d < 1 || d > JL_PD_MAX_D)
 		return false;
-	if (rows ? !(isfinite(c) && c > 0.0) :
-		!(isfinite(lo) && isfinite(hi) && lo < hi && isfinite(hi - lo)))
+	if (rows ? !(c >= JL_PD_MIN_RANGE && c <= JL_PD_MAX_RANGE) :
+		!(isfinite(lo) && isfinite(hi) && hi - lo >= JL_PD_MIN_RANGE &&
+		  hi - lo <= JL_PD_MAX_RANGE))
 		return false;
 	a->rows = rows;
 	a->lo = lo;
@@ -69,36 +70,55 @@ grid_elements(JlPairDist *a, const double *x)
 }
 
 /*
- * The row scaled to norm <= c, then q; |q|^2 <= R^2 is checked on the
- * integers and the row shrunk until it holds, so that the bound does not
- * rest on an analysis of rounding.
+ * The row scaled to norm <= c, then q.  The norm is computed on x / max|x_j|
+ * (no overflow or underflow), each q_j is clamped to [-R, R] (no overflow
+ * of |q|^2), and |q|^2 <= R^2 is checked on the integers, shrinking the row
+ * a bounded number of times and else taking the zero row, so that the bound
+ * does not rest on an analysis of rounding.
  */
 static void
 grid_row(JlPairDist *a, double *x)
 {
 	int64_t		r = row_radius(a->d);
-	double		norm2 = 0.0,
+	double		m = 0.0,
+				s2 = 0.0,
 				f;
-	int			j;
+	int			j,
+				tries;
 
 	for (j = 0; j < a->d; j++)
-		norm2 += x[j] * x[j];
-	f = (norm2 > a->c * a->c) ? a->c / sqrt(norm2) : 1.0;
-	for (;;)
+		m = fmax(m, fabs(x[j]));
+	if (m > 0.0)
+	{
+		double		norm_m;		/* the norm over m, in [1, sqrt(d)] */
+
+		for (j = 0; j < a->d; j++)
+			s2 += (x[j] / m) * (x[j] / m);
+		norm_m = sqrt(s2);
+		/* y = x f with |y| <= c: f = 1 if |x| = m norm_m <= c */
+		for (j = 0; j < a->d; j++)
+			x[j] = (m / a->c <= 1.0 / norm_m) ? x[j] / a->c : (x[j] / m) / norm_m;
+	}
+	/* x is now the row over c, of norm <= 1 up to rounding */
+	f = 1.0;
+	for (tries = 0;; tries++)
 	{
 		__int128	len2 = 0;
 
 		for (j = 0; j < a->d; j++)
 		{
-			a->q[j] = (int64_t) llround(x[j] * f / a->c * JL_PD_LEVELS);
-			len2 += (__int128) a->q[j] * a->q[j];
+			double		v = tries < 64 ? x[j] * f * JL_PD_LEVELS : 0.0;
+			int64_t		q = (int64_t) llround(fmin(fmax(v, (double) -r), (double) r));
+
+			a->q[j] = q;
+			len2 += (__int128) q * q;
 		}
 		if (len2 <= (__int128) r * r)
 			break;
 		f *= 0.999;
 	}
 	for (j = 0; j < a->d; j++)
-		x[j] *= f;
+		x[j] = tries < 64 ? x[j] * f * a->c : 0.0;
 }
 
 bool
@@ -161,7 +181,7 @@ jl_pd_term_bound(const JlPairDist *a)
 JlStatus
 jl_pd_plan(const JlPairDist *a, double epsilon, JlPairDistRelease *out)
 {
-	/* (n - 1) T < 2^40 * 2^23: fits */
+	/* (n - 1) T < 2^40 * 2^24: fits */
 	__int128	sens = (__int128) (a->n > 1 ? a->n - 1 : 1) * jl_pd_term_bound(a);
 	int			s = 0;
 	JlStatus	st;
@@ -195,8 +215,9 @@ jl_pd_release(const JlPairDist *a, double epsilon, JlRandom *r,
 		return JL_OK;
 	m = ldexp(1.0, out->shift);
 	pairs = 0.5 * (double) a->n * (double) (a->n - 1);
-	/* in doubles: floor(N / 2^s) may pass 2^63 for n d beyond 2^43 */
-	noisy = (double) (jl_pd_statistic(a) >> out->shift) + (double) jl_discrete_laplace(r, out->t);
+	/* added exactly (128 bits), then rounded once: a function of the sum */
+	noisy = (double) ((jl_pd_statistic(a) >> out->shift) +
+					  (__int128) jl_discrete_laplace(r, out->t));
 	out->dist2 = (noisy * m + 0.5 * (m - 1.0)) * g * g / pairs;
 	out->stddev = sqrt(jl_discrete_laplace_variance(out->t)) * m * g * g / pairs;
 	return JL_OK;

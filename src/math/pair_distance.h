@@ -8,9 +8,12 @@
  * floating-point error in either:
  *   element clipping [lo, hi]: q_j = round((x_j - lo) / (hi - lo) * Q) in
  *       [0, Q], grid step g = (hi - lo) / Q;
- *   norm clipping C: the row scaled to L2 norm <= C, q_j = round(x_j / C * Q),
- *       and |q|^2 <= R^2 enforced on the integers (R = Q + ceil(sqrt(d) / 2)
- *       + 1: the rounding of d coordinates), grid step g = C / Q.
+ *   norm clipping C: the row scaled to L2 norm <= C, q_j = round(x_j / C * Q)
+ *       clamped to [-R, R], and |q|^2 <= R^2 enforced on the integers
+ *       (R = Q + ceil(sqrt(d) / 2) + 1: the rounding of d coordinates; a row
+ *       that still fails after 64 shrinkings by 0.999 counts as 0), grid
+ *       step g = C / Q.
+ * The range (C, or hi - lo) must lie in [1e-100, 1e100].
  * N = sum over unordered pairs i < l of |q_i - q_l|^2
  *   = n sum_i |q_i|^2 - sum_j (sum_i q_ij)^2, computed exactly (128 bits).
  * One row changed (one element within [lo, hi], or the whole row within the
@@ -38,6 +41,9 @@
 #define JL_PD_MAX_STEPS (INT64_C(1) << 20)	/* the shifted sensitivity */
 #define JL_PD_MAX_ROWS (INT64_C(1) << 40)
 #define JL_PD_MAX_D 1000000
+/* clip_norm and clip_hi - clip_lo: the grid step's square stays a normal double */
+#define JL_PD_MIN_RANGE 1e-100
+#define JL_PD_MAX_RANGE 1e100
 
 typedef struct JlPairDist
 {
@@ -84,9 +90,9 @@ double		jl_pd_step(const JlPairDist *a);
 int64_t		jl_pd_term_bound(const JlPairDist *a);
 
 /*
- * The shift s and the sensitivity of floor(N / 2^s) for n rows, and the
- * noise scale for epsilon.  JL_ERR_EPSILON for an epsilon too small for
- * the sampler.
+ * The shift s and the sensitivity of floor(N / 2^s) for n rows (at most
+ * JL_PD_MAX_STEPS + 1), and the noise scale for epsilon.  JL_ERR_EPSILON or
+ * JL_ERR_SCALE for an epsilon the sampler cannot serve.
  */
 JlStatus	jl_pd_plan(const JlPairDist *a, double epsilon, JlPairDistRelease *out);
 

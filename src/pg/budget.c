@@ -31,6 +31,7 @@
 #include "pg/charge_worker.h"
 #include "pg/owner.h"
 #include "pg/messages.h"
+#include "pg/source_relation.h"
 
 #define ERRCODE_BUDGET_EXCEEDED ERRCODE_CONFIGURATION_LIMIT_EXCEEDED
 
@@ -443,6 +444,19 @@ lock_default_dataset(const JlChargeRequest *r, JlDataset *ds)
 				 errhint("Run the release again: it is charged to that dataset.")));
 }
 
+/*
+ * A release without a unit column (JL_UNIT_EACH_ROW) on a dataset that
+ * names one: each row is one unit when that column of the relation read is
+ * unique by a constraint.
+ */
+static bool
+each_row_is_unit(Oid source, const char *unit)
+{
+	AttrNumber	att = OidIsValid(source) ? get_attnum(source, unit) : InvalidAttrNumber;
+
+	return att != InvalidAttrNumber && jl_column_unique(source, att);
+}
+
 int64
 jl_budget_charge_now(const JlChargeRequest *r)
 {
@@ -481,7 +495,15 @@ jl_budget_charge_now(const JlChargeRequest *r)
 						jl_msg_str(r->dataset)),
 				 errdetail("A reservation pays for jl_private_release_agg over any query, which cannot tell whether a privacy unit's rows are repeated."),
 				 errhint("Release with jl_release_table or jl_release_long, which a role granted with jl_dataset_grant may use.")));
-	if (r->unit && ds.unit && strcmp(r->unit, ds.unit) != 0)
+	if (r->unit && r->unit[0] == '\0' && ds.unit && !each_row_is_unit(r->source, ds.unit))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the privacy unit of dataset \"%s\" is column \"%s\", and this release counts each row as one unit",
+						jl_msg_str(r->dataset), jl_msg_str(ds.unit)),
+				 errdetail("The column is not unique by a constraint of %s, so a unit may have several rows, and each would count.",
+						   jl_msg_str(r->source_q)),
+				 errhint("Release a relation with one row per unit, under a dataset of its own.")));
+	else if (r->unit && r->unit[0] != '\0' && ds.unit && strcmp(r->unit, ds.unit) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the privacy unit of dataset \"%s\" is column \"%s\", not \"%s\"",

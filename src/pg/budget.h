@@ -40,6 +40,13 @@ extern JlActor jl_budget_actor(void);
  * dataset declared or changed in the caller's open transaction is refused
  * (the worker cannot see it).  Returns the ledger id.
  */
+/*
+ * unit for a release that counts every row of its source as one unit (no
+ * column groups them): refused on a dataset whose unit column is not
+ * unique in the relation read.
+ */
+#define JL_UNIT_EACH_ROW ""
+
 extern int64 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
 							  bool declare, const char *unit, double epsilon,
 							  double delta, const char *what);

@@ -410,7 +410,7 @@ charge_budget(CovRelease *cr)
 												get_rel_name(base));
 		declare = true;
 	}
-	cr->ledger_id = jl_budget_charge(cr->nsp, cr->dataset, base, declare, NULL,
+	cr->ledger_id = jl_budget_charge(cr->nsp, cr->dataset, base, declare, JL_UNIT_EACH_ROW,
 									 cr->epsilon, cr->delta,
 									 psprintf("jl_release_covariance into %s", cr->target_name));
 }

@@ -34,6 +34,19 @@ jl_relation_owner(Oid relid)
 	return owner;
 }
 
+bool
+jl_relation_row_security(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	bool		rls;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	rls = ((Form_pg_class) GETSTRUCT(tup))->relrowsecurity;
+	ReleaseSysCache(tup);
+	return rls;
+}
+
 void
 jl_become_owner(Oid nsp, JlOwnerScope *scope)
 {

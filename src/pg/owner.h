@@ -23,6 +23,9 @@ extern void jl_restore_user(const JlOwnerScope *scope);
 /* the owner of a relation */
 extern Oid	jl_relation_owner(Oid relid);
 
+/* pg_class.relrowsecurity of relid: row level security enabled */
+extern bool jl_relation_row_security(Oid relid);
+
 /*
  * Role columns of the extension's tables hold role names since 0.2.0;
  * 0.1.0's tables, until ALTER EXTENSION jldp UPDATE, hold OIDs.  True if

@@ -3,15 +3,15 @@
  * between two rows of a table, released with exact discrete Laplace noise
  * (math/pair_distance.h), for jl_advise's dist2.
  *
- * The steps, as jl_release_covariance's: read and check the arguments
- * (clipping is required: it makes the sensitivity true), build the query
- * of the vector from the catalog, learn d (the named columns, or the length
- * of the first row's array: schema, not data), charge epsilon to the
- * dataset of the relation the source reads, stream the source once and
- * release.  Every row of the source is one privacy unit, as for the
- * covariance release; neighbours change one row (row neighbours) or one
- * element of one row (element neighbours), so n is the same for both and
- * is returned.
+ * The steps: read and check the arguments (clipping is required: it makes
+ * the sensitivity true), check the source in the catalog (a whole table:
+ * n, released exactly, is the same for neighbours only there) and build
+ * the query of the vector, charge epsilon to the table's dataset, then
+ * stream the rows (d from the named columns, or from the first row read)
+ * and release.  No row is read before the charge.  Every row is one
+ * privacy unit; a dataset whose unit column is not unique refuses the
+ * charge (pg/budget.c).  Neighbours change one row (row neighbours) or one
+ * element of one row (element neighbours).
  */
 #include "postgres.h"
 
@@ -32,10 +32,12 @@
 #include "utils/memutils.h"
 
 #include "math/pair_distance.h"
+#include "math/value_noise.h"
 
 #include "pg/arrays.h"
 #include "pg/budget.h"
 #include "pg/messages.h"
+#include "pg/owner.h"
 #include "pg/release_names.h"
 #include "pg/source_relation.h"
 #include "pg/strong_random.h"
@@ -65,6 +67,7 @@ typedef struct Dist2Release
 	StringInfoData sql;			/* SELECT vector FROM source */
 	JlPairDist	acc;
 	double	   *row;			/* d: a copy of each row, clipped in place */
+	MemoryContext cxt;			/* the function's */
 } Dist2Release;
 
 typedef struct Dist2Receiver
@@ -87,8 +90,7 @@ require(FunctionCallInfo fcinfo, int n, const char *what)
 static void
 read_arguments(FunctionCallInfo fcinfo, Dist2Release *dr)
 {
-	JlPairDistRelease probe;
-	JlPairDist	worst;
+	uint64_t	t;
 
 	require(fcinfo, SOURCE_ARG, "source");
 	dr->source = PG_GETARG_OID(SOURCE_ARG);
@@ -111,6 +113,11 @@ read_arguments(FunctionCallInfo fcinfo, Dist2Release *dr)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("clip_norm must be a finite number greater than 0")));
+		if (!(dr->c >= JL_PD_MIN_RANGE && dr->c <= JL_PD_MAX_RANGE))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("clip_norm must be between %g and %g", JL_PD_MIN_RANGE, JL_PD_MAX_RANGE),
+					 errhint("Rescale the data.")));
 	}
 	else
 	{
@@ -126,22 +133,49 @@ read_arguments(FunctionCallInfo fcinfo, Dist2Release *dr)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("clip_lo and clip_hi must be finite with clip_lo < clip_hi")));
+		if (!(dr->hi - dr->lo >= JL_PD_MIN_RANGE && dr->hi - dr->lo <= JL_PD_MAX_RANGE))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("clip_hi - clip_lo must be between %g and %g", JL_PD_MIN_RANGE, JL_PD_MAX_RANGE),
+					 errhint("Rescale the data.")));
 	}
 	dr->dataset = PG_ARGISNULL(DATASET_ARG) ? NULL :
 		text_to_cstring(PG_GETARG_TEXT_PP(DATASET_ARG));
 
-	/* the sampler's range for the largest table, before any charge */
-	if (!jl_pd_init(&worst, dr->rows, dr->lo, dr->hi, dr->c, 1))
-		elog(ERROR, "out of memory");
-	worst.n = JL_PD_MAX_ROWS;
-	if (jl_pd_plan(&worst, dr->epsilon, &probe) != JL_OK)
-	{
-		jl_pd_free(&worst);
+	/* the sampler serves the largest sensitivity of any table, before any charge */
+	if (jl_laplace_steps(JL_PD_MAX_STEPS + 1, dr->epsilon, &t) != JL_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("epsilon %g is too small for the noise sampler", dr->epsilon)));
-	}
-	jl_pd_free(&worst);
+}
+
+/*
+ * n is released exactly, which is private only where neighbours have the
+ * same n: the whole of a table, whose rows are changed, not added.  A
+ * partition, a view (with a condition or not) or a table with row level
+ * security could count a data-dependent subset of the rows charged for,
+ * so only a table (or partitioned table, or foreign table) read whole is
+ * accepted, checked in the catalog before any row is read.
+ */
+static void
+check_whole_table(Dist2Release *dr)
+{
+	Oid			base = jl_source_base_relation(dr->source, NULL, NULL);
+	char		kind = get_rel_relkind(dr->source);
+
+	if (base != dr->source || get_rel_relispartition(dr->source) ||
+		!(kind == RELKIND_RELATION || kind == RELKIND_PARTITIONED_TABLE ||
+		  kind == RELKIND_FOREIGN_TABLE))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("jl_release_dist2 reads a whole table, not %s", jl_msg_str(dr->source_q)),
+				 errdetail("It releases the number of rows exactly, which neighbours share only for a whole table."),
+				 errhint("Release the table itself (a partitioned table as a whole).")));
+	if (jl_relation_row_security(dr->source))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("jl_release_dist2 reads a whole table, and %s has row level security", jl_msg_str(dr->source_q)),
+				 errdetail("Its policies could hide a data-dependent subset of the rows.")));
 }
 
 /* SELECT vector FROM source: one float8[] column, or several numeric columns */
@@ -167,6 +201,11 @@ build_source_query(FunctionCallInfo fcinfo, Dist2Release *dr)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("vector must be a non-empty list of column names")));
 	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &names, NULL, &n);
+	if (n > JL_PD_MAX_D)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("vectors of %d elements exceed the limit of %d", n, JL_PD_MAX_D)));
+	check_whole_table(dr);
 	initStringInfo(&dr->sql);
 	appendStringInfoString(&dr->sql, "SELECT ");
 	dr->d = -1;
@@ -193,41 +232,11 @@ build_source_query(FunctionCallInfo fcinfo, Dist2Release *dr)
 	appendStringInfo(&dr->sql, " FROM %s", dr->source_q);
 }
 
-/* d from the first row's array length (schema, not data); 0 rows: d stays -1 */
-static void
-learn_dimension(Dist2Release *dr)
-{
-	bool		isnull;
-
-	if (dr->d > 0)
-		return;
-	SPI_connect();
-	if (SPI_execute(psprintf("SELECT pg_catalog.array_length(v, 1) FROM (%s) AS s (v) LIMIT 1",
-							 dr->sql.data), true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read the vector length of %s", dr->source_q);
-	if (SPI_processed == 1)
-	{
-		Datum		v = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-
-		if (isnull)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("vector of row 1 must not be NULL or empty"),
-					 errhint("Filter NULLs out of the source, e.g. with a view.")));
-		dr->d = DatumGetInt32(v);
-	}
-	SPI_finish();
-	if (dr->d > JL_PD_MAX_D)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("vectors of %d elements exceed the limit of %d", dr->d, JL_PD_MAX_D)));
-}
-
 /* the dataset of the relation the source reads pays, before anything is read */
 static void
 charge_budget(Dist2Release *dr)
 {
-	Oid			base = jl_source_base_relation(dr->source, NULL, NULL);
+	Oid			base = dr->source;	/* check_whole_table */
 	bool		declare = false;
 
 	if (dr->dataset == NULL)
@@ -238,7 +247,7 @@ charge_budget(Dist2Release *dr)
 												 get_rel_name(base));
 		declare = true;
 	}
-	(void) jl_budget_charge(dr->nsp, dr->dataset, base, declare, NULL, dr->epsilon, 0.0,
+	(void) jl_budget_charge(dr->nsp, dr->dataset, base, declare, JL_UNIT_EACH_ROW, dr->epsilon, 0.0,
 							psprintf("jl_release_dist2 of %s", dr->source_q));
 }
 
@@ -255,6 +264,25 @@ rcv_shutdown(DestReceiver *self)
 static void
 rcv_destroy(DestReceiver *self)
 {
+}
+
+/* the sums for d elements a row; d from the first row read (after the charge) */
+static void
+start_sums(Dist2Release *dr, int d)
+{
+	MemoryContext old = MemoryContextSwitchTo(dr->cxt);
+
+	if (d > JL_PD_MAX_D)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("vectors of %d elements exceed the limit of %d", d, JL_PD_MAX_D)));
+	if (!jl_pd_init(&dr->acc, dr->rows, dr->lo, dr->hi, dr->c, d))
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+	dr->d = d;
+	dr->row = palloc(sizeof(double) * d);
+	MemoryContextSwitchTo(old);
 }
 
 static bool
@@ -275,6 +303,8 @@ rcv_receive(TupleTableSlot *slot, DestReceiver *self)
 				 errhint("Filter NULLs out of the source, e.g. with a view.")));
 	old = MemoryContextSwitchTo(rc->row_cxt);
 	x = jl_array_vector(DatumGetArrayTypeP(v), "vector", &len);
+	if (dr->d < 0)
+		start_sums(dr, len);
 	if (len != dr->d)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
@@ -337,36 +367,32 @@ jl_release_dist2(PG_FUNCTION_ARGS)
 		elog(ERROR, "jl_release_dist2 must return a row");
 	memset(&dr, 0, sizeof(dr));
 	dr.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	dr.cxt = CurrentMemoryContext;
 	jl_budget_require_current(dr.nsp);
 	read_arguments(fcinfo, &dr);
-	build_source_query(fcinfo, &dr);
-	learn_dimension(&dr);
+	build_source_query(fcinfo, &dr);	/* checks the source: nothing read */
 	charge_budget(&dr);
 
-	if (dr.d > 0)
+	/* the sums live in malloc'd memory: freed on error too */
+	PG_TRY();
 	{
-		if (!jl_pd_init(&dr.acc, dr.rows, dr.lo, dr.hi, dr.c, dr.d))
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory")));
-		dr.row = palloc(sizeof(double) * dr.d);
-		/* the sums live in malloc'd memory: freed on error too */
-		PG_TRY();
-		{
-			stream_source(&dr);
-			if (jl_pd_release(&dr.acc, dr.epsilon, jl_strong_random(), &out) != JL_OK)
-				elog(ERROR, "the noise plan of jl_release_dist2 failed after its check");
-		}
-		PG_FINALLY();
-		{
-			jl_pd_free(&dr.acc);
-		}
-		PG_END_TRY();
-		n = dr.acc.n;
+		if (dr.d > 0)
+			start_sums(&dr, dr.d);
+		else
+			dr.d = -1;			/* one array column: d from the first row */
+		stream_source(&dr);
+		if (dr.d > 0 &&
+			jl_pd_release(&dr.acc, dr.epsilon, jl_strong_random(), &out) != JL_OK)
+			elog(ERROR, "the noise plan of jl_release_dist2 failed after its check");
 	}
-	else
+	PG_FINALLY();
 	{
-		n = 0;
+		jl_pd_free(&dr.acc);
+	}
+	PG_END_TRY();
+	n = dr.d > 0 ? dr.acc.n : 0;
+	if (dr.d <= 0)
+	{
 		out.dist2 = out.stddev = NAN;
 		out.epsilon = dr.epsilon;
 	}

@@ -44,6 +44,7 @@ CREATE EXTENSION jldp;
 \copy rd_row FROM '$tmp/rows.csv' CSV
 \copy rd_pair (ds, pair, a, b) FROM '$tmp/pairs.csv' CSV
 ANALYZE;
+SELECT rd_tables();
 SELECT rd_experiment('$epsilons', '$kinds', '$ks', $reps, $gdelta, $est_eps);
 \copy (SELECT * FROM rd_set ORDER BY ord) TO '$out/results/realdata_sets.csv' CSV HEADER
 \copy (SELECT * FROM rd_run ORDER BY ds, epsilon, noise, kind, k, rep) TO '$out/results/realdata_runs.csv' CSV HEADER

@@ -26,7 +26,7 @@ CREATE TABLE rd_run (ds text, epsilon float8, noise text, rep int, kind text, k 
 CREATE TEMP TABLE rd_sk (id int PRIMARY KEY, label int, s float8[]);
 -- goal 'distance, estimated': dist2 released by jl_release_dist2 (epsilon
 -- est_eps, charged beside the release's) from the clipped rows of the data
--- set, through a simple view of its rows
+-- set, from a table of its rows (the function reads whole tables)
 CREATE TABLE rd_estimate (ds text, epsilon float8, noise text, rep int, est_epsilon float8,
 						  dist2 float8, stddev float8, PRIMARY KEY (ds, epsilon, noise, rep));
 
@@ -85,6 +85,18 @@ BEGIN
 	WHERE p.ds = s.ds;
 END $$;
 
+-- each data set's rows as a table of its own, for jl_release_dist2, which
+-- reads whole tables; created (and committed) before the experiment, as a
+-- release's charge needs its relation committed
+CREATE FUNCTION rd_tables() RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	s rd_set;
+BEGIN
+	FOR s IN SELECT * FROM rd_set LOOP
+		EXECUTE format('CREATE TABLE %I AS SELECT x FROM rd_row WHERE ds = %L', 'rd_t_' || s.ds, s.ds);
+	END LOOP;
+END $$;
+
 CREATE FUNCTION rd_experiment(epsilons float8[], kinds text[], ks int[], reps int,
 							  gdelta float8, est_eps float8) RETURNS void
 LANGUAGE plpgsql AS $$
@@ -103,7 +115,6 @@ BEGIN
 	FROM rd_row xa, rd_row xb
 	WHERE xa.ds = p.ds AND xa.id = p.a AND xb.ds = p.ds AND xb.id = p.b;
 	FOR s IN SELECT * FROM rd_set ORDER BY ord LOOP
-		EXECUTE format('CREATE VIEW %I AS SELECT x FROM rd_row WHERE ds = %L', 'rd_v_' || s.ds, s.ds);
 		FOR rep IN 1 .. reps LOOP
 			kname := format('rd_%s_%s', s.ds, rep);
 			PERFORM jl_key_create(kname);
@@ -136,7 +147,7 @@ BEGIN
 					WHERE a.rank = 1;
 					-- dist2 read from the data under a budget of its own
 					SELECT e.dist2, e.stddev INTO est
-					FROM jl_release_dist2(('rd_v_' || s.ds)::regclass, '{x}', est_eps,
+					FROM jl_release_dist2(('rd_t_' || s.ds)::regclass, '{x}', est_eps,
 										  clip_lo => 0, clip_hi => 1) e;
 					INSERT INTO rd_estimate VALUES (s.ds, eps, nz, rep, est_eps, est.dist2, est.stddev);
 					INSERT INTO rd_advice

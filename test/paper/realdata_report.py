@@ -504,9 +504,15 @@ def reading(sets, verdicts, advice, epsilons, cells):
         n, raw, within, held, orc = tot[goal]
         what = ("Accuracy" if metric == "acc" else
                 "Distance MSE, dist2 estimated" if goal == EST else "Distance MSE")
+        zs = [(v["diff"][0] / v["diff"][1] if v["diff"][1] > 0 else (math.inf if v["diff"][0] > 0 else 0.0),
+               f"{ds}, {noise}, ε = {e:g}") for (ds, noise, e, g), v in verdicts.items() if g == goal]
+        zmax = max(zs)
+        two = sum(z <= 2 for z, _ in zs)
         md.append(f"- *{what}.* No projection (raw noise) is the best measured option in "
                   f"{raw} of {n} cells (data set × noise × epsilon). The advisor's choice (goal "
-                  f"'{goal}') is within one standard error of the best in {within} of {n}."
+                  f"'{goal}') is within one standard error of the best in {within} of {n}, and "
+                  f"within two in {two}; its largest shortfall is {zmax[0]:.2f} standard errors "
+                  f"({zmax[1]})."
                   + (" Where it is not: " + "; ".join(misses[goal]) + "." if misses[goal] else "")
                   + f" Against the best option chosen on the first half of the keys and compared "
                   f"on the second half (held out), it is within one standard error in {held} of "

@@ -239,6 +239,38 @@ test_radius(void)
 		free(x);
 	}
 	check(bad == 0, "row: |q| <= R for rows whose coordinates all round up, d from 1 to 100000");
+	{
+		static const double cs[] = {1e-100, 1.0, 1e100};
+		static const double xs[] = {1e308, -1e308, 1e-308, 5e-324, 1e-170, 1e170, 0.0};
+		int			ci,
+					xi,
+					yi,
+					over = 0,
+					rows = 0;
+		double		t0 = unit_seconds();
+
+		for (ci = 0; ci < 3; ci++)
+			for (xi = 0; xi < 7; xi++)
+				for (yi = 0; yi < 7; yi++)
+				{
+					JlPairDist	a;
+					double		x[3] = {xs[xi], xs[yi], -xs[xi]};
+					__int128	len2 = 0;
+					int64_t		r = JL_PD_LEVELS + 2;
+					int			j;
+
+					jl_pd_init(&a, true, 0.0, 0.0, cs[ci], 3);
+					jl_pd_add(&a, x);
+					for (j = 0; j < 3; j++)
+						len2 += (__int128) a.q[j] * a.q[j];
+					over += len2 > (__int128) r * r;
+					rows++;
+					jl_pd_free(&a);
+				}
+		check(over == 0 && unit_seconds() - t0 < 1.0,
+			  "row: %d rows of extreme elements (5e-324 to 1e308) at clip_norm 1e-100, 1, 1e100 stay within R, at once (%.3f s)",
+			  rows, unit_seconds() - t0);
+	}
 }
 
 static void
@@ -330,7 +362,8 @@ test_statistics(void)
 static void
 test_edges(void)
 {
-	JlPairDist	a;
+	JlPairDist	a,
+				b;
 	JlPairDistRelease p;
 	double		x[2] = {NAN, 0.0};
 
@@ -339,6 +372,9 @@ test_edges(void)
 		  "bad clipping or d refused");
 	jl_pd_init(&a, false, 0.0, 1.0, 0.0, 2);
 	check(!jl_pd_add(&a, x) && a.n == 0, "a row with a NaN is refused and not counted");
+	check(!jl_pd_init(&b, true, 0.0, 0.0, 1e-190, 2) && !jl_pd_init(&b, true, 0.0, 0.0, 1e101, 2) &&
+		  !jl_pd_init(&b, false, 0.0, 1e-101, 0.0, 2),
+		  "a range outside [1e-100, 1e100] refused (the grid step's square would underflow)");
 	check(jl_pd_release(&a, 1.0, &rng, &p) == JL_OK && isnan(p.dist2),
 		  "no rows: no estimate");
 	check(jl_pd_plan(&a, 0.0, &p) == JL_ERR_EPSILON && jl_pd_plan(&a, 1e-300, &p) == JL_ERR_SCALE,
