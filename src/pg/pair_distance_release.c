@@ -23,7 +23,6 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
-#include "executor/tuptable.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "utils/array.h"
@@ -52,6 +51,8 @@ PG_FUNCTION_INFO_V1(jl_release_dist2);
 #define CLIP_NORM_ARG 5
 #define DATASET_ARG 6
 
+#define BATCH_ROWS 1000
+
 typedef struct Dist2Release
 {
 	Oid			nsp;
@@ -69,13 +70,6 @@ typedef struct Dist2Release
 	double	   *row;			/* d: a copy of each row, clipped in place */
 	MemoryContext cxt;			/* the function's */
 } Dist2Release;
-
-typedef struct Dist2Receiver
-{
-	DestReceiver pub;
-	Dist2Release *dr;
-	MemoryContext row_cxt;
-} Dist2Receiver;
 
 static void
 require(FunctionCallInfo fcinfo, int n, const char *what)
@@ -251,21 +245,6 @@ charge_budget(Dist2Release *dr)
 							psprintf("jl_release_dist2 of %s", dr->source_q));
 }
 
-static void
-rcv_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
-{
-}
-
-static void
-rcv_shutdown(DestReceiver *self)
-{
-}
-
-static void
-rcv_destroy(DestReceiver *self)
-{
-}
-
 /* the sums for d elements a row; d from the first row read (after the charge) */
 static void
 start_sums(Dist2Release *dr, int d)
@@ -285,14 +264,10 @@ start_sums(Dist2Release *dr, int d)
 	MemoryContextSwitchTo(old);
 }
 
-static bool
-rcv_receive(TupleTableSlot *slot, DestReceiver *self)
+/* one row of the source into the sums */
+static void
+add_row(Dist2Release *dr, Datum v, bool isnull)
 {
-	Dist2Receiver *rc = (Dist2Receiver *) self;
-	Dist2Release *dr = rc->dr;
-	bool		isnull;
-	Datum		v = slot_getattr(slot, 1, &isnull);
-	MemoryContext old;
 	double	   *x;
 	int			len;
 
@@ -301,7 +276,6 @@ rcv_receive(TupleTableSlot *slot, DestReceiver *self)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("vector of row %lld must not be NULL", (long long) (dr->acc.n + 1)),
 				 errhint("Filter NULLs out of the source, e.g. with a view.")));
-	old = MemoryContextSwitchTo(rc->row_cxt);
 	x = jl_array_vector(DatumGetArrayTypeP(v), "vector", &len);
 	if (dr->d < 0)
 		start_sums(dr, len);
@@ -316,34 +290,41 @@ rcv_receive(TupleTableSlot *slot, DestReceiver *self)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("jl_release_dist2 reads at most %lld rows", (long long) JL_PD_MAX_ROWS)));
-	MemoryContextSwitchTo(old);
-	MemoryContextReset(rc->row_cxt);
-	return true;
 }
 
+/* The source's rows through a cursor, a batch at a time, each batch's memory freed. */
 static void
 stream_source(Dist2Release *dr)
 {
-	Dist2Receiver rc;
-	SPIExecuteOptions opts;
+	MemoryContext batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "jldp dist2 batch",
+													ALLOCSET_DEFAULT_SIZES);
+	Portal		cur;
 
-	memset(&rc, 0, sizeof(rc));
-	rc.pub.receiveSlot = rcv_receive;
-	rc.pub.rStartup = rcv_startup;
-	rc.pub.rShutdown = rcv_shutdown;
-	rc.pub.rDestroy = rcv_destroy;
-	rc.pub.mydest = DestNone;
-	rc.dr = dr;
-	rc.row_cxt = AllocSetContextCreate(CurrentMemoryContext, "jldp dist2 row",
-									   ALLOCSET_DEFAULT_SIZES);
-	memset(&opts, 0, sizeof(opts));
-	opts.read_only = true;
-	opts.dest = &rc.pub;
 	SPI_connect();
-	if (SPI_execute_extended(dr->sql.data, &opts) < 0)
-		elog(ERROR, "could not read the source");
+	cur = SPI_cursor_open_with_args(NULL, dr->sql.data, 0, NULL, NULL, NULL, true, 0);
+	for (;;)
+	{
+		MemoryContext old;
+		uint64		i;
+
+		SPI_cursor_fetch(cur, true, BATCH_ROWS);
+		if (SPI_processed == 0)
+			break;
+		old = MemoryContextSwitchTo(batch_cxt);
+		for (i = 0; i < SPI_processed; i++)
+		{
+			bool		isnull;
+			Datum		v = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+			add_row(dr, v, isnull);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(batch_cxt);
+		SPI_freetuptable(SPI_tuptable);
+	}
+	SPI_cursor_close(cur);
 	SPI_finish();
-	MemoryContextDelete(rc.row_cxt);
+	MemoryContextDelete(batch_cxt);
 }
 
 /*
