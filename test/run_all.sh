@@ -22,7 +22,7 @@ if ! make -s installcheck; then
   exit 1
 fi
 
-echo "== upgrades (from 0.1.0, 0.2.0, 0.3.0, 0.3.1 and 0.3.2) equal a fresh install"
+echo "== upgrades (from 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.3.2 and 0.3.3) equal a fresh install"
 test/upgrade.sh
 
 echo "== the README's SQL, in order"

@@ -47,6 +47,7 @@ calibrate_laplace(JlMechanism *m)
 	double		target,
 				g,
 				tt;
+	JlStatus	st;
 
 	m->sigma_calibration = NAN;
 	m->rho = NAN;
@@ -55,6 +56,8 @@ calibrate_laplace(JlMechanism *m)
 		return JL_ERR_EPSILON;
 	if (!(isfinite(m->bound) && m->bound > 0.0))
 		return JL_ERR_BOUND;
+	if ((st = jl_check_scales(m->epsilon, m->bound)) != JL_OK)
+		return st;
 	if (!isnan(m->delta) && !(m->delta > 0.0 && m->delta < 1.0))
 		return JL_ERR_DELTA;
 
@@ -276,11 +279,14 @@ calibrate_gaussian(JlMechanism *m)
 				Dg,
 				ss;
 	uint64_t	s;
+	JlStatus	st;
 
 	if (!(isfinite(m->epsilon) && m->epsilon > 0.0))
 		return JL_ERR_EPSILON;
 	if (!(isfinite(m->bound) && m->bound > 0.0))
 		return JL_ERR_BOUND;
+	if ((st = jl_check_scales(m->epsilon, m->bound)) != JL_OK)
+		return st;
 	if (isnan(m->delta))
 		return JL_ERR_GAUSSIAN_DELTA_REQUIRED;
 	if (!(m->delta > 0.0 && m->delta < 1.0))
@@ -356,9 +362,13 @@ calibrate_gaussian(JlMechanism *m)
 JlStatus
 jl_mechanism_calibrate(JlMechanism *m)
 {
-	if (m->noise == JL_NOISE_GAUSSIAN)
-		return calibrate_gaussian(m);
-	return calibrate_laplace(m);
+	JlStatus	st = m->noise == JL_NOISE_GAUSSIAN ? calibrate_gaussian(m) :
+		calibrate_laplace(m);
+
+	/* what the registry records and recovery subtracts must be a number */
+	if (st == JL_OK && !(isfinite(m->noise_variance) && isfinite(m->scale)))
+		return JL_ERR_NOISE_RANGE;
+	return st;
 }
 
 JlStatus

@@ -7,6 +7,7 @@
  */
 #include "math/covariance_accountant.h"
 #include "math/fp.h"
+#include "math/interrupt.h"
 #include "math/laplace.h"
 
 #include <float.h>
@@ -81,6 +82,9 @@ jl_chi2_logsf(double r, double t)
 
 	if (!(t > 0.0))
 		return 0.0;
+	/* the continued fraction would run its whole course on x = inf */
+	if (isinf(t))
+		return -INFINITY;
 	if (x < a + 1.0)
 		return log1p(-gamma_p_series(a, x));
 	return gamma_logq_cf(a, x);
@@ -249,15 +253,19 @@ jl_cov_lift(int r, double eps, double delta, double C)
 				bad;
 	int			i;
 
-	if (!(r >= 1 && r <= JL_COV_MAX_R && isfinite(eps) && eps > 0.0 &&
+	if (!(r >= 1 && r <= JL_COV_MAX_R && eps > 0.0 && eps <= JL_COV_MAX_EPSILON &&
 		  delta > 0.0 && delta < 1.0 && isfinite(C) && C > 0.0))
 		return NAN;
 	/* delta decreases with rho: bracket, then bisect on log rho */
 	for (i = 0; i < 2000 && jl_cov_delta(r, ok, eps) > delta; i++)
+	{
+		jl_interrupt_check();
 		ok *= 0.5;
+	}
 	bad = 2.0 * ok;
 	for (i = 0; i < 2000 && jl_cov_delta(r, bad, eps) <= delta; i++)
 	{
+		jl_interrupt_check();
 		ok = bad;
 		bad *= 2.0;
 	}
@@ -265,6 +273,7 @@ jl_cov_lift(int r, double eps, double delta, double C)
 	{
 		double		mid = sqrt(ok * bad);
 
+		jl_interrupt_check();
 		if (jl_cov_delta(r, mid, eps) <= delta)
 			ok = mid;
 		else

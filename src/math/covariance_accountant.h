@@ -20,6 +20,14 @@
 #define JL_COV_MAX_R 100000
 
 /*
+ * Largest epsilon the accountant accepts: the loss computations use e^eps,
+ * which overflows past 709, and a larger epsilon protects nothing.  Within
+ * (0, JL_COV_MAX_EPSILON] and for every r and delta in range, a lift takes
+ * at most about 0.2 s to compute (measured at r = JL_COV_MAX_R).
+ */
+#define JL_COV_MAX_EPSILON 700.0
+
+/*
  * The relative margin added to every computed delta, beyond the quadrature
  * error estimate and the truncated tail (docs/covariance.md, "Numerics").
  */
@@ -49,7 +57,8 @@ double		jl_cov_delta(int r, double rho, double eps);
 /*
  * The smallest lift l (to a relative 1e-9, upper end of a bisection) whose
  * jl_cov_delta(r, C / l, eps) <= delta, for rows of norm <= C.  r in
- * [1, JL_COV_MAX_R], eps > 0, 0 < delta < 1, C > 0; NaN if out of range.
+ * [1, JL_COV_MAX_R], 0 < eps <= JL_COV_MAX_EPSILON, 0 < delta < 1, C > 0;
+ * NaN if out of range.  Calls jl_interrupt_check between evaluations.
  */
 double		jl_cov_lift(int r, double eps, double delta, double C);
 

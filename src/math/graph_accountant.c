@@ -7,6 +7,8 @@
 
 #include <math.h>
 
+#include "math/interrupt.h"
+
 #include "math/covariance_accountant.h"
 
 /* one direction: the pair's delta with ten times its error estimate */
@@ -35,14 +37,18 @@ jl_graph_rho(int r, double eps, double delta)
 				bad;
 	int			i;
 
-	if (!(r >= 1 && r <= JL_COV_MAX_R && isfinite(eps) && eps > 0.0 &&
+	if (!(r >= 1 && r <= JL_COV_MAX_R && eps > 0.0 && eps <= JL_COV_MAX_EPSILON &&
 		  delta > 0.0 && delta < 1.0))
 		return NAN;
 	for (i = 0; i < 2000 && jl_graph_delta(r, ok, eps) > delta; i++)
+	{
+		jl_interrupt_check();
 		ok *= 0.5;
+	}
 	bad = 2.0 * ok;
 	for (i = 0; i < 2000 && jl_graph_delta(r, bad, eps) <= delta; i++)
 	{
+		jl_interrupt_check();
 		ok = bad;
 		bad *= 2.0;
 	}
@@ -50,6 +56,7 @@ jl_graph_rho(int r, double eps, double delta)
 	{
 		double		mid = sqrt(ok * bad);
 
+		jl_interrupt_check();
 		if (jl_graph_delta(r, mid, eps) <= delta)
 			ok = mid;
 		else

@@ -28,7 +28,8 @@ double		jl_graph_delta(int r, double rho, double eps);
 /*
  * The largest rho (to a relative 1e-9, lower end of a bisection) with
  * jl_graph_delta(r, rho, eps) <= delta; NaN if r, eps or delta is out of
- * range (r in [1, JL_COV_MAX_R], eps > 0, 0 < delta < 1).
+ * range (r in [1, JL_COV_MAX_R], 0 < eps <= JL_COV_MAX_EPSILON,
+ * 0 < delta < 1).  Calls jl_interrupt_check between evaluations.
  */
 double		jl_graph_rho(int r, double eps, double delta);
 

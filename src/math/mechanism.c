@@ -3,6 +3,8 @@
  */
 #include "math/mechanism.h"
 
+#include <math.h>
+
 const char *
 jl_status_message(JlStatus s)
 {
@@ -42,6 +44,24 @@ jl_status_message(JlStatus s)
 			return "a statistic of the projection that the calibration needs was not computed";
 		case JL_ERR_SENSITIVITY:
 			return "sensitivity must be between 1 and 2^52";
+		case JL_ERR_BOUND_RANGE:
+			return "the bound (bound, clip_norm, or clip_lo and clip_hi) must lie between 1e-100 and 1e100";
+		case JL_ERR_NOISE_RANGE:
+			return "bound / epsilon exceeds 1e100: the noise would not be finite";
 	}
 	return "unknown status";
+}
+
+JlStatus
+jl_check_scales(double epsilon, double bound)
+{
+	if (!(isfinite(epsilon) && epsilon > 0.0))
+		return JL_ERR_EPSILON;
+	if (!(isfinite(bound) && bound > 0.0))
+		return JL_ERR_BOUND;
+	if (!(bound >= JL_MIN_BOUND && bound <= JL_MAX_BOUND))
+		return JL_ERR_BOUND_RANGE;
+	if (!(bound / epsilon <= JL_MAX_NOISE_RATIO))
+		return JL_ERR_NOISE_RANGE;
+	return JL_OK;
 }

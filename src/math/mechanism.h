@@ -55,8 +55,26 @@ typedef enum JlStatus
 	JL_ERR_PAPER_EPSILON,		/* Lemma 2 needs epsilon < ln(1/delta) */
 	JL_ERR_ZERO_PROJECTION,		/* every entry of P is 0 (a sparse kind) */
 	JL_ERR_STATS,				/* a statistic of P the calibration needs is missing */
-	JL_ERR_SENSITIVITY			/* an integer sensitivity outside 1..2^52 */
+	JL_ERR_SENSITIVITY,			/* an integer sensitivity outside 1..2^52 */
+	JL_ERR_BOUND_RANGE,			/* bound outside [JL_MIN_BOUND, JL_MAX_BOUND] */
+	JL_ERR_NOISE_RANGE			/* bound / epsilon above JL_MAX_NOISE_RATIO */
 } JlStatus;
+
+/*
+ * The public scales every release accepts, checked before anything is
+ * charged: a bound (bound, clip_norm, clip_hi - clip_lo and the clamp
+ * limits themselves) in [JL_MIN_BOUND, JL_MAX_BOUND], so that its square
+ * and its products with n, d and k neither underflow nor overflow (a
+ * clip_norm whose square is 0 would skip clipping), and bound / epsilon at
+ * most JL_MAX_NOISE_RATIO, so that the noise scale and its variance stay
+ * finite for every projection the releases accept.
+ */
+#define JL_MIN_BOUND 1e-100
+#define JL_MAX_BOUND 1e100
+#define JL_MAX_NOISE_RATIO 1e100
+
+/* JL_OK, or the first of JL_ERR_EPSILON, JL_ERR_BOUND_RANGE, JL_ERR_NOISE_RANGE */
+JlStatus	jl_check_scales(double epsilon, double bound);
 
 /* The calibration of one release, with Laplace or Gaussian noise. */
 typedef struct JlMechanism

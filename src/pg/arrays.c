@@ -73,6 +73,20 @@ jl_array_vector(ArrayType *a, const char *what, int *n)
 	return v;
 }
 
+void
+jl_check_column_type(TupleDesc td, int col, Oid type, Oid rel)
+{
+	Form_pg_attribute att = TupleDescAttr(td, col - 1);
+
+	if (att->atttypid != type)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" of %s is of type %s, not %s",
+						NameStr(att->attname), get_rel_name(rel),
+						format_type_be(att->atttypid), format_type_be(type)),
+				 errhint("The release's table has been altered: release again, or restore the column's type.")));
+}
+
 /* A float8[] of n elements, copied from v, or uninitialised when v is NULL. */
 ArrayType *
 jl_vector_array(const double *v, int n)

@@ -7,6 +7,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "access/tupdesc.h"
 #include "utils/array.h"
 
 /*
@@ -60,6 +61,14 @@ jl_prefetch_next_row(Datum d)
 		__builtin_prefetch((const void *) (p - off));
 #endif
 }
+
+/*
+ * ERROR (42804) unless column col (1-based) of the tuple descriptor td has
+ * type type: checked before any value of a release's table is read back,
+ * since the table's owner may have altered its columns (a bytea holding a
+ * forged array header would otherwise be read as an array).
+ */
+extern void jl_check_column_type(TupleDesc td, int col, Oid type, Oid rel);
 
 /* A float8[] of v[0..n-1]. */
 extern ArrayType *jl_vector_array(const double *v, int n);

@@ -95,6 +95,8 @@ read_rows(Oid target, CovData *cd, MemoryContext mcxt)
 														get_rel_name(target))),
 					true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read %s", get_rel_name(target));
+	jl_check_column_type(SPI_tuptable->tupdesc, 1, INT4OID, target);
+	jl_check_column_type(SPI_tuptable->tupdesc, 2, FLOAT8ARRAYOID, target);
 	if (SPI_processed != (uint64) cd->r)
 		corrupted(target, "its number of rows is not r");
 	cd->R = MemoryContextAlloc(mcxt, sizeof(double) * (Size) cd->r * cd->d);

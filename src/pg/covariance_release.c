@@ -47,6 +47,7 @@
 #include "pg/source_relation.h"
 #include "pg/calibration_json.h"
 #include "pg/messages.h"
+#include "pg/options.h"
 #include "pg/registry.h"
 #include "pg/release_names.h"
 #include "pg/strong_random.h"
@@ -161,10 +162,13 @@ read_arguments(FunctionCallInfo fcinfo, CovRelease *cr)
 				 errmsg("r must be between 1 and %d, not %d", JL_COV_MAX_R, cr->r)));
 	require(fcinfo, EPSILON_ARG, "epsilon");
 	cr->epsilon = PG_GETARG_FLOAT8(EPSILON_ARG);
-	if (!(isfinite(cr->epsilon) && cr->epsilon > 0.0))
+	if (!(cr->epsilon > 0.0 && cr->epsilon <= JL_COV_MAX_EPSILON))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be a finite number greater than 0")));
+				 errmsg("epsilon must be greater than 0 and at most %g, not %g",
+						JL_COV_MAX_EPSILON, cr->epsilon),
+				 errhint("The accountant computes e^epsilon; an epsilon above %g protects nothing.",
+						 JL_COV_MAX_EPSILON)));
 	require(fcinfo, DELTA_ARG, "delta");
 	cr->delta = PG_GETARG_FLOAT8(DELTA_ARG);
 	if (!(cr->delta > 0.0 && cr->delta < 1.0))
@@ -178,6 +182,7 @@ read_arguments(FunctionCallInfo fcinfo, CovRelease *cr)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("clip_norm must be a finite number greater than 0")));
+	jl_require_scales(cr->epsilon, cr->C);
 	lift = required_text(fcinfo, LIFT_ARG, "lift");
 	if (strcmp(lift, "always") == 0)
 		cr->auto_lift = false;

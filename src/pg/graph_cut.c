@@ -175,6 +175,7 @@ cut_of_array(FunctionCallInfo fcinfo, double *stddev)
 																  get_rel_name(target))),
 							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read %s", get_rel_name(target));
+	jl_check_column_type(SPI_tuptable->tupdesc, 1, FLOAT8ARRAYOID, target);
 	if (SPI_processed != (uint64) m)
 		corrupted(target, "a vertex's sketch is missing or repeated");
 	for (k = 0; k < SPI_processed; k++)

@@ -156,10 +156,13 @@ read_arguments(FunctionCallInfo fcinfo, GraphRelease *gr)
 				 errmsg("r must be between 1 and %d, not %d", JL_COV_MAX_R, gr->r)));
 	require(fcinfo, EPSILON_ARG, "epsilon");
 	gr->epsilon = PG_GETARG_FLOAT8(EPSILON_ARG);
-	if (!(isfinite(gr->epsilon) && gr->epsilon > 0.0))
+	if (!(gr->epsilon > 0.0 && gr->epsilon <= JL_COV_MAX_EPSILON))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be a finite number greater than 0")));
+				 errmsg("epsilon must be greater than 0 and at most %g, not %g",
+						JL_COV_MAX_EPSILON, gr->epsilon),
+				 errhint("The accountant computes e^epsilon; an epsilon above %g protects nothing.",
+						 JL_COV_MAX_EPSILON)));
 	require(fcinfo, DELTA_ARG, "delta");
 	gr->delta = PG_GETARG_FLOAT8(DELTA_ARG);
 	if (!(gr->delta > 0.0 && gr->delta < 1.0))

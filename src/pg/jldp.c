@@ -4,8 +4,10 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 
+#include "math/interrupt.h"
 #include "pg/drop_guard.h"
 #include "pg/keywrap_master.h"
 
@@ -24,6 +26,13 @@ extern int	blas_thread_shutdown_(void) __attribute__((weak));
 
 void		_PG_init(void);
 
+/* the plain-C core's long loops stop here on a cancel (math/interrupt.h) */
+static void
+check_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
 void
 _PG_init(void)
 {
@@ -31,6 +40,7 @@ _PG_init(void)
 	openblas_set_num_threads(1);
 	if (blas_thread_shutdown_)
 		blas_thread_shutdown_();
+	jl_interrupt_hook = check_interrupts;
 	jl_drop_guard_init();
 	jl_keywrap_master_init();
 }

@@ -304,6 +304,8 @@ jl_linear_fit_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	s = (LinFitState *) PG_GETARG_POINTER(0);
+	/* the rows still buffered count: a group smaller than a batch has only those */
+	flush(s);
 	if (s->st.n == 0)
 		PG_RETURN_NULL();
 	solve(s, &W, &b);
@@ -321,6 +323,8 @@ jl_linear_fit_intercept_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	s = (LinFitState *) PG_GETARG_POINTER(0);
+	/* the rows still buffered count: a group smaller than a batch has only those */
+	flush(s);
 	if (s->st.n == 0)
 		PG_RETURN_NULL();
 	solve(s, &W, &b);

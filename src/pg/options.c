@@ -14,6 +14,7 @@
 #include "catalog/pg_enum.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
 #include "math/release.h"
@@ -38,6 +39,26 @@ jl_require_arg(FunctionCallInfo fcinfo, int n, const char *name)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not be NULL", name)));
+}
+
+Oid
+jl_regclass_arg(FunctionCallInfo fcinfo, int n, const char *name)
+{
+	Oid			relid;
+
+	jl_require_arg(fcinfo, n, name);
+	relid = PG_GETARG_OID(n);
+	jl_check_relation(relid);
+	return relid;
+}
+
+void
+jl_check_relation(Oid relid)
+{
+	if (!OidIsValid(relid) || get_rel_relkind(relid) == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
 }
 
 JlNeighbor
@@ -222,6 +243,7 @@ jl_status_sqlstate(JlStatus s)
 			return ERRCODE_OUT_OF_MEMORY;
 		case JL_ERR_OUTPUT_RANGE:
 		case JL_ERR_SCALE:
+		case JL_ERR_NOISE_RANGE:
 		case JL_ERR_GRID:
 			return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 		case JL_ERR_STATS:
@@ -240,11 +262,21 @@ status_hint(JlStatus s)
 			return "Pass delta => a value in (0, 1), or use calibration => 'exact'.";
 		case JL_ERR_GAUSSIAN_DELTA_REQUIRED:
 			return "Pass delta => a value in (0, 1), e.g. well below 1/n for n rows, or use noise => 'laplace'.";
+		case JL_ERR_BOUND_RANGE:
+			return "Express the attributes in units where a row's change is between 1e-100 and 1e100 (clip_lo and clip_hi within +-1e100).";
+		case JL_ERR_NOISE_RANGE:
+			return "Use a larger epsilon or a smaller bound.";
 		case JL_ERR_ZERO_PROJECTION:
 			return "The sparse kind's density is too low for this d and k: use a larger density (kind => 'sparse(s)') or a larger k.";
 		default:
 			return NULL;
 	}
+}
+
+void
+jl_require_scales(double epsilon, double bound)
+{
+	jl_report_status(jl_check_scales(epsilon, bound));
 }
 
 void

@@ -36,6 +36,21 @@ extern int	jl_status_sqlstate(JlStatus s);
 /* ERROR with the status's SQLSTATE and message; nothing for JL_OK. */
 extern void jl_report_status(JlStatus s);
 
+/*
+ * Refuse, before anything is charged, an epsilon and bound outside the
+ * scales every release accepts (jl_check_scales, math/mechanism.h).
+ */
+extern void jl_require_scales(double epsilon, double bound);
+
+/*
+ * A regclass argument: ERROR if it is NULL (22004) or names no relation
+ * (42P01: an OID cast to regclass need not exist).
+ */
+extern Oid	jl_regclass_arg(FunctionCallInfo fcinfo, int n, const char *name);
+
+/* ERROR (42P01) unless relid is a relation that exists. */
+extern void jl_check_relation(Oid relid);
+
 /* ERROR if argument n (named name) is NULL. */
 extern void jl_require_arg(FunctionCallInfo fcinfo, int n, const char *name);
 

@@ -40,6 +40,7 @@
 #include "access/htup_details.h"
 
 #include "pg/messages.h"
+#include "pg/options.h"
 #include "pg/source_relation.h"
 
 /* views nest at most this deep (PostgreSQL has no limit; loops cannot be) */
@@ -227,7 +228,10 @@ jl_check_target_creatable(Oid nsp, const char *relname)
 void
 jl_source_check_bindable(Oid relid)
 {
-	char		kind = get_rel_relkind(relid);
+	char		kind;
+
+	jl_check_relation(relid);
+	kind = get_rel_relkind(relid);
 
 	if (kind == RELKIND_VIEW || kind == RELKIND_MATVIEW)
 		ereport(ERROR,
@@ -254,5 +258,5 @@ PG_FUNCTION_INFO_V1(jl_upgrade_base_relation);
 Datum
 jl_upgrade_base_relation(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_OID(jl_source_base_relation(PG_GETARG_OID(0), NULL, NULL));
+	PG_RETURN_OID(jl_source_base_relation(jl_regclass_arg(fcinfo, 0, "relation"), NULL, NULL));
 }

@@ -211,6 +211,8 @@ read_element_clipping(FunctionCallInfo fcinfo, JlNeighbor neighbor, JlClip *clip
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("clip_lo and clip_hi must be finite with clip_lo < clip_hi")));
+	if (fabs(clip->lo) > JL_MAX_BOUND || fabs(clip->hi) > JL_MAX_BOUND)
+		jl_report_status(JL_ERR_BOUND_RANGE);
 	if (neighbor != JL_NEIGHBOR_ELEMENT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -274,6 +276,8 @@ read_clipping(FunctionCallInfo fcinfo, TableRelease *tr)
 					 errhint("Leave bound out: clipping sets it.")));
 		m->bound = given;
 	}
+	/* before the charge: a scale no calibration can serve */
+	jl_require_scales(m->epsilon, m->bound);
 }
 
 /* One column as the vector: a float8[] as it is, a number as ARRAY[x]. */

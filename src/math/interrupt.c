@@ -1,0 +1,8 @@
+/*
+ * interrupt.c - the hook of jl_interrupt_check (interrupt.h).
+ */
+#include "math/interrupt.h"
+
+#include <stddef.h>
+
+void		(*jl_interrupt_hook) (void) = NULL;
