@@ -1,0 +1,69 @@
+-- A release's table read back after its owner altered it, and relations
+-- that do not exist: clear errors, never a crash.  In 0.3.3 a bytea column
+-- holding a forged array header crashed the server (signal 11) in every
+-- reader below, and an OID that names no relation crashed
+-- jl_dataset_declare.
+CREATE FUNCTION alt_error(sql text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE sql;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+CREATE TABLE alt_edges AS SELECT i AS u, i + 1 AS v FROM generate_series(1, 99) i;
+SELECT jl_release_graph('alt_edges', 'u', 'v', 100, 'alt_g', 8, 4.0, 1e-6) > 0 AS graph_released;
+CREATE TABLE alt_rows AS SELECT i AS id, ARRAY[i % 3, i % 5, 1]::float8[] AS x
+  FROM generate_series(1, 50) i;
+SELECT jl_release_covariance('alt_rows', '{x}', 'alt_c', 16, 2.0, 1e-6) > 0 AS cov_released;
+-- a bytea that claims to be a one-dimensional float8[] of 2^31 - 1 elements
+CREATE FUNCTION alt_forged() RETURNS bytea LANGUAGE sql AS
+  $$ SELECT decode('0100000000000000bd020000ffffff7f01000000', 'hex') $$;
+ALTER TABLE alt_g ALTER sketch TYPE bytea USING '\x00';
+UPDATE alt_g SET sketch = alt_forged() WHERE vertex = 1;
+SELECT alt_error($$SELECT jl_cut_size('alt_g', '{1}')$$);
+SELECT alt_error($$SELECT jl_cut_size_stddev('alt_g', '{1,2}')$$);
+ALTER TABLE alt_c ALTER y TYPE bytea USING '\x00';
+UPDATE alt_c SET y = alt_forged() WHERE i = 1;
+SELECT alt_error($$SELECT jl_covariance('alt_c')$$);
+SELECT alt_error($$SELECT jl_directional_variance('alt_c', '{1,0,0}')$$);
+SELECT alt_error($$SELECT * FROM jl_pca('alt_c', 1)$$);
+SELECT alt_error($$SELECT jl_least_squares('alt_c', 3)$$);
+-- the row numbers altered too
+ALTER TABLE alt_c ALTER y TYPE float8[] USING '{1,2,3}', ALTER i TYPE text;
+SELECT alt_error($$SELECT jl_covariance('alt_c')$$);
+
+-- analytics over a sketch column that is not float8[]: 42804 naming it
+CREATE TABLE alt_ints AS SELECT i AS id, i AS sketch FROM generate_series(1, 5) i;
+SELECT alt_error($$SELECT * FROM jl_knn('alt_ints', 'id', 'sketch', '{1,2}', 3)$$);
+SELECT alt_error($$SELECT jl_kmeans_lloyd('alt_ints', 'sketch', '{{1,2}}')$$);
+SELECT alt_error($$SELECT * FROM jl_knn('alt_ints', 'id', 'nosuch', '{1,2}', 3)$$);
+
+-- every regclass parameter of the extension, given an OID that names no
+-- relation: 42P01 (no XX000 "cache lookup failed", no crash)
+SELECT alt_error($$SELECT jl_dataset_declare('alt_g', 1, 0, source => 99999999::oid::regclass)$$);
+SELECT alt_error($$SELECT jl_cut_size(99999999::oid::regclass, '{1}')$$);
+SELECT alt_error($$SELECT jl_covariance(99999999::oid::regclass)$$);
+SELECT alt_error($$SELECT jl_recover_dist('{1}', '{2}', 99999999::oid::regclass)$$);
+SELECT alt_error($$SELECT * FROM jl_knn(99999999::oid::regclass, 'id', 'sketch', '{1,2}', 3)$$);
+SELECT alt_error($$SELECT jl_kmeans_lloyd(99999999::oid::regclass, 'sketch', '{{1,2}}')$$);
+SELECT alt_error($$SELECT jl_release_table(99999999::oid::regclass, 'id', '{x}', 'alt_t', 2, 1.0, key => 'pinned')$$);
+SELECT alt_error($$SELECT jl_release_covariance(99999999::oid::regclass, '{x}', 'alt_t', 2, 1.0, 1e-6)$$);
+SELECT alt_error($$SELECT jl_release_graph(99999999::oid::regclass, 'u', 'v', 10, 'alt_t', 2, 1.0, 1e-6)$$);
+SELECT alt_error($$SELECT * FROM jl_release_dist2(99999999::oid::regclass, '{x}', 1.0, clip_norm => 1)$$);
+-- the sweep: each function with a regclass parameter, that parameter a
+-- missing relation and the others of a plausible value; the SQLSTATE of each
+SELECT p.proname AS routine,
+       alt_error(format('SELECT %s(%s)', p.proname,
+         (SELECT string_agg(CASE WHEN t = 'regclass'::regtype THEN '99999999::oid::regclass'
+                                 WHEN t = 'float8[]'::regtype THEN '''{1,2}''::float8[]'
+                                 WHEN t = 'int[]'::regtype THEN '''{1}''::int[]'
+                                 WHEN t = 'text[]'::regtype THEN '''{x}''::text[]'
+                                 WHEN t IN ('int'::regtype, 'bigint'::regtype, 'float8'::regtype) THEN '1::' || t::text
+                                 WHEN t IN ('name'::regtype, 'text'::regtype) THEN '''x''::' || t::text
+                                 ELSE 'NULL::' || t::text END, ', ' ORDER BY o)
+            FROM unnest(p.proargtypes::regtype[]) WITH ORDINALITY a(t, o)))) AS error
+  FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'jldp'
+ WHERE 'regclass'::regtype = ANY (p.proargtypes::regtype[]) AND p.prokind = 'f'
+   AND NOT 'internal'::regtype = ANY (p.proargtypes::regtype[])
+ ORDER BY 1::text;
