@@ -6,6 +6,10 @@
 #   <!-- not run -->  the block is skipped (it needs something the test
 #                     server lacks, e.g. pgvector)
 #   <!-- fails -->    the block shows a refusal: it must end in an error
+# The outputs the README shows (```text blocks, and "--  value" lines in
+# the SQL) are then compared with what the SQL printed: exactly where the
+# pinned key makes them deterministic, and by shape where a block is marked
+# <!-- noisy --> (test/readme_outputs.py).
 # The README creates the roles curator and analyst; they must not exist on
 # the server, and are dropped afterwards with the database.  Assumes the PG*
 # variables point at a superuser connection of a server where jldp is
@@ -97,6 +101,20 @@ else
   awk '/^== /{buf = ""} {buf = buf $0 "\n"} END {printf "%s", buf}' "$tmp/out"
   exit 1
 fi
+
+# the outputs the README shows are what its SQL printed (test/readme_outputs.py)
+python3 test/readme_outputs.py "$readme" "$tmp/out"
+# negative control: a README whose shown figure differs by one digit must fail
+sed 's/"noise_variance": 2\.5044050489862757/"noise_variance": 2.5044050489862758/' "$readme" > "$tmp/altered.md"
+if cmp -s "$readme" "$tmp/altered.md"; then
+  echo "FAIL control: the shown noise_variance 2.5044050489862757 was not found to alter in $readme"
+  exit 1
+fi
+if python3 test/readme_outputs.py "$tmp/altered.md" "$tmp/out" >/dev/null; then
+  echo "FAIL control: a README showing a figure the SQL did not print passed the comparison"
+  exit 1
+fi
+echo "ok   control: a README showing one altered figure fails the comparison"
 
 missing=$(psql -qXAt -v ON_ERROR_STOP=1 -d "$db" <<'SQL'
 SELECT string_agg(p.oid::regprocedure::text, E'\n     ' ORDER BY p.oid::regprocedure::text)
