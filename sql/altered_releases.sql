@@ -66,4 +66,4 @@ SELECT p.proname AS routine,
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'jldp'
  WHERE 'regclass'::regtype = ANY (p.proargtypes::regtype[]) AND p.prokind = 'f'
    AND NOT 'internal'::regtype = ANY (p.proargtypes::regtype[])
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text;

@@ -208,5 +208,5 @@ SELECT has_function_privilege('regress_jldp_km_analyst', 'jl_kmeans(float8[], in
        has_function_privilege('regress_jldp_km_analyst', 'jl_nearest_centroid(float8[], float8[])', 'EXECUTE') AS nearest;
 SELECT p.oid::regprocedure AS recovery,
        has_function_privilege('regress_jldp_km_analyst', p.oid, 'EXECUTE') AS analyst_may_execute
-FROM pg_proc p WHERE proname ~ '^jl_recover_(inner|norm2)' ORDER BY 1::text;
+FROM pg_proc p WHERE proname ~ '^jl_recover_(inner|norm2)' ORDER BY p.oid::regprocedure::text;
 DROP ROLE regress_jldp_km_analyst;

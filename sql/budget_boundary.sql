@@ -175,4 +175,5 @@ REVOKE ALL ON FUNCTION jl_dataset_grant(text, regrole), jl_dataset_revoke(text, 
   FROM regress_jb_a, regress_jb_b;
 REVOKE CREATE ON SCHEMA public FROM regress_jb_a, regress_jb_b;
 DROP FUNCTION jb_error(text);
+DROP TABLE pg_temp.jb_op_out2;
 DROP ROLE regress_jb_a_member, regress_jb_a, regress_jb_b, regress_jb_op, regress_jb_analyst;

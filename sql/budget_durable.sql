@@ -110,5 +110,19 @@ BEGIN READ ONLY;
 SELECT jd_error($$SELECT jl_budget_reserve('jd_agg', 0.1)$$);
 ROLLBACK;
 
-DROP TABLE jd_raw, jd_raw2, jd_facts;
+-- 7. a charge whose release failed after it (a row the release refuses,
+-- found only when read): the charge stands, and jl_ledger says that no
+-- release recorded it
+CREATE TABLE jd_bad (id int PRIMARY KEY, x float8[]);
+INSERT INTO jd_bad VALUES (1, '{1,2}'), (2, '{NaN,1}');
+SELECT jl_dataset_declare('jd_bad', 5, source => 'jd_bad');
+SELECT left(jd_error($$SELECT jl_release_table('jd_bad', 'id', '{x}', 'jd_bad_out', 2, 1.0, key => 'pinned')$$), 5) AS failed;
+DELETE FROM jd_bad WHERE id = 2;
+SELECT jl_release_table('jd_bad', 'id', '{x}', 'jd_bad_out', 2, 1.0, key => 'pinned') > 0 AS released;
+SELECT event, epsilon, released FROM jl_ledger WHERE dataset = 'jd_bad' ORDER BY id;
+-- events other than charges: released is NULL
+SELECT count(*) FILTER (WHERE released IS NOT NULL) AS non_charges_with_released
+  FROM jl_ledger WHERE event <> 'charge';
+
+DROP TABLE jd_raw, jd_raw2, jd_facts, jd_bad, jd_bad_out;
 DROP FUNCTION jd_error(text);

@@ -1,7 +1,8 @@
 -- jldp 0.3.3 -> 0.3.4.  jl_knn and jl_kmeans_lloyd check the relation and
 -- the type of its sketch column in the catalog before reading a row (a
 -- column of another type was reported as a missing jl_recover_dist or
--- jl_lloyd_step); as jldp--0.3.4.sql defines them.
+-- jl_lloyd_step); jl_ledger tells for each charge whether a release
+-- recorded it (released); as jldp--0.3.4.sql defines them.
 
 \echo Use "ALTER EXTENSION jldp UPDATE TO '0.3.4'" to load this file. \quit
 
@@ -124,3 +125,24 @@ BEGIN
 END
 $fn$;
 
+
+-- a charge tells whether a release recorded it
+CREATE OR REPLACE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
+  SELECT l.id, l.dataset, l.event, l.epsilon, l.delta, l.epsilon_spent, l.delta_spent,
+         l.what, l.role, l.at,
+         -- a charge is committed before its release reads a row: false when
+         -- no release recorded it (it failed or was cancelled after the
+         -- charge, or is still running); NULL for other events and for
+         -- jl_release_dist2, whose result is returned, not recorded
+         CASE WHEN l.event <> 'charge' OR l.what LIKE 'jl_release_dist2 %' THEN NULL
+              ELSE EXISTS (SELECT 1 FROM @extschema@.jldp_release r WHERE r.ledger_id = l.id)
+         END AS released
+  FROM @extschema@.jldp_ledger l JOIN @extschema@.jldp_dataset d ON d.name = l.dataset
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(d.owner)), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
+COMMENT ON VIEW @extschema@.jl_ledger IS
+  'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it; for a charge, whether a release recorded it (released).';
+
+-- the registry's comment names every release that writes it
+COMMENT ON TABLE @extschema@.jldp_release IS
+  'Release registry: one row per release into a table (jl_release_table, jl_release_long, jl_release_covariance, jl_release_graph, jl_release_distributed) with its source, target, options, noise variance, key fingerprint, the ledger charge it was made under, the full record (info), the jldp version and who released it. Written only by those functions; roles read it through jl_releases.';

@@ -200,18 +200,10 @@ CREATE VIEW @extschema@.jl_budgets WITH (security_barrier) AS
   FROM @extschema@.jldp_dataset
   WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
      OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
-CREATE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
-  SELECT l.id, l.dataset, l.event, l.epsilon, l.delta, l.epsilon_spent, l.delta_spent,
-         l.what, l.role, l.at
-  FROM @extschema@.jldp_ledger l JOIN @extschema@.jldp_dataset d ON d.name = l.dataset
-  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(d.owner)), 'USAGE')
-     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
-REVOKE ALL ON @extschema@.jl_budgets, @extschema@.jl_ledger FROM PUBLIC;
-GRANT SELECT ON @extschema@.jl_budgets, @extschema@.jl_ledger TO PUBLIC;
+REVOKE ALL ON @extschema@.jl_budgets FROM PUBLIC;
+GRANT SELECT ON @extschema@.jl_budgets TO PUBLIC;
 COMMENT ON VIEW @extschema@.jl_budgets IS
   'Protected datasets with their caps, spent and remaining (epsilon, delta), owner and granted spenders, for the datasets owned by the current role or a role it inherits (superusers: all).';
-COMMENT ON VIEW @extschema@.jl_ledger IS
-  'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it.';
 
 -- Table release and the release registry -----------------------------------
 
@@ -250,9 +242,29 @@ CREATE TABLE @extschema@.jldp_release (
 );
 REVOKE ALL ON @extschema@.jldp_release FROM PUBLIC;
 COMMENT ON TABLE @extschema@.jldp_release IS
-  'Release registry: one row per jl_release_table call with its source, target, options, noise variance, key fingerprint, the full record (info), the jldp version and who released it. Written only by jl_release_table; roles read it through jl_releases.';
+  'Release registry: one row per release into a table (jl_release_table, jl_release_long, jl_release_covariance, jl_release_graph, jl_release_distributed) with its source, target, options, noise variance, key fingerprint, the ledger charge it was made under, the full record (info), the jldp version and who released it. Written only by those functions; roles read it through jl_releases.';
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release_id_seq', '');
+
+-- the ledger as roles see it (after the registry, which tells whether a
+-- release recorded a charge)
+CREATE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
+  SELECT l.id, l.dataset, l.event, l.epsilon, l.delta, l.epsilon_spent, l.delta_spent,
+         l.what, l.role, l.at,
+         -- a charge is committed before its release reads a row: false when
+         -- no release recorded it (it failed or was cancelled after the
+         -- charge, or is still running); NULL for other events and for
+         -- jl_release_dist2, whose result is returned, not recorded
+         CASE WHEN l.event <> 'charge' OR l.what LIKE 'jl_release_dist2 %' THEN NULL
+              ELSE EXISTS (SELECT 1 FROM @extschema@.jldp_release r WHERE r.ledger_id = l.id)
+         END AS released
+  FROM @extschema@.jldp_ledger l JOIN @extschema@.jldp_dataset d ON d.name = l.dataset
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(d.owner)), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
+REVOKE ALL ON @extschema@.jl_ledger FROM PUBLIC;
+GRANT SELECT ON @extschema@.jl_ledger TO PUBLIC;
+COMMENT ON VIEW @extschema@.jl_ledger IS
+  'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it; for a charge, whether a release recorded it (released).';
 
 -- an analyst sees the record of a release exactly when it can read the target
 CREATE VIEW @extschema@.jl_releases WITH (security_barrier) AS

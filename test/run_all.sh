@@ -36,6 +36,9 @@ test/cancel_memory.sh
 echo "== two sessions racing for the last of a budget"
 test/concurrency.sh
 
+echo "== the charge's worker ending without a verdict"
+JLDP_OWN_CLUSTER=${JL_CLUSTER_DIR:+1} test/charge_worker.sh
+
 echo "== load: 8 sessions of budgeted releases, reservations, cap changes and reads (test/load.sh, short)"
 test/load.sh "${JLDP_LOAD_SECONDS:-45}"
 

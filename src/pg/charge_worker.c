@@ -14,11 +14,21 @@
  * transaction.  The request and the verdict pass through a DSM segment.
  *
  * Failure modes, all in the safe direction:
- *  - no worker slot free for JL_SLOT_WAIT_MS, or the worker dies before a
- *    verdict: the release is refused, nothing is released uncharged (the
- *    worker may have committed the charge just before dying: it stands);
- *  - the caller is cancelled while waiting: the worker finishes on its
- *    own, and the charge may stand without a release;
+ *  - no worker slot free for JL_SLOT_WAIT_MS: the release is refused
+ *    (53400), nothing charged;
+ *  - the worker ends without a verdict (it could not load the library,
+ *    which a reinstall replaces for a moment, could not be forked or
+ *    connect, or was terminated): the stage it reached, which it records
+ *    in the segment, decides.  Before its transaction nothing was charged:
+ *    a new worker is started, JL_WORKER_ATTEMPTS in all, and then the
+ *    release is refused with 53000.  Inside its transaction, the
+ *    transaction's own outcome in the commit log decides: committed, the
+ *    charge stands and the release goes on; not committed, nothing was
+ *    charged and the release is refused with 40001 (run it again);
+ *  - the caller is cancelled while waiting: the worker is stopped, and
+ *    the caller waits for it to end; a charge it committed first stands
+ *    without a release, which jl_ledger shows (released false) and a
+ *    WARNING names;
  *  - the release fails after the charge: the charge stands;
  *  - the worker waits for a lock longer than JL_CHARGE_LOCK_TIMEOUT_MS (a
  *    dataset's row held by another open transaction, an uncommitted
@@ -37,6 +47,7 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 
+#include "access/transam.h"
 #include "access/xact.h"
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"
@@ -61,7 +72,10 @@
 /* how often a waiting release checks whether the worker waits for it */
 #define JL_BLOCK_CHECK_MS 1000
 
-#define JL_CHARGE_MAGIC 0x6a6c6303	/* "jlc", layout 3 */
+/* workers started for one charge when one ends before its transaction */
+#define JL_WORKER_ATTEMPTS 5
+
+#define JL_CHARGE_MAGIC 0x6a6c6304	/* "jlc", layout 4 */
 #define JL_ERR_TEXT 1024
 
 typedef enum
@@ -70,6 +84,14 @@ typedef enum
 	JL_VERDICT_COMMITTED,
 	JL_VERDICT_REFUSED
 } JlVerdict;
+
+/* how far the worker got: what a missing verdict means */
+typedef enum
+{
+	JL_STAGE_NONE = 0,			/* not started, or ended before it attached */
+	JL_STAGE_ATTACHED,			/* attached to the segment, no transaction yet */
+	JL_STAGE_IN_XACT			/* xid is its transaction's: the commit log knows */
+} JlStage;
 
 /* the DSM segment: the request, its strings, the verdict */
 typedef struct ChargeShared
@@ -92,6 +114,8 @@ typedef struct ChargeShared
 				unit,
 				actor_name;
 	/* the verdict, written by the worker */
+	volatile int stage;
+	TransactionId xid;
 	volatile int verdict;
 	int64		ledger_id;
 	int			sqlerrcode;
@@ -156,8 +180,9 @@ jl_charge_worker_main(Datum arg)
 	sh = dsm_segment_address(seg);
 	if (sh->magic != JL_CHARGE_MAGIC)
 		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("jldp charge worker: request of another library version")));
+	sh->stage = JL_STAGE_ATTACHED;
 	/* as the bootstrap superuser; the budget functions act as the owner */
 	BackgroundWorkerInitializeConnectionByOid(sh->database, InvalidOid, 0);
 
@@ -187,12 +212,16 @@ jl_charge_worker_main(Datum arg)
 	{
 		int64		id;
 
+		/* from here on, the commit log tells whether the charge stands */
+		sh->xid = GetTopTransactionId();
+		pg_write_barrier();
+		sh->stage = JL_STAGE_IN_XACT;
 		PushActiveSnapshot(GetTransactionSnapshot());
 		id = jl_budget_charge_now(&r);
 		PopActiveSnapshot();
-		CommitTransactionCommand();
 		sh->ledger_id = id;
 		pg_write_barrier();
+		CommitTransactionCommand();
 		sh->verdict = JL_VERDICT_COMMITTED;
 	}
 	PG_CATCH();
@@ -310,6 +339,52 @@ wait_for_worker(BackgroundWorkerHandle *handle)
 	}
 }
 
+/*
+ * wait_for_worker, and when the wait is cancelled (or fails), stop the
+ * worker and wait for it to end before the error goes on: a charge it
+ * committed first stands without a release, and the caller is told.
+ */
+static bool
+wait_for_worker_or_stop(BackgroundWorkerHandle *handle, ChargeShared *sh,
+						const char *dataset)
+{
+	bool		stopped = false;
+
+	PG_TRY();
+	{
+		stopped = wait_for_worker(handle);
+	}
+	PG_CATCH();
+	{
+		pid_t		pid;
+
+		HOLD_INTERRUPTS();
+		TerminateBackgroundWorker(handle);
+		/* bounded: the worker's lock waits end at its lock_timeout */
+		for (;;)
+		{
+			BgwHandleStatus st = GetBackgroundWorkerPid(handle, &pid);
+
+			if (st == BGWH_STOPPED || st == BGWH_POSTMASTER_DIED)
+				break;
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 10, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+		}
+		pg_read_barrier();
+		if (sh->verdict == JL_VERDICT_COMMITTED ||
+			(sh->stage == JL_STAGE_IN_XACT && TransactionIdDidCommit(sh->xid)))
+			ereport(WARNING,
+					(errmsg("the privacy budget charge %lld of dataset \"%s\" was committed before the release was cancelled",
+							(long long) sh->ledger_id, jl_msg_str(dataset)),
+					 errdetail("The charge stands and nothing was released; jl_ledger shows it with released = false.")));
+		RESUME_INTERRUPTS();
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	return stopped;
+}
+
 int64
 jl_charge_committed(const JlChargeRequest *r)
 {
@@ -320,6 +395,7 @@ jl_charge_committed(const JlChargeRequest *r)
 	BackgroundWorkerHandle *handle;
 	bool		stopped;
 	int64		id;
+	int			attempt;
 
 	size = add_size(size, string_size(r->dataset));
 	size = add_size(size, string_size(r->source_q));
@@ -349,48 +425,85 @@ jl_charge_committed(const JlChargeRequest *r)
 	sh->actor_name = put_string(sh, &used, r->actor.name);
 	sh->verdict = JL_VERDICT_NONE;
 
-	handle = start_worker(seg);
-	if (handle == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("no background worker could be started to commit the privacy budget charge"),
-				 errdetail("Every slot of max_worker_processes stayed taken for %d s; nothing was charged or released.",
-						   JL_SLOT_WAIT_MS / 1000),
-				 errhint("Raise max_worker_processes (a restart), or run fewer releases and parallel queries at once.")));
-	stopped = wait_for_worker(handle);
-	pfree(handle);
-	pg_read_barrier();
-	if (sh->verdict == JL_VERDICT_COMMITTED)
+	for (attempt = 1;; attempt++)
 	{
-		id = sh->ledger_id;
-		dsm_detach(seg);
-		return id;
-	}
-	if (stopped)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the privacy budget charge waits for this transaction's own change of dataset \"%s\"",
-						jl_msg_str(r->dataset)),
-				 errhint("Commit the change first: a release's charge is committed on its own, before the release.")));
-	if (sh->verdict == JL_VERDICT_REFUSED)
-	{
-		int			code = sh->sqlerrcode;
-		char	   *message = pstrdup(sh->message);
-		char	   *detail = sh->detail[0] ? pstrdup(sh->detail) : NULL;
-		char	   *hint = sh->hint[0] ? pstrdup(sh->hint) : NULL;
+		handle = start_worker(seg);
+		if (handle == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+					 errmsg("no background worker could be started to commit the privacy budget charge"),
+					 errdetail("Every slot of max_worker_processes stayed taken for %d s; nothing was charged or released.",
+							   JL_SLOT_WAIT_MS / 1000),
+					 errhint("Raise max_worker_processes (a restart), or run fewer releases and parallel queries at once.")));
+		stopped = wait_for_worker_or_stop(handle, sh, r->dataset);
+		pfree(handle);
+		pg_read_barrier();
+		if (sh->verdict == JL_VERDICT_COMMITTED)
+		{
+			id = sh->ledger_id;
+			dsm_detach(seg);
+			return id;
+		}
+		if (stopped)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("the privacy budget charge waits for this transaction's own change of dataset \"%s\"",
+							jl_msg_str(r->dataset)),
+					 errhint("Commit the change first: a release's charge is committed on its own, before the release.")));
+		if (sh->verdict == JL_VERDICT_REFUSED)
+		{
+			int			code = sh->sqlerrcode;
+			char	   *message = pstrdup(sh->message);
+			char	   *detail = sh->detail[0] ? pstrdup(sh->detail) : NULL;
+			char	   *hint = sh->hint[0] ? pstrdup(sh->hint) : NULL;
 
-		dsm_detach(seg);
-		ereport(ERROR,
-				(errcode(code),
-				 errmsg_internal("%s", message),
-				 detail ? errdetail_internal("%s", detail) : 0,
-				 hint ? errhint("%s", hint) : 0));
+			dsm_detach(seg);
+			ereport(ERROR,
+					(errcode(code),
+					 errmsg_internal("%s", message),
+					 detail ? errdetail_internal("%s", detail) : 0,
+					 hint ? errhint("%s", hint) : 0));
+		}
+		if (sh->stage == JL_STAGE_IN_XACT)
+		{
+			/* it ended inside its transaction: the commit log decides */
+			if (TransactionIdDidCommit(sh->xid))
+			{
+				id = sh->ledger_id;
+				dsm_detach(seg);
+				ereport(LOG,
+						(errmsg("jldp: the worker committing charge %lld of dataset \"%s\" ended after its commit, before its verdict",
+								(long long) id, jl_msg_str(r->dataset))));
+				return id;
+			}
+			dsm_detach(seg);
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("the privacy budget charge of dataset \"%s\" was not committed", jl_msg_str(r->dataset)),
+					 errdetail("The background worker committing it ended before its commit; nothing was charged or released. The server log says why it ended."),
+					 errhint("Run the release again.")));
+		}
+		/* it ended before its transaction: nothing was charged */
+		if (attempt >= JL_WORKER_ATTEMPTS)
+		{
+			dsm_detach(seg);
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("the background worker committing the privacy budget charge could not start"),
+					 errdetail("%d workers in a row ended before their transaction (they could not load the jldp library, be forked or connect); nothing was charged or released. The server log says why.",
+							   JL_WORKER_ATTEMPTS),
+					 errhint("Run the release again; if it keeps failing, check that the server can load jldp.")));
+		}
+		ereport(LOG,
+				(errmsg("jldp: the worker for a charge of dataset \"%s\" ended before its transaction (attempt %d of %d); starting another",
+						jl_msg_str(r->dataset), attempt, JL_WORKER_ATTEMPTS)));
+		pg_usleep(10000L << attempt);
+		CHECK_FOR_INTERRUPTS();
+		sh->stage = JL_STAGE_NONE;
+		sh->xid = InvalidTransactionId;
+		sh->verdict = JL_VERDICT_NONE;
+		sh->ledger_id = 0;
+		pg_write_barrier();
 	}
-	dsm_detach(seg);
-	ereport(ERROR,
-			(errcode(ERRCODE_INTERNAL_ERROR),
-			 errmsg("the background worker committing the privacy budget charge ended without a verdict"),
-			 errdetail("Nothing was released; the server log says why the worker ended."),
-			 errhint("If the worker committed the charge before it ended, it stands: see jl_ledger.")));
 	return 0;					/* not reached */
 }
