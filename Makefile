@@ -44,7 +44,7 @@ all install installcheck:
 	@echo "PostgreSQL 15 server headers are missing: run 'make deps' (or test/deps.sh)" >&2; exit 1
 endif
 
-.PHONY: deps demo test bench load unit paper
+.PHONY: deps demo test bench load unit paper fuzz
 
 deps:
 	test/deps.sh
@@ -75,3 +75,8 @@ paper:
 
 unit:
 	$(MAKE) -C test/unit run
+
+# the SQL fuzzer for 30 minutes (make test runs it for 150 s)
+fuzz:
+	test/deps.sh
+	test/fuzz_cluster.sh $${JLDP_FUZZ_SECONDS:-1800}

@@ -72,6 +72,28 @@ GROUP BY method ORDER BY method;
 -- unchanged to rounding
 SELECT max(ns_sq(jl_linear_predict(x, ad), jl_linear_predict(jl_nullspace_clean(x, ad, 0), ad))) < 1e-28 AS exact_nullspace
 FROM vec, model;
+-- ... and removes all of it: the result is the orthogonal projection of x
+-- onto the range of a_desired (0.3.3 returned x unchanged); the paper's toy
+-- model by hand, (3,1) onto (1,-1)/sqrt 2 is (1,-1), (5,5) onto it is 0
+SELECT ns_round(jl_nullspace_clean('{3,1}', '{{1},{-1}}', 0)) AS toy_projected,
+       ns_round(jl_nullspace_clean('{5,5}', '{{1},{-1}}', 0)) AS toy_null;
+-- here, against the projection computed in SQL: a_desired's two columns
+-- orthonormalised by Gram-Schmidt, Q Q^T x
+CREATE TEMP TABLE ns_q AS
+  WITH a AS (SELECT ARRAY(SELECT ad[i][1] FROM generate_series(1, 6) i) AS c1,
+                    ARRAY(SELECT ad[i][2] FROM generate_series(1, 6) i) AS c2 FROM model),
+       q1 AS (SELECT c1, c2, sqrt((SELECT sum(v * v) FROM unnest(c1) v)) AS n1 FROM a),
+       u AS (SELECT ARRAY(SELECT c1[i] / n1 FROM generate_series(1, 6) i) AS e1, c2 FROM q1),
+       w AS (SELECT e1, ARRAY(SELECT c2[i] - (SELECT sum(p * q) FROM unnest(e1, c2) t(p, q)) * e1[i]
+                               FROM generate_series(1, 6) i) AS r FROM u)
+  SELECT e1, ARRAY(SELECT r[i] / sqrt((SELECT sum(v * v) FROM unnest(r) v)) FROM generate_series(1, 6) i) AS e2
+  FROM w;
+SELECT max(sqrt(ns_sq(jl_nullspace_clean(x, ad, 0),
+                      ARRAY(SELECT (SELECT sum(p * q) FROM unnest(e1, x) t(p, q)) * e1[i]
+                                 + (SELECT sum(p * q) FROM unnest(e2, x) t(p, q)) * e2[i]
+                            FROM generate_series(1, 6) i)))
+           / sqrt(ns_sq(x, array_fill(0::float8, ARRAY[6])))) < 1e-12 AS zero_error_is_the_projection
+FROM vec, model, ns_q;
 -- a larger budget removes more of x
 SELECT avg(ns_sq(x, jl_nullspace_clean(x, ad, 0.001))) < avg(ns_sq(x, jl_nullspace_clean(x, ad, 0.1))) AS monotone
 FROM vec, model;

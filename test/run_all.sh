@@ -33,6 +33,12 @@ test/stat/run.sh
 test/sparse_memory.sh
 test/cancel_memory.sh
 
+echo "== cancels of the longest calibrations"
+test/cancel_latency.sh
+
+echo "== fuzz: every routine with hostile arguments (test/fuzz.sh, ${JLDP_FUZZ_SECONDS:-150} s; make fuzz runs longer)"
+test/fuzz.sh "${JLDP_FUZZ_SECONDS:-150}"
+
 echo "== two sessions racing for the last of a budget"
 test/concurrency.sh
 

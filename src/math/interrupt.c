@@ -6,3 +6,4 @@
 #include <stddef.h>
 
 void		(*jl_interrupt_hook) (void) = NULL;
+bool		(*jl_cancel_pending_hook) (void) = NULL;

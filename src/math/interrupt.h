@@ -15,6 +15,9 @@
 #ifndef JLDP_MATH_INTERRUPT_H
 #define JLDP_MATH_INTERRUPT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* the hook; NULL: no check */
 extern void (*jl_interrupt_hook) (void);
 
@@ -23,6 +26,21 @@ jl_interrupt_check(void)
 {
 	if (jl_interrupt_hook)
 		jl_interrupt_hook();
+}
+
+/*
+ * For a loop that holds malloc'd memory: jl_cancel_pending() tells whether
+ * a cancel or terminate is waiting; the loop then frees what it holds and
+ * returns its failure, and the caller runs its interrupt check (the glue's
+ * CHECK_FOR_INTERRUPTS) before it reports the failure.  Without a hook:
+ * never.
+ */
+extern bool (*jl_cancel_pending_hook) (void);
+
+static inline bool
+jl_cancel_pending(void)
+{
+	return jl_cancel_pending_hook != NULL && jl_cancel_pending_hook();
 }
 
 #endif							/* JLDP_MATH_INTERRUPT_H */

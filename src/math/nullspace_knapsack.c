@@ -174,3 +174,37 @@ jl_ns_waterfill(const double *H, int n, double eps, int *order,
 	}
 	return used;
 }
+
+double
+jl_ns_whole(const double *H, int n, double eps, int *order, int presorted,
+			double *alpha)
+{
+	int			m = 0,
+				i,
+				j;
+	double		used = 0.0;
+
+	for (j = 0; j < n; j++)
+		alpha[j] = H[j] <= 0.0 ? 1.0 : 0.0;
+	if (!presorted)
+	{
+		for (j = 0; j < n; j++)
+			if (H[j] > 0.0)
+				order[m++] = j;
+		sort_by(order, m, H);
+	}
+	else
+		m = n;
+	for (i = 0; i < m; i++)
+	{
+		int			k = order[i];
+
+		/* a NaN or infinite cost (overflow) never fits */
+		if (H[k] > 0.0 && used + H[k] <= eps)
+		{
+			alpha[k] = 1.0;
+			used += H[k];
+		}
+	}
+	return used;
+}

@@ -31,4 +31,17 @@ extern double jl_ns_knapsack(const double *G, const double *H, int n,
 extern double jl_ns_waterfill(const double *H, int n, double eps, int *order,
 							  double *alpha);
 
+/*
+ * Whole components only, for a budget that stands for zero (utility_error
+ * 0, see nullspace_model.h): alpha_j in {0, 1}, items with H_j <= 0 taken,
+ * then, in increasing H_j (or in the given order when presorted is
+ * nonzero), every item that still fits in eps.  No item is removed in
+ * part: a fraction of a component that costs more than rounding would
+ * move x~ away from the projection without any guarantee being at stake.
+ * order: n ints of scratch, or the precomputed order.  Returns
+ * sum alpha_j H_j.
+ */
+extern double jl_ns_whole(const double *H, int n, double eps, int *order,
+						  int presorted, double *alpha);
+
 #endif

@@ -16,9 +16,6 @@ extern void dgesvd_(const char *jobu, const char *jobvt, const int *m,
 					const int *n, double *a, const int *lda, double *s,
 					double *u, const int *ldu, double *vt, const int *ldvt,
 					double *work, const int *lwork, int *info);
-extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
-				   const int *lda, double *w, double *work, const int *lwork,
-				   int *info);
 
 /* a + b, or SIZE_MAX on overflow */
 static size_t
@@ -73,19 +70,22 @@ all_zero(const double *a, size_t n)
 	return true;
 }
 
-/* thin SVD of the column-major m x n matrix a (destroyed): s (min(m,n)),
- * u (m x p, if wanted) and vt (p x n) */
+/* SVD of the column-major m x n matrix a (destroyed): s (min(m,n)),
+ * u (m x p, if wanted) and vt (p x n, or n x n with full_v: the right
+ * singular vectors of the zero singular values too) */
 static JlNsStatus
-svd(int m, int n, double *a, double *s, double *u, double *vt)
+svd(int m, int n, double *a, double *s, double *u, double *vt, int full_v)
 {
 	int			p = m < n ? m : n,
 				lwork = -1,
 				info = 0,
-				ldu = m;
+				ldu = m,
+				ldvt = full_v ? n : p;
+	const char *jobvt = full_v ? "A" : "S";
 	double		wq = 0.0,
 			   *work;
 
-	dgesvd_(u ? "S" : "N", "S", &m, &n, a, &m, s, u, &ldu, vt, &p, &wq,
+	dgesvd_(u ? "S" : "N", jobvt, &m, &n, a, &m, s, u, &ldu, vt, &ldvt, &wq,
 			&lwork, &info);
 	if (info != 0)
 		return JL_NS_LAPACK_FAILED;
@@ -93,7 +93,7 @@ svd(int m, int n, double *a, double *s, double *u, double *vt)
 	work = malloc((size_t) lwork * sizeof(double));
 	if (work == NULL)
 		return JL_NS_NO_MEMORY;
-	dgesvd_(u ? "S" : "N", "S", &m, &n, a, &m, s, u, &ldu, vt, &p, work,
+	dgesvd_(u ? "S" : "N", jobvt, &m, &n, a, &m, s, u, &ldu, vt, &ldvt, work,
 			&lwork, &info);
 	free(work);
 	if (info != 0)
@@ -103,28 +103,6 @@ svd(int m, int n, double *a, double *s, double *u, double *vt)
 		if (!isfinite(s[info]))
 			return JL_NS_OVERFLOW;
 	return JL_NS_OK;
-}
-
-/* eigenvalues (ascending, w) and eigenvectors (columns of a) of the
- * symmetric column-major n x n matrix a */
-static JlNsStatus
-syev(int n, double *a, double *w)
-{
-	int			lwork = -1,
-				info = 0;
-	double		wq = 0.0,
-			   *work;
-
-	dsyev_("V", "U", &n, a, &n, w, &wq, &lwork, &info);
-	if (info != 0)
-		return JL_NS_LAPACK_FAILED;
-	lwork = (int) wq;
-	work = malloc((size_t) lwork * sizeof(double));
-	if (work == NULL)
-		return JL_NS_NO_MEMORY;
-	dsyev_("V", "U", &n, a, &n, w, work, &lwork, &info);
-	free(work);
-	return info == 0 ? JL_NS_OK : JL_NS_LAPACK_FAILED;
 }
 
 /* the model block with room for s kept and s0 cut directions */
@@ -165,8 +143,49 @@ model_alloc(int method, int d, int md, int mc, int s, int s0)
 	return m;
 }
 
-/* A_d^T (md x d, each output's coefficients contiguous) and the largest
- * |coefficient| of each feature */
+/*
+ * ||v||_2 of n finite doubles, scaled by a power of two near max |v_i| so
+ * that no square overflows or underflows in bulk.  The result is at most
+ * ||v||_2 (1 + gamma_(n+2)): n squares and their sum, the square root;
+ * the scaling is exact, and a scaled element that underflows moves the
+ * sum (at least 1/4) by 2^-1074 at most.
+ */
+static double
+norm2(const double *v, size_t n)
+{
+	double		mx = 0.0,
+				sum = 0.0,
+				sc;
+	size_t		i;
+	int			e;
+
+	for (i = 0; i < n; i++)
+		if (fabs(v[i]) > mx)
+			mx = fabs(v[i]);
+	if (mx == 0.0)
+		return 0.0;
+	(void) frexp(mx, &e);		/* mx in [2^(e-1), 2^e) */
+	if (e > -1000 && e < 1000)
+	{
+		sc = ldexp(1.0, -e);
+		for (i = 0; i < n; i++)
+			sum += (v[i] * sc) * (v[i] * sc);
+	}
+	else
+	{
+		/* 2^-e itself would be subnormal or overflow */
+		for (i = 0; i < n; i++)
+		{
+			double		t = ldexp(v[i], -e);
+
+			sum += t * t;
+		}
+	}
+	return ldexp(sqrt(sum), e);
+}
+
+/* A_d^T (md x d, each output's coefficients contiguous), the largest
+ * |coefficient| of each feature, and ||A_d||_F */
 static void
 store_desired(JlNsModel *m, const double *Ad)
 {
@@ -185,6 +204,7 @@ store_desired(JlNsModel *m, const double *Ad)
 				m->amax[i] = fabs(v);
 		}
 	}
+	m->ad_fro = norm2(Ad, (size_t) m->d * m->md);
 }
 
 static JlNsStatus
@@ -204,7 +224,7 @@ build_desired(int method, int d, int md, const double *Ad, JlNsModel **out)
 		goto done;
 	/* row-major A_d (d x md) is the column-major md x d matrix A_d^T */
 	memcpy(a, Ad, (size_t) d * md * sizeof(double));
-	st = svd(md, d, a, sv, NULL, vt);
+	st = svd(md, d, a, sv, NULL, vt, 0);
 	if (st != JL_NS_OK)
 		goto done;
 	/* A_d^T = Z Sigma U^T: the rows of vt are the u_j; sigma_j = 0 are in
@@ -255,8 +275,10 @@ build_confidential(int d, int md, int mc, const double *Ad, const double *Ac,
 	double	   *sv = malloc((size_t) p * sizeof(double));
 	double	   *u = malloc(mul_sz((size_t) mm, (size_t) p) * sizeof(double));
 	double	   *vt = malloc(mul_sz((size_t) p, (size_t) d) * sizeof(double));
-	double	   *C = NULL,
-			   *w = NULL;
+	double	   *zd = NULL,
+			   *w = NULL,
+			   *wt = NULL;
+	int			q;
 	JlNsStatus	st = JL_NS_NO_MEMORY;
 	JlNsModel  *m;
 
@@ -271,34 +293,42 @@ build_confidential(int d, int md, int mc, const double *Ad, const double *Ac,
 			a[md + r + (size_t) i * mm] = Ac[(size_t) i * mc + r];
 	}
 	/* [A_d A_c]^T = Z Sigma Q^T */
-	st = svd(mm, d, a, sv, u, vt);
+	st = svd(mm, d, a, sv, u, vt, 0);
 	if (st != JL_NS_OK)
 		goto done;
 	while (s < p && sv[s] > JL_NS_CUTOFF * sv[0])
 		s++;
 	s0 = p - s;
-	C = malloc(mul_sz((size_t) s, (size_t) s) * sizeof(double));
-	w = malloc((size_t) s * sizeof(double));
-	if (C == NULL || w == NULL)
+	q = md < s ? md : s;
+	zd = malloc(mul_sz((size_t) md, (size_t) s) * sizeof(double));
+	w = malloc((size_t) q * sizeof(double));
+	wt = malloc(mul_sz((size_t) s, (size_t) s) * sizeof(double));
+	if (zd == NULL || w == NULL || wt == NULL)
 	{
 		st = JL_NS_NO_MEMORY;
 		goto done;
 	}
+
 	/*
 	 * In the basis Q Sigma^-1 of S, B_d + B_c is the identity and B_d is
-	 * Z_d^T Z_d (Z_d: the first md rows of Z); its eigenvectors W
-	 * diagonalise both, B_d with mu_j and B_c with 1 - mu_j.
+	 * C = Z_d^T Z_d (Z_d: the first md rows of Z); its eigenvectors W
+	 * diagonalise both, B_d with mu_j and B_c with 1 - mu_j.  They are
+	 * taken from the SVD of Z_d = P Omega W^T (mu_j = omega_j^2), not from
+	 * an eigensolver on C, whose eigenvalues carry an absolute error of
+	 * about u: a direction A_d does not see (mu_j = 0, seen by A_c only)
+	 * came out with mu_j = +-1e-17, i.e. with a planned cost mu_j a_j^2
+	 * that is rounding alone, yet for a large x a real part of the budget,
+	 * and at eps = 0 free only where rounding made it negative (clamped to
+	 * 0).  From the SVD the error of mu_j is about u omega_j, and mu_j = 0
+	 * exactly past Z_d's md rows (the full s x s W gives that null
+	 * space).  Forming C would also square Z_d's condition, which costs
+	 * accuracy in W when the nonzero mu_j are small (A_c much larger than
+	 * A_d).
 	 */
 	for (i = 0; i < s; i++)
-		for (j = 0; j < s; j++)
-		{
-			double		t = 0.0;
-
-			for (r = 0; r < md; r++)
-				t += u[r + (size_t) i * mm] * u[r + (size_t) j * mm];
-			C[i + (size_t) j * s] = t;
-		}
-	st = syev(s, C, w);
+		for (r = 0; r < md; r++)
+			zd[r + (size_t) i * md] = u[r + (size_t) i * mm];
+	st = svd(md, s, zd, w, NULL, wt, 1);
 	if (st != JL_NS_OK)
 		goto done;
 	m = model_alloc(JL_NS_CONFIDENTIAL, d, md, mc, s, s0);
@@ -307,12 +337,16 @@ build_confidential(int d, int md, int mc, const double *Ad, const double *Ac,
 		st = JL_NS_NO_MEMORY;
 		goto done;
 	}
+	/* mu ascending: the rows of W^T from the last (omega = 0 past q) */
 	for (j = 0; j < s; j++)
 	{
-		m->lam[j] = w[j] < 0.0 ? 0.0 : (w[j] > 1.0 ? 1.0 : w[j]);
+		int			k = s - 1 - j;
+		double		mu = k < q ? w[k] * w[k] : 0.0;
+
+		m->lam[j] = mu > 1.0 ? 1.0 : mu;
 		m->sig[j] = sv[j];
 		for (i = 0; i < s; i++)
-			m->W[(size_t) i * s + j] = C[i + (size_t) j * s];
+			m->W[(size_t) i * s + j] = wt[k + (size_t) i * s];
 	}
 	for (j = 0; j < p; j++)
 		for (i = 0; i < d; i++)
@@ -343,8 +377,9 @@ done:
 	free(sv);
 	free(u);
 	free(vt);
-	free(C);
+	free(zd);
 	free(w);
+	free(wt);
 	return st;
 }
 
@@ -741,12 +776,14 @@ combine(const double *Ut, int s, int d, const double *c, double *out)
 
 /*
  * One plan at budget b: x~ into out, returns the planned error.  The
- * scratch holds y (the coordinates), which does not depend on b and is
- * computed by the caller.
+ * scratch holds y (the coordinates, and Algorithm 2's y0 = U0^T x after
+ * them), which does not depend on b and is computed by the caller.  With
+ * whole (utility_error 0) only whole components go, those that fit in b
+ * (jl_ns_whole); otherwise the allocation of the method.
  */
 static double
 plan(const JlNsModel *m, const double *y, const double *a, double h0,
-	 double b, double *out, double *scratch, int *iscratch)
+	 double b, int whole, double *out, double *scratch, int *iscratch)
 {
 	int			s = m->s,
 				j,
@@ -755,7 +792,7 @@ plan(const JlNsModel *m, const double *y, const double *a, double h0,
 			   *G = H + s,
 			   *alpha = G + s,
 			   *c = alpha + s,
-			   *t = c + s;
+			   *t = c + s;		/* s + s0 */
 	double		used;
 
 	if (m->method != JL_NS_CONFIDENTIAL)
@@ -765,7 +802,9 @@ plan(const JlNsModel *m, const double *y, const double *a, double h0,
 			H[j] = m->lam[j] * y[j] * y[j];
 			G[j] = 1.0;
 		}
-		if (m->method == JL_NS_WATERFILL)
+		if (whole)
+			used = jl_ns_whole(H, s, b, iscratch, 0, alpha);
+		else if (m->method == JL_NS_WATERFILL)
 			used = jl_ns_waterfill(H, s, b, iscratch, alpha);
 		else
 			used = jl_ns_knapsack(G, H, s, b, iscratch, 0, alpha);
@@ -779,10 +818,14 @@ plan(const JlNsModel *m, const double *y, const double *a, double h0,
 	 * Algorithm 2: the cut directions cost h0 whole; the rest of the budget
 	 * (by the triangle inequality, sqrt(b) - sqrt(h0) in norm) goes to the
 	 * generalised eigencomponents a_j, in the order of mu ascending (G/H =
-	 * (1 - mu)/mu decreasing, independent of x).
+	 * (1 - mu)/mu decreasing, independent of x); if h0 alone exceeds b,
+	 * nothing of S goes and the certificate decides.  With a budget that
+	 * stands for 0 (whole), cut directions A_d sees more than rounding
+	 * allows are kept instead: at eps = 0 they are free only if h0 fits.
 	 */
 	{
-		double		rb = sqrt(b) - sqrt(h0);
+		int			cut = !whole || h0 <= b;
+		double		rb = cut ? sqrt(b) - sqrt(h0) : sqrt(b);
 		double		bb = rb > 0.0 ? rb * rb : 0.0;
 
 		for (j = 0; j < s; j++)
@@ -791,13 +834,10 @@ plan(const JlNsModel *m, const double *y, const double *a, double h0,
 			G[j] = (1.0 - m->lam[j]) * a[j] * a[j];
 			iscratch[j] = j;
 		}
-		if (b > 0.0 && h0 > b)
-		{
-			/* the cut directions alone exceed the budget: remove nothing
-			 * of S either; the caller's certificate sees the result */
-			bb = 0.0;
-		}
-		used = jl_ns_knapsack(G, H, s, bb, iscratch, 1, alpha);
+		if (whole)
+			used = jl_ns_whole(H, s, bb, iscratch, 1, alpha);
+		else
+			used = jl_ns_knapsack(G, H, s, bb, iscratch, 1, alpha);
 		for (j = 0; j < s; j++)
 			c[j] = (1.0 - alpha[j]) * a[j];
 		/* coordinates in Q: t = Sigma^-1 W c */
@@ -809,9 +849,39 @@ plan(const JlNsModel *m, const double *y, const double *a, double h0,
 				v += m->W[(size_t) i * s + j] * c[j];
 			t[i] = v / m->sig[i];
 		}
-		combine(m->Ut, s, m->d, t, out);
-		return used + h0;
+		if (cut)
+		{
+			combine(m->Ut, s, m->d, t, out);
+			return used + h0;
+		}
+		/* U0t follows Ut in the model: keep the cut directions' y0 */
+		memcpy(t + s, y + s, (size_t) m->s0 * sizeof(double));
+		combine(m->Ut, s + m->s0, m->d, t, out);
+		return used;
 	}
+}
+
+/*
+ * rho(x) of utility_error 0 (nullspace_model.h), rounded down so that the
+ * certificate never accepts more than the stated bound: ||A_d||_F and
+ * ||x||_2 are computed with relative errors of at most gamma_(d md + 2)
+ * and gamma_(d + 2), and four more roundings follow (tau is exact, a
+ * power of two times an integer).  Overflow gives DBL_MAX, also rounded
+ * down, so the target stays finite and an infinite certificate fails.
+ */
+static double
+zero_allowance(const JlNsModel *m, const double *x)
+{
+	double		n = (double) m->d * m->md + (double) m->d;
+	double		tau = (double) JL_NS_ZERO_TAU * (m->d + m->md) * JL_U_ROUND;
+	double		t = tau * m->ad_fro * norm2(x, (size_t) m->d);
+
+	t = t * t;
+	if (!(t <= DBL_MAX))
+		t = DBL_MAX;
+	t *= 1.0 - jl_gamma(2.0 * n + 16.0);
+	/* + 2^-1023 rounds to at most the stated + 2^-1022 */
+	return t + DBL_MIN / 2.0;
 }
 
 void
@@ -832,7 +902,8 @@ jl_ns_clean(const JlNsModel *m, const double *x, double eps, double *out,
 			   *work = D + 2 * (size_t) d;
 	double		h0 = 0.0,
 				planned = 0.0,
-				cert = 0.0;
+				cert = 0.0,
+				target = eps;
 
 	coords(m->Ut, s, d, x, y);
 	if (m->method == JL_NS_CONFIDENTIAL)
@@ -862,12 +933,48 @@ jl_ns_clean(const JlNsModel *m, const double *x, double eps, double *out,
 			}
 		}
 	}
-	for (level = 0; level < 4; level++)
+	if (eps > 0.0)
 	{
-		planned = plan(m, y, a, h0, eps * fraction[level], out, work, iscratch);
-		cert = jl_ns_certify(m->AdT, m->amax, d, m->md, x, out, eps, r, g, D);
-		if (cert <= eps)
-			break;
+		for (level = 0; level < 4; level++)
+		{
+			planned = plan(m, y, a, h0, eps * fraction[level], 0, out, work,
+						   iscratch);
+			cert = jl_ns_certify(m->AdT, m->amax, d, m->md, x, out, eps, r, g, D);
+			if (cert <= eps)
+				break;
+		}
+	}
+	else
+	{
+		/*
+		 * utility_error 0: the components that are free up to rounding,
+		 * whole, planned within rho/16 so that the rounding of x~ and of the
+		 * certificate's own evaluation has the rest; certified against rho.
+		 */
+		target = zero_allowance(m, x);
+		level = 0;
+		planned = plan(m, y, a, h0, target / 16.0, 1, out, work, iscratch);
+		cert = jl_ns_certify(m->AdT, m->amax, d, m->md, x, out, target, r, g, D);
+		if (!(cert <= target))
+			level = 4;
+	}
+
+	/*
+	 * Before x~ = x: the orthogonal part of the null space alone, x~ =
+	 * U U^T x (Algorithm 1 at eps = 0; at eps > 0 that is the plan at
+	 * budget 0 already) or Q Q^T x + U0 U0^T x (Algorithm 2: the common
+	 * null space only).  Algorithm 2's free components along generalised
+	 * eigenvectors are oblique: for a large x their removal is a large
+	 * x - x~ whose rounding a small budget cannot absorb, while the
+	 * orthogonal part keeps x - x~ within |x| and involves no Sigma^-1.
+	 */
+	if (level == 4 && (m->method == JL_NS_CONFIDENTIAL || !(eps > 0.0)))
+	{
+		combine(m->Ut, s + m->s0, d, y, out);
+		planned = 0.0;
+		cert = jl_ns_certify(m->AdT, m->amax, d, m->md, x, out, target, r, g, D);
+		if (cert <= target)
+			level = 3;
 	}
 	if (level == 4)
 	{
@@ -878,6 +985,7 @@ jl_ns_clean(const JlNsModel *m, const double *x, double eps, double *out,
 	{
 		rep->planned = planned;
 		rep->certified = cert;
+		rep->budget = target;
 		rep->level = level;
 	}
 }

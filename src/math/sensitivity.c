@@ -6,6 +6,7 @@
  * computation, so the noise they calibrate is never too small.
  */
 #include "math/sensitivity.h"
+#include "math/interrupt.h"
 #include "math/fp.h"
 
 #include <cblas.h>
@@ -78,10 +79,29 @@ jl_gram(const double *P, int64_t d, int k)
 	int			a,
 				b;
 
+	int64_t		i,
+				block = JL_GRAM_BLOCK_FLOPS / ((int64_t) k * k);
+
 	if (G == NULL)
 		return NULL;
-	cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, k, (int) d, 1.0, P, k,
-				0.0, G, k);
+	/*
+	 * In blocks of rows of about JL_GRAM_BLOCK_FLOPS each (tens of
+	 * milliseconds), so that a cancel is seen between them: the sum is
+	 * still one of d terms per entry (the same error bound).
+	 */
+	if (block < 1)
+		block = 1;
+	for (i = 0; i < d; i += block)
+	{
+		if (jl_cancel_pending())
+		{
+			free(G);
+			return NULL;
+		}
+		cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, k,
+					(int) (d - i < block ? d - i : block), 1.0, P + i * k, k,
+					1.0, G, k);
+	}
 	for (a = 0; a < k; a++)
 		for (b = 0; b < a; b++)
 			G[a * k + b] = G[b * k + a];

@@ -45,7 +45,12 @@ double		jl_row_l1_sensitivity(const double *P, int64_t d, int k,
 double		jl_row_l1_sensitivity_gram(const double *G, int64_t d, int k,
 									   JlRowMethod *method);
 
-/* G = P^T P (k x k, both triangles filled), malloc'ed; NULL if out of memory. */
+/*
+ * G = P^T P (k x k, both triangles filled), malloc'ed; NULL if out of
+ * memory or cancelled (jl_cancel_pending, between blocks of rows of about
+ * JL_GRAM_BLOCK_FLOPS).
+ */
+#define JL_GRAM_BLOCK_FLOPS 100000000
 double	   *jl_gram(const double *P, int64_t d, int k);
 
 /* Upper bound on the spectral norm sigma_max(P) (LAPACK dsyev on P^T P). */
@@ -108,10 +113,12 @@ jl_proj_stat(const JlProjStats *st, JlProjStat which)
 void		jl_identity_stats(int64_t d, JlProjStats *st);
 
 /*
- * Limits on the row statistics, whose BLAS and LAPACK calls cannot be
- * interrupted: keep them to seconds.
+ * Limits on the row statistics: the Gram matrix (d k^2) is accumulated in
+ * cancellable blocks, but its eigenvalues (k^3) are one LAPACK call that
+ * cannot be interrupted: k <= 1024 keeps it below about 0.1 s, and d k^2
+ * keeps a calibration near a second.
  */
-#define JL_ROW_MAX_K 2048
+#define JL_ROW_MAX_K 1024
 #define JL_ROW_MAX_WORK 4e10
 static inline bool
 jl_row_stats_affordable(int64_t d, int k)

@@ -33,6 +33,13 @@ check_interrupts(void)
 	CHECK_FOR_INTERRUPTS();
 }
 
+/* ... and loops that hold memory stop and return when this is true */
+static bool
+cancel_pending(void)
+{
+	return QueryCancelPending || ProcDiePending;
+}
+
 void
 _PG_init(void)
 {
@@ -41,6 +48,7 @@ _PG_init(void)
 	if (blas_thread_shutdown_)
 		blas_thread_shutdown_();
 	jl_interrupt_hook = check_interrupts;
+	jl_cancel_pending_hook = cancel_pending;
 	jl_drop_guard_init();
 	jl_keywrap_master_init();
 }

@@ -280,6 +280,13 @@ solve(LinFitState *s, double **W, double **b)
 	JlLinStatus st;
 
 	flush(s);
+	for (Size i = 0; i < jl_lin_stats_doubles(s->d, s->m); i++)
+		if (!isfinite(s->stats[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("jl_linear_fit: the sums of squares of the group overflow"),
+					 errdetail("Values of magnitude 1e154 or more, or very many large ones, have squares beyond double precision."),
+					 errhint("Rescale the features and labels.")));
 	*W = palloc_extended(mul_size(sizeof(double), mul_size(s->d, s->m)), MCXT_ALLOC_HUGE);
 	*b = palloc(sizeof(double) * s->m);
 	st = jl_lin_solve(&s->st, s->ridge, s->intercept, *W, *b, &rank);
@@ -289,8 +296,9 @@ solve(LinFitState *s, double **W, double **b)
 				 errmsg("out of memory solving jl_linear_fit")));
 	if (st != JL_LIN_OK)
 		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("LAPACK failed to solve jl_linear_fit")));
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("LAPACK could not solve jl_linear_fit"),
+				 errhint("Rescale the features and labels.")));
 }
 
 Datum

@@ -314,8 +314,10 @@ check_row_work(int64 d, int k)
 static void
 lapack_failed(const char *what)
 {
+	/* a computation that stopped for a cancel: the cancel is the error */
+	CHECK_FOR_INTERRUPTS();
 	ereport(ERROR,
-			(errcode(ERRCODE_INTERNAL_ERROR),
+			(errcode(ERRCODE_OUT_OF_MEMORY),
 			 errmsg("could not compute the %s of the projection", what),
 			 errdetail("LAPACK or memory allocation failed.")));
 }

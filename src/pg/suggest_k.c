@@ -232,6 +232,8 @@ read_release_options(FunctionCallInfo fcinfo, const SuggestArgs *a,
 	o->epsilon = a->epsilon;
 	o->neighbor = a->neighbor;
 	o->bound = PG_GETARG_FLOAT8(6);
+	/* at once: every k would refuse them, one calibration after another */
+	jl_require_scales(o->epsilon, o->bound);
 	jl_read_calibration(fcinfo, 10, 8, o->noise, &o->calibration, &o->delta);
 	c->kind = jl_parse_kind(PG_ARGISNULL(9) ? cstring_to_text("rademacher") :
 							PG_GETARG_TEXT_PP(9));

@@ -15,6 +15,10 @@
 #include "math/covariance_accountant.h"
 #include "math/covariance_normal.h"
 #include "math/covariance.h"
+#include "math/graph_accountant.h"
+#include "math/interrupt.h"
+
+#include <time.h>
 
 static JlRandom rng;
 
@@ -486,6 +490,58 @@ test_clip_rows(void)
 	check(fin == fcases, "jl_cov_copy_finite copies and agrees with isfinite on %d of %d arrays (NaN, +-Infinity at every position of 1 to 41)", fin, fcases);
 }
 
+static long interrupt_calls;
+
+static void
+count_interrupt(void)
+{
+	interrupt_calls++;
+}
+
+static double
+seconds_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/*
+ * Arguments outside the accountants' range are refused at once (0.3.3 ran
+ * for minutes at epsilon 1e308: the continued fraction at x = inf on every
+ * call), and their loops call the interrupt hook.  The times are printed,
+ * not asserted (test/cancel_latency.sh measures cancels in the server).
+ */
+static void
+test_ranges(void)
+{
+	double		t0 = seconds_now(),
+				w;
+	int			ok;
+
+	ok = isnan(jl_cov_lift(8, 1e308, 1e-6, 1.0)) && isnan(jl_cov_lift(2, 1e200, 1e-6, 1.0)) &&
+		isnan(jl_graph_rho(8, 1e308, 1e-3)) && isnan(jl_cov_lift(8, 700.5, 1e-6, 1.0)) &&
+		jl_chi2_logsf(4.0, INFINITY) == -INFINITY;
+	check(ok,
+		  "epsilon above %g: NaN at once (%.3f s), log sf at infinity is -inf",
+		  JL_COV_MAX_EPSILON, seconds_now() - t0);
+	jl_interrupt_hook = count_interrupt;
+	interrupt_calls = 0;
+	t0 = seconds_now();
+	w = jl_cov_lift(JL_COV_MAX_R, JL_COV_MAX_EPSILON, 1e-12, 1.0);
+	check(isfinite(w) && interrupt_calls > 10,
+		  "the largest r at epsilon %g: lift %.4g in %.2f s, %ld interrupt checks",
+		  JL_COV_MAX_EPSILON, w, seconds_now() - t0, interrupt_calls);
+	interrupt_calls = 0;
+	t0 = seconds_now();
+	w = jl_graph_rho(JL_COV_MAX_R, 1e-12, 1e-300);
+	check(isfinite(w) && interrupt_calls > 10,
+		  "the largest r at epsilon 1e-12, delta 1e-300: rho %.4g in %.2f s, %ld interrupt checks",
+		  w, seconds_now() - t0, interrupt_calls);
+	jl_interrupt_hook = NULL;
+}
+
 int
 main(void)
 {
@@ -500,5 +556,6 @@ main(void)
 	test_normals();
 	test_from_gram();
 	test_clip_rows();
+	test_ranges();
 	return unit_done("test_covariance_accountant");
 }

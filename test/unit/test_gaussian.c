@@ -906,7 +906,9 @@ test_extremes(void)
 					}
 					else if (st == JL_ERR_SCALE || st == JL_ERR_GRID ||
 							 st == JL_ERR_CLASSIC_DELTA || st == JL_ERR_PAPER_K ||
-							 st == JL_ERR_PAPER_EPSILON)
+							 st == JL_ERR_PAPER_EPSILON ||
+							 ((st == JL_ERR_BOUND_RANGE || st == JL_ERR_NOISE_RANGE) &&
+							  jl_check_scales(eps[i], bnd[b]) == st))
 						refused++;
 					else
 					{

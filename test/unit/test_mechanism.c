@@ -317,11 +317,24 @@ test_errors(void)
 	ok = 1;
 	m = make(10, 5, 1.0, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, NAN, 1.0);
 	ok &= jl_mechanism_calibrate(&m) == JL_ERR_GRID;
-	m = make(10, 5, 1.0, 1e300, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 10.0, 1.0);
+	m = make(10, 5, 1.0, 1e100, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 1e201, 1.0);
 	ok &= jl_mechanism_calibrate(&m) == JL_ERR_GRID;
-	m = make(10, 5, 1.0, 1e-300, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 1e-10, 1.0);
+	m = make(10, 5, 1.0, 1e-100, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 1e-210, 1.0);
 	ok &= jl_mechanism_calibrate(&m) == JL_ERR_GRID;
 	check(ok, "projection sensitivity NaN, sensitivity 1e301 or 1e-310: JL_ERR_GRID");
+
+	/* the public scales, refused before any calibration (jl_check_scales) */
+	ok = 1;
+	m = make(10, 5, 1.0, 1e300, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 10.0, 1.0);
+	ok &= jl_mechanism_calibrate(&m) == JL_ERR_BOUND_RANGE;
+	m = make(10, 5, 1.0, 1e-160, JL_NEIGHBOR_ROW, JL_CALIBRATION_EXACT, NAN, 10.0, 1.0);
+	ok &= jl_mechanism_calibrate(&m) == JL_ERR_BOUND_RANGE;
+	m = make(10, 5, 1e-101, 1.0, JL_NEIGHBOR_ELEMENT, JL_CALIBRATION_EXACT, NAN, 10.0, 1.0);
+	ok &= jl_mechanism_calibrate(&m) == JL_ERR_NOISE_RANGE;
+	ok &= jl_check_scales(1.0, 1e100) == JL_OK && jl_check_scales(1.0, 1e-100) == JL_OK &&
+		jl_check_scales(1e-100, 1e-100) == JL_OK && jl_check_scales(1.0, 0.0) == JL_ERR_BOUND &&
+		jl_check_scales(NAN, 1.0) == JL_ERR_EPSILON;
+	check(ok, "bounds outside [1e-100, 1e100]: JL_ERR_BOUND_RANGE; bound / epsilon above 1e100: JL_ERR_NOISE_RANGE");
 
 	/* messages */
 	{

@@ -6,10 +6,12 @@
  * Not statistical: inputs come from a fixed-seed stream, so every run
  * checks the same cases.  The guarantee is checked in long double
  * (64-bit significand) on the doubles returned, with no tolerance: any
- * x~ with ||A_d^T (x - x~)||^2 > eps counts as a violation.  Negative
- * controls: the same checker must find violations in the paper's
- * coordinates a_j = v_j^T x for Algorithm 2 and in a plan whose budget is
- * exceeded by 1%.
+ * x~ with ||A_d^T (x - x~)||^2 > eps (at eps = 0: > the stated rounding
+ * bound rho(x)) counts as a violation.  At eps = 0 the results are also
+ * compared with projections computed independently (LAPACK QR, dgglse).
+ * Negative controls: the same checker must find violations in the
+ * paper's coordinates a_j = v_j^T x for Algorithm 2 and in a plan whose
+ * budget is exceeded by 1%.
  */
 #include "unit.h"
 #include "math/nullspace_knapsack.h"
@@ -18,6 +20,16 @@
 extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
 				   const int *lda, double *w, double *work, const int *lwork,
 				   int *info);
+extern void dgeqp3_(const int *m, const int *n, double *a, const int *lda,
+					int *jpvt, double *tau, double *work, const int *lwork,
+					int *info);
+extern void dorgqr_(const int *m, const int *n, const int *k, double *a,
+					const int *lda, const double *tau, double *work,
+					const int *lwork, int *info);
+extern void dgglse_(const int *m, const int *n, const int *p, double *a,
+					const int *lda, double *b, const int *ldb, double *c,
+					double *d, double *x, double *work, const int *lwork,
+					int *info);
 
 static uint64_t seed = 20261124;
 
@@ -50,6 +62,38 @@ quad_err(const double *A, int d, int m, const double *x, const double *xt)
 		e += r * r;
 	}
 	return e;
+}
+
+/*
+ * The stated bound at utility_error 0 (nullspace_model.h), in long double
+ * from the inputs, not from the model: (tau ||A||_F ||x||_2)^2 + 2^-1022,
+ * tau = JL_NS_ZERO_TAU (d + m) u.  Scaled by the largest entry so that
+ * entries of 1e150 or subnormal ones neither overflow nor vanish.
+ */
+static long double
+zero_bound(const double *A, int d, int m, const double *x)
+{
+	long double fa = 0.0L,
+				fx = 0.0L,
+				ma = 0.0L,
+				mx = 0.0L,
+				tau = (long double) JL_NS_ZERO_TAU * (d + m) * (DBL_EPSILON / 2.0),
+				b;
+	int			i;
+
+	for (i = 0; i < d * m; i++)
+		if (fabsl(A[i]) > ma)
+			ma = fabsl(A[i]);
+	for (i = 0; i < d; i++)
+		if (fabsl(x[i]) > mx)
+			mx = fabsl(x[i]);
+	for (i = 0; i < d * m && ma > 0.0L; i++)
+		fa += (A[i] / ma) * (A[i] / ma);
+	for (i = 0; i < d && mx > 0.0L; i++)
+		fx += (x[i] / mx) * (x[i] / mx);
+	/* long double's range (to 1e4932) holds the product of two doubles */
+	b = tau * ma * sqrtl(fa) * mx * sqrtl(fx);
+	return b * b + (long double) DBL_MIN;
 }
 
 /* ---------- knapsack against vertex enumeration ---------- */
@@ -573,6 +617,397 @@ paper_coordinates_violations(int cases)
 	return viol;
 }
 
+/* ---------- utility_error 0 against independent projections ---------- */
+
+/*
+ * An orthonormal basis Q (d x r, column-major, d x m of room) of range(A),
+ * A d x m row-major, from LAPACK's QR with column pivoting (dgeqp3,
+ * dorgqr): not the SVD the code under test uses.  The rank r counts
+ * |R_jj| > 1e-10 |R_11|; the models below have their rank r exactly in
+ * real arithmetic and a gap of ten decades or more in floating point.
+ */
+static int
+range_basis(const double *A, int d, int m, double *Q)
+{
+	int			p = d < m ? d : m,
+				lwork = -1,
+				info = 0,
+				r = 0,
+				i,
+				k,
+			   *jpvt = calloc(m, sizeof(int));
+	double	   *tau = malloc(sizeof(double) * p),
+				wq,
+			   *work;
+
+	for (i = 0; i < d; i++)
+		for (k = 0; k < m; k++)
+			Q[i + (size_t) k * d] = A[(size_t) i * m + k];
+	dgeqp3_(&d, &m, Q, &d, jpvt, tau, &wq, &lwork, &info);
+	lwork = (int) wq;
+	work = malloc(sizeof(double) * lwork);
+	dgeqp3_(&d, &m, Q, &d, jpvt, tau, work, &lwork, &info);
+	free(work);
+	while (r < p && fabs(Q[r + (size_t) r * d]) > 1e-10 * fabs(Q[0]))
+		r++;
+	lwork = -1;
+	dorgqr_(&d, &r, &r, Q, &d, tau, &wq, &lwork, &info);
+	lwork = (int) wq;
+	work = malloc(sizeof(double) * lwork);
+	dorgqr_(&d, &r, &r, Q, &d, tau, work, &lwork, &info);
+	free(work);
+	free(tau);
+	free(jpvt);
+	return r;
+}
+
+/* p = Q Q^T x (Q d x r, column-major), in long double */
+static void
+project(const double *Q, int d, int r, const double *x, long double *p)
+{
+	int			i,
+				k;
+
+	for (i = 0; i < d; i++)
+		p[i] = 0.0L;
+	for (k = 0; k < r; k++)
+	{
+		long double c = 0.0L;
+
+		for (i = 0; i < d; i++)
+			c += (long double) Q[i + (size_t) k * d] * x[i];
+		for (i = 0; i < d; i++)
+			p[i] += (long double) Q[i + (size_t) k * d] * c;
+	}
+}
+
+/* ||xt - p|| / ||x||, in long double */
+static double
+rel_dist(const double *xt, const long double *p, const double *x, int d)
+{
+	long double e = 0.0L,
+				n = 0.0L;
+	int			i;
+
+	for (i = 0; i < d; i++)
+	{
+		e += (xt[i] - p[i]) * (xt[i] - p[i]);
+		n += (long double) x[i] * x[i];
+	}
+	return (double) sqrtl(e / n);
+}
+
+/* A (d x m, row-major) of rank r: Gaussian, or B C with B d x r, C r x m */
+static void
+fill_rank(double *A, int d, int m, int r)
+{
+	int			i,
+				j,
+				k;
+
+	if (r == (d < m ? d : m))
+	{
+		for (i = 0; i < d * m; i++)
+			A[i] = rnd();
+		return;
+	}
+	{
+		double	   *B = malloc(sizeof(double) * d * r),
+				   *C = malloc(sizeof(double) * r * m);
+
+		for (i = 0; i < d * r; i++)
+			B[i] = rnd();
+		for (i = 0; i < r * m; i++)
+			C[i] = rnd();
+		for (i = 0; i < d; i++)
+			for (k = 0; k < m; k++)
+			{
+				double		t = 0.0;
+
+				for (j = 0; j < r; j++)
+					t += B[i * r + j] * C[j * m + k];
+				A[(size_t) i * m + k] = t;
+			}
+		free(B);
+		free(C);
+	}
+}
+
+/* x by kind: 0 Gaussian, 1 in range(A) (A z), 2 Gaussian + 1000 A z; m <= 32 */
+static void
+fill_x_zero(double *x, const double *A, int d, int m, int kind)
+{
+	int			i,
+				k;
+	double		z[32];
+
+	for (k = 0; k < m; k++)
+		z[k] = rnd();
+	for (i = 0; i < d; i++)
+	{
+		double		v = 0.0;
+
+		for (k = 0; k < m; k++)
+			v += A[(size_t) i * m + k] * z[k];
+		x[i] = kind == 0 ? rnd() : kind == 1 ? v : rnd() + 1000.0 * v;
+	}
+}
+
+/*
+ * Algorithm 1 at utility_error 0 is the orthogonal projection of x onto
+ * range(A_d): everything A_d does not use goes (A_d^T (x - proj x) = 0),
+ * nothing it uses stays behind.  Before the fix the certificate could not
+ * certify a bound of exactly 0 and every such call returned x itself.
+ * Shapes with m < d, m = d and m > d, full rank and rank-deficient.
+ */
+static void
+test_zero_projection(void)
+{
+	static const int shapes[][3] = {	/* d, m, rank */
+		{5, 2, 2}, {12, 3, 3}, {40, 5, 5}, {294, 6, 6}, {50, 1, 1},
+		{30, 6, 3}, {20, 4, 1}, {25, 25, 10}, {8, 8, 8}, {6, 10, 6},
+		{7, 12, 4}
+	};
+	int			nshape = sizeof(shapes) / sizeof(shapes[0]),
+				h,
+				t,
+				method,
+				cases = 0,
+				far = 0,
+				not_free = 0,
+				over = 0;
+	double		worst = 0.0;
+
+	for (h = 0; h < nshape; h++)
+	{
+		int			d = shapes[h][0],
+					m = shapes[h][1],
+					rk = shapes[h][2];
+		double	   *A = malloc(sizeof(double) * d * m),
+				   *Q = malloc(sizeof(double) * d * m),
+				   *x = malloc(sizeof(double) * d),
+				   *xt = malloc(sizeof(double) * d);
+		long double *p = malloc(sizeof(long double) * d);
+
+		for (t = 0; t < 30; t++)
+		{
+			int			r;
+
+			fill_rank(A, d, m, rk);
+			fill_x_zero(x, A, d, m, t % 3);
+			r = range_basis(A, d, m, Q);
+			if (r != rk)
+				note("reference rank %d, expected %d (d %d m %d)", r, rk, d, m);
+			project(Q, d, r, x, p);
+			for (method = JL_NS_WATERFILL; method <= JL_NS_KNAPSACK; method++)
+			{
+				JlNsModel  *M;
+				double	   *scr;
+				int		   *isc;
+				JlNsReport	rep;
+				double		e;
+
+				if (jl_ns_model_build(method, d, m, 0, A, NULL, &M) != JL_NS_OK)
+				{
+					check(0, "model build failed (d %d m %d)", d, m);
+					return;
+				}
+				scr = malloc(sizeof(double) * jl_ns_scratch_doubles(M));
+				isc = malloc(sizeof(int) * jl_ns_scratch_ints(M));
+				jl_ns_clean(M, x, 0.0, xt, scr, isc, &rep);
+				e = rel_dist(xt, p, x, d);
+				cases++;
+				if (e > worst)
+					worst = e;
+				if (e > 1e-13)
+				{
+					if (far < 5)
+						note("utility_error 0: d %d m %d rank %d x kind %d method %d: |x~ - proj x| / |x| = %.3g (level %d)",
+							 d, m, rk, t % 3, method, e, rep.level);
+					far++;
+				}
+				not_free += rep.level != 0;
+				over += quad_err(A, d, m, x, xt) > zero_bound(A, d, m, x);
+				jl_ns_model_free(M);
+				free(scr);
+				free(isc);
+			}
+		}
+		free(A);
+		free(Q);
+		free(x);
+		free(xt);
+		free(p);
+	}
+	check(far == 0 && not_free == 0 && over == 0,
+		  "utility_error 0, Algorithm 1: x~ = the orthogonal projection of x onto range(A_d) from a pivoted QR, in %d of %d cleanings (%d shapes, m < d, m >= d, rank-deficient; worst |x~ - proj x| / |x| %.2e, tolerance 1e-13); certified at level 0 in all but %d, over the stated bound %d",
+		  cases - far, cases, nshape, worst, not_free, over);
+}
+
+/*
+ * Algorithm 2 at utility_error 0: the common null space and the
+ * generalised eigenvectors A_d does not see (mu = 0) go whole, so x~ is
+ * the point of S = range([A_d A_c]) with A_d^T x~ = A_d^T x and the least
+ * ||A_c^T x~|| (the mu > 0 eigenvectors are B_c-orthogonal to the mu = 0
+ * ones, which is that problem's optimality condition).  Reference: QR of
+ * [A_d A_c] for S, then LAPACK's equality-constrained least squares
+ * dgglse.  Where the certificate sends the cleaning to level 3, x~ must be
+ * the orthogonal projection onto S.
+ */
+static void
+test_zero_confidential(void)
+{
+	static const int shapes[][3] = {	/* d, m_d, m_c */
+		{6, 2, 2}, {10, 3, 2}, {20, 2, 5}, {40, 5, 3}, {5, 2, 4},
+		{30, 1, 1}, {294, 1, 5}
+	};
+	int			nshape = sizeof(shapes) / sizeof(shapes[0]),
+				h,
+				t,
+				cases = 0,
+				far = 0,
+				level0 = 0,
+				level3 = 0,
+				over = 0;
+	double		worst = 0.0;
+
+	for (h = 0; h < nshape; h++)
+	{
+		int			d = shapes[h][0],
+					md = shapes[h][1],
+					mc = shapes[h][2],
+					mm = md + mc;
+		double	   *Ad = malloc(sizeof(double) * d * md),
+				   *Ac = malloc(sizeof(double) * d * mc),
+				   *Ab = malloc(sizeof(double) * d * mm),
+				   *Q = malloc(sizeof(double) * d * mm),
+				   *x = malloc(sizeof(double) * d),
+				   *xt = malloc(sizeof(double) * d),
+				   *ga = malloc(sizeof(double) * mc * mm),
+				   *gb = malloc(sizeof(double) * md * mm),
+				   *gc = malloc(sizeof(double) * mc),
+				   *gd = malloc(sizeof(double) * md),
+				   *z = malloc(sizeof(double) * mm);
+		long double *ref = malloc(sizeof(long double) * d),
+				   *ps = malloc(sizeof(long double) * d);
+
+		for (t = 0; t < 30; t++)
+		{
+			int			r,
+						i,
+						k,
+						l,
+						lwork = -1,
+						info = 0;
+			double		wq,
+					   *work,
+						e;
+			JlNsModel  *M;
+			double	   *scr;
+			int		   *isc;
+			JlNsReport	rep;
+
+			fill_rank(Ad, d, md, md < d ? md : d);
+			fill_rank(Ac, d, mc, mc < d ? mc : d);
+			fill_x_zero(x, Ad, d, md, t % 3);
+			for (i = 0; i < d; i++)
+			{
+				for (k = 0; k < md; k++)
+					Ab[i * mm + k] = Ad[i * md + k];
+				for (k = 0; k < mc; k++)
+					Ab[i * mm + md + k] = Ac[i * mc + k];
+			}
+			r = range_basis(Ab, d, mm, Q);
+			project(Q, d, r, x, ps);
+			/* min ||A_c^T Q z|| subject to A_d^T Q z = A_d^T x */
+			for (k = 0; k < r; k++)
+			{
+				for (l = 0; l < mc; l++)
+				{
+					double		v = 0.0;
+
+					for (i = 0; i < d; i++)
+						v += Ac[i * mc + l] * Q[i + (size_t) k * d];
+					ga[l + k * mc] = v;
+				}
+				for (l = 0; l < md; l++)
+				{
+					double		v = 0.0;
+
+					for (i = 0; i < d; i++)
+						v += Ad[i * md + l] * Q[i + (size_t) k * d];
+					gb[l + k * md] = v;
+				}
+			}
+			for (l = 0; l < mc; l++)
+				gc[l] = 0.0;
+			for (l = 0; l < md; l++)
+			{
+				double		v = 0.0;
+
+				for (i = 0; i < d; i++)
+					v += Ad[i * md + l] * x[i];
+				gd[l] = v;
+			}
+			dgglse_(&mc, &r, &md, ga, &mc, gb, &md, gc, gd, z, &wq, &lwork, &info);
+			lwork = (int) wq;
+			work = malloc(sizeof(double) * lwork);
+			dgglse_(&mc, &r, &md, ga, &mc, gb, &md, gc, gd, z, work, &lwork, &info);
+			free(work);
+			if (info != 0)
+				note("dgglse info %d (d %d md %d mc %d)", info, d, md, mc);
+			for (i = 0; i < d; i++)
+			{
+				ref[i] = 0.0L;
+				for (k = 0; k < r; k++)
+					ref[i] += (long double) Q[i + (size_t) k * d] * z[k];
+			}
+
+			if (jl_ns_model_build(JL_NS_CONFIDENTIAL, d, md, mc, Ad, Ac, &M) != JL_NS_OK)
+			{
+				check(0, "model build failed (d %d md %d mc %d)", d, md, mc);
+				return;
+			}
+			scr = malloc(sizeof(double) * jl_ns_scratch_doubles(M));
+			isc = malloc(sizeof(int) * jl_ns_scratch_ints(M));
+			jl_ns_clean(M, x, 0.0, xt, scr, isc, &rep);
+			e = rel_dist(xt, rep.level == 3 ? ps : ref, x, d);
+			cases++;
+			level0 += rep.level == 0;
+			level3 += rep.level == 3;
+			if (e > worst)
+				worst = e;
+			if (e > 1e-11 || rep.level == 4)
+			{
+				if (far < 5)
+					note("utility_error 0, Algorithm 2: d %d md %d mc %d x kind %d: |x~ - ref| / |x| = %.3g (level %d)",
+						 d, md, mc, t % 3, e, rep.level);
+				far++;
+			}
+			over += quad_err(Ad, d, md, x, xt) > zero_bound(Ad, d, md, x);
+			jl_ns_model_free(M);
+			free(scr);
+			free(isc);
+		}
+		free(Ad);
+		free(Ac);
+		free(Ab);
+		free(Q);
+		free(x);
+		free(xt);
+		free(ga);
+		free(gb);
+		free(gc);
+		free(gd);
+		free(z);
+		free(ref);
+		free(ps);
+	}
+	check(far == 0 && over == 0 && level0 >= cases * 9 / 10,
+		  "utility_error 0, Algorithm 2: x~ = argmin ||A_c^T x~|| over S with A_d^T x~ = A_d^T x (QR + dgglse) in %d of %d cleanings at level 0, the projection onto S in %d at level 3 (worst rel. distance %.2e, tolerance 1e-11); over the stated bound %d",
+		  level0, cases, level3, worst, over);
+}
+
 /* ---------- the guarantee on random and adversarial inputs ---------- */
 
 typedef struct Case
@@ -652,7 +1087,8 @@ test_guarantee(void)
 				total = 0,
 				viol = 0,
 				used_budget = 0,
-				fallbacks = 0;
+				fallbacks = 0,
+				zero_level[3][5] = {{0}};
 	long double worst = 0.0L;
 
 	for (method = JL_NS_WATERFILL; method <= JL_NS_CONFIDENTIAL; method++)
@@ -696,21 +1132,28 @@ test_guarantee(void)
 			for (e = 0; e < 6; e++)
 			{
 				JlNsReport	rep;
-				long double err;
+				long double err,
+							limit;
 
 				jl_ns_clean(M, x, epss[e], xt, scr, isc, &rep);
 				err = quad_err(Ad, d, md, x, xt);
+				/* eps 0: the stated rounding bound */
+				limit = epss[e] > 0.0 ? (long double) epss[e] : zero_bound(Ad, d, md, x);
 				total++;
 				for (i = 0; i < d; i++)
 					if (!isfinite(xt[i]))
 						err = INFINITY;
-				if (err > epss[e])
+				if (err > limit || rep.certified > rep.budget ||
+					(epss[e] > 0.0 && rep.budget != epss[e]) ||
+					(epss[e] == 0.0 && rep.budget > limit))
 				{
 					if (viol < 8)
-						note("violation: method %d d %d md %d mc %d model kind %d x kind %d eps %g err %Lg level %d cert %g",
-							 method, d, md, mc, mk, xk, epss[e], err, rep.level, rep.certified);
+						note("violation: method %d d %d md %d mc %d model kind %d x kind %d eps %g err %Lg limit %Lg level %d cert %g budget %g",
+							 method, d, md, mc, mk, xk, epss[e], err, limit, rep.level, rep.certified, rep.budget);
 					viol++;
 				}
+				if (epss[e] == 0.0)
+					zero_level[method - 1][rep.level]++;
 				if (epss[e] > 0 && err / epss[e] > worst)
 					worst = err / epss[e];
 				if (rep.level > 0)
@@ -732,8 +1175,11 @@ test_guarantee(void)
 		}
 	}
 	check(viol == 0,
-		  "guarantee ||A_d^T (x - x~)||^2 <= eps on %d cleanings (3 methods, 5 model kinds, 7 vector kinds, eps 0 to 1e6): %d violations, worst error/eps %.9Lf, %d certificate fallbacks",
+		  "guarantee ||A_d^T (x - x~)||^2 <= eps on %d cleanings (3 methods, 5 model kinds, 7 vector kinds, eps 1e-12 to 1e6; at eps 0 the stated rounding bound): %d violations, worst error/eps %.9Lf, %d certificate fallbacks",
 		  total, viol, worst, fallbacks);
+	for (method = 0; method < 3; method++)
+		note("eps 0, method %d: levels 0/3/4 (free components, orthogonal null space only, x~ = x) in %d/%d/%d cleanings",
+			 method + 1, zero_level[method][0], zero_level[method][3], zero_level[method][4]);
 	check(used_budget > 50,
 		  "the budget is used: %d Gaussian cases at eps 0.01 reach e_utility > 0.0099", used_budget);
 }
@@ -986,5 +1432,8 @@ main(void)
 	test_checker_can_fail();
 	test_certify_bounds();
 	test_all_finite();
+	/* last: the streams of the tests above stay as they were */
+	test_zero_projection();
+	test_zero_confidential();
 	return unit_done("test_nullspace");
 }

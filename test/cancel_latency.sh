@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# How long the longest calibrations keep running after a cancel.  Each call
+# below runs for a second or more (the accountants at the largest r, the row
+# statistics of P at the largest d k^2, the advisor over every k, the
+# streamed statistics of a huge d) and is cancelled by a statement_timeout
+# of 200 ms; the time past the timeout is printed.  0.3.3 ignored the cancel
+# in the accountants for minutes.  Fails when a call is not cancelled, or
+# ends more than JL_CANCEL_BOUND_MS (default 1000) after its timeout: a
+# bound loose enough for a loaded machine, far below a hang; the figures
+# printed are the measurement (the loops check every few tens of ms).
+# Needs a superuser connection through the PG* variables; its own database.
+set -euo pipefail
+BOUND_MS=${JL_CANCEL_BOUND_MS:-1000}
+DB=jldp_cancel_latency
+ADMIN_DB=${PGDATABASE:-postgres}
+psql_admin() { psql -X -q -v ON_ERROR_STOP=1 -d "$ADMIN_DB" "$@"; }
+cleanup() { psql_admin -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+psql_admin -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null
+psql -X -q -v ON_ERROR_STOP=1 -d "$DB" >/dev/null <<'SQL'
+CREATE EXTENSION jldp;
+SELECT jl_key_import('pinned', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
+CREATE TABLE src AS SELECT i AS id, (i % 7)::float8 AS a, (i % 5)::float8 AS b FROM generate_series(1, 100) i;
+CREATE TABLE edges AS SELECT i AS u, i % 40 + 1 AS v FROM generate_series(1, 40) i;
+SELECT jl_dataset_declare('lat', 100);
+SQL
+fail=0
+worst=0
+while IFS='|' read -r what sql; do
+  [ -z "$what" ] && continue
+  out=$(printf "SELECT 'start ' || extract(epoch FROM clock_timestamp());\nSET statement_timeout = '200ms';\n%s;\nRESET statement_timeout;\nSELECT 'end ' || extract(epoch FROM clock_timestamp());\n" "$sql" \
+        | psql -X -q -At -v ON_ERROR_STOP=0 -d "$DB" 2>&1)
+  start=$(echo "$out" | awk '$1 == "start" { print $2 }')
+  end=$(echo "$out" | awk '$1 == "end" { print $2 }')
+  ms=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%d", (b - a) * 1000 - 200 }')
+  if echo "$out" | grep -q 'canceling statement due to statement timeout'; then
+    echo "ok   $what: cancelled, ended $ms ms after the timeout"
+    [ "$ms" -gt "$worst" ] && worst=$ms
+    if [ "$ms" -gt "$BOUND_MS" ]; then
+      echo "FAIL $what: ended $ms ms after its timeout (bound $BOUND_MS ms)"; fail=1
+    fi
+  else
+    echo "FAIL $what: not cancelled by a 200 ms timeout:"; echo "$out" | sed 's/^/     /'; fail=1
+  fi
+done <<'CALLS'
+the covariance accountant at r = 100000, epsilon 1e-12, delta 1e-300|SELECT jl_release_covariance('src', '{a,b}', 'c1', 100000, 1e-12, 1e-300)
+the graph accountant at r = 100000, epsilon 1e-12, delta 1e-300|SELECT jl_release_graph('edges', 'u', 'v', 40, 'g1', 100000, 1e-12, 1e-300)
+the row statistics of P at d = 38000, k = 1024|SELECT jl_release_info(38000, 1024, 1.0, 'row', key => 'pinned')
+the advisor's k for row neighbours over every k|SELECT jl_suggest_k(4, 40, 1e15, 1, NULL, 'row', 1, 'laplace', NULL, 'rademacher', 'exact', 'pinned')
+the streamed statistics of P at d = 2^31 - 1 (a reserved aggregate release)|BEGIN; SELECT jl_budget_reserve('lat', 1.0); SELECT jl_private_release_agg(1, 1, 2147483647, 4, 1.0, 'lat', 'element', 1, 'exact', NULL, 'pinned', 'rademacher', 'laplace') FROM generate_series(1, 3); ROLLBACK
+CALLS
+echo "     the longest time past a timeout: $worst ms"
+exit $fail

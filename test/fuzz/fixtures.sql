@@ -1,0 +1,25 @@
+-- The objects the SQL fuzzer's calls name: a key, tables of every shape a
+-- release reads (a table, a view with a secret filter, a partitioned table
+-- and a partition, a long table, edges), datasets with a large cap, and the
+-- targets of a table, a covariance and a graph release to read back.
+SET client_min_messages = warning;
+CREATE EXTENSION jldp;
+SELECT jl_key_import('pinned', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
+CREATE TABLE fz_src AS
+  SELECT i AS id, ARRAY[i % 7, i % 5, i % 3, 1]::float8[] AS x,
+         (i % 7)::float8 AS a, (i % 5)::float8 AS b, (i % 3)::float8 AS c,
+         i AS u, i % 40 + 1 AS v, (i % 4 + 1) AS attr, (i % 9)::float8 AS val
+  FROM generate_series(1, 200) i;
+ALTER TABLE fz_src ADD PRIMARY KEY (id);
+CREATE VIEW fz_view AS SELECT * FROM fz_src WHERE a > 3;
+CREATE TABLE fz_parted (id int PRIMARY KEY, x float8[]) PARTITION BY RANGE (id);
+CREATE TABLE fz_part_1 PARTITION OF fz_parted FOR VALUES FROM (0) TO (100);
+CREATE TABLE fz_part_2 PARTITION OF fz_parted FOR VALUES FROM (100) TO (1000);
+INSERT INTO fz_parted SELECT id, x FROM fz_src;
+CREATE TABLE fz_edges AS SELECT i AS u, i % 40 + 1 AS v FROM generate_series(1, 40) i;
+SELECT jl_dataset_declare('fz', 1e12, 0.5, source => 'fz_src');
+SELECT jl_dataset_declare('fz_parted', 1e12, 0.5, source => 'fz_parted');
+SELECT jl_dataset_declare('fz_edges', 1e12, 0.5, source => 'fz_edges');
+SELECT jl_release_table('fz_src', 'id', '{x}', 'fz_rel', 4, 1.0, key => 'pinned') > 0;
+SELECT jl_release_covariance('fz_src', '{a,b,c}', 'fz_cov_rel', 8, 1.0, 1e-6) > 0;
+SELECT jl_release_graph('fz_edges', 'u', 'v', 40, 'fz_graph_rel', 8, 4.0, 1e-3) > 0;
