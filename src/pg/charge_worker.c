@@ -160,6 +160,17 @@ put_text(char *dst, const char *s)
 		dst[0] = '\0';
 }
 
+static bool charge_in_transaction = false;
+
+void
+jl_charge_worker_init(void)
+{
+	DefineCustomBoolVariable("jldp.charge_in_transaction",
+							 "Writes a superuser's budget charges in its own transaction instead of by a background worker.",
+							 "For audits that release thousands of times: a ROLLBACK then undoes the charge. Only superusers may set it, and it takes effect only while the current user is a superuser.",
+							 &charge_in_transaction, false, PGC_SUSET, 0, NULL, NULL, NULL);
+}
+
 /* ---- the worker ---- */
 
 void
@@ -396,6 +407,10 @@ jl_charge_committed(const JlChargeRequest *r)
 	bool		stopped;
 	int64		id;
 	int			attempt;
+
+	/* a superuser's audit: the charge in its own transaction, no worker */
+	if (charge_in_transaction && superuser())
+		return jl_budget_charge_now(r);
 
 	size = add_size(size, string_size(r->dataset));
 	size = add_size(size, string_size(r->source_q));

@@ -20,6 +20,14 @@
  */
 extern int64 jl_charge_committed(const JlChargeRequest *r);
 
+/*
+ * The setting jldp.charge_in_transaction (superusers only, off by
+ * default): a superuser's charges are written in its own transaction
+ * instead, for audits that release thousands of times (a ROLLBACK undoes
+ * such a charge; no budget binds a superuser anyway).
+ */
+extern void jl_charge_worker_init(void);
+
 /* the worker's entry point (bgw_function_name) */
 extern PGDLLEXPORT void jl_charge_worker_main(Datum arg);
 

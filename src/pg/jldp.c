@@ -8,6 +8,7 @@
 #include "utils/builtins.h"
 
 #include "math/interrupt.h"
+#include "pg/charge_worker.h"
 #include "pg/drop_guard.h"
 #include "pg/keywrap_master.h"
 
@@ -50,6 +51,7 @@ _PG_init(void)
 	jl_interrupt_hook = check_interrupts;
 	jl_cancel_pending_hook = cancel_pending;
 	jl_drop_guard_init();
+	jl_charge_worker_init();
 	jl_keywrap_master_init();
 }
 
