@@ -124,5 +124,32 @@ SELECT event, epsilon, released FROM jl_ledger WHERE dataset = 'jd_bad' ORDER BY
 SELECT count(*) FILTER (WHERE released IS NOT NULL) AS non_charges_with_released
   FROM jl_ledger WHERE event <> 'charge';
 
+-- 8. jldp.charge_in_transaction: only a superuser may set it, and only a
+-- superuser's charges follow it (a ROLLBACK then undoes the charge)
+CREATE ROLE regress_jd_spender;
+GRANT EXECUTE ON FUNCTION jl_dataset_declare(text, float8, float8, regclass, text),
+                          jl_budget_reserve(text, float8, float8) TO regress_jd_spender;
+SET ROLE regress_jd_spender;
+SELECT left(jd_error($$SET jldp.charge_in_transaction = on$$), 5) AS set_by_non_superuser;
+SELECT jl_dataset_declare('jd_spender', 5);
+RESET ROLE;
+SET jldp.charge_in_transaction = on;
+BEGIN;
+SELECT jl_release_table('jd_bad', 'id', '{x}', 'jd_tx_out', 2, 1.0, key => 'pinned') > 0 AS released_in_transaction;
+ROLLBACK;
+SELECT count(*) AS jd_bad_charges_after_rollback FROM jl_ledger WHERE dataset = 'jd_bad' AND event = 'charge';
+-- set by a superuser, then a non-superuser current user: its charge is
+-- committed by the worker, and stands after a ROLLBACK
+SET ROLE regress_jd_spender;
+BEGIN;
+SELECT jl_budget_reserve('jd_spender', 1.0) > 0 AS reserved;
+ROLLBACK;
+RESET ROLE;
+RESET jldp.charge_in_transaction;
+SELECT event, epsilon FROM jl_ledger WHERE dataset = 'jd_spender' ORDER BY id;
+REVOKE EXECUTE ON FUNCTION jl_dataset_declare(text, float8, float8, regclass, text),
+                           jl_budget_reserve(text, float8, float8) FROM regress_jd_spender;
+
 DROP TABLE jd_raw, jd_raw2, jd_facts, jd_bad, jd_bad_out;
 DROP FUNCTION jd_error(text);
+DROP ROLE regress_jd_spender;

@@ -371,10 +371,7 @@ jl_advise_search(const JlAdviseProblem *p, JlAdviseCandidate *c, int kmax,
 				 const JlAdviseCandidate *others, int nothers)
 {
 	Search		s = {p, c, fn, ctx};
-	double		best,
-				prev,
-				own;
-	int			over;
+	double		best;
 	int			k,
 				g,
 				i,
@@ -390,20 +387,7 @@ jl_advise_search(const JlAdviseProblem *p, JlAdviseCandidate *c, int kmax,
 	for (i = 0; i < nothers; i++)
 		lower_refs(p, &others[i], s.r2, s.ng, s.ref);
 
-	/*
-	 * A geometric grid, until the noise alone is too large and growing: at
-	 * two grid points in a row its score is above this option's own best
-	 * error so far by more than a factor 2 and no smaller than at the point
-	 * before.  Its own best, not the best of every option: each option is
-	 * ranked at its own best k, also when another option wins.  The noise
-	 * need not grow with k: with row neighbours and Gaussian noise it
-	 * shrinks (sigma_max(P)^2 falls like d / k), and a sparse P's largest
-	 * row jumps with k, so one point above the bound (k = 1, say) does not
-	 * end the search.
-	 */
-	prev = NAN;
-	own = INFINITY;
-	over = 0;
+	/* a geometric grid, until the noise alone is too large */
 	for (k = 1;; k = (int) fmax(k + 1, round(k * 1.25)))
 	{
 		if (k >= kmax)
@@ -413,19 +397,9 @@ jl_advise_search(const JlAdviseProblem *p, JlAdviseCandidate *c, int kmax,
 			break;
 		}
 		i = eval_at(&s, k);
-		if (i >= 0 && !isnan(c->s2s[i]))
-		{
-			double		ns = noise_score(p, c, k, c->s2s[i], &c->shapes[i]);
-
-			own = fmin(own, jl_advise_score(p, c, s.r2[s.ng - 1], k, c->s2s[i], &c->shapes[i]));
-			if (ns > own + M_LN2 && !(ns < prev))
-				over++;
-			else
-				over = 0;
-			prev = ns;
-			if (over >= 2)
-				break;
-		}
+		if (i >= 0 && !isnan(c->s2s[i]) &&
+			noise_score(p, c, k, c->s2s[i], &c->shapes[i]) > s.ref[s.ng - 1] + M_LN2)
+			break;
 	}
 
 	/* between the grid neighbours of the best grid k */
