@@ -14,6 +14,7 @@ CREATE TABLE alt_edges AS SELECT i AS u, i + 1 AS v FROM generate_series(1, 99) 
 SELECT jl_release_graph('alt_edges', 'u', 'v', 100, 'alt_g', 8, 4.0, 1e-6) > 0 AS graph_released;
 CREATE TABLE alt_rows AS SELECT i AS id, ARRAY[i % 3, i % 5, 1]::float8[] AS x
   FROM generate_series(1, 50) i;
+ALTER TABLE alt_rows ADD PRIMARY KEY (id);
 SELECT jl_release_covariance('alt_rows', '{x}', 'alt_c', 16, 2.0, 1e-6) > 0 AS cov_released;
 -- a bytea that claims to be a one-dimensional float8[] of 2^31 - 1 elements
 CREATE FUNCTION alt_forged() RETURNS bytea LANGUAGE sql AS
@@ -31,6 +32,24 @@ SELECT alt_error($$SELECT jl_least_squares('alt_c', 3)$$);
 -- the row numbers altered too
 ALTER TABLE alt_c ALTER y TYPE float8[] USING '{1,2,3}', ALTER i TYPE text;
 SELECT alt_error($$SELECT jl_covariance('alt_c')$$);
+
+-- a registry record no release writes (jl_distributed_decide stores the
+-- record its caller gives): refused, not read (r = -5 asked for 2^64 bytes)
+SELECT jl_release_graph('alt_edges', 'u', 'v', 100, 'alt_g2', 8, 4.0, 1e-6) > 0 AS graph_released;
+UPDATE jldp_release SET info = jsonb_set(info, '{r}', '-5') WHERE target = 'alt_g2'::regclass;
+SELECT alt_error($$SELECT jl_cut_size('alt_g2', '{1}')$$);
+SELECT jl_release_covariance('alt_rows', '{x}', 'alt_c2', 16, 2.0, 1e-6) > 0 AS cov_released;
+UPDATE jldp_release SET info = jsonb_set(info, '{d}', '0') WHERE target = 'alt_c2'::regclass;
+SELECT alt_error($$SELECT jl_covariance('alt_c2')$$);
+UPDATE jldp_release SET info = jsonb_set(info, '{d}', '3') WHERE target = 'alt_c2'::regclass;
+-- rows altered to values whose squares overflow: 22003, not LAPACK's failure
+UPDATE alt_c2 SET y = '{1e300,1e300,1e300}';
+SELECT alt_error($$SELECT * FROM jl_pca('alt_c2', 1)$$);
+SELECT alt_error($$SELECT jl_least_squares('alt_c2', 3)$$);
+-- a sketch release whose recorded noise variance is not a number
+SELECT jl_release_table('alt_rows', 'id', '{x}', 'alt_s', 2, 1.0, key => 'pinned') > 0 AS sketches_released;
+UPDATE jldp_release SET noise_variance = 'NaN' WHERE target = 'alt_s'::regclass;
+SELECT alt_error($$SELECT jl_recover_dist('{1,2}', '{2,3}', 'alt_s'::regclass)$$);
 
 -- analytics over a sketch column that is not float8[]: 42804 naming it
 CREATE TABLE alt_ints AS SELECT i AS id, i AS sketch FROM generate_series(1, 5) i;

@@ -45,6 +45,19 @@ SELECT ar_error($$SELECT jl_release_table('ar_src', 'id', '{x}', 'ar_t', 2, 1e-2
                                           key => 'pinned', clip_lo => 0, clip_hi => 1)$$);
 SELECT ar_error($$SELECT jl_release_table('ar_src', 'id', '{x}', 'ar_t', 2, 1.0,
                                           key => 'pinned', bound => 1e300)$$);
+-- options the calibration refuses whatever the data: refused before the
+-- charge, also when d is known only from the rows (one float8[] column)
+SELECT ar_error($$SELECT jl_release_table('ar_src', 'id', '{x}', 'ar_t', 2, 1.0, noise => 'gaussian',
+                                          calibration => 'classic', delta => 0.7, key => 'pinned')$$);
+SELECT ar_error($$SELECT jl_release_table('ar_src', 'id', '{x}', 'ar_t', 2, 1.0, 'row', noise => 'gaussian',
+                                          calibration => 'paper', delta => 1e-6, key => 'pinned', clip_norm => 1)$$);
+SELECT ar_error($$SELECT jl_release_table('ar_src', 'id', '{x}', 'ar_t', 2, 1.0, 'row',
+                                          calibration => 'paper', key => 'pinned', clip_norm => 1)$$);
+SELECT ar_error($$SELECT jl_release_table('ar_src', 'id', '{x}', 'ar_t', 2, 1e-10, key => 'pinned')$$);
+SELECT ar_error($$SELECT jl_release_table('ar_src', 'id', '{x}', 'ar_t', 2, 1e-6, noise => 'gaussian',
+                                          delta => 1e-9, key => 'pinned')$$);
+SELECT ar_error($$SELECT jl_release_table('ar_src', 'id', '{a,b}', 'ar_t', 1, 1.0, noise => 'gaussian',
+                                          calibration => 'paper', delta => 1e-6, key => 'pinned')$$);
 -- nothing was charged, no target exists
 SELECT * FROM ar_spent;
 SELECT count(*) AS targets FROM pg_class WHERE relname IN ('ar_cov', 'ar_g', 'ar_t');

@@ -145,8 +145,20 @@ BEGIN;
 SELECT jl_budget_reserve('jd_spender', 1.0) > 0 AS reserved;
 ROLLBACK;
 RESET ROLE;
+-- ... and a superuser's SECURITY DEFINER wrapper called in another role's
+-- session (the setting given to that session): by the worker too
+CREATE FUNCTION jd_su_reserve() RETURNS bigint LANGUAGE sql SECURITY DEFINER AS
+  $$ SELECT jl_budget_reserve('jd_spender', 0.5) $$;
+GRANT EXECUTE ON FUNCTION jd_su_reserve() TO regress_jd_spender;
+SET SESSION AUTHORIZATION regress_jd_spender;
+SHOW jldp.charge_in_transaction;
+BEGIN;
+SELECT jd_su_reserve() > 0 AS reserved_through_wrapper;
+ROLLBACK;
+RESET SESSION AUTHORIZATION;
 RESET jldp.charge_in_transaction;
 SELECT event, epsilon FROM jl_ledger WHERE dataset = 'jd_spender' ORDER BY id;
+DROP FUNCTION jd_su_reserve();
 REVOKE EXECUTE ON FUNCTION jl_dataset_declare(text, float8, float8, regclass, text),
                            jl_budget_reserve(text, float8, float8) FROM regress_jd_spender;
 

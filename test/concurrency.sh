@@ -173,5 +173,41 @@ else
   echo "FAIL declaration left open: the release took ${waited}s, $charged charges; it said: $(cat "$tmp/dos.b")"
   fail=1
 fi
+# 7. a release's table dropped by its owner between two reads of another
+#    session's open transaction: the reader locks it on each read and then
+#    checks it again, so the second read is 42P01 (0.3.3 and the first
+#    0.3.4 crashed the server: the names of a dropped relation were NULL)
+q <<'SQL' >/dev/null
+CREATE TABLE race_cov AS SELECT ARRAY[i % 3, i % 5]::float8[] AS x FROM generate_series(1, 30) i;
+SELECT jl_release_covariance('race_cov', '{x}', 'race_cov_rel', 4, 2.0, 1e-6);
+CREATE TABLE race_edges AS SELECT i AS u, i % 40 + 1 AS v FROM generate_series(1, 40) i;
+SELECT jl_release_graph('race_edges', 'u', 'v', 40, 'race_g', 4, 4.0, 1e-3);
+SQL
+cov=$(q -c "SELECT 'race_cov_rel'::regclass::oid")
+graph=$(q -c "SELECT 'race_g'::regclass::oid")
+( psql -qXAt -d "$db" -v VERBOSITY=verbose <<SQL > "$tmp/dropped.a" 2>&1
+SELECT jl_covariance($cov::oid::regclass) IS NOT NULL;
+SELECT jl_cut_size($graph::oid::regclass, '{1,2}') IS NOT NULL;
+BEGIN;
+SELECT pg_sleep(1.5);
+SELECT jl_covariance($cov::oid::regclass) IS NOT NULL;
+ROLLBACK;
+BEGIN;
+SELECT pg_sleep(0.1);
+SELECT jl_cut_size($graph::oid::regclass, '{1,2}') IS NOT NULL;
+ROLLBACK;
+SELECT 'alive';
+SQL
+) &
+apid=$!
+sleep 0.7
+q -c "DROP TABLE race_cov_rel" -c "DROP TABLE race_g" >/dev/null
+wait $apid || true
+if [ "$(grep -c 'ERROR:  42P01' "$tmp/dropped.a")" = 2 ] && grep -q '^alive$' "$tmp/dropped.a"; then
+  echo "ok   a release's table dropped between two reads of an open transaction: 42P01 for each reader, no crash"
+else
+  echo "FAIL a release's table dropped between two reads: $(cat "$tmp/dropped.a")"
+  fail=1
+fi
 rm -rf "$tmp"
 exit $fail

@@ -167,7 +167,7 @@ jl_charge_worker_init(void)
 {
 	DefineCustomBoolVariable("jldp.charge_in_transaction",
 							 "Writes a superuser's budget charges in its own transaction instead of by a background worker.",
-							 "For audits that release thousands of times: a ROLLBACK then undoes the charge. Only superusers may set it, and it takes effect only while the current user is a superuser.",
+							 "For audits that release thousands of times: a ROLLBACK then undoes the charge. Only superusers may set it, and it takes effect only while both the session's user and the current user are superusers.",
 							 &charge_in_transaction, false, PGC_SUSET, 0, NULL, NULL, NULL);
 }
 
@@ -215,6 +215,11 @@ jl_charge_worker_main(Datum arg)
 
 	SetConfigOption("lock_timeout", CppAsString2(JL_CHARGE_LOCK_TIMEOUT_MS),
 					PGC_SUSET, PGC_S_OVERRIDE);
+	/*
+	 * The charge is durable before the release goes on, whatever the
+	 * database's settings (its owner may turn synchronous_commit off)
+	 */
+	SetConfigOption("synchronous_commit", "on", PGC_SUSET, PGC_S_OVERRIDE);
 	cxt = CurrentMemoryContext;
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
@@ -408,8 +413,14 @@ jl_charge_committed(const JlChargeRequest *r)
 	int64		id;
 	int			attempt;
 
-	/* a superuser's audit: the charge in its own transaction, no worker */
-	if (charge_in_transaction && superuser())
+	/*
+	 * A superuser's audit: the charge in its own transaction, no worker.
+	 * Both the session's user and the current one must be superusers, so
+	 * that a superuser's SECURITY DEFINER wrapper called by another role,
+	 * with the setting given to that role (ALTER ROLE ... SET, GRANT SET),
+	 * still has its charge committed first.
+	 */
+	if (charge_in_transaction && superuser() && superuser_arg(GetSessionUserId()))
 		return jl_budget_charge_now(r);
 
 	size = add_size(size, string_size(r->dataset));

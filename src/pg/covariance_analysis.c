@@ -21,8 +21,11 @@
 #include "utils/memutils.h"
 
 #include "math/covariance.h"
+#include "math/covariance_accountant.h"
+#include "math/fp.h"
 
 #include "pg/arrays.h"
+#include "pg/options.h"
 #include "pg/owner.h"
 
 PG_FUNCTION_INFO_V1(jl_directional_variance);
@@ -72,8 +75,23 @@ read_record(Oid nsp, Oid target, CovData *cd)
 				 errmsg("table %s is not a covariance release", get_rel_name(target)),
 				 errhint("Use a table written by jl_release_covariance.")));
 	cd->r = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (isnull)
+		cd->r = 0;
 	cd->d = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	if (isnull)
+		cd->d = 0;
 	cd->l2 = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull));
+	if (isnull)
+		cd->l2 = NAN;
+	/* the record as a release writes it (a forged one is refused, not read) */
+	if (!(cd->r >= 1 && cd->r <= JL_COV_MAX_R && cd->d >= 1 &&
+		  (double) cd->r * cd->d <= (double) JL_COV_MAX_ENTRIES &&
+		  isfinite(cd->l2) && cd->l2 >= 0.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("the registry record of covariance release %s is not one a release writes",
+						get_rel_name(target)),
+				 errdetail("r = %d, d = %d, noise variance %g.", cd->r, cd->d, cd->l2)));
 }
 
 static void
@@ -130,10 +148,7 @@ release_data(FunctionCallInfo fcinfo, Oid target)
 	{
 		Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 
-		if (get_rel_relkind(target) == '\0')
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_TABLE),
-					 errmsg("relation with OID %u does not exist", target)));
+		jl_check_relation(target);
 		if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -205,6 +220,12 @@ second_moments(const CovData *cd)
 	double	   *C = palloc(sizeof(double) * (Size) cd->d * cd->d);
 
 	jl_cov_matrix(cd->R, cd->r, cd->d, cd->l2, C);
+	/* rows altered to huge values: a clear error, not LAPACK's */
+	if (!jl_all_finite(C, (Size) cd->d * cd->d))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("the second moments of release %s overflow", get_rel_name(cd->target)),
+				 errdetail("Its rows hold values whose squares exceed double precision.")));
 	return C;
 }
 
@@ -248,7 +269,7 @@ jl_pca(PG_FUNCTION_ARGS)
 	vals = palloc(sizeof(double) * cd->d);
 	if (jl_cov_eigen(C, cd->d, vals) != 0)
 		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
+				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("could not compute the eigenvectors"),
 				 errdetail("LAPACK or memory allocation failed.")));
 	InitMaterializedSRF(fcinfo, 0);

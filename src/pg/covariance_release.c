@@ -108,6 +108,7 @@ typedef struct CovRelease
 	double		sigma_noisy,
 				sigma_lcb;
 	JlCovSigmaPlan plan;
+	bool		sigma_skipped;	/* lift 'auto' whose sigma_min step n made infeasible */
 	double	   *R;				/* r x d */
 } CovRelease;
 
@@ -580,9 +581,19 @@ lift_from_sigma(CovRelease *cr, const double *G)
 				 errmsg("could not compute the smallest singular value"),
 				 errdetail("LAPACK or memory allocation failed.")));
 	if (jl_cov_sigma_plan(cr->C, (double) cr->nrows, cr->d, cr->eps_sigma, cr->beta, &cr->plan) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("epsilon %g is too small for lift 'auto' to release sigma_min", cr->epsilon)));
+	{
+		/*
+		 * The floating-point error of sigma_min over these n rows widens its
+		 * sensitivity past what epsilon / 10 can serve (the plan before the
+		 * charge could not know n): after the charge, nothing is refused;
+		 * sigma_min is not released and the full lift w is applied, which
+		 * (0.9 epsilon, delta / 2) already covers.
+		 */
+		cr->sigma_skipped = true;
+		cr->sigma_noisy = cr->sigma_lcb = NAN;
+		cr->l = cr->w;
+		return;
+	}
 	s = (int64) llround(sigma / cr->plan.g);
 	z = jl_discrete_laplace(jl_strong_random(), cr->plan.t);
 	cr->sigma_noisy = (double) (s + z) * cr->plan.g;
@@ -618,6 +629,8 @@ record_release(CovRelease *cr)
 	jl_json_num(&info, "accountant_margin", JL_COV_DELTA_MARGIN);
 	if (cr->auto_lift)
 	{
+		if (cr->sigma_skipped)
+			appendStringInfoString(&info, ", \"sigma_min\": \"not released: epsilon / 10 too small for the rows read; the full lift w\"");
 		jl_json_num(&info, "sigma_min_noisy", cr->sigma_noisy);
 		jl_json_num(&info, "sigma_min_lcb", cr->sigma_lcb);
 		jl_json_num(&info, "sigma_epsilon", cr->plan.eps);

@@ -20,9 +20,12 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
+#include "math/covariance.h"
+#include "math/covariance_accountant.h"
 #include "math/graph_cut.h"
 
 #include "pg/arrays.h"
+#include "pg/options.h"
 #include "pg/owner.h"
 
 PG_FUNCTION_INFO_V1(jl_cut_size);
@@ -51,10 +54,7 @@ read_record(Oid nsp, Oid target, GraphRecord *g)
 	char	   *mech;
 	int			rc;
 
-	if (get_rel_relkind(target) == '\0')
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", target)));
+	jl_check_relation(target);
 	if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -80,8 +80,23 @@ read_record(Oid nsp, Oid target, GraphRecord *g)
 				 errhint("Use a table written by jl_release_graph.")));
 	g->target = target;
 	g->r = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (isnull)
+		g->r = 0;
 	g->n = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	if (isnull)
+		g->n = 0;
 	g->w = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull));
+	if (isnull)
+		g->w = NAN;
+	/* the record as a release writes it (a forged one is refused, not read) */
+	if (!(g->r >= 1 && g->r <= JL_COV_MAX_R && g->n >= 2 &&
+		  (double) g->n * g->r <= (double) JL_COV_MAX_ENTRIES &&
+		  isfinite(g->w) && g->w > 0.0 && g->w < g->n))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("the registry record of graph release %s is not one a release writes",
+						get_rel_name(target)),
+				 errdetail("r = %d, n = %d, w = %g.", g->r, g->n, g->w)));
 }
 
 static void

@@ -249,7 +249,9 @@ charge_budget(GraphRelease *gr)
 	 * The dataset bound to the base relation the source reads (a partition's
 	 * root, a simple view's table), else one named after that relation,
 	 * declared on first use; a dataset given must be bound to it.  Every
-	 * row of the source is a privacy unit: no unit column.
+	 * row of the source is a privacy unit: no unit column, and a dataset
+	 * declaring one (a user owning several edges) is refused unless that
+	 * column is unique by a constraint.
 	 */
 	Oid			base = jl_source_base_relation(gr->source, NULL, NULL);
 	bool		declare = false;
@@ -263,7 +265,8 @@ charge_budget(GraphRelease *gr)
 												get_rel_name(base));
 		declare = true;
 	}
-	gr->ledger_id = jl_budget_charge(gr->nsp, gr->dataset, base, declare, NULL,
+	/* each edge is a unit: refused on a dataset whose unit may own several */
+	gr->ledger_id = jl_budget_charge(gr->nsp, gr->dataset, base, declare, JL_UNIT_EACH_ROW,
 									 gr->epsilon, gr->delta,
 									 psprintf("jl_release_graph into %s", gr->target_name));
 }

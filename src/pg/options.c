@@ -13,6 +13,7 @@
 #include "access/htup_details.h"
 #include "catalog/pg_enum.h"
 #include "catalog/pg_type.h"
+#include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -55,10 +56,20 @@ jl_regclass_arg(FunctionCallInfo fcinfo, int n, const char *name)
 void
 jl_check_relation(Oid relid)
 {
-	if (!OidIsValid(relid) || get_rel_relkind(relid) == '\0')
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
+	if (OidIsValid(relid) && get_rel_relkind(relid) != '\0')
+	{
+		/*
+		 * Locked until the transaction ends, then checked again (taking the
+		 * lock processes the invalidations of a drop that committed
+		 * meanwhile): its names and rows stay there while they are read.
+		 */
+		LockRelationOid(relid, AccessShareLock);
+		if (SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+			return;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_TABLE),
+			 errmsg("relation with OID %u does not exist", relid)));
 }
 
 JlNeighbor

@@ -48,7 +48,11 @@ extern void jl_require_scales(double epsilon, double bound);
  */
 extern Oid	jl_regclass_arg(FunctionCallInfo fcinfo, int n, const char *name);
 
-/* ERROR (42P01) unless relid is a relation that exists. */
+/*
+ * ERROR (42P01) unless relid is a relation that exists; then locked
+ * (AccessShareLock) until the transaction ends, so that it cannot be
+ * dropped while its names and rows are read.
+ */
 extern void jl_check_relation(Oid relid);
 
 /* ERROR if argument n (named name) is NULL. */

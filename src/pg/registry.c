@@ -4,6 +4,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "fmgr.h"
 
 #include "catalog/pg_type.h"
@@ -16,6 +18,8 @@
 #include "utils/memutils.h"
 
 #include "pg/owner.h"
+#include "math/projection.h"
+#include "pg/options.h"
 #include "pg/registry.h"
 
 /*
@@ -40,6 +44,7 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 				   *mechanism;
 		int			rc;
 
+		jl_check_relation(target);
 		if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -74,8 +79,20 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 					 errhint("Use jl_cut_size or jl_cut_estimate.")));
 		rn->noise_variance = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0],
 														  SPI_tuptable->tupdesc, 1, &isnull));
+		if (isnull)
+			rn->noise_variance = NAN;
 		rn->k = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
 											SPI_tuptable->tupdesc, 2, &isnull));
+		if (isnull)
+			rn->k = 0;
+		/* the record as a release writes it (a forged one is refused) */
+		if (!(isfinite(rn->noise_variance) && rn->noise_variance >= 0.0 &&
+			  rn->k >= 1 && rn->k <= JL_MAX_K))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("the registry record of release %s is not one a release writes",
+							get_rel_name(target)),
+					 errdetail("k = %d, noise variance %g.", rn->k, rn->noise_variance)));
 		noise = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
 		strlcpy(rn->noise, noise == NULL ? "laplace" : noise, sizeof(rn->noise));
 		kind = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);

@@ -32,6 +32,10 @@
 #include "utils/lsyscache.h"
 #include "utils/varlena.h"
 
+#include "math/calibrate.h"
+#include "math/gaussian.h"
+#include "math/laplace.h"
+
 #include "pg/advise.h"
 #include "pg/arrays.h"
 #include "pg/budget.h"
@@ -559,6 +563,56 @@ create_target(TableRelease *tr)
 }
 
 /* Nothing read: calibrate for the record with the declared columns. */
+/*
+ * Before the charge, everything the calibration could refuse.  With d known
+ * (named columns, or kind 'auto'): the calibration itself, on the realized
+ * P that the release then uses (cached).  With d known only from the rows
+ * (one float8[] column): the refusals that do not depend on P, from a probe
+ * P whose statistics are all 1 (the options, delta, the paper's conditions,
+ * and an epsilon too small for the sampler, the last with a factor 2 to
+ * spare: the scale in grid steps is set by epsilon and k, and by P only
+ * through the rounding of the grid to a power of two).  What depends on the
+ * realized P of the rows' d (a sparse P of all zeros, the paper's bound on
+ * k, a calibration that does not cover it) is refused after the charge.
+ */
+static void
+calibrate_before_charge(TableRelease *tr)
+{
+	JlMechanism m = tr->rows.m;
+	JlProjStats probe;
+	JlStatus	st;
+
+	if (tr->rows.d >= 0)
+	{
+		jl_check_identity_k(tr->rows.kind, tr->rows.k, tr->rows.d, "the number of vector columns");
+		jl_calibrate_on(&m, jl_projection_get(tr->key.secret, tr->rows.kind,
+											  tr->rows.k, tr->rows.d));
+		jl_refuse_invalid(&m);
+		return;
+	}
+	memset(&probe, 0, sizeof(probe));
+	probe.d = tr->rows.k;
+	probe.k = tr->rows.k;
+	probe.max_abs = probe.max_row_l1 = probe.max_row_l2 = 1.0;
+	probe.row_l1 = probe.spectral_norm = 1.0;
+	st = jl_calibrate_to(&m, &probe);
+	switch (st)
+	{
+		case JL_OK:
+			if ((m.noise == JL_NOISE_GAUSSIAN ? (double) JL_GAUSSIAN_MAX_S : (double) JL_LAPLACE_MAX_T) <
+				2.0 * (double) m.t)
+				jl_report_status(JL_ERR_SCALE);
+			break;
+		case JL_ERR_ZERO_PROJECTION:
+		case JL_ERR_GRID:
+		case JL_ERR_PAPER_K:
+		case JL_ERR_STATS:
+			break;				/* a property of the realized P */
+		default:
+			jl_report_status(st);
+	}
+}
+
 static void
 calibrate_without_rows(TableRelease *tr)
 {
@@ -675,6 +729,7 @@ jl_release_table(PG_FUNCTION_ARGS)
 		advise_release(fcinfo, &tr);
 	resolve_target(&tr);
 	jl_check_target_creatable(tr.target_nsp, tr.target_rel);
+	calibrate_before_charge(&tr);
 	charge_budget(&tr);
 
 	SPI_connect();
