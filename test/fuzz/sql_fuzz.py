@@ -182,11 +182,8 @@ SELECT p.oid, p.proname, p.prokind, coalesce(array_to_string(p.proargnames, ',')
 
 
 def plausible(name, typ):
-    if name in PLAUSIBLE_NAME and typ not in ("regclass",) or (name in PLAUSIBLE_NAME and typ == "regclass"):
-        v = PLAUSIBLE_NAME[name]
-        if typ == "double precision[]" and name == "vector":
-            return PLAUSIBLE_TYPE[typ]
-        return v
+    if name in PLAUSIBLE_NAME and not (name == "vector" and typ == "double precision[]"):
+        return PLAUSIBLE_NAME[name]
     return PLAUSIBLE_TYPE.get(typ, "NULL")
 
 
@@ -222,8 +219,6 @@ def calls(rs, rng):
     out = []
     for r in rs:
         base = [plausible(n, t) for n, t in zip(r["names"], r["types"])]
-        if r["name"] == "jl_release_table" or r["name"] == "jl_release_long":
-            pass
         out.append((r, list(base)))
         for i, t in enumerate(r["types"]):
             for v in HOSTILE.get(t, ["NULL"]):
@@ -263,7 +258,6 @@ def main():
     rng = random.Random(seed)
     rs = routines()
     todo = calls(rs, rng)
-    start_time = admin("SELECT pg_postmaster_start_time()")
     charges_sql = ("SELECT count(*) AS jl_charges FROM public.jldp_ledger WHERE event IN ('charge', 'reserve') \\gset")
     s = Psql()
     out = s.run(charges_sql, "C :jl_charges")
@@ -281,18 +275,13 @@ def main():
         sql = call_sql(r, vals)
         status, lines, _, took = s.run(sql, "", wait=HANG_S + 30)
         n += 1
-        if status == "hang":
-            failures.append("HANG (no answer after %.0f s, statement_timeout %.0f s): %s" % (took, TIMEOUT_S, sql[:300]))
-            if s.pid:
-                admin("SELECT pg_terminate_backend(%s)" % s.pid)
-            s.close()
-            if not wait_for_server():
-                failures.append("the server did not come back")
-                break
-            s = Psql()
-            continue
-        if status == "gone":
-            failures.append("CONNECTION LOST (a crash?): %s" % sql[:300])
+        if status in ("hang", "gone"):
+            if status == "hang":
+                failures.append("HANG (no answer after %.0f s, statement_timeout %.0f s): %s" % (took, TIMEOUT_S, sql[:300]))
+                if s.pid:
+                    admin("SELECT pg_terminate_backend(%s)" % s.pid)
+            else:
+                failures.append("CONNECTION LOST (a crash?): %s" % sql[:300])
             s.close()
             if not wait_for_server():
                 failures.append("the server did not come back")
@@ -336,8 +325,6 @@ def main():
                                 % (now - charges, code, msg[:160], sql[:300]))
         charges = now
     s.close()
-    if admin("SELECT pg_postmaster_start_time()") != start_time:
-        pass  # a crash restart keeps the postmaster: connection losses above tell
     print("fuzz: %d calls (%d single-argument mutations of %d routines, then random combinations), seed %d"
           % (n, min(i, len(todo)), len(rs), seed))
     print("fuzz: answers: " + ", ".join("%s %d" % (k, v) for k, v in sorted(codes.items(), key=lambda kv: -kv[1])))

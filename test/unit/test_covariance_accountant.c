@@ -18,8 +18,6 @@
 #include "math/graph_accountant.h"
 #include "math/interrupt.h"
 
-#include <time.h>
-
 static JlRandom rng;
 
 /* ---- the chi-square tail against unit.h's independent implementation */
@@ -498,15 +496,6 @@ count_interrupt(void)
 	interrupt_calls++;
 }
 
-static double
-seconds_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
 /*
  * Arguments outside the accountants' range are refused at once (0.3.3 ran
  * for minutes at epsilon 1e308: the continued fraction at x = inf on every
@@ -516,7 +505,7 @@ seconds_now(void)
 static void
 test_ranges(void)
 {
-	double		t0 = seconds_now(),
+	double		t0 = unit_seconds(),
 				w;
 	int			ok;
 
@@ -525,20 +514,20 @@ test_ranges(void)
 		jl_chi2_logsf(4.0, INFINITY) == -INFINITY;
 	check(ok,
 		  "epsilon above %g: NaN at once (%.3f s), log sf at infinity is -inf",
-		  JL_COV_MAX_EPSILON, seconds_now() - t0);
+		  JL_COV_MAX_EPSILON, unit_seconds() - t0);
 	jl_interrupt_hook = count_interrupt;
 	interrupt_calls = 0;
-	t0 = seconds_now();
+	t0 = unit_seconds();
 	w = jl_cov_lift(JL_COV_MAX_R, JL_COV_MAX_EPSILON, 1e-12, 1.0);
 	check(isfinite(w) && interrupt_calls > 10,
 		  "the largest r at epsilon %g: lift %.4g in %.2f s, %ld interrupt checks",
-		  JL_COV_MAX_EPSILON, w, seconds_now() - t0, interrupt_calls);
+		  JL_COV_MAX_EPSILON, w, unit_seconds() - t0, interrupt_calls);
 	interrupt_calls = 0;
-	t0 = seconds_now();
+	t0 = unit_seconds();
 	w = jl_graph_rho(JL_COV_MAX_R, 1e-12, 1e-300);
 	check(isfinite(w) && interrupt_calls > 10,
 		  "the largest r at epsilon 1e-12, delta 1e-300: rho %.4g in %.2f s, %ld interrupt checks",
-		  w, seconds_now() - t0, interrupt_calls);
+		  w, unit_seconds() - t0, interrupt_calls);
 	jl_interrupt_hook = NULL;
 }
 
