@@ -557,6 +557,10 @@ jl_budget_refuse_uncommitted(Oid nsp, const char *dataset, Oid source_relid)
 	Datum		values[2] = {CStringGetTextDatum(dataset), ObjectIdGetDatum(source_relid)};
 	uint64		i;
 
+	/* a charge written in this transaction sees its changes */
+	if (jl_charge_in_transaction())
+		return;
+
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
 	if (SPI_execute_with_args(psprintf("SELECT name, xmin FROM %s WHERE name = $1 OR source = $2",

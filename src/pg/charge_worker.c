@@ -171,6 +171,12 @@ jl_charge_worker_init(void)
 							 &charge_in_transaction, false, PGC_SUSET, 0, NULL, NULL, NULL);
 }
 
+bool
+jl_charge_in_transaction(void)
+{
+	return charge_in_transaction && superuser() && superuser_arg(GetSessionUserId());
+}
+
 /* ---- the worker ---- */
 
 void
@@ -420,7 +426,7 @@ jl_charge_committed(const JlChargeRequest *r)
 	 * with the setting given to that role (ALTER ROLE ... SET, GRANT SET),
 	 * still has its charge committed first.
 	 */
-	if (charge_in_transaction && superuser() && superuser_arg(GetSessionUserId()))
+	if (jl_charge_in_transaction())
 		return jl_budget_charge_now(r);
 
 	size = add_size(size, string_size(r->dataset));

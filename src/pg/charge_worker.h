@@ -28,6 +28,9 @@ extern int64 jl_charge_committed(const JlChargeRequest *r);
  */
 extern void jl_charge_worker_init(void);
 
+/* whether this charge goes in the caller's transaction (the setting applies) */
+extern bool jl_charge_in_transaction(void);
+
 /* the worker's entry point (bgw_function_name) */
 extern PGDLLEXPORT void jl_charge_worker_main(Datum arg);
 
