@@ -15,6 +15,10 @@
 #   3. The release is cancelled (statement_timeout) while its worker waits
 #      for that row: the worker is stopped too and charges nothing; the
 #      next release, once the row is free, is charged once.
+#   4. On a cluster of its own, a database whose owner set
+#      synchronous_commit off: a release's output read in an open
+#      transaction, then an immediate stop of the server: the charge stands
+#      (the worker commits synchronously).
 # Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -107,5 +111,41 @@ jl_check "  once" "$(charges)" "$((before + 1))"
 jl_check "every charge was recorded by its release (jl_ledger.released)" \
   "$(q -c "SELECT count(*) FILTER (WHERE released) || '/' || count(*) FROM jl_ledger WHERE dataset = 'cw' AND event = 'charge'")" \
   "$(charges)/$(charges)"
+
+# 4. a database whose owner turned synchronous_commit off: the worker
+#    commits the charge synchronously all the same, so an immediate stop
+#    of the server right after the release keeps it (the WAL writer's delay
+#    of 10 s makes the loss of an asynchronous commit near certain)
+jl_multi_start sync -c wal_writer_delay=10000ms
+trap 'cleanup; jl_multi_stop' EXIT
+sp=$JL_MULTI_PORT
+sd=$JL_MULTI_DIR
+m() { psql -qXAt -v ON_ERROR_STOP=1 -h "$sd" -p "$sp" -d postgres "$@"; }
+m >/dev/null <<'SQL'
+CREATE EXTENSION jldp;
+SELECT jl_key_import('cw', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
+CREATE TABLE src AS SELECT i AS id, ARRAY[i % 3, i % 5]::float8[] AS x FROM generate_series(1, 50) i;
+ALTER TABLE src ADD PRIMARY KEY (id);
+SELECT jl_dataset_declare('cw', 100, source => 'src');
+ALTER DATABASE postgres SET synchronous_commit = off;
+SQL
+# the output read in an open transaction, then the server stopped at once
+( m >/dev/null 2>&1 <<'SQL'
+BEGIN;
+SELECT jl_release_table('src', 'id', '{x}', 'cw_sync', 2, 1.0, key => 'cw') > 0;
+SELECT count(*) FROM cw_sync;
+SELECT pg_sleep(30);
+SQL
+) &
+for _ in $(seq 1 50); do
+  [ "$(m -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'")" = 1 ] && break
+  sleep 0.1
+done
+as_pg "$PGBIN/pg_ctl" -D "$sd/sync" -m immediate stop >/dev/null
+wait
+as_pg "$PGBIN/pg_ctl" -D "$sd/sync" -l "$sd/sync.log" -w \
+  -o "-p $sp -k $sd -c listen_addresses='' -c fsync=off -c wal_writer_delay=10000ms" start >/dev/null
+jl_check "synchronous_commit off for the database, an immediate stop after the release: the charge stands" \
+  "$(m -c "SELECT count(*) FROM jldp_ledger WHERE dataset = 'cw' AND event = 'charge'")" 1
 
 exit $fail
