@@ -2,7 +2,8 @@
 -- the type of its sketch column in the catalog before reading a row (a
 -- column of another type was reported as a missing jl_recover_dist or
 -- jl_lloyd_step); jl_ledger tells for each charge whether a release
--- recorded it (released); as jldp--0.3.4.sql defines them.
+-- recorded it (released); jl_release_distributed flushes its decision
+-- whatever the caller's synchronous_commit; as jldp--0.3.4.sql defines them.
 
 \echo Use "ALTER EXTENSION jldp UPDATE TO '0.3.4'" to load this file. \quit
 
@@ -146,3 +147,368 @@ COMMENT ON VIEW @extschema@.jl_ledger IS
 -- the registry's comment names every release that writes it
 COMMENT ON TABLE @extschema@.jldp_release IS
   'Release registry: one row per release into a table (jl_release_table, jl_release_long, jl_release_covariance, jl_release_graph, jl_release_distributed) with its source, target, options, noise variance, key fingerprint, the ledger charge it was made under, the full record (info), the jldp version and who released it. Written only by those functions; roles read it through jl_releases.';
+
+-- the distributed release: its decision flushed before any shard commits
+CREATE OR REPLACE PROCEDURE @extschema@.jl_release_distributed(
+    source regclass, id_column text, vector text[], target text, k int, epsilon float8,
+    neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
+    calibration text DEFAULT NULL, delta float8 DEFAULT NULL, key text DEFAULT 'default',
+    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
+    kind text DEFAULT 'rademacher', noise text DEFAULT NULL,
+    INOUT release_id bigint DEFAULT NULL)
+LANGUAGE plpgsql
+AS $fn$
+DECLARE
+  dl text;            -- dblink's schema, quoted
+  gid text;
+  cschema text;       -- where the caller's unqualified target would go
+  rschemas text[] := '{}';   -- on each shard: the schema its CREATE TABLE uses
+  rjl text[] := '{}';        -- on each shard: jldp's schema, quoted
+  tname text;
+  rtype text;
+  rjlname text;
+  rcur text;
+  nother int;
+  nservers int;
+  rexists boolean;
+  lk int;
+  n int;
+  srv text[];
+  remote text[];
+  bounds text[];
+  conns text[] := '{}';
+  rids bigint[] := '{}';
+  recs jsonb[] := '{}';
+  opened int := 0;
+  prepared int := 0;
+  strat text;
+  natts int;
+  keycol text;
+  idtype text;
+  rid bigint;
+  r jsonb;
+  fp text;
+  mpt int;
+  fps text[] := '{}';
+  info jsonb;
+  nrows bigint := 0;
+  in_doubt text[] := '{}';
+  volatile_keys text[] := ARRAY['id', 'target', 'source', 'dataset', 'released_at', 'released_by',
+                                'info', 'target_schema', 'target_name'];
+BEGIN
+  -- names are resolved in pg_catalog only while the procedure runs (a
+  -- procedure that commits cannot have SET search_path); the target goes
+  -- where the caller's CREATE TABLE would put it
+  cschema := pg_catalog.current_schema();
+  PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+  IF source IS NULL OR id_column IS NULL OR vector IS NULL OR target IS NULL OR k IS NULL
+     OR epsilon IS NULL OR key IS NULL THEN
+    RAISE EXCEPTION 'jl_release_distributed: source, id_column, vector, target, k, epsilon and key are required'
+      USING ERRCODE = '22004';
+  END IF;
+  IF cschema IS NULL THEN
+    RAISE EXCEPTION 'jl_release_distributed: no schema has been selected to create the target in'
+      USING ERRCODE = '3F000';
+  END IF;
+  SELECT pg_catalog.quote_ident(ns.nspname) INTO dl
+    FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace ns ON ns.oid = e.extnamespace
+   WHERE e.extname = 'dblink';
+  IF dl IS NULL THEN
+    RAISE EXCEPTION 'jl_release_distributed needs the dblink extension on the coordinator'
+      USING ERRCODE = '0A000',
+            HINT = 'CREATE EXTENSION dblink; the release connects to each shard through its foreign server and the caller''s user mapping.';
+  END IF;
+
+  -- the source: a table partitioned by the id column alone, each partition
+  -- a foreign table (postgres_fdw) on a server of its own
+  IF (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid = source) IS DISTINCT FROM 'p' THEN
+    RAISE EXCEPTION 'jl_release_distributed: % is not a partitioned table', source
+      USING ERRCODE = '42809',
+            HINT = 'Release a table on one server with jl_release_table.';
+  END IF;
+  SELECT CASE pt.partstrat WHEN 'r' THEN 'RANGE' WHEN 'l' THEN 'LIST' ELSE 'HASH' END, pt.partnatts,
+         (SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attnum = pt.partattrs[0])
+    INTO strat, natts, keycol
+    FROM pg_catalog.pg_partitioned_table pt WHERE pt.partrelid = source;
+  IF natts <> 1 OR keycol IS DISTINCT FROM id_column
+     OR (SELECT pt.partcollation[0] NOT IN (0, a.attcollation)
+           FROM pg_catalog.pg_partitioned_table pt, pg_catalog.pg_attribute a
+          WHERE pt.partrelid = source AND a.attrelid = source AND a.attnum = pt.partattrs[0]) THEN
+    RAISE EXCEPTION 'jl_release_distributed: % must be partitioned by its id column "%" alone', source, id_column
+      USING ERRCODE = '0A000',
+            HINT = 'The sharded sketch table is partitioned like the source, by the id (with the column''s own collation).';
+  END IF;
+  SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) INTO idtype
+    FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attname = id_column AND NOT a.attisdropped;
+  SELECT pg_catalog.array_agg(s.srvname::text ORDER BY c.relname),
+         pg_catalog.array_agg(pg_catalog.format('%I.%I',
+             coalesce((SELECT pg_catalog.substr(o, 13) FROM pg_catalog.unnest(ft.ftoptions) o WHERE o LIKE 'schema\_name=%'), ns.nspname::text),
+             coalesce((SELECT pg_catalog.substr(o, 12) FROM pg_catalog.unnest(ft.ftoptions) o WHERE o LIKE 'table\_name=%'), c.relname::text))
+           ORDER BY c.relname),
+         pg_catalog.array_agg(pg_catalog.pg_get_expr(c.relpartbound, c.oid) ORDER BY c.relname),
+         count(*),
+         count(*) FILTER (WHERE w.fdwname IS DISTINCT FROM 'postgres_fdw'),
+         count(DISTINCT s.srvname)
+    INTO srv, remote, bounds, n, nother, nservers
+    FROM pg_catalog.pg_inherits i
+    JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
+    JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace
+    LEFT JOIN pg_catalog.pg_foreign_table ft ON ft.ftrelid = c.oid
+    LEFT JOIN pg_catalog.pg_foreign_server s ON s.oid = ft.ftserver
+    LEFT JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid = s.srvfdw
+   WHERE i.inhparent = source;
+  IF n = 0 OR nother > 0 THEN
+    RAISE EXCEPTION 'jl_release_distributed: every partition of % must be a foreign table of postgres_fdw', source
+      USING ERRCODE = '0A000',
+            HINT = 'Release local partitions with jl_release_table; sub-partitioned partitions are not supported.';
+  END IF;
+  IF nservers <> n THEN
+    RAISE EXCEPTION 'jl_release_distributed: two partitions of % are on one foreign server', source
+      USING ERRCODE = '0A000',
+            HINT = 'Each shard releases into one table named like the target: give each partition a server of its own.';
+  END IF;
+  -- the target's name as jl_release_table reads it on the shards
+  BEGIN
+    tname := (pg_catalog.parse_ident(target))[1];
+    IF pg_catalog.cardinality(pg_catalog.parse_ident(target)) <> 1 THEN
+      RAISE EXCEPTION USING ERRCODE = '42602';
+    END IF;
+  EXCEPTION WHEN OTHERS THEN
+    RAISE EXCEPTION 'jl_release_distributed: target must be a plain table name, not "%"', target
+      USING ERRCODE = '42602',
+            HINT = 'The target is created in the first schema of the search path, on the coordinator and on each shard.';
+  END;
+  IF pg_catalog.octet_length(tname || '_' || n) > 63 THEN
+    RAISE EXCEPTION 'jl_release_distributed: target name "%" is too long for its partitions (%_1 ...)', tname, tname
+      USING ERRCODE = '42622';
+  END IF;
+  FOR i IN 0 .. n LOOP
+    IF pg_catalog.to_regclass(pg_catalog.format('%I.%I', cschema, CASE WHEN i = 0 THEN tname ELSE tname || '_' || i END)) IS NOT NULL THEN
+      RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists',
+        CASE WHEN i = 0 THEN tname ELSE tname || '_' || i END
+        USING ERRCODE = '42P07',
+              HINT = 'The target and its partitions target_1, target_2, ... are created on the coordinator.';
+    END IF;
+  END LOOP;
+  -- not inside a transaction block, and nothing the coordinator's charge
+  -- would refuse: checked before any shard spends its budget
+  gid := @extschema@.jl_distributed_begin(source, id_column, epsilon, delta, noise);
+  -- nor called where it cannot commit (from a function, say): find out now
+  COMMIT;
+  PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+
+  -- a release in progress holds this lock until it ends (or its session
+  -- does): jl_distributed_resolve leaves its prepared parts alone
+  lk := pg_catalog.hashtext(gid);
+  PERFORM pg_catalog.pg_advisory_lock(1785488496, lk);
+
+  -- connect; every shard must hold the same key and allow prepared transactions
+  BEGIN
+    FOR i IN 1 .. n LOOP
+      conns := conns || (gid || '_' || i);
+      EXECUTE pg_catalog.format('SELECT %s.dblink_connect($1, $2)', dl) USING conns[i], srv[i];
+      opened := i;
+      -- the shard's jldp schema and the schema its CREATE TABLE uses; then
+      -- names resolve in pg_catalog only
+      EXECUTE pg_catalog.format('SELECT j, c FROM %s.dblink($1, $2) AS t(j text, c text)', dl)
+        INTO rjlname, rcur
+        USING conns[i], 'SELECT (SELECT n.nspname FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n '
+                        'ON n.oid OPERATOR(pg_catalog.=) e.extnamespace WHERE e.extname OPERATOR(pg_catalog.=) ''jldp''), '
+                        'pg_catalog.current_schema()';
+      IF rjlname IS NULL OR rcur IS NULL THEN
+        RAISE EXCEPTION 'jl_release_distributed: shard % has no jldp extension or no schema to create the target in', srv[i]
+          USING ERRCODE = '55000';
+      END IF;
+      rjl := rjl || pg_catalog.quote_ident(rjlname);
+      rschemas := rschemas || rcur;
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+        USING conns[i], 'SET search_path = pg_catalog, pg_temp';
+      EXECUTE pg_catalog.format('SELECT fp, mpt, rexists, rtype FROM %s.dblink($1, $2) '
+                                'AS t(fp text, mpt int, rexists boolean, rtype text)', dl)
+        INTO fp, mpt, rexists, rtype
+        USING conns[i], pg_catalog.format(
+          'SELECT (SELECT fingerprint FROM %s.jl_keys WHERE name = %L), '
+          'pg_catalog.current_setting(''max_prepared_transactions'')::int, '
+          'pg_catalog.to_regclass(%L) IS NOT NULL, '
+          '(SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a '
+          ' WHERE a.attrelid = pg_catalog.to_regclass(%L) AND a.attname = %L AND NOT a.attisdropped)',
+          rjl[i], key, pg_catalog.format('%I.%I', rschemas[i], tname), remote[i], id_column);
+      IF rexists THEN
+        RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists on shard %', tname, srv[i]
+          USING ERRCODE = '42P07';
+      END IF;
+      IF rtype IS DISTINCT FROM idtype THEN
+        RAISE EXCEPTION 'jl_release_distributed: the id column "%" of % on shard % is %, not % as on the coordinator',
+          id_column, remote[i], srv[i], coalesce(rtype, 'missing'), idtype
+          USING ERRCODE = '42804';
+      END IF;
+      IF fp IS NULL THEN
+        RAISE EXCEPTION 'jl_release_distributed: shard % has no key named "%"', srv[i], key
+          USING ERRCODE = '42704',
+                HINT = 'Carry the key with jl_key_export and jl_key_import_wrapped (docs/scaleout.md).';
+      END IF;
+      IF mpt = 0 THEN
+        RAISE EXCEPTION 'jl_release_distributed: shard % does not allow prepared transactions', srv[i]
+          USING ERRCODE = '55000',
+                HINT = 'Set max_prepared_transactions above 0 on every shard (a restart is needed).';
+      END IF;
+      fps := fps || fp;
+    END LOOP;
+    IF (SELECT count(DISTINCT f) FROM pg_catalog.unnest(fps) f) > 1 THEN
+      RAISE EXCEPTION 'jl_release_distributed: the shards hold different keys named "%"', key
+        USING ERRCODE = '22023',
+              DETAIL = pg_catalog.format('Fingerprints by server: %s.', pg_catalog.array_to_string(
+                         ARRAY(SELECT srv[j] || ' ' || fps[j] FROM pg_catalog.generate_series(1, n) j), ', ')),
+              HINT = 'Sketches under different keys cannot be compared: import one key on every shard.';
+    END IF;
+  EXCEPTION WHEN OTHERS THEN
+    FOR j IN 1 .. opened LOOP
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
+      EXCEPTION WHEN OTHERS THEN NULL;
+      END;
+    END LOOP;
+    PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    RAISE;
+  END;
+
+  -- phase 1: every shard releases its rows at the same time (dblink's
+  -- asynchronous queries), then each prepares (nothing visible yet)
+  BEGIN
+    FOR i IN 1 .. n LOOP
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl) USING conns[i], 'BEGIN';
+      EXECUTE pg_catalog.format('SELECT %s.dblink_send_query($1, $2)', dl)
+        USING conns[i], pg_catalog.format(
+          'SELECT %s.jl_release_table(%L::regclass, %L, %L::text[], %L, %s, %L::float8, neighbor => %L, '
+          'bound => %L::float8, calibration => %L, delta => %L::float8, key => %L, clip_lo => %L::float8, '
+          'clip_hi => %L::float8, clip_norm => %L::float8, kind => %L, noise => %L)',
+          rjl[i], remote[i], id_column, vector, pg_catalog.format('%I.%I', rschemas[i], tname), k, epsilon,
+          neighbor, bound, calibration, delta, key,
+          clip_lo, clip_hi, clip_norm, kind, noise);
+    END LOOP;
+    FOR i IN 1 .. n LOOP
+      EXECUTE pg_catalog.format('SELECT rid FROM %s.dblink_get_result($1) AS t(rid bigint)', dl) INTO rid
+        USING conns[i];
+      -- the end of the query's results, after which the connection is free
+      EXECUTE pg_catalog.format('SELECT count(*) FROM %s.dblink_get_result($1) AS t(rid bigint)', dl)
+        USING conns[i];
+      EXECUTE pg_catalog.format('SELECT r FROM %s.dblink($1, $2) AS t(r jsonb)', dl) INTO r
+        USING conns[i], pg_catalog.format(
+          'SELECT to_jsonb(x) || jsonb_build_object(''target_schema'', ns.nspname, ''target_name'', c.relname) '
+          'FROM %s.jl_releases x JOIN pg_catalog.pg_class c ON c.oid = x.target '
+          'JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace WHERE x.id = %s', rjl[i], rid);
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+        USING conns[i], pg_catalog.format('PREPARE TRANSACTION %L', gid || '_' || i);
+      prepared := i;
+      rids := rids || rid;
+      recs := recs || r;
+      nrows := nrows + (r->'info'->>'rows')::bigint;
+      IF i > 1 AND (recs[i] - volatile_keys) || pg_catalog.jsonb_build_object('info', (recs[i]->'info') - 'rows')
+                   IS DISTINCT FROM
+                   (recs[1] - volatile_keys) || pg_catalog.jsonb_build_object('info', (recs[1]->'info') - 'rows') THEN
+        RAISE EXCEPTION 'jl_release_distributed: shards % and % released with different calibrations', srv[1], srv[i]
+          USING ERRCODE = '22023',
+                DETAIL = pg_catalog.format('%s: %s; %s: %s', srv[1], recs[1] - volatile_keys, srv[i], recs[i] - volatile_keys),
+                HINT = 'Every shard needs the same jldp version and the same d.';
+      END IF;
+    END LOOP;
+    IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'prepared' THEN
+      RAISE EXCEPTION 'jldp_test.fail_point: a failure after every shard prepared';
+    END IF;
+  EXCEPTION WHEN OTHERS THEN
+    FOR j IN 1 .. opened LOOP
+      BEGIN
+        -- a prepared part is rolled back; the others end with their
+        -- connection (a running release is cancelled first)
+        IF j <= prepared THEN
+          EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+            USING conns[j], pg_catalog.format('ROLLBACK PREPARED %L', gid || '_' || j);
+        ELSE
+          EXECUTE pg_catalog.format('SELECT %s.dblink_cancel_query($1)', dl) USING conns[j];
+        END IF;
+      EXCEPTION WHEN OTHERS THEN
+        RAISE WARNING 'jl_release_distributed: the part of shard % could not be rolled back; it stays prepared until jl_distributed_resolve() rolls it back', srv[j];
+      END;
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
+      EXCEPTION WHEN OTHERS THEN NULL;
+      END;
+    END LOOP;
+    PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    RAISE;
+  END;
+
+  -- the decision: the sharded sketch table, the one charge, the registry
+  -- row and the decision row, in one transaction of the coordinator
+  BEGIN
+    EXECUTE pg_catalog.format('CREATE TABLE %I.%I (id %s, sketch pg_catalog.float8[]) PARTITION BY %s (id)',
+                              cschema, tname, idtype, strat);
+    FOR i IN 1 .. n LOOP
+      EXECUTE pg_catalog.format('CREATE FOREIGN TABLE %I.%I PARTITION OF %I.%I %s SERVER %I OPTIONS (schema_name %L, table_name %L)',
+                                cschema, tname || '_' || i, cschema, tname, bounds[i], srv[i],
+                                recs[i]->>'target_schema', recs[i]->>'target_name');
+    END LOOP;
+    info := (recs[1]->'info') || pg_catalog.jsonb_build_object(
+              'rows', nrows,
+              'distributed', pg_catalog.jsonb_build_object('gid', gid, 'servers', srv,
+                                                           'shard_release_ids', rids,
+                                                           'shard_sources', remote));
+    release_id := @extschema@.jl_distributed_decide(source, pg_catalog.format('%I.%I', cschema, tname)::regclass,
+                    id_column, recs[1]->>'vector', recs[1]->>'clipping', recs[1]->>'key_fingerprint',
+                    info, gid, srv, rids);
+    IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'decide' THEN
+      RAISE EXCEPTION 'jldp_test.fail_point: a failure before the decision commits';
+    END IF;
+  EXCEPTION WHEN OTHERS THEN
+    FOR j IN 1 .. n LOOP
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+          USING conns[j], pg_catalog.format('ROLLBACK PREPARED %L', gid || '_' || j);
+      EXCEPTION WHEN OTHERS THEN
+        RAISE WARNING 'jl_release_distributed: the part of shard % could not be rolled back; it stays prepared until jl_distributed_resolve() rolls it back', srv[j];
+      END;
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
+      EXCEPTION WHEN OTHERS THEN NULL;
+      END;
+    END LOOP;
+    PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    RAISE;
+  END;
+  -- the decision is flushed before any shard commits, whatever the
+  -- caller's synchronous_commit (any role may turn it off for itself)
+  IF pg_catalog.current_setting('synchronous_commit') = 'off' THEN
+    PERFORM pg_catalog.set_config('synchronous_commit', 'local', true);
+  END IF;
+  COMMIT;
+  PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+
+  -- phase 2: publish.  From here the release stands; a shard that cannot
+  -- commit now keeps its part prepared until jl_distributed_resolve()
+  IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'commit' THEN
+    FOR j IN 1 .. n LOOP
+      EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
+    END LOOP;
+    PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    RAISE EXCEPTION 'jldp_test.fail_point: a failure after the decision, before the shards commit'
+      USING HINT = 'SELECT * FROM jl_distributed_resolve() commits the shards'' parts.';
+  END IF;
+  FOR i IN 1 .. n LOOP
+    BEGIN
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+        USING conns[i], pg_catalog.format('COMMIT PREPARED %L', gid || '_' || i);
+    EXCEPTION WHEN OTHERS THEN
+      in_doubt := in_doubt || srv[i];
+      RAISE WARNING 'jl_release_distributed: shard % did not commit its part (%): the release is decided and charged; SELECT * FROM jl_distributed_resolve() commits it when the shard is back', srv[i], SQLERRM;
+    END;
+    BEGIN
+      EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[i];
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+  END LOOP;
+  IF pg_catalog.cardinality(in_doubt) = 0 THEN
+    PERFORM @extschema@.jl_distributed_committed(gid);
+  END IF;
+  PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+END
+$fn$;

@@ -1668,6 +1668,11 @@ BEGIN
     PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
     RAISE;
   END;
+  -- the decision is flushed before any shard commits, whatever the
+  -- caller's synchronous_commit (any role may turn it off for itself)
+  IF pg_catalog.current_setting('synchronous_commit') = 'off' THEN
+    PERFORM pg_catalog.set_config('synchronous_commit', 'local', true);
+  END IF;
   COMMIT;
   PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 

@@ -335,6 +335,24 @@ jl_check "operators planted in public are not called (coordinator, shard)" \
 jl_check "  and the release went through" "$(q $PC -c "SELECT count(*) FROM dsk10")" "$(( 2 * n_per ))"
 jl_check "  negative control: an unqualified text || integer in a session does call it" \
   "$(q $PC -c "SELECT 'x' || 1" >/dev/null; q $PC -c "SELECT count(*) FROM planted_calls")" "1"
+# 6h. the decision is durable before any shard commits, whatever the
+# caller's synchronous_commit (any role may turn it off for itself): the
+# coordinator restarted with a WAL writer delay of 10 s, a CALL with
+# synchronous_commit off, then an immediate stop of the coordinator as soon
+# as the CALL returns.  The shards' parts are committed; the coordinator
+# must still hold its charge, the registry row and the decision.
+coord_opts="-p $PC -k $dir -c listen_addresses='' -c fsync=off $opts"
+as_pg "$PGBIN/pg_ctl" -D "$dir/coord" -l "$dir/coord.log" -w -m fast \
+  -o "$coord_opts -c wal_writer_delay=10000ms" restart >/dev/null
+read -r c0 s10 s20 _ _ <<<"$(state dsk11)"
+PGOPTIONS='-c synchronous_commit=off' q $PC -c "$(rel dsk11)" >/dev/null
+as_pg "$PGBIN/pg_ctl" -D "$dir/coord" -m immediate stop >/dev/null
+as_pg "$PGBIN/pg_ctl" -D "$dir/coord" -l "$dir/coord.log" -w -o "$coord_opts" start >/dev/null
+jl_check "synchronous_commit off, the coordinator stopped at once after the CALL: its charge and both shards' parts stand" \
+  "$(state dsk11)" "$(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 00 ttt"
+jl_check "  the registry row and the decision stand" \
+  "$(q $PC -c "SELECT count(*) FROM jl_releases WHERE target = to_regclass('dsk11')")" "1"
+
 q $PS2 -c "SELECT jl_key_drop('shared')" -c "SELECT jl_key_create('shared')" >/dev/null
 read -r c0 s10 s20 _ _ <<<"$(state dsk6)"
 jl_check "shards holding different keys of one name are refused" \
