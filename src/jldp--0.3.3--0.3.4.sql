@@ -3,7 +3,8 @@
 -- column of another type was reported as a missing jl_recover_dist or
 -- jl_lloyd_step); jl_ledger tells for each charge whether a release
 -- recorded it (released); jl_release_distributed flushes its decision
--- whatever the caller's synchronous_commit; as jldp--0.3.4.sql defines them.
+-- whatever the caller's synchronous_commit and cleans up after a cancel as
+-- after an error; as jldp--0.3.4.sql defines them.
 
 \echo Use "ALTER EXTENSION jldp UPDATE TO '0.3.4'" to load this file. \quit
 
@@ -148,7 +149,8 @@ COMMENT ON VIEW @extschema@.jl_ledger IS
 COMMENT ON TABLE @extschema@.jldp_release IS
   'Release registry: one row per release into a table (jl_release_table, jl_release_long, jl_release_covariance, jl_release_graph, jl_release_distributed) with its source, target, options, noise variance, key fingerprint, the ledger charge it was made under, the full record (info), the jldp version and who released it. Written only by those functions; roles read it through jl_releases.';
 
--- the distributed release: its decision flushed before any shard commits
+-- the distributed release: its decision flushed before any shard commits,
+-- and a cancel cleans up as an error does
 CREATE OR REPLACE PROCEDURE @extschema@.jl_release_distributed(
     source regclass, id_column text, vector text[], target text, k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
@@ -361,7 +363,9 @@ BEGIN
                          ARRAY(SELECT srv[j] || ' ' || fps[j] FROM pg_catalog.generate_series(1, n) j), ', ')),
               HINT = 'Sketches under different keys cannot be compared: import one key on every shard.';
     END IF;
-  EXCEPTION WHEN OTHERS THEN
+  -- a cancel (statement_timeout, pg_cancel_backend) cleans up as an error
+  -- does: WHEN OTHERS alone does not catch query_canceled
+  EXCEPTION WHEN OTHERS OR query_canceled THEN
     FOR j IN 1 .. opened LOOP
       BEGIN
         EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
@@ -415,7 +419,10 @@ BEGIN
     IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'prepared' THEN
       RAISE EXCEPTION 'jldp_test.fail_point: a failure after every shard prepared';
     END IF;
-  EXCEPTION WHEN OTHERS THEN
+    IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'prepared_wait' THEN
+      PERFORM pg_catalog.pg_sleep(30);
+    END IF;
+  EXCEPTION WHEN OTHERS OR query_canceled THEN
     FOR j IN 1 .. opened LOOP
       BEGIN
         -- a prepared part is rolled back; the others end with their
@@ -459,7 +466,7 @@ BEGIN
     IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'decide' THEN
       RAISE EXCEPTION 'jldp_test.fail_point: a failure before the decision commits';
     END IF;
-  EXCEPTION WHEN OTHERS THEN
+  EXCEPTION WHEN OTHERS OR query_canceled THEN
     FOR j IN 1 .. n LOOP
       BEGIN
         EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
@@ -493,19 +500,32 @@ BEGIN
     RAISE EXCEPTION 'jldp_test.fail_point: a failure after the decision, before the shards commit'
       USING HINT = 'SELECT * FROM jl_distributed_resolve() commits the shards'' parts.';
   END IF;
-  FOR i IN 1 .. n LOOP
-    BEGIN
-      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
-        USING conns[i], pg_catalog.format('COMMIT PREPARED %L', gid || '_' || i);
-    EXCEPTION WHEN OTHERS THEN
-      in_doubt := in_doubt || srv[i];
-      RAISE WARNING 'jl_release_distributed: shard % did not commit its part (%): the release is decided and charged; SELECT * FROM jl_distributed_resolve() commits it when the shard is back', srv[i], SQLERRM;
-    END;
-    BEGIN
-      EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[i];
-    EXCEPTION WHEN OTHERS THEN NULL;
-    END;
-  END LOOP;
+  BEGIN
+    FOR i IN 1 .. n LOOP
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+          USING conns[i], pg_catalog.format('COMMIT PREPARED %L', gid || '_' || i);
+      EXCEPTION WHEN OTHERS THEN
+        in_doubt := in_doubt || srv[i];
+        RAISE WARNING 'jl_release_distributed: shard % did not commit its part (%): the release is decided and charged; SELECT * FROM jl_distributed_resolve() commits it when the shard is back', srv[i], SQLERRM;
+      END;
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[i];
+      EXCEPTION WHEN OTHERS THEN NULL;
+      END;
+    END LOOP;
+  EXCEPTION WHEN query_canceled THEN
+    -- decided: the parts not yet committed stay prepared for the resolver,
+    -- which the lock no longer keeps away
+    FOR j IN 1 .. n LOOP
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
+      EXCEPTION WHEN OTHERS THEN NULL;
+      END;
+    END LOOP;
+    PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    RAISE;
+  END;
   IF pg_catalog.cardinality(in_doubt) = 0 THEN
     PERFORM @extschema@.jl_distributed_committed(gid);
   END IF;

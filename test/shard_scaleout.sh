@@ -353,6 +353,28 @@ jl_check "synchronous_commit off, the coordinator stopped at once after the CALL
 jl_check "  the registry row and the decision stand" \
   "$(q $PC -c "SELECT count(*) FROM jl_releases WHERE target = to_regclass('dsk11')")" "1"
 
+# 6i. a cancel (statement_timeout) after every shard prepared cleans up as an
+# error does: PL/pgSQL's WHEN OTHERS does not catch query_canceled, and
+# 0.3.3 left the parts prepared, the shards' sessions open and the
+# session's advisory lock held (the resolver then left the parts alone)
+read -r c0 s10 s20 _ _ <<<"$(state dsk12)"
+out=$(q $PC -v ON_ERROR_STOP=0 2>&1 <<'SQL' || true
+SET jldp_test.fail_point = 'prepared_wait';
+SET statement_timeout = '2s';
+CALL jl_release_distributed('raw', 'id', '{x}', 'dsk12', 8, 1.0, key => 'shared', bound => 10, noise => 'laplace');
+RESET statement_timeout;
+SELECT 'locks ' || count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid();
+SQL
+)
+jl_check "a release cancelled after every shard prepared: cancelled" \
+  "$(echo "$out" | grep -c 'canceling statement due to statement timeout')" "1"
+jl_check "  the session holds no advisory lock afterwards" "$(echo "$out" | sed -n 's/^locks //p')" "0"
+sleep 0.5
+jl_check "  the coordinator uncharged (each shard's own charge stands), nothing left prepared, no target anywhere" \
+  "$(state dsk12)" "$c0 $(( s10 + 1 )) $(( s20 + 1 )) 00 fff"
+jl_check "  no shard session left open in a transaction" \
+  "$(q $PS1 -c "SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'")$(q $PS2 -c "SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'")" "00"
+
 q $PS2 -c "SELECT jl_key_drop('shared')" -c "SELECT jl_key_create('shared')" >/dev/null
 read -r c0 s10 s20 _ _ <<<"$(state dsk6)"
 jl_check "shards holding different keys of one name are refused" \
