@@ -1383,6 +1383,8 @@ DECLARE
   fp text;
   mpt int;
   fps text[] := '{}';
+  rident text;
+  idents text[] := '{}';      -- each partition's remote table: system/database/oid
   info jsonb;
   nrows bigint := 0;
   in_doubt text[] := '{}';
@@ -1516,16 +1518,20 @@ BEGIN
       rschemas := rschemas || rcur;
       EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
         USING conns[i], 'SET search_path = pg_catalog, pg_temp';
-      EXECUTE pg_catalog.format('SELECT fp, mpt, rexists, rtype FROM %s.dblink($1, $2) '
-                                'AS t(fp text, mpt int, rexists boolean, rtype text)', dl)
-        INTO fp, mpt, rexists, rtype
+      EXECUTE pg_catalog.format('SELECT fp, mpt, rexists, rtype, ident FROM %s.dblink($1, $2) '
+                                'AS t(fp text, mpt int, rexists boolean, rtype text, ident text)', dl)
+        INTO fp, mpt, rexists, rtype, rident
         USING conns[i], pg_catalog.format(
           'SELECT (SELECT fingerprint FROM %s.jl_keys WHERE name = %L), '
           'pg_catalog.current_setting(''max_prepared_transactions'')::int, '
           'pg_catalog.to_regclass(%L) IS NOT NULL, '
           '(SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a '
-          ' WHERE a.attrelid = pg_catalog.to_regclass(%L) AND a.attname = %L AND NOT a.attisdropped)',
-          rjl[i], key, pg_catalog.format('%I.%I', rschemas[i], tname), remote[i], id_column);
+          ' WHERE a.attrelid = pg_catalog.to_regclass(%L) AND a.attname = %L AND NOT a.attisdropped), '
+          '(SELECT system_identifier::text FROM pg_catalog.pg_control_system()) OPERATOR(pg_catalog.||) ''/'' '
+          'OPERATOR(pg_catalog.||) pg_catalog.current_database() OPERATOR(pg_catalog.||) ''/'' '
+          'OPERATOR(pg_catalog.||) pg_catalog.to_regclass(%L)::oid::text',
+          rjl[i], key, pg_catalog.format('%I.%I', rschemas[i], tname), remote[i], id_column, remote[i]);
+      idents := idents || rident;
       IF rexists THEN
         RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists on shard %', tname, srv[i]
           USING ERRCODE = '42P07';
@@ -1547,6 +1553,19 @@ BEGIN
       END IF;
       fps := fps || fp;
     END LOOP;
+    -- two servers (or partitions) reading one remote table would release
+    -- its rows twice under the coordinator's one charge: refused before
+    -- any shard charges
+    IF (SELECT count(DISTINCT x) FROM pg_catalog.unnest(idents) x) < n THEN
+      RAISE EXCEPTION 'jl_release_distributed: two partitions of % read the same table on one database',
+        source
+        USING ERRCODE = '0A000',
+              DETAIL = pg_catalog.format('Remote tables (system identifier/database/table oid) by server: %s.',
+                         pg_catalog.array_to_string(
+                           ARRAY(SELECT srv[j] || ' ' || coalesce(idents[j], 'missing')
+                                   FROM pg_catalog.generate_series(1, n) j), ', ')),
+              HINT = 'Each partition must be a table of its own: its rows would be released once per partition.';
+    END IF;
     IF (SELECT count(DISTINCT f) FROM pg_catalog.unnest(fps) f) > 1 THEN
       RAISE EXCEPTION 'jl_release_distributed: the shards hold different keys named "%"', key
         USING ERRCODE = '22023',

@@ -375,6 +375,26 @@ jl_check "  the coordinator uncharged (each shard's own charge stands), nothing 
 jl_check "  no shard session left open in a transaction" \
   "$(q $PS1 -c "SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'")$(q $PS2 -c "SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'")" "00"
 
+# 6j. two foreign servers pointing at one shard database, a partition on
+# each reading the same remote table: every row would be released twice
+# under the coordinator's one charge (0.3.3 released 600 rows of 300 ids);
+# refused before any shard charges
+q $PC >/dev/null <<SQL
+CREATE SERVER shard1_again FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host '$dir', port '$PS1', dbname 'postgres', extensions 'jldp', async_capable 'true');
+CREATE USER MAPPING FOR postgres SERVER shard1_again OPTIONS (user 'postgres');
+CREATE TABLE raw_twice (id int, x float8[]) PARTITION BY RANGE (id);
+CREATE FOREIGN TABLE raw_twice_1 PARTITION OF raw_twice FOR VALUES FROM (1) TO ($(( n_per + 1 )))
+  SERVER shard1 OPTIONS (table_name 'raw');
+CREATE FOREIGN TABLE raw_twice_2 PARTITION OF raw_twice FOR VALUES FROM ($(( n_per + 1 ))) TO ($(( 2 * n_per + 1 )))
+  SERVER shard1_again OPTIONS (table_name 'raw');
+SQL
+read -r c0 s10 s20 _ _ <<<"$(state dsk13)"
+jl_check "two partitions reading one remote table are refused" \
+  "$(err q $PC -c "CALL jl_release_distributed('raw_twice', 'id', '{x}', 'dsk13', 8, 1.0, key => 'shared', bound => 10)")" \
+  "jl_release_distributed: two partitions of public.raw_twice read the same table on one database"
+jl_check "  before any shard charged or released" "$(state dsk13)" "$c0 $s10 $s20 00 fff"
+
 q $PS2 -c "SELECT jl_key_drop('shared')" -c "SELECT jl_key_create('shared')" >/dev/null
 read -r c0 s10 s20 _ _ <<<"$(state dsk6)"
 jl_check "shards holding different keys of one name are refused" \
