@@ -65,9 +65,11 @@ id_col=$(q $PS1 -c "SELECT attname FROM pg_attribute WHERE attrelid = 'sk'::regc
 q $PC >/dev/null <<SQL
 CREATE EXTENSION postgres_fdw;
 CREATE SERVER shard1 FOREIGN DATA WRAPPER postgres_fdw
-  OPTIONS (host '$dir', port '$PS1', dbname 'postgres', extensions 'jldp', async_capable 'true');
+  OPTIONS (host '$dir', port '$PS1', dbname 'postgres', extensions 'jldp', async_capable 'true',
+           connect_timeout '2', keepalives_idle '30', keepalives_interval '10', keepalives_count '3');
 CREATE SERVER shard2 FOREIGN DATA WRAPPER postgres_fdw
-  OPTIONS (host '$dir', port '$PS2', dbname 'postgres', extensions 'jldp', async_capable 'true');
+  OPTIONS (host '$dir', port '$PS2', dbname 'postgres', extensions 'jldp', async_capable 'true',
+           connect_timeout '2', keepalives_idle '30', keepalives_interval '10', keepalives_count '3');
 CREATE USER MAPPING FOR postgres SERVER shard1 OPTIONS (user 'postgres');
 CREATE USER MAPPING FOR postgres SERVER shard2 OPTIONS (user 'postgres');
 CREATE TABLE sk ($cols) PARTITION BY RANGE ($id_col);
@@ -394,6 +396,30 @@ jl_check "two partitions reading one remote table are refused" \
   "$(err q $PC -c "CALL jl_release_distributed('raw_twice', 'id', '{x}', 'dsk13', 8, 1.0, key => 'shared', bound => 10)")" \
   "jl_release_distributed: two partitions of public.raw_twice read the same table on one database"
 jl_check "  before any shard charged or released" "$(state dsk13)" "$c0 $s10 $s20 00 fff"
+
+# 6k. a shard that accepts connections but never answers (its postmaster
+# stopped with SIGSTOP): with the documented connect_timeout, a new
+# session's jl_knn and jl_release_distributed end within seconds instead of
+# waiting for the shard (postgres_fdw's and dblink's connection setup does
+# not answer a cancel); 0.3.3's recipe had no connect_timeout
+frozen=$(head -1 "$dir/shard2/postmaster.pid")
+kill -STOP "$frozen"
+t0=$(date +%s.%N)
+knn_out=$(timeout 60 psql -qXAt -h "$dir" -p "$PC" -U postgres -d postgres -c "SET statement_timeout = '3s'" \
+            -c "SELECT count(*) FROM jl_knn('sk', '$id_col', '$sketch_col', '$qv', 10)" 2>&1 || true)
+t1=$(date +%s.%N)
+rel_out=$(timeout 60 psql -qXAt -h "$dir" -p "$PC" -U postgres -d postgres -c "SET statement_timeout = '3s'" \
+            -c "$(rel dsk14)" 2>&1 || true)
+t2=$(date +%s.%N)
+kill -CONT "$frozen"
+knn_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+rel_s=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.1f", b - a }')
+echo "     a frozen shard: jl_knn ended after ${knn_s} s, jl_release_distributed after ${rel_s} s"
+jl_check "a frozen shard: jl_knn ends with an error within 10 s" \
+  "$(awk -v s="$knn_s" 'BEGIN { print (s < 10) }')$(echo "$knn_out" | grep -c 'ERROR')" "11"
+jl_check "  and so does jl_release_distributed" \
+  "$(awk -v s="$rel_s" 'BEGIN { print (s < 10) }')$(echo "$rel_out" | grep -c 'ERROR')" "11"
+q $PC -c "SELECT count(*) FROM jl_distributed_resolve()" >/dev/null
 
 q $PS2 -c "SELECT jl_key_drop('shared')" -c "SELECT jl_key_create('shared')" >/dev/null
 read -r c0 s10 s20 _ _ <<<"$(state dsk6)"
