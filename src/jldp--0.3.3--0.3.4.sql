@@ -151,7 +151,7 @@ COMMENT ON TABLE @extschema@.jldp_release IS
 
 -- the distributed release: its decision flushed before any shard commits,
 -- a cancel cleans up as an error does, and two partitions reading one
--- remote table are refused
+-- remote table are refused; its transaction ids name their coordinator
 CREATE OR REPLACE PROCEDURE @extschema@.jl_release_distributed(
     source regclass, id_column text, vector text[], target text, k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
@@ -440,7 +440,8 @@ BEGIN
       RAISE EXCEPTION 'jldp_test.fail_point: a failure after every shard prepared';
     END IF;
     IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'prepared_wait' THEN
-      PERFORM pg_catalog.pg_sleep(30);
+      PERFORM pg_catalog.pg_sleep(coalesce(NULLIF(
+                pg_catalog.current_setting('jldp_test.wait_seconds', true), '')::pg_catalog.float8, 30));
     END IF;
   EXCEPTION WHEN OTHERS OR query_canceled THEN
     FOR j IN 1 .. opened LOOP
@@ -550,5 +551,150 @@ BEGIN
     PERFORM @extschema@.jl_distributed_committed(gid);
   END IF;
   PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+END
+$fn$;
+
+-- the resolver touches only the parts of its own coordinator's releases
+CREATE OR REPLACE FUNCTION @extschema@.jl_distributed_resolve(servers text[] DEFAULT NULL)
+RETURNS TABLE (server text, gid text, action text)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  dl text;
+  srvs text[];
+  pend record;
+  confirmed text[] := '{}';
+  left_alone text[] := '{}';
+  dsrv text[];
+  conn text := 'jldp_resolve_' || pg_catalog.pg_backend_pid()::text;
+  rjl text;
+  g text;
+  base text;
+  part int;
+  locked boolean;
+  seen boolean;
+  me text;
+BEGIN
+  -- this coordinator's identity in the transaction ids it prepares (as
+  -- jl_distributed_begin writes it): a resolver touches only the parts of
+  -- its own coordinator's releases (and of 0.3.3's, whose ids had none)
+  me := pg_catalog.substr(pg_catalog.md5(
+          (SELECT system_identifier FROM pg_catalog.pg_control_system())::text || '/' ||
+          (SELECT oid FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database())::text), 1, 16);
+  SELECT pg_catalog.quote_ident(ns.nspname) INTO dl
+    FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace ns ON ns.oid = e.extnamespace
+   WHERE e.extname = 'dblink';
+  IF dl IS NULL THEN
+    RAISE EXCEPTION 'jl_distributed_resolve needs the dblink extension on the coordinator'
+      USING ERRCODE = '0A000', HINT = 'CREATE EXTENSION dblink;';
+  END IF;
+  -- each decision is read after the release's lock is taken, in a
+  -- snapshot of its own
+  IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION 'jl_distributed_resolve runs only at isolation level read committed'
+      USING ERRCODE = '25000',
+            HINT = 'A transaction''s single snapshot would not see a decision made while it runs.';
+  END IF;
+  srvs := coalesce(servers, ARRAY(
+    SELECT s.srvname::text FROM pg_catalog.pg_foreign_server s
+      JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid = s.srvfdw
+     WHERE w.fdwname = 'postgres_fdw'
+       AND EXISTS (SELECT FROM pg_catalog.pg_user_mappings um
+                    WHERE um.srvid = s.oid AND um.usename IN (current_user, 'public'))
+     ORDER BY 1));
+  FOREACH server IN ARRAY srvs LOOP
+    BEGIN
+      EXECUTE pg_catalog.format('SELECT %s.dblink_connect($1, $2)', dl) USING conn, server;
+    EXCEPTION WHEN OTHERS THEN
+      gid := NULL;
+      action := 'unreachable: ' || SQLERRM;
+      RETURN NEXT;
+      CONTINUE;
+    END;
+    BEGIN
+      EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x text)', dl) INTO rjl
+        USING conn, 'SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e '
+                    'JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace '
+                    'WHERE e.extname OPERATOR(pg_catalog.=) ''jldp''';
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+        USING conn, 'SET search_path = pg_catalog, pg_temp';
+    EXCEPTION WHEN OTHERS THEN
+      gid := NULL;
+      action := 'unreachable: ' || SQLERRM;
+      RETURN NEXT;
+      EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conn;
+      CONTINUE;
+    END;
+    FOR g IN EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x text) ORDER BY 1', dl)
+        USING conn, pg_catalog.format('SELECT gid FROM pg_catalog.pg_prepared_xacts '
+                    'WHERE gid OPERATOR(pg_catalog.~) ''^jldp_(%s_)?[0-9a-f]{32}_[1-9][0-9]{0,8}$'' '
+                    'AND database OPERATOR(pg_catalog.=) pg_catalog.current_database()', me) LOOP
+      gid := g;
+      base := pg_catalog.regexp_replace(g, '_[0-9]+$', '');
+      part := pg_catalog.substring(g, '_([0-9]+)$')::int;
+      -- a release still running holds this lock: its parts are its own.
+      -- Once held, the decision read now is final (a release decides
+      -- only while it holds the lock)
+      locked := pg_catalog.pg_try_advisory_lock(1785488496, pg_catalog.hashtext(base));
+      IF NOT locked THEN
+        left_alone := left_alone || base;
+        action := 'left alone (the release is in progress)';
+        RETURN NEXT;
+        CONTINUE;
+      END IF;
+      BEGIN
+        dsrv := NULL;
+        SELECT d.servers INTO dsrv FROM @extschema@.jl_distributed_decision(base) d;
+        IF dsrv IS NULL THEN
+          EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+            USING conn, pg_catalog.format('ROLLBACK PREPARED %L', g);
+          action := 'rolled back (no decision: the coordinator did not commit the release)';
+        ELSIF dsrv[part] IS DISTINCT FROM server THEN
+          left_alone := left_alone || base;
+          action := pg_catalog.format('left alone (the decision names server %s for part %s)', dsrv[part], part);
+        ELSE
+          EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+            USING conn, pg_catalog.format('COMMIT PREPARED %L', g);
+          action := 'committed (the coordinator decided the release)';
+        END IF;
+      EXCEPTION WHEN OTHERS THEN
+        left_alone := left_alone || base;
+        action := 'failed: ' || SQLERRM;
+      END;
+      PERFORM pg_catalog.pg_advisory_unlock(1785488496, pg_catalog.hashtext(base));
+      RETURN NEXT;
+    END LOOP;
+    -- the decided releases' parts this shard has committed: its registry
+    -- holds their rows (written in the prepared transaction)
+    FOR pend IN SELECT * FROM @extschema@.jl_distributed_pending() LOOP
+      FOR i IN 1 .. pg_catalog.cardinality(pend.servers) LOOP
+        CONTINUE WHEN pend.servers[i] IS DISTINCT FROM server;
+        BEGIN
+          EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x boolean)', dl) INTO seen
+            USING conn, pg_catalog.format('SELECT EXISTS (SELECT FROM %s.jl_releases WHERE id = %s)',
+                                          rjl, pend.shard_release_ids[i]);
+        EXCEPTION WHEN OTHERS THEN
+          seen := false;
+        END;
+        IF seen THEN
+          confirmed := confirmed || (pend.gid || '_' || i);
+        END IF;
+      END LOOP;
+    END LOOP;
+    EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conn;
+  END LOOP;
+  -- a decided release whose every part its shard shows committed
+  FOR pend IN SELECT * FROM @extschema@.jl_distributed_pending() LOOP
+    IF NOT pend.gid = ANY (left_alone)
+       AND (SELECT bool_and((pend.gid || '_' || i) = ANY (confirmed))
+              FROM pg_catalog.generate_series(1, pg_catalog.cardinality(pend.servers)) i) THEN
+      PERFORM @extschema@.jl_distributed_committed(pend.gid);
+      server := NULL;
+      gid := pend.gid;
+      action := 'recorded as committed on every shard';
+      RETURN NEXT;
+    END IF;
+  END LOOP;
 END
 $fn$;

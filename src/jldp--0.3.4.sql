@@ -1630,7 +1630,8 @@ BEGIN
       RAISE EXCEPTION 'jldp_test.fail_point: a failure after every shard prepared';
     END IF;
     IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'prepared_wait' THEN
-      PERFORM pg_catalog.pg_sleep(30);
+      PERFORM pg_catalog.pg_sleep(coalesce(NULLIF(
+                pg_catalog.current_setting('jldp_test.wait_seconds', true), '')::pg_catalog.float8, 30));
     END IF;
   EXCEPTION WHEN OTHERS OR query_canceled THEN
     FOR j IN 1 .. opened LOOP
@@ -1765,7 +1766,14 @@ DECLARE
   part int;
   locked boolean;
   seen boolean;
+  me text;
 BEGIN
+  -- this coordinator's identity in the transaction ids it prepares (as
+  -- jl_distributed_begin writes it): a resolver touches only the parts of
+  -- its own coordinator's releases (and of 0.3.3's, whose ids had none)
+  me := pg_catalog.substr(pg_catalog.md5(
+          (SELECT system_identifier FROM pg_catalog.pg_control_system())::text || '/' ||
+          (SELECT oid FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database())::text), 1, 16);
   SELECT pg_catalog.quote_ident(ns.nspname) INTO dl
     FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace ns ON ns.oid = e.extnamespace
    WHERE e.extname = 'dblink';
@@ -1811,9 +1819,9 @@ BEGIN
       CONTINUE;
     END;
     FOR g IN EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x text) ORDER BY 1', dl)
-        USING conn, 'SELECT gid FROM pg_catalog.pg_prepared_xacts '
-                    'WHERE gid OPERATOR(pg_catalog.~) ''^jldp_[0-9a-f]{32}_[1-9][0-9]{0,8}$'' '
-                    'AND database OPERATOR(pg_catalog.=) pg_catalog.current_database()' LOOP
+        USING conn, pg_catalog.format('SELECT gid FROM pg_catalog.pg_prepared_xacts '
+                    'WHERE gid OPERATOR(pg_catalog.~) ''^jldp_(%s_)?[0-9a-f]{32}_[1-9][0-9]{0,8}$'' '
+                    'AND database OPERATOR(pg_catalog.=) pg_catalog.current_database()', me) LOOP
       gid := g;
       base := pg_catalog.regexp_replace(g, '_[0-9]+$', '');
       part := pg_catalog.substring(g, '_([0-9]+)$')::int;

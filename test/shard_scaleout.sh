@@ -397,6 +397,36 @@ jl_check "two partitions reading one remote table are refused" \
   "jl_release_distributed: two partitions of public.raw_twice read the same table on one database"
 jl_check "  before any shard charged or released" "$(state dsk13)" "$c0 $s10 $s20 00 fff"
 
+# 6l. another coordinator database on the same cluster, with servers on the
+# same shards, runs its resolver while a release of the first has both parts
+# prepared: it must leave them alone (0.3.3 rolled them back: advisory
+# locks are per database and every jldp_ transaction was taken as its own)
+q $PC -c "CREATE DATABASE coord2" >/dev/null
+q2() { as_pg psql -qXAt -v ON_ERROR_STOP=1 -h "$dir" -p "$PC" -U postgres -d coord2 "$@"; }
+q2 >/dev/null <<SQL
+CREATE EXTENSION jldp;
+CREATE EXTENSION dblink;
+CREATE EXTENSION postgres_fdw;
+CREATE SERVER shard1 FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host '$dir', port '$PS1', dbname 'postgres', connect_timeout '2');
+CREATE SERVER shard2 FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host '$dir', port '$PS2', dbname 'postgres', connect_timeout '2');
+CREATE USER MAPPING FOR postgres SERVER shard1 OPTIONS (user 'postgres');
+CREATE USER MAPPING FOR postgres SERVER shard2 OPTIONS (user 'postgres');
+SQL
+( q $PC -c "SET jldp_test.fail_point = 'prepared_wait'" -c "SET jldp_test.wait_seconds = '4'" \
+    -c "$(rel dsk15)" > "$dir/dsk15.out" 2>&1 || true ) &
+rpid=$!
+for _ in $(seq 1 100); do
+  [ "$(prepared $PS1)$(prepared $PS2)" = 11 ] && break
+  sleep 0.1
+done
+resolved=$(q2 -c "SELECT count(*) FROM jl_distributed_resolve() WHERE action NOT LIKE 'left alone%'")
+wait $rpid
+jl_check "another database's resolver during a release with both parts prepared: touches none of them" "$resolved" "0"
+jl_check "  and the release completes with every row" \
+  "$(q $PC -c "SELECT count(*) FROM dsk15")$(prepared $PS1)$(prepared $PS2)" "$(( 2 * n_per ))00"
+
 # 6k. a shard that accepts connections but never answers (its postmaster
 # stopped with SIGSTOP): with the documented connect_timeout, a new
 # session's jl_knn and jl_release_distributed end within seconds instead of

@@ -12,8 +12,10 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
+#include "common/md5.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
@@ -44,7 +46,7 @@ PG_FUNCTION_INFO_V1(jl_distributed_committed);
  * accepted, once, so a role cannot decide another session's release (whose
  * prepared parts any role sees in pg_prepared_xacts).
  */
-static char begun_gid[64];
+static char begun_gid[96];
 static double begun_epsilon;
 static double begun_delta;
 static bool begun_gaussian;
@@ -99,6 +101,31 @@ charge_request(JlChargeRequest *req, Oid nsp, Oid source, const char *id_column,
  * that a refusal costs the shards nothing.  Returns a new global
  * transaction id, which only this backend may decide.
  */
+/*
+ * The coordinator's identity in every transaction id it prepares on the
+ * shards: the first 16 hex digits of md5('<system identifier>/<database
+ * OID>'), as jl_distributed_resolve computes it, so that a resolver of
+ * another coordinator (another database or cluster using the same shards)
+ * leaves these parts alone.
+ */
+static const char *
+coordinator_id(void)
+{
+	static char id[17];
+	char		hex[33];
+	const char *err = NULL;
+	/* signed, as pg_control_system() shows it to SQL */
+	char	   *text = psprintf(INT64_FORMAT "/%u", (int64) GetSystemIdentifier(), MyDatabaseId);
+
+	if (!pg_md5_hash(text, strlen(text), hex, &err))
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("could not compute the coordinator's identity: %s", err ? err : "md5 failed")));
+	memcpy(id, hex, 16);
+	id[16] = '\0';
+	return id;
+}
+
 Datum
 jl_distributed_begin(PG_FUNCTION_ARGS)
 {
@@ -166,7 +193,7 @@ jl_distributed_begin(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("could not generate random bytes")));
 	initStringInfo(&gid);
-	appendStringInfoString(&gid, "jldp_");
+	appendStringInfo(&gid, "jldp_%s_", coordinator_id());
 	for (int i = 0; i < 16; i++)
 		appendStringInfo(&gid, "%02x", bytes[i]);
 	if (!begun_callback)
