@@ -41,9 +41,12 @@
 #define JL_PD_MAX_STEPS (INT64_C(1) << 20)	/* the shifted sensitivity */
 #define JL_PD_MAX_ROWS (INT64_C(1) << 40)
 #define JL_PD_MAX_D 1000000
-/* clip_norm and clip_hi - clip_lo: the grid step's square stays a normal double */
-#define JL_PD_MIN_RANGE 1e-100
-#define JL_PD_MAX_RANGE 1e100
+/*
+ * clip_norm and clip_hi - clip_lo: the bound range every release accepts
+ * (mechanism.h), within which the grid step's square stays a normal double
+ */
+#define JL_PD_MIN_RANGE JL_MIN_BOUND
+#define JL_PD_MAX_RANGE JL_MAX_BOUND
 
 typedef struct JlPairDist
 {

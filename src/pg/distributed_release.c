@@ -90,18 +90,6 @@ charge_request(JlChargeRequest *req, Oid nsp, Oid source, const char *id_column,
 }
 
 /*
- * jl_distributed_begin(source regclass, id_column text, epsilon float8,
- *                      delta float8, noise text) RETURNS text
- *
- * noise: 'gaussian' (charged delta) or 'laplace' / NULL (charged 0).
- * Before any shard releases: refuse a call inside a transaction block
- * (the release commits on its own), and everything the coordinator's
- * charge would refuse (the cap, the spender, the dataset's binding and
- * unit), by making that charge in a subtransaction and rolling it back, so
- * that a refusal costs the shards nothing.  Returns a new global
- * transaction id, which only this backend may decide.
- */
-/*
  * The coordinator's identity in every transaction id it prepares on the
  * shards: the first 16 hex digits of md5('<system identifier>/<database
  * OID>'), as jl_distributed_resolve computes it, so that a resolver of
@@ -126,6 +114,18 @@ coordinator_id(void)
 	return id;
 }
 
+/*
+ * jl_distributed_begin(source regclass, id_column text, epsilon float8,
+ *                      delta float8, noise text) RETURNS text
+ *
+ * noise: 'gaussian' (charged delta) or 'laplace' / NULL (charged 0).
+ * Before any shard releases: refuse a call inside a transaction block
+ * (the release commits on its own), and everything the coordinator's
+ * charge would refuse (the cap, the spender, the dataset's binding and
+ * unit), by making that charge in a subtransaction and rolling it back, so
+ * that a refusal costs the shards nothing.  Returns a new global
+ * transaction id, which only this backend may decide.
+ */
 Datum
 jl_distributed_begin(PG_FUNCTION_ARGS)
 {

@@ -94,12 +94,7 @@ view_base(Oid view, AttrNumber *att)
 void
 jl_source_lock(Oid relid)
 {
-	LockRelationOid(relid, AccessShareLock);
-	/* dropped before the lock was granted */
-	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
+	jl_check_relation(relid);
 }
 
 Oid

@@ -584,7 +584,6 @@ calibrate_before_charge(TableRelease *tr)
 
 	if (tr->rows.d >= 0)
 	{
-		jl_check_identity_k(tr->rows.kind, tr->rows.k, tr->rows.d, "the number of vector columns");
 		jl_calibrate_on(&m, jl_projection_get(tr->key.secret, tr->rows.kind,
 											  tr->rows.k, tr->rows.d));
 		jl_refuse_invalid(&m);
