@@ -1388,6 +1388,11 @@ DECLARE
   info jsonb;
   nrows bigint := 0;
   in_doubt text[] := '{}';
+  lock_bound text;    -- how long a name's reservation waits for another transaction
+  saved_lt text;
+  rname text;
+  ri int;
+  untimed text;
   volatile_keys text[] := ARRAY['id', 'target', 'source', 'dataset', 'released_at', 'released_by',
                                 'info', 'target_schema', 'target_name'];
 BEGIN
@@ -1462,6 +1467,20 @@ BEGIN
       USING ERRCODE = '0A000',
             HINT = 'Each shard releases into one table named like the target: give each partition a server of its own.';
   END IF;
+  -- a shard that accepts connections but never answers would hold the
+  -- release past every timeout while connecting (libpq's connection setup
+  -- ignores a cancel): each server must bound it
+  SELECT pg_catalog.string_agg(x, ', ' ORDER BY x) INTO untimed
+    FROM pg_catalog.unnest(srv) x JOIN pg_catalog.pg_foreign_server s ON s.srvname = x
+   WHERE NOT EXISTS (SELECT FROM pg_catalog.unnest(s.srvoptions) o
+                      WHERE o ~ '^connect_timeout=\s*0*[1-9][0-9]*\s*$');
+  IF untimed IS NOT NULL THEN
+    RAISE EXCEPTION 'jl_release_distributed: foreign server "%" sets no connect_timeout', pg_catalog.split_part(untimed, ', ', 1)
+      USING ERRCODE = '0A000',
+            DETAIL = pg_catalog.format('Servers without one: %s.', untimed),
+            HINT = pg_catalog.format('ALTER SERVER %I OPTIONS (ADD connect_timeout ''5''); a frozen shard would otherwise hold the release past statement_timeout and pg_terminate_backend (docs/scaleout.md).',
+                                     pg_catalog.split_part(untimed, ', ', 1));
+  END IF;
   -- the target's name as jl_release_table reads it on the shards
   BEGIN
     tname := (pg_catalog.parse_ident(target))[1];
@@ -1491,6 +1510,35 @@ BEGIN
   -- nor called where it cannot commit (from a function, say): find out now
   COMMIT;
   PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+
+  -- the names, reserved before any shard charges: each is created and
+  -- dropped in the transaction that will hold the decision (and on each
+  -- shard in its part's transaction), so that another transaction creating
+  -- one waits for this release's end and then fails, and this release
+  -- waits for no other's beyond the caller's lock_timeout (10 s without
+  -- one).  The coordinator first, then the shards in one order (system
+  -- identifier and database) for every release: no two releases wait on
+  -- each other.
+  saved_lt := pg_catalog.current_setting('lock_timeout');
+  lock_bound := CASE WHEN saved_lt = '0' THEN '10s' ELSE saved_lt END;
+  FOR i IN 0 .. n LOOP
+    rname := CASE WHEN i = 0 THEN tname ELSE tname || '_' || i END;
+    BEGIN
+      PERFORM pg_catalog.set_config('lock_timeout', lock_bound, true);
+      EXECUTE pg_catalog.format('CREATE TABLE %I.%I ()', cschema, rname);
+      EXECUTE pg_catalog.format('DROP TABLE %I.%I', cschema, rname);
+      PERFORM pg_catalog.set_config('lock_timeout', saved_lt, true);
+    EXCEPTION
+      WHEN lock_not_available THEN
+        RAISE EXCEPTION 'jl_release_distributed: another transaction is creating "%" on the coordinator', rname
+          USING ERRCODE = '55P03',
+                HINT = pg_catalog.format('Nothing was charged.  A release into the same name is in progress; it was waited for %s (lock_timeout).', lock_bound);
+      WHEN unique_violation OR duplicate_table OR duplicate_object THEN
+        RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists', rname
+          USING ERRCODE = '42P07',
+                HINT = 'Created by another transaction meanwhile; nothing was charged.';
+    END;
+  END LOOP;
 
   -- a release in progress holds this lock until it ends (or its session
   -- does): jl_distributed_resolve leaves its prepared parts alone
@@ -1566,6 +1614,18 @@ BEGIN
                                    FROM pg_catalog.generate_series(1, n) j), ', ')),
               HINT = 'Each partition must be a table of its own: its rows would be released once per partition.';
     END IF;
+    -- nor two partitions on one database: both parts would create the
+    -- target there (the second waiting for the first one's prepared
+    -- transaction, for good)
+    IF (SELECT count(DISTINCT pg_catalog.regexp_replace(x, '/[0-9]+$', '')) FROM pg_catalog.unnest(idents) x) < n THEN
+      RAISE EXCEPTION 'jl_release_distributed: two partitions of % are on one database', source
+        USING ERRCODE = '0A000',
+              DETAIL = pg_catalog.format('Databases (system identifier/database/table oid) by server: %s.',
+                         pg_catalog.array_to_string(
+                           ARRAY(SELECT srv[j] || ' ' || coalesce(idents[j], 'missing')
+                                   FROM pg_catalog.generate_series(1, n) j), ', ')),
+              HINT = 'Each shard database releases into one table named like the target: give each shard database one partition.';
+    END IF;
     IF (SELECT count(DISTINCT f) FROM pg_catalog.unnest(fps) f) > 1 THEN
       RAISE EXCEPTION 'jl_release_distributed: the shards hold different keys named "%"', key
         USING ERRCODE = '22023',
@@ -1573,6 +1633,27 @@ BEGIN
                          ARRAY(SELECT srv[j] || ' ' || fps[j] FROM pg_catalog.generate_series(1, n) j), ', ')),
               HINT = 'Sketches under different keys cannot be compared: import one key on every shard.';
     END IF;
+    -- each part's transaction begins with the reservation of the target's
+    -- name on its shard, in the one order
+    FOR ri IN SELECT j FROM pg_catalog.generate_series(1, n) j
+              ORDER BY pg_catalog.regexp_replace(idents[j], '/[0-9]+$', '') LOOP
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl) USING conns[ri], 'BEGIN';
+      BEGIN
+        EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+          USING conns[ri], pg_catalog.format(
+            'SET LOCAL lock_timeout = %L; CREATE TABLE %I.%I (); DROP TABLE %I.%I; RESET lock_timeout',
+            lock_bound, rschemas[ri], tname, rschemas[ri], tname);
+      EXCEPTION
+        WHEN lock_not_available THEN
+          RAISE EXCEPTION 'jl_release_distributed: another transaction is creating "%" on shard %', tname, srv[ri]
+            USING ERRCODE = '55P03',
+                  HINT = pg_catalog.format('Nothing was charged.  A release into the same name is in progress there (distributed, or jl_release_table in an open transaction); it was waited for %s (lock_timeout).', lock_bound);
+        WHEN unique_violation OR duplicate_table OR duplicate_object THEN
+          RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists on shard %', tname, srv[ri]
+            USING ERRCODE = '42P07',
+                  HINT = 'Created by another transaction meanwhile; nothing was charged.';
+      END;
+    END LOOP;
   -- a cancel (statement_timeout, pg_cancel_backend) cleans up as an error
   -- does: WHEN OTHERS alone does not catch query_canceled
   EXCEPTION WHEN OTHERS OR query_canceled THEN
@@ -1590,7 +1671,6 @@ BEGIN
   -- asynchronous queries), then each prepares (nothing visible yet)
   BEGIN
     FOR i IN 1 .. n LOOP
-      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl) USING conns[i], 'BEGIN';
       EXECUTE pg_catalog.format('SELECT %s.dblink_send_query($1, $2)', dl)
         USING conns[i], pg_catalog.format(
           'SELECT %s.jl_release_table(%L::regclass, %L, %L::text[], %L, %s, %L::float8, neighbor => %L, '

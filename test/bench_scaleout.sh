@@ -75,9 +75,9 @@ q $PC >/dev/null <<SQL
 CREATE EXTENSION postgres_fdw;
 CREATE EXTENSION dblink;
 CREATE SERVER shard1 FOREIGN DATA WRAPPER postgres_fdw
-  OPTIONS (host '127.0.0.1', port '$PS1', dbname 'postgres', extensions 'jldp', async_capable 'true', fetch_size '10000');
+  OPTIONS (host '127.0.0.1', port '$PS1', dbname 'postgres', extensions 'jldp', async_capable 'true', fetch_size '10000', connect_timeout '5');
 CREATE SERVER shard2 FOREIGN DATA WRAPPER postgres_fdw
-  OPTIONS (host '127.0.0.1', port '$PS2', dbname 'postgres', extensions 'jldp', async_capable 'true', fetch_size '10000');
+  OPTIONS (host '127.0.0.1', port '$PS2', dbname 'postgres', extensions 'jldp', async_capable 'true', fetch_size '10000', connect_timeout '5');
 CREATE USER MAPPING FOR postgres SERVER shard1 OPTIONS (user 'postgres');
 CREATE USER MAPPING FOR postgres SERVER shard2 OPTIONS (user 'postgres');
 CREATE TABLE raw_parent (id int, x float8[]) PARTITION BY RANGE (id);

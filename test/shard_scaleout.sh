@@ -383,7 +383,7 @@ jl_check "  no shard session left open in a transaction" \
 # refused before any shard charges
 q $PC >/dev/null <<SQL
 CREATE SERVER shard1_again FOREIGN DATA WRAPPER postgres_fdw
-  OPTIONS (host '$dir', port '$PS1', dbname 'postgres', extensions 'jldp', async_capable 'true');
+  OPTIONS (host '$dir', port '$PS1', dbname 'postgres', extensions 'jldp', async_capable 'true', connect_timeout '2');
 CREATE USER MAPPING FOR postgres SERVER shard1_again OPTIONS (user 'postgres');
 CREATE TABLE raw_twice (id int, x float8[]) PARTITION BY RANGE (id);
 CREATE FOREIGN TABLE raw_twice_1 PARTITION OF raw_twice FOR VALUES FROM (1) TO ($(( n_per + 1 )))
@@ -426,6 +426,88 @@ wait $rpid
 jl_check "another database's resolver during a release with both parts prepared: touches none of them" "$resolved" "0"
 jl_check "  and the release completes with every row" \
   "$(q $PC -c "SELECT count(*) FROM dsk15")$(prepared $PS1)$(prepared $PS2)" "$(( 2 * n_per ))00"
+
+# 6m. two partitions on one shard database (two servers, two remote
+# tables): both parts would create the target in one schema there, and
+# 0.3.3 hung (the second part waited for the first one's prepared
+# transaction, forever without a statement_timeout).  Refused before any
+# shard charges.
+q $PS1 -c "CREATE TABLE raw_b AS SELECT * FROM raw" -c "ALTER TABLE raw_b ADD PRIMARY KEY (id)" >/dev/null
+q $PS2 -c "CREATE TABLE raw_b AS SELECT * FROM raw" -c "ALTER TABLE raw_b ADD PRIMARY KEY (id)" >/dev/null
+q $PC >/dev/null <<SQL
+CREATE TABLE raw_same (id int, x float8[]) PARTITION BY RANGE (id);
+CREATE FOREIGN TABLE raw_same_1 PARTITION OF raw_same FOR VALUES FROM (1) TO ($(( n_per + 1 )))
+  SERVER shard1 OPTIONS (table_name 'raw');
+CREATE FOREIGN TABLE raw_same_2 PARTITION OF raw_same FOR VALUES FROM ($(( n_per + 1 ))) TO ($(( 2 * n_per + 1 )))
+  SERVER shard1_again OPTIONS (table_name 'raw_b');
+SQL
+read -r c0 s10 s20 _ _ <<<"$(state dsk16)"
+t0=$(date +%s.%N)
+out=$(err q $PC -c "SET statement_timeout = '20s'" -c "CALL jl_release_distributed('raw_same', 'id', '{x}', 'dsk16', 8, 1.0, key => 'shared', bound => 10)")
+t1=$(date +%s.%N)
+jl_check "two partitions on one shard database are refused (their parts would create one table)" \
+  "$out" "jl_release_distributed: two partitions of public.raw_same are on one database"
+jl_check "  at once ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s), before any shard charged or released" \
+  "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a < 5) }') $(state dsk16)" "1 $c0 $s10 $s20 00 fff"
+
+# a server without connect_timeout: a frozen shard would hold the release
+# past every timeout while connecting (6k); refused before anything
+q $PC -c "ALTER SERVER shard1_again OPTIONS (DROP connect_timeout)" >/dev/null
+jl_check "a partition's server without connect_timeout: refused before anything" \
+  "$(err q $PC -c "CALL jl_release_distributed('raw_same', 'id', '{x}', 'dsk16', 8, 1.0, key => 'shared', bound => 10)") $(state dsk16)" \
+  "jl_release_distributed: foreign server \"shard1_again\" sets no connect_timeout $c0 $s10 $s20 00 fff"
+q $PC -c "ALTER SERVER shard1_again OPTIONS (ADD connect_timeout '2')" >/dev/null
+
+# 6n. jl_release_table into the target's name on a shard, in a transaction
+# still open: 0.3.3's distributed release charged both shards, then waited
+# for that transaction and failed with a raw duplicate key error.  The name
+# is reserved on every shard before any shard charges, with a bounded wait
+# (the caller's lock_timeout; 10 s without one).
+( q $PS2 -c "BEGIN" -c "SELECT jl_release_table('raw_b', 'id', '{x}', 'dsk17', 8, 1.0, key => 'shared', bound => 10, noise => 'laplace')" \
+     -c "SELECT pg_sleep(6)" -c "COMMIT" >/dev/null 2>&1 || true ) &
+holder=$!
+for _ in $(seq 1 100); do
+  [ "$(q $PS2 -c "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(6)%' AND pid <> pg_backend_pid()")" = 1 ] && break
+  sleep 0.1
+done
+read -r c0 s10 s20 _ _ <<<"$(state dsk17)"
+t0=$(date +%s.%N)
+out=$(err q $PC -c "SET lock_timeout = '1s'" -c "$(rel dsk17)")
+t1=$(date +%s.%N)
+jl_check "a target being created on a shard by an open transaction: refused after the caller's lock_timeout" \
+  "$out" 'jl_release_distributed: another transaction is creating "dsk17" on shard shard2'
+jl_check "  within $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s, before any shard charged; nothing prepared" \
+  "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a < 4) }') $(charges $PC) $(charges $PS1) $(charges $PS2) $(prepared $PS1)$(prepared $PS2)" \
+  "1 $c0 $s10 $s20 00"
+wait $holder
+
+# 6o. two distributed releases into one target name from two sources on the
+# same shards: the second starts while the first's parts are prepared.
+# 0.3.3 charged the second's shards, which then failed on the first's
+# table; the names are reserved first (on the coordinator, then on the
+# shards in one order for every release, so that no two releases wait on
+# each other), and the second is refused before any charge.
+q $PC >/dev/null <<SQL
+CREATE TABLE raw_other (id int, x float8[]) PARTITION BY RANGE (id);
+CREATE FOREIGN TABLE raw_other_1 PARTITION OF raw_other FOR VALUES FROM (1) TO ($(( n_per + 1 )))
+  SERVER shard1 OPTIONS (table_name 'raw_b');
+CREATE FOREIGN TABLE raw_other_2 PARTITION OF raw_other FOR VALUES FROM ($(( n_per + 1 ))) TO ($(( 2 * n_per + 1 )))
+  SERVER shard2 OPTIONS (table_name 'raw_b');
+SQL
+read -r c0 s10 s20 _ _ <<<"$(state dsk18)"
+( q $PC -c "SET jldp_test.fail_point = 'prepared_wait'" -c "SET jldp_test.wait_seconds = '3'" \
+    -c "$(rel dsk18)" > "$dir/dsk18.out" 2>&1 || true ) &
+first=$!
+for _ in $(seq 1 100); do
+  [ "$(prepared $PS1)$(prepared $PS2)" = 11 ] && break
+  sleep 0.1
+done
+out=$(err q $PC -c "CALL jl_release_distributed('raw_other', 'id', '{x}', 'dsk18', 8, 1.0, key => 'shared', bound => 10, noise => 'laplace')")
+wait $first
+jl_check "a second distributed release into the name of one in progress: refused" \
+  "$out" 'jl_release_distributed: relation "dsk18" already exists'
+jl_check "  the first completes; only its charges are made (one on the coordinator, one on each shard)" \
+  "$(q $PC -c "SELECT count(*) FROM dsk18") $(state dsk18)" "$(( 2 * n_per )) $(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 00 ttt"
 
 # 6k. a shard that accepts connections but never answers (its postmaster
 # stopped with SIGSTOP): with the documented connect_timeout, a new
