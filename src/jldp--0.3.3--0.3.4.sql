@@ -203,6 +203,8 @@ DECLARE
   rname text;
   ri int;
   untimed text;
+  dlk int;            -- the source's lock: one distributed release of it at a time
+  me_ident text;      -- this coordinator: system identifier/database
   volatile_keys text[] := ARRAY['id', 'target', 'source', 'dataset', 'released_at', 'released_by',
                                 'info', 'target_schema', 'target_name'];
 BEGIN
@@ -240,13 +242,14 @@ BEGIN
          (SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attnum = pt.partattrs[0])
     INTO strat, natts, keycol
     FROM pg_catalog.pg_partitioned_table pt WHERE pt.partrelid = source;
+  -- by the column itself, with its own collation and the default operator
+  -- class (pg_get_partkeydef names either only when it is not the default):
+  -- the coordinator's target is partitioned alike
   IF natts <> 1 OR keycol IS DISTINCT FROM id_column
-     OR (SELECT pt.partcollation[0] NOT IN (0, a.attcollation)
-           FROM pg_catalog.pg_partitioned_table pt, pg_catalog.pg_attribute a
-          WHERE pt.partrelid = source AND a.attrelid = source AND a.attnum = pt.partattrs[0]) THEN
+     OR pg_catalog.pg_get_partkeydef(source) IS DISTINCT FROM strat || ' (' || pg_catalog.quote_ident(id_column) || ')' THEN
     RAISE EXCEPTION 'jl_release_distributed: % must be partitioned by its id column "%" alone', source, id_column
       USING ERRCODE = '0A000',
-            HINT = 'The sharded sketch table is partitioned like the source, by the id (with the column''s own collation).';
+            HINT = 'The sharded sketch table is partitioned like the source, by the id (with the column''s own collation and the default operator class).';
   END IF;
   SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) INTO idtype
     FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attname = id_column AND NOT a.attisdropped;
@@ -283,9 +286,9 @@ BEGIN
   SELECT pg_catalog.string_agg(x, ', ' ORDER BY x) INTO untimed
     FROM pg_catalog.unnest(srv) x JOIN pg_catalog.pg_foreign_server s ON s.srvname = x
    WHERE NOT EXISTS (SELECT FROM pg_catalog.unnest(s.srvoptions) o
-                      WHERE o ~ '^connect_timeout=\s*0*[1-9][0-9]*\s*$');
+                      WHERE o ~ '^connect_timeout=\s*0*([1-9][0-9]?|[12][0-9][0-9]|300)\s*$');
   IF untimed IS NOT NULL THEN
-    RAISE EXCEPTION 'jl_release_distributed: foreign server "%" sets no connect_timeout', pg_catalog.split_part(untimed, ', ', 1)
+    RAISE EXCEPTION 'jl_release_distributed: foreign server "%" sets no connect_timeout of 1 to 300 seconds', pg_catalog.split_part(untimed, ', ', 1)
       USING ERRCODE = '0A000',
             DETAIL = pg_catalog.format('Servers without one: %s.', untimed),
             HINT = pg_catalog.format('ALTER SERVER %I OPTIONS (ADD connect_timeout ''5''); a frozen shard would otherwise hold the release past statement_timeout and pg_terminate_backend (docs/scaleout.md).',
@@ -321,34 +324,31 @@ BEGIN
   COMMIT;
   PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 
-  -- the names, reserved before any shard charges: each is created and
-  -- dropped in the transaction that will hold the decision (and on each
-  -- shard in its part's transaction), so that another transaction creating
-  -- one waits for this release's end and then fails, and this release
-  -- waits for no other's beyond the caller's lock_timeout (10 s without
-  -- one).  The coordinator first, then the shards in one order (system
-  -- identifier and database) for every release: no two releases wait on
-  -- each other.
+  -- one distributed release of source at a time, from here to its
+  -- decision: a second one waits (at most the caller's lock_timeout, 10 s
+  -- without one), then checks the coordinator's charge again against what
+  -- the first one spent.  Otherwise both passed the check above, every
+  -- shard charged for both, and the second was refused at its decision.
   saved_lt := pg_catalog.current_setting('lock_timeout');
   lock_bound := CASE WHEN saved_lt = '0' THEN '10s' ELSE saved_lt END;
-  FOR i IN 0 .. n LOOP
-    rname := CASE WHEN i = 0 THEN tname ELSE tname || '_' || i END;
-    BEGIN
-      PERFORM pg_catalog.set_config('lock_timeout', lock_bound, true);
-      EXECUTE pg_catalog.format('CREATE TABLE %I.%I ()', cschema, rname);
-      EXECUTE pg_catalog.format('DROP TABLE %I.%I', cschema, rname);
-      PERFORM pg_catalog.set_config('lock_timeout', saved_lt, true);
-    EXCEPTION
-      WHEN lock_not_available THEN
-        RAISE EXCEPTION 'jl_release_distributed: another transaction is creating "%" on the coordinator', rname
-          USING ERRCODE = '55P03',
-                HINT = pg_catalog.format('Nothing was charged.  A release into the same name is in progress; it was waited for %s (lock_timeout).', lock_bound);
-      WHEN unique_violation OR duplicate_table OR duplicate_object THEN
-        RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists', rname
-          USING ERRCODE = '42P07',
-                HINT = 'Created by another transaction meanwhile; nothing was charged.';
-    END;
-  END LOOP;
+  dlk := pg_catalog.hashtext('jl_release_distributed/' || source::pg_catalog.oid::pg_catalog.text);
+  BEGIN
+    PERFORM pg_catalog.set_config('lock_timeout', lock_bound, true);
+    PERFORM pg_catalog.pg_advisory_lock(1785488497, dlk);
+    PERFORM pg_catalog.set_config('lock_timeout', saved_lt, true);
+  EXCEPTION WHEN lock_not_available THEN
+    RAISE EXCEPTION 'jl_release_distributed: another distributed release of % is in progress', source
+      USING ERRCODE = '55P03',
+            HINT = pg_catalog.format('Nothing was charged; it was waited for %s (lock_timeout).', lock_bound);
+  END;
+  BEGIN
+    gid := @extschema@.jl_distributed_begin(source, id_column, epsilon, delta, noise);
+  EXCEPTION WHEN OTHERS OR query_canceled THEN
+    PERFORM pg_catalog.pg_advisory_unlock(1785488497, dlk);
+    RAISE;
+  END;
+  me_ident := (SELECT system_identifier::text FROM pg_catalog.pg_control_system()) || '/' ||
+              pg_catalog.current_database();
 
   -- a release in progress holds this lock until it ends (or its session
   -- does): jl_distributed_resolve leaves its prepared parts alone
@@ -436,6 +436,13 @@ BEGIN
                                    FROM pg_catalog.generate_series(1, n) j), ', ')),
               HINT = 'Each shard database releases into one table named like the target: give each shard database one partition.';
     END IF;
+    -- nor a partition on the coordinator's own database
+    IF EXISTS (SELECT FROM pg_catalog.unnest(idents) x
+                WHERE pg_catalog.regexp_replace(x, '/[0-9]+$', '') = me_ident) THEN
+      RAISE EXCEPTION 'jl_release_distributed: a partition of % reads the coordinator''s own database', source
+        USING ERRCODE = '0A000',
+              HINT = 'Release local rows with jl_release_table; a shard is another database.';
+    END IF;
     IF (SELECT count(DISTINCT f) FROM pg_catalog.unnest(fps) f) > 1 THEN
       RAISE EXCEPTION 'jl_release_distributed: the shards hold different keys named "%"', key
         USING ERRCODE = '22023',
@@ -443,14 +450,45 @@ BEGIN
                          ARRAY(SELECT srv[j] || ' ' || fps[j] FROM pg_catalog.generate_series(1, n) j), ', ')),
               HINT = 'Sketches under different keys cannot be compared: import one key on every shard.';
     END IF;
-    -- each part's transaction begins with the reservation of the target's
-    -- name on its shard, in the one order
-    FOR ri IN SELECT j FROM pg_catalog.generate_series(1, n) j
-              ORDER BY pg_catalog.regexp_replace(idents[j], '/[0-9]+$', '') LOOP
+    -- the names, reserved before any shard charges: each is created and
+    -- dropped in a transaction that lasts until the release ends (the
+    -- coordinator's, which will hold the decision, and each part's on its
+    -- shard), so that another transaction creating one waits for this
+    -- release and then fails, and this release waits for another at most
+    -- the caller's lock_timeout (10 s without one).  The coordinator and
+    -- the shards in one order for every release (system identifier and
+    -- database, byte order): no two releases wait on each other.
+    FOR ri IN SELECT j FROM pg_catalog.generate_series(0, n) j
+              ORDER BY (CASE WHEN j = 0 THEN me_ident
+                             ELSE pg_catalog.regexp_replace(idents[j], '/[0-9]+$', '') END) COLLATE "C" LOOP
+      IF ri = 0 THEN
+        FOR ci IN 0 .. n LOOP
+          rname := CASE WHEN ci = 0 THEN tname ELSE tname || '_' || ci END;
+          BEGIN
+            PERFORM pg_catalog.set_config('lock_timeout', lock_bound, true);
+            EXECUTE pg_catalog.format('CREATE TABLE %I.%I ()', cschema, rname);
+            EXECUTE pg_catalog.format('DROP TABLE %I.%I', cschema, rname);
+            PERFORM pg_catalog.set_config('lock_timeout', saved_lt, true);
+          EXCEPTION
+            WHEN lock_not_available THEN
+              RAISE EXCEPTION 'jl_release_distributed: another transaction is creating "%" on the coordinator', rname
+                USING ERRCODE = '55P03',
+                      HINT = pg_catalog.format('Nothing was charged.  A release into the same name is in progress; it was waited for %s (lock_timeout).', lock_bound);
+            WHEN unique_violation OR duplicate_table OR duplicate_object THEN
+              RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists', rname
+                USING ERRCODE = '42P07',
+                      HINT = 'A relation or type of that name exists, or was created meanwhile; nothing was charged.';
+          END;
+        END LOOP;
+        CONTINUE;
+      END IF;
       EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl) USING conns[ri], 'BEGIN';
       BEGIN
+        -- the part may wait for another shard's part: the shard's own
+        -- idle_in_transaction_session_timeout must not end it meanwhile
         EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
           USING conns[ri], pg_catalog.format(
+            'SET LOCAL idle_in_transaction_session_timeout = 0; '
             'SET LOCAL lock_timeout = %L; CREATE TABLE %I.%I (); DROP TABLE %I.%I; RESET lock_timeout',
             lock_bound, rschemas[ri], tname, rschemas[ri], tname);
       EXCEPTION
@@ -461,7 +499,7 @@ BEGIN
         WHEN unique_violation OR duplicate_table OR duplicate_object THEN
           RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists on shard %', tname, srv[ri]
             USING ERRCODE = '42P07',
-                  HINT = 'Created by another transaction meanwhile; nothing was charged.';
+                  HINT = 'A relation or type of that name exists there, or was created meanwhile; nothing was charged.';
       END;
     END LOOP;
   -- a cancel (statement_timeout, pg_cancel_backend) cleans up as an error
@@ -474,6 +512,7 @@ BEGIN
       END;
     END LOOP;
     PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    PERFORM pg_catalog.pg_advisory_unlock(1785488497, dlk);
     RAISE;
   END;
 
@@ -543,6 +582,7 @@ BEGIN
       END;
     END LOOP;
     PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    PERFORM pg_catalog.pg_advisory_unlock(1785488497, dlk);
     RAISE;
   END;
 
@@ -581,6 +621,7 @@ BEGIN
       END;
     END LOOP;
     PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
+    PERFORM pg_catalog.pg_advisory_unlock(1785488497, dlk);
     RAISE;
   END;
   -- the decision is flushed before any shard commits, whatever the
@@ -590,6 +631,8 @@ BEGIN
   END IF;
   COMMIT;
   PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+  -- the charge is committed: another release of source may check against it
+  PERFORM pg_catalog.pg_advisory_unlock(1785488497, dlk);
 
   -- phase 2: publish.  From here the release stands; a shard that cannot
   -- commit now keeps its part prepared until jl_distributed_resolve()

@@ -455,7 +455,7 @@ jl_check "  at once ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }
 q $PC -c "ALTER SERVER shard1_again OPTIONS (DROP connect_timeout)" >/dev/null
 jl_check "a partition's server without connect_timeout: refused before anything" \
   "$(err q $PC -c "CALL jl_release_distributed('raw_same', 'id', '{x}', 'dsk16', 8, 1.0, key => 'shared', bound => 10)") $(state dsk16)" \
-  "jl_release_distributed: foreign server \"shard1_again\" sets no connect_timeout $c0 $s10 $s20 00 fff"
+  "jl_release_distributed: foreign server \"shard1_again\" sets no connect_timeout of 1 to 300 seconds $c0 $s10 $s20 00 fff"
 q $PC -c "ALTER SERVER shard1_again OPTIONS (ADD connect_timeout '2')" >/dev/null
 
 # 6n. jl_release_table into the target's name on a shard, in a transaction
@@ -508,6 +508,89 @@ jl_check "a second distributed release into the name of one in progress: refused
   "$out" 'jl_release_distributed: relation "dsk18" already exists'
 jl_check "  the first completes; only its charges are made (one on the coordinator, one on each shard)" \
   "$(q $PC -c "SELECT count(*) FROM dsk18") $(state dsk18)" "$(( 2 * n_per )) $(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 00 ttt"
+
+# 6p. a connect_timeout that passes for one but bounds nothing (libpq
+# reads 2147483647 s): refused like none
+q $PC -c "ALTER SERVER shard1_again OPTIONS (SET connect_timeout '2147483647')" >/dev/null
+read -r c0 s10 s20 _ _ <<<"$(state dsk19)"
+jl_check "a connect_timeout beyond 300 s is refused before anything" \
+  "$(err q $PC -c "CALL jl_release_distributed('raw_same', 'id', '{x}', 'dsk19', 8, 1.0, key => 'shared', bound => 10)") $(state dsk19)" \
+  "jl_release_distributed: foreign server \"shard1_again\" sets no connect_timeout of 1 to 300 seconds $c0 $s10 $s20 00 fff"
+q $PC -c "ALTER SERVER shard1_again OPTIONS (SET connect_timeout '2')" >/dev/null
+
+# 6q. a partition key with an operator class of its own: the coordinator's
+# target could not be partitioned alike, and 0.3.4's first fix was refused
+# at its decision, after every shard charged
+q $PC >/dev/null <<SQL
+CREATE FUNCTION int4_rev_cmp(int4, int4) RETURNS int4 LANGUAGE sql IMMUTABLE AS 'SELECT btint4cmp(\$2, \$1)';
+CREATE OPERATOR CLASS int4_rev FOR TYPE int4 USING btree AS
+  OPERATOR 1 >, OPERATOR 2 >=, OPERATOR 3 =, OPERATOR 4 <=, OPERATOR 5 <, FUNCTION 1 int4_rev_cmp(int4, int4);
+CREATE TABLE raw_rev (id int, x float8[]) PARTITION BY RANGE (id int4_rev);
+CREATE FOREIGN TABLE raw_rev_1 PARTITION OF raw_rev FOR VALUES FROM ($n_per) TO (0)
+  SERVER shard1 OPTIONS (table_name 'raw');
+CREATE FOREIGN TABLE raw_rev_2 PARTITION OF raw_rev FOR VALUES FROM ($(( 2 * n_per ))) TO ($n_per)
+  SERVER shard2 OPTIONS (table_name 'raw');
+SQL
+read -r c0 s10 s20 _ _ <<<"$(state dsk20)"
+jl_check "a partition key with an operator class of its own is refused before any charge" \
+  "$(err q $PC -c "CALL jl_release_distributed('raw_rev', 'id', '{x}', 'dsk20', 8, 1.0, key => 'shared', bound => 10)") $(state dsk20)" \
+  "jl_release_distributed: public.raw_rev must be partitioned by its id column \"id\" alone $c0 $s10 $s20 00 fff"
+
+# 6r. two releases of one source at once with room under the coordinator's
+# cap for one: the second waits for the first's decision and is refused
+# before its shards charge (both passed the check at once before: every
+# shard charged twice and the second was refused at its decision)
+spent=$(q $PC -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.raw'")
+q $PC -c "SELECT jl_dataset_set_cap('public.raw', $spent + 1.5)" >/dev/null
+read -r c0 s10 s20 _ _ <<<"$(state dsk21)"
+( q $PC -c "SET jldp_test.fail_point = 'prepared_wait'" -c "SET jldp_test.wait_seconds = '2'" \
+    -c "$(rel dsk21)" > "$dir/dsk21.out" 2>&1 || true ) &
+first=$!
+for _ in $(seq 1 100); do
+  [ "$(prepared $PS1)$(prepared $PS2)" = 11 ] && break
+  sleep 0.1
+done
+out=$(err q $PC -c "$(rel dsk22)" | grep -c "exceed" || true)
+wait $first
+jl_check "two releases of one source with room for one: the second is refused by the cap" "$out" "1"
+jl_check "  before its shards charged: one charge on the coordinator and on each shard, the first released" \
+  "$(state dsk21) $(q $PC -c "SELECT to_regclass('dsk22') IS NULL")" "$(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 00 ttt t"
+q $PC -c "SELECT jl_dataset_set_cap('public.raw', 1000)" >/dev/null
+
+# 6s. the mirror of 6n: jl_release_table on a shard into a name a
+# distributed release in progress has reserved there is refused before its
+# charge (it was charged, then failed with a raw duplicate key error)
+( q $PC -c "SET jldp_test.fail_point = 'prepared_wait'" -c "SET jldp_test.wait_seconds = '3'" \
+    -c "$(rel dsk23)" > "$dir/dsk23.out" 2>&1 || true ) &
+first=$!
+for _ in $(seq 1 100); do
+  [ "$(prepared $PS1)$(prepared $PS2)" = 11 ] && break
+  sleep 0.1
+done
+s1=$(charges $PS1)
+out=$(err q $PS1 -c "SET lock_timeout = '1s'" -c "SELECT jl_release_table('raw_b', 'id', '{x}', 'dsk23', 8, 1.0, key => 'shared', bound => 10, noise => 'laplace')")
+jl_check "a local release into a name a distributed release has reserved: refused" \
+  "$out" 'another transaction is creating "dsk23"'
+jl_check "  before its charge" "$(charges $PS1)" "$s1"
+wait $first
+
+# 6t. a partition on the coordinator's own database (a server pointing back
+# at it): refused before any shard charges
+q $PC >/dev/null <<SQL
+CREATE SERVER self FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host '$dir', port '$PC', dbname 'postgres', connect_timeout '2');
+CREATE USER MAPPING FOR postgres SERVER self OPTIONS (user 'postgres');
+CREATE TABLE raw_here (id int PRIMARY KEY, x float8[]);
+CREATE TABLE raw_loop (id int, x float8[]) PARTITION BY RANGE (id);
+CREATE FOREIGN TABLE raw_loop_1 PARTITION OF raw_loop FOR VALUES FROM (1) TO ($(( n_per + 1 )))
+  SERVER shard1 OPTIONS (table_name 'raw');
+CREATE FOREIGN TABLE raw_loop_2 PARTITION OF raw_loop FOR VALUES FROM ($(( n_per + 1 ))) TO ($(( 2 * n_per + 1 )))
+  SERVER self OPTIONS (table_name 'raw_here');
+SQL
+read -r c0 s10 s20 _ _ <<<"$(state dsk24)"
+jl_check "a partition on the coordinator's own database is refused before any charge" \
+  "$(err q $PC -c "CALL jl_release_distributed('raw_loop', 'id', '{x}', 'dsk24', 8, 1.0, key => 'shared', bound => 10)") $(state dsk24)" \
+  "jl_release_distributed: a partition of public.raw_loop reads the coordinator's own database $c0 $s10 $s20 00 fff"
 
 # 6k. a shard that accepts connections but never answers (its postmaster
 # stopped with SIGSTOP): with the documented connect_timeout, a new

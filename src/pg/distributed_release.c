@@ -154,7 +154,15 @@ jl_distributed_begin(PG_FUNCTION_ARGS)
 					 errmsg("Gaussian noise needs delta")));
 		delta = PG_GETARG_FLOAT8(3);
 	}
-	if (IsTransactionBlock())
+	/*
+	 * A CALL inside BEGIN ... COMMIT is refused.  The release checks again
+	 * after its first COMMIT (another release of the source may have spent
+	 * meanwhile), where a procedure's transaction counts as a block: the
+	 * session's own release of this source, begun in a transaction that
+	 * committed, is that check.
+	 */
+	if (IsTransactionBlock() &&
+		!(begun_gid[0] != '\0' && begun_role == GetUserId() && begun_source == PG_GETARG_OID(0)))
 		ereport(ERROR,
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
 				 errmsg("jl_release_distributed cannot run inside a transaction block"),

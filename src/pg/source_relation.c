@@ -38,6 +38,12 @@
 #include "utils/relcache.h"
 #include "utils/syscache.h"
 #include "access/htup_details.h"
+#include "access/xact.h"
+#include "executor/spi.h"
+#include "storage/proc.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/resowner.h"
 
 #include "pg/messages.h"
 #include "pg/options.h"
@@ -206,6 +212,67 @@ jl_column_unique(Oid relid, AttrNumber att)
 	return unique;
 }
 
+/*
+ * Reserve the name relname in schema nsp for this transaction: create and
+ * drop a table of that name, so that another transaction creating it
+ * waits for this one to end and then fails, and this one waits for another
+ * at most lock_timeout (10 s without one).  In a subtransaction, so that a
+ * refusal is this function's own error.
+ */
+static void
+reserve_target_name(Oid nsp, const char *relname)
+{
+	const char *q = quote_qualified_identifier(get_namespace_name(nsp), relname);
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	int			wait_ms = LockTimeout > 0 ? LockTimeout : 10000;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		int			level = NewGUCNestLevel();
+
+		if (LockTimeout == 0)
+			(void) set_config_option("lock_timeout", "10s", PGC_USERSET, PGC_S_SESSION,
+									 GUC_ACTION_SAVE, true, 0, false);
+		SPI_connect();
+		if (SPI_execute(psprintf("CREATE TABLE %s ()", q), false, 0) != SPI_OK_UTILITY ||
+			SPI_execute(psprintf("DROP TABLE %s", q), false, 0) != SPI_OK_UTILITY)
+			elog(ERROR, "could not reserve the name %s", q);
+		SPI_finish();
+		AtEOXact_GUC(true, level);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *e;
+
+		MemoryContextSwitchTo(cxt);
+		e = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		if (e->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("another transaction is creating \"%s\"", jl_msg_str(relname)),
+					 errdetail("It was waited for %d ms (lock_timeout, 10 s when not set).", wait_ms),
+					 errhint("Nothing was charged.  A release into the same name may be in progress; choose another target, or try again when it has ended.")));
+		if (e->sqlerrcode == ERRCODE_UNIQUE_VIOLATION || e->sqlerrcode == ERRCODE_DUPLICATE_TABLE ||
+			e->sqlerrcode == ERRCODE_DUPLICATE_OBJECT)
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_TABLE),
+					 errmsg("relation \"%s\" already exists", jl_msg_str(relname)),
+					 errhint("A relation or type of that name exists, or was created meanwhile; nothing was charged.")));
+		ReThrowError(e);
+	}
+	PG_END_TRY();
+}
+
 void
 jl_check_target_creatable(Oid nsp, const char *relname)
 {
@@ -218,6 +285,7 @@ jl_check_target_creatable(Oid nsp, const char *relname)
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("relation \"%s\" already exists", jl_msg_str(relname)),
 				 errhint("Nothing was charged.")));
+	reserve_target_name(nsp, relname);
 }
 
 void

@@ -42,7 +42,10 @@ extern bool jl_column_unique(Oid relid, AttrNumber att);
 /*
  * ERROR unless the current user can create the table relname in schema
  * nsp: checked before a release is charged, so that a charge is not spent
- * on a release that cannot write its output.
+ * on a release that cannot write its output.  The name is then reserved
+ * for the transaction (created and dropped): another transaction creating
+ * it waits for this one and fails; this one waits at most lock_timeout
+ * (10 s without one) for another, and is refused (55P03) before its charge.
  */
 extern void jl_check_target_creatable(Oid nsp, const char *relname);
 
