@@ -8,7 +8,7 @@ DATA = $(sort $(wildcard src/jldp--*.sql))
 # src/math: plain C without postgres.h, unit-tested without a server
 # (test/unit); src/pg: the PostgreSQL glue.  The lists follow the folders.
 MATH_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/math/*.c)))
-GLUE_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/pg/*.c)))
+GLUE_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/pg/*.c src/pg/*/*.c)))
 OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
 # plain "make" builds the extension (PGXS's "all"), not the first object
@@ -17,14 +17,14 @@ OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 # calls between our own files bind directly, not through the PLT
 SHLIB_LINK = -lopenblas -lm -Wl,-Bsymbolic-functions
 
-$(OBJS): $(wildcard src/math/*.h src/pg/*.h) jldp.control
+$(OBJS): $(wildcard src/math/*.h src/pg/*.h src/pg/*/*.h) jldp.control
 PG_CPPFLAGS = -I$(srcdir)/src -DJLDP_VERSION=\"$(EXTVERSION)\"
 # noise sampling and sensitivity bounds rely on IEEE semantics, and the
 # products of the dense, sparse and CSR paths agree bit for bit only
 # without fused multiply-adds the code did not ask for
 PG_CFLAGS = -fno-fast-math -ffp-contract=off -std=gnu99
 
-REGRESS = keys release recover privileges fuzz table_release agg analytics kinds rr gaussian kmeans_restarts version advise budget_boundary identity auto review_fixes nullspace covariance graph budget_durable budget_sources budget_units scaleout_states option_enums backend_threads dist2_release argument_ranges linear_fit altered_releases
+REGRESS = keys release recover privileges fuzz table_release agg analytics kinds rr gaussian kmeans_restarts version advise budget_boundary identity auto review_fixes nullspace covariance graph budget_durable budget_sources budget_units scaleout_states option_enums backend_threads dist2_release argument_ranges linear_fit altered_releases protected_tables attack_matrix
 REGRESS_OPTS = --inputdir=.
 
 ifneq ($(wildcard /usr/lib/postgresql/15/bin/pg_config),)

@@ -26,7 +26,7 @@
 #      0.2.0 in place.
 # Exits non-zero on any failure.
 set -euo pipefail
-OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3"
+OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4"
 NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../jldp.control")
 dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
 tmp=$(mktemp -d)
@@ -229,7 +229,7 @@ SELECT 'key | ' || (to_jsonb(k) - 'owner')::text || ' | owner ' ||
        CASE WHEN pg_typeof(k.owner) = 'oid'::regtype THEN pg_get_userbyid(k.owner::text::oid)::text
             ELSE k.owner::text END
   FROM jldp_key k ORDER BY name;
-SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders' - 'unit')::text || ' | owner ' ||
+SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders' - 'unit' - 'attributes' - 'neighbor' - 'row_clip')::text || ' | owner ' ||   -- columns added later (a declaration of 0.4.0: NULL until jl_protect)
        CASE WHEN pg_typeof(d.owner) = 'oid'::regtype THEN pg_get_userbyid(d.owner::text::oid)::text
             ELSE d.owner::text END
   FROM jldp_dataset d ORDER BY name;

@@ -144,6 +144,15 @@ has_units(Oid nsp)
 	return get_attnum(relid, "unit") != InvalidAttrNumber;
 }
 
+/* jldp_dataset has 0.4.0's declarations (not before ALTER EXTENSION UPDATE) */
+static bool
+has_declarations(Oid nsp)
+{
+	Oid			relid = get_relname_relid("jldp_dataset", nsp);
+
+	return get_attnum(relid, "attributes") != InvalidAttrNumber;
+}
+
 void
 jl_budget_require_current(Oid nsp)
 {
@@ -211,11 +220,12 @@ jl_budget_lock(Oid nsp, const char *dataset, JlDataset *ds)
 	Datum		d;
 	int			rc;
 
-	rc = SPI_execute_with_args(psprintf("SELECT %s, source::oid, %s FROM %s WHERE name = $1 FOR UPDATE",
+	rc = SPI_execute_with_args(psprintf("SELECT %s, source::oid, %s, %s FROM %s WHERE name = $1 FOR UPDATE",
 										roles_as_oids(nsp) ?
 										"pg_catalog.pg_get_userbyid(owner), '{}'::name[]" :
 										"owner, spenders",
 										has_units(nsp) ? "unit" : "NULL::text",
+										has_declarations(nsp) ? "attributes IS NOT NULL" : "false",
 										jl_qualified(nsp, "jldp_dataset")),
 							   1, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT)
@@ -228,6 +238,8 @@ jl_budget_lock(Oid nsp, const char *dataset, JlDataset *ds)
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull);
 	ds->source = isnull ? InvalidOid : DatumGetObjectId(d);
 	ds->unit = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5, &isnull);
+	ds->declared = !isnull && DatumGetBool(d);
 	return true;
 }
 
@@ -495,6 +507,17 @@ jl_budget_charge_now(const JlChargeRequest *r)
 						jl_msg_str(r->dataset)),
 				 errdetail("A reservation pays for jl_private_release_agg over any query, which cannot tell whether a privacy unit's rows are repeated."),
 				 errhint("Release with jl_release_table or jl_release_long, which a role granted with jl_dataset_grant may use.")));
+	/*
+	 * A protected table is released through its declaration only: a 0.3
+	 * release would read it around its bounds, unit and attributes.
+	 */
+	if (ds.declared && !r->protected_ok && (r->token == NULL || r->for_table))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("dataset \"%s\" is a protected table's: release it with jl_release", jl_msg_str(r->dataset)),
+				 errdetail("Its declaration (jl_protect) fixes its unit, attributes and bounds; this function would read it without them."),
+				 errhint("SELECT * FROM jl_release('%s', '<target>', <epsilon>, jl_sketch(k => <k>));",
+						 r->source_q ? r->source_q : r->dataset)));
 	if (r->unit && r->unit[0] == '\0' && ds.unit && !each_row_is_unit(r->source, ds.unit))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -617,5 +640,18 @@ jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid, bool declare,
 	jl_budget_check_epsilon_delta(epsilon, delta);
 	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
 	jl_budget_request(&r, nsp, dataset, source_relid, declare, unit, epsilon, delta, what);
+	return jl_charge_committed(&r);
+}
+
+int64
+jl_budget_charge_declared(Oid nsp, const char *dataset, Oid source_relid, const char *unit,
+						  double epsilon, double delta, const char *what)
+{
+	JlChargeRequest r;
+
+	jl_budget_check_epsilon_delta(epsilon, delta);
+	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
+	jl_budget_request(&r, nsp, dataset, source_relid, false, unit, epsilon, delta, what);
+	r.protected_ok = true;
 	return jl_charge_committed(&r);
 }

@@ -51,6 +51,16 @@ extern int64 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
 							  bool declare, const char *unit, double epsilon,
 							  double delta, const char *what);
 
+/*
+ * The same for the release pipeline (pg/pipeline): the charge of a
+ * protected table, whose dataset carries a declaration.  Every other
+ * release is refused on such a dataset (it would read the table around its
+ * declaration); a reservation (booking) is not.
+ */
+extern int64 jl_budget_charge_declared(Oid nsp, const char *dataset, Oid source_relid,
+									   const char *unit, double epsilon, double delta,
+									   const char *what);
+
 /* What a background worker charges, in its own transaction. */
 typedef struct JlChargeRequest
 {
@@ -69,6 +79,8 @@ typedef struct JlChargeRequest
 								 * consumes itself */
 	const char *unit;			/* the column of source whose values the
 								 * release treats as privacy units, or NULL */
+	bool		protected_ok;	/* the release pipeline, which reads a
+								 * protected table through its declaration */
 	JlActor		actor;
 } JlChargeRequest;
 
@@ -110,6 +122,7 @@ typedef struct JlDataset
 	List	   *spenders;		/* role names (char *) */
 	Oid			source;			/* InvalidOid if not bound */
 	char	   *unit;			/* the privacy unit's column of source, or NULL */
+	bool		declared;		/* a protected table's declaration (jl_protect) */
 } JlDataset;
 
 /*
@@ -120,6 +133,12 @@ extern bool jl_budget_lock(Oid nsp, const char *dataset, JlDataset *ds);
 
 /* ERROR unless the dataset exists; then lock it (SPI, as owner). */
 extern void jl_budget_lock_existing(Oid nsp, const char *dataset, JlDataset *ds);
+
+/*
+ * ERROR unless the actor may bind a dataset (or a declaration) to relid:
+ * its owner, a member of the owner's role, or a superuser.
+ */
+extern void jl_budget_check_relation_owner(const JlActor *a, Oid relid);
 
 /* The actor may change the dataset: its owner, a member of it, a superuser. */
 extern bool jl_budget_may_manage(const JlActor *a, const JlDataset *ds);

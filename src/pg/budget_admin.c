@@ -62,8 +62,8 @@ jl_budget_arg_float(FunctionCallInfo fcinfo, int n, const char *what)
 }
 
 /* ERROR unless the actor may bind a dataset to the relation: no squatting */
-static void
-check_relation_owner(const JlActor *a, Oid relid)
+void
+jl_budget_check_relation_owner(const JlActor *a, Oid relid)
 {
 	if (!superuser_arg(a->role) && !has_privs_of_role(a->role, jl_relation_owner(relid)))
 		ereport(ERROR,
@@ -112,7 +112,7 @@ jl_dataset_declare(PG_FUNCTION_ARGS)
 	if (OidIsValid(source))
 	{
 		jl_source_check_bindable(source);
-		check_relation_owner(&a, source);
+		jl_budget_check_relation_owner(&a, source);
 	}
 	if (unit)
 		check_unit(source, unit);

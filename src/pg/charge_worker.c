@@ -75,7 +75,7 @@
 /* workers started for one charge when one ends before its transaction */
 #define JL_WORKER_ATTEMPTS 5
 
-#define JL_CHARGE_MAGIC 0x6a6c6304	/* "jlc", layout 4 */
+#define JL_CHARGE_MAGIC 0x6a6c6305	/* "jlc", layout 5 */
 #define JL_ERR_TEXT 1024
 
 typedef enum
@@ -103,6 +103,7 @@ typedef struct ChargeShared
 	Oid			actor;
 	bool		declare;
 	bool		for_table;
+	bool		protected_ok;
 	double		epsilon;
 	double		delta;
 	/* offsets into data, 0 for NULL */
@@ -209,6 +210,7 @@ jl_charge_worker_main(Datum arg)
 	r.source = sh->source;
 	r.declare = sh->declare;
 	r.for_table = sh->for_table;
+	r.protected_ok = sh->protected_ok;
 	r.unit = get_string(sh, sh->unit);
 	r.source_q = get_string(sh, sh->source_q);
 	r.source_owner = get_string(sh, sh->source_owner);
@@ -445,6 +447,7 @@ jl_charge_committed(const JlChargeRequest *r)
 	sh->source = r->source;
 	sh->declare = r->declare;
 	sh->for_table = r->for_table;
+	sh->protected_ok = r->protected_ok;
 	sh->actor = r->actor.role;
 	sh->epsilon = r->epsilon;
 	sh->delta = r->delta;

@@ -121,9 +121,12 @@ releaser_setup(Releaser *rl)
 
 	jl_check_identity_k(r->kind, r->k, r->d, "the length of the vector");
 	rl->proj = jl_projection_get(r->key->secret, r->kind, r->k, r->d);
-	jl_calibrate_on(m, rl->proj);
-	jl_refuse_invalid(m);
-	jl_warn_saturation(m, JL_KIND_IS_IDENTITY(rl->proj->kind));
+	if (!r->precalibrated)
+	{
+		jl_calibrate_on(m, rl->proj);
+		jl_refuse_invalid(m);
+		jl_warn_saturation(m, JL_KIND_IS_IDENTITY(rl->proj->kind));
+	}
 	if (jl_noise_table_entries(m) > 0)
 	{
 		uint32	   *table = MemoryContextAllocHuge(rl->setup_cxt,

@@ -37,6 +37,8 @@ typedef struct JlRowRelease
 	int			d;				/* -1 until known, then set by the first row */
 	JlMechanism m;				/* options in; calibrated once a row was read */
 	JlClip		clip;
+	bool		precalibrated;	/* m calibrated by the caller (to a
+								 * declaration): not again to P's rows */
 	const char *id_col;			/* for messages */
 	Oid			id_type;
 } JlRowRelease;

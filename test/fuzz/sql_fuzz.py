@@ -62,7 +62,7 @@ HOSTILE = {
                "array_fill('a'::text, ARRAY[1000])", "'{{a,b},{c,a}}'", "'{x,a}'"],
     "regclass": ["NULL", "99999999::oid::regclass", "'fz_view'", "'fz_part_1'", "'fz_parted'",
                  "'pg_class'", "'fz_rel'", "'fz_cov_rel'", "'fz_graph_rel'", "'fz_edges'",
-                 "'fz_src'", "'jldp_ledger'", "0::oid::regclass"],
+                 "'fz_src'", "'jldp_ledger'", "0::oid::regclass", "'fz_protected'"],
     "regrole": ["NULL", "'postgres'", "'pg_monitor'", "0::oid::regrole"],
     "bytea": ["NULL", "'\\x'", "'\\x00'", "decode(repeat('ab', 32), 'hex')",
               "decode(repeat('cd', 1000), 'hex')"],
@@ -72,6 +72,26 @@ HOSTILE = {
     "bit varying": ["NULL", "B''", "B'101'", "B'1011'"],
     "jl_noise": ["NULL", "'laplace'", "'gaussian'"],
     "jl_kind": ["NULL", "'rademacher'", "'identity'", "'gaussian'"],
+    "jl_neighbor": ["NULL", "'row'", "'attribute'"],
+    "jl_calibration": ["NULL", "'exact'", "'analytic'", "'classic'"],
+    "jl_attribute": ["NULL", "jl_numeric('a', 0, 7)", "ROW(NULL,NULL,NULL,NULL,NULL,NULL,NULL)::jl_attribute",
+                     "ROW('a','category',NULL,NULL,1,'{}',NULL)::jl_attribute",
+                     "ROW('a','numeric','NaN',1,1,NULL,NULL)::jl_attribute",
+                     "ROW('x','vector',0,1,1e-300,NULL,2147483647)::jl_attribute"],
+    "jl_attribute[]": ["NULL", "'{}'", "ARRAY[jl_numeric('a', 0, 7)]",
+                       "ARRAY[jl_numeric('a', 0, 7), jl_numeric('a', 0, 7)]",
+                       "ARRAY[ROW('a','numeric',0,1e308,1,NULL,NULL)::jl_attribute]",
+                       "ARRAY[ROW('x','vector',0,1,1,NULL,1000000)::jl_attribute]",
+                       "ARRAY[ROW(NULL,NULL,NULL,NULL,NULL,NULL,NULL)::jl_attribute]",
+                       "ARRAY[jl_category('u', ARRAY(SELECT g::text FROM generate_series(1, 1000) g))]",
+                       "ARRAY[NULL::jl_attribute]", "ARRAY[[jl_numeric('a', 0, 7)]]",
+                       "ARRAY[jl_numeric('id', 0, 7)]", "ARRAY[jl_vector('x', 4, 0, 7)]"],
+    "jl_mechanism": ["NULL", "jl_sketch(k => 4)", "jl_sketch(kind => 'identity')",
+                     "ROW('sketch', -1, 'rademacher', 'laplace', NULL, NULL)::jl_mechanism",
+                     "ROW('sketch', 10000, 'gaussian', 'gaussian', 1e-300, 'classic')::jl_mechanism",
+                     "ROW(NULL,NULL,NULL,NULL,NULL,NULL)::jl_mechanism",
+                     "jl_sketch(k => 4, noise => 'gaussian', delta => 0.4)",
+                     "jl_sketch(k => 10000, kind => 'gaussian')"],
 }
 
 # a plausible value by argument name, then by type
@@ -93,13 +113,19 @@ PLAUSIBLE_NAME = {
     "cluster_var": "NULL", "value": "1", "attr": "1", "vertex": "1", "n_components": "1",
     "target_attr": "1", "ridge": "0", "intercept": "true", "step": "'{1,1,1,1,1,1,1,1,1,1}'",
     "coef": "'{{1},{1},{1},{1}}'", "eps": "0.5", "sensitivity": "1",
+    "attributes": "ARRAY[jl_numeric('a', 0, 7), jl_numeric('b', 0, 5), jl_vector('x', 4, 0, 7)]",
+    "mechanism": "jl_sketch(k => 4)", "protected": "'fz_protected'", "row_clip": "NULL",
+    "lo": "0", "hi": "7", "weight": "1", "categories": "'{a,b}'", "length": "4",
+    "column_name": "'a'",
 }
 PLAUSIBLE_TYPE = {
     "double precision": "1", "integer": "2", "bigint": "2", "double precision[]": "'{1,2,3,4}'",
     "integer[]": "'{1,2}'", "text": "'x'", "name": "'x'", "text[]": "'{x}'",
     "regclass": "'fz_src'", "regrole": "'postgres'", "bytea": "'\\x00'", "jsonb": "'{}'",
     "boolean": "true", "boolean[]": "'{t,f}'", "bit varying": "B'101'",
-    "jl_noise": "'laplace'", "jl_kind": "'rademacher'",
+    "jl_noise": "'laplace'", "jl_kind": "'rademacher'", "jl_neighbor": "'row'",
+    "jl_calibration": "'exact'", "jl_attribute": "jl_numeric('a', 0, 7)",
+    "jl_attribute[]": "ARRAY[jl_numeric('a', 0, 7)]", "jl_mechanism": "jl_sketch(k => 4)",
 }
 
 

@@ -1,0 +1,101 @@
+-- The attack x path matrix: every attack on the privacy boundary run
+-- against every release path of the pipeline, each cell expecting the
+-- same refusal (its SQLSTATE, and no charge) or the correct charge.  A
+-- path joins by one row of am_paths, an attack by one row of am_attacks.
+-- (0.3.3's jl_release_table released a filtered view, a partition and a
+-- repeated column, and read a row before its charge for kind 'auto'.)
+CREATE TABLE am_paths (path text PRIMARY KEY, call text NOT NULL);
+INSERT INTO am_paths VALUES
+  ('sketch, Laplace',  $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => 'pinned')$$),
+  ('sketch, Gaussian', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2, noise => 'gaussian', delta => 1e-7), key => 'pinned')$$),
+  ('no projection',    $$SELECT jl_release(%L, %L, 0.5, jl_sketch(kind => 'identity'), key => 'pinned')$$);
+
+-- the relations: each declared while it was a plain table, then attacked
+CREATE FUNCTION am_table(name text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('CREATE TABLE %I (id int PRIMARY KEY, a float8, b int, secret int)', name);
+  EXECUTE format('INSERT INTO %I SELECT i, i %% 7, i %% 3, i FROM generate_series(1, 50) i', name);
+  PERFORM jl_protect(name::regclass, 'id', ARRAY[jl_numeric('a', 0, 7), jl_numeric('b', 0, 3)],
+                     epsilon_cap => 100, delta_cap => 1e-5);
+END $$;
+SELECT am_table(t) FROM unnest(ARRAY['am_ok', 'am_empty', 'am_rolled_back', 'am_gen', 'am_unit',
+                                     'am_rls', 'am_attached', 'am_inherits']) t;
+DELETE FROM am_empty;
+-- an attribute redefined as a generated column after the declaration
+ALTER TABLE am_gen DROP COLUMN b;
+ALTER TABLE am_gen ADD COLUMN b int GENERATED ALWAYS AS (id % 3) STORED;
+-- the unit no longer unique
+ALTER TABLE am_unit DROP CONSTRAINT am_unit_pkey;
+-- row level security enabled after the declaration
+ALTER TABLE am_rls ENABLE ROW LEVEL SECURITY;
+-- the table made a partition, or an inheritance child
+CREATE TABLE am_whole (id int PRIMARY KEY, a float8, b int, secret int) PARTITION BY RANGE (id);
+ALTER TABLE am_whole ATTACH PARTITION am_attached FOR VALUES FROM (1) TO (1000);
+CREATE TABLE am_parent (id int, a float8, b int, secret int);
+ALTER TABLE am_inherits INHERIT am_parent;
+-- relations never declared (a declaration of them is refused: see
+-- protected_tables): a filtered view, a materialized view, a partition
+CREATE VIEW am_view AS SELECT * FROM am_ok WHERE secret > 40;
+CREATE MATERIALIZED VIEW am_matview AS SELECT * FROM am_ok;
+CREATE TABLE am_parts (id int PRIMARY KEY, a float8, b int) PARTITION BY RANGE (id);
+CREATE TABLE am_parts_1 PARTITION OF am_parts FOR VALUES FROM (1) TO (100);
+CREATE TABLE am_undeclared (id int PRIMARY KEY, a float8, b int);
+
+CREATE TABLE am_attacks (attack text PRIMARY KEY, relation text NOT NULL, expect text NOT NULL);
+INSERT INTO am_attacks VALUES
+  ('none (the control)',                       'am_ok',          'charged once'),
+  ('an empty table: nothing read first',      'am_empty',       'charged once'),
+  ('rollback after reading the output',       'am_rolled_back', 'charged once'),
+  ('a filtered view',                         'am_view',        '42809'),
+  ('a materialized view',                     'am_matview',     '42809'),
+  ('one partition',                           'am_parts_1',     '42809'),
+  ('a table made a partition',                'am_attached',    '42809'),
+  ('a table made an inheritance child',       'am_inherits',    '42809'),
+  ('row level security',                      'am_rls',         '0A000'),
+  ('an attribute now a generated column',     'am_gen',         '22023'),
+  ('a unit no longer unique',                 'am_unit',        '55000'),
+  ('an undeclared table',                     'am_undeclared',  '55000');
+
+CREATE TABLE am_cells (attack text, path text, outcome text, charges bigint);
+CREATE FUNCTION am_charges() RETURNS bigint LANGUAGE sql AS
+  $$SELECT count(*) FROM jl_ledger WHERE event = 'charge'$$;
+CREATE PROCEDURE am_run() LANGUAGE plpgsql AS $$
+DECLARE
+  a record;
+  p record;
+  n int := 0;
+  before bigint;
+  outcome text;
+BEGIN
+  FOR a IN SELECT * FROM am_attacks ORDER BY attack LOOP
+    FOR p IN SELECT * FROM am_paths ORDER BY path LOOP
+      n := n + 1;
+      before := am_charges();
+      BEGIN
+        EXECUTE format(p.call, a.relation, 'am_out_' || n);
+        outcome := 'released';
+        IF a.relation = 'am_rolled_back' THEN
+          -- the output was read; the release is undone
+          RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'rolled back';
+        END IF;
+      EXCEPTION WHEN OTHERS THEN
+        outcome := CASE WHEN SQLERRM = 'rolled back' THEN 'released, then rolled back' ELSE SQLSTATE END;
+      END;
+      INSERT INTO am_cells VALUES (a.attack, p.path, outcome, am_charges() - before);
+      COMMIT;
+    END LOOP;
+  END LOOP;
+END $$;
+CALL am_run();
+
+-- every cell: the expected refusal with nothing charged, or one charge
+SELECT c.attack, c.path, c.outcome, c.charges
+  FROM am_cells c JOIN am_attacks a USING (attack)
+ ORDER BY c.attack, c.path;
+SELECT count(*) AS cells,
+       count(*) FILTER (WHERE (a.expect = 'charged once' AND c.charges = 1 AND c.outcome LIKE 'released%')
+                           OR (a.expect <> 'charged once' AND c.outcome = a.expect AND c.charges = 0)) AS as_expected
+  FROM am_cells c JOIN am_attacks a USING (attack);
+-- the charges of the rolled-back releases stand, marked as not released
+SELECT count(*) AS standing, bool_and(NOT released) AS none_released
+  FROM jl_ledger WHERE event = 'charge' AND dataset = 'public.am_rolled_back';

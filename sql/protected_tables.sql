@@ -1,0 +1,204 @@
+-- Protected tables (jl_protect) released through the pipeline (jl_release
+-- with jl_sketch): the declaration, the encoding of each attribute, the
+-- calibration that follows the declared attributes, the guarantee, and
+-- the refusals, each before anything is charged.
+CREATE FUNCTION pt_error(sql text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE sql;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+CREATE VIEW pt_charges AS SELECT count(*) AS n FROM jl_ledger WHERE event = 'charge';
+
+-- the encodings, one value at a time: clamped to [lo, hi], mapped to
+-- [0, weight]; NULL and NaN read as lo; a category one-hot, a value not
+-- listed as all zeros; a vector padded (and cut) to its length
+SELECT jl_encode_number(50, 0, 100, 2) AS half_of_2, jl_encode_number(-5, 0, 100, 2) AS below,
+       jl_encode_number(1e300, 0, 100, 2) AS above, jl_encode_number(NULL, 0, 100, 2) AS null_,
+       jl_encode_number('NaN', 0, 100, 2) AS nan;
+SELECT jl_encode_category('b', '{a,b,c}', 0.5) AS b, jl_encode_category('z', '{a,b,c}', 0.5) AS unlisted,
+       jl_encode_category(NULL, '{a,b,c}', 0.5) AS null_;
+SELECT jl_encode_vector('{0.5, 2, NULL}', 4, 0, 1, 1) AS padded, jl_encode_vector('{0.25, 0.5, 0.75}', 2, 0, 1, 4) AS cut,
+       jl_encode_vector(NULL, 2, 0, 1, 1) AS null_;
+
+-- the constructors check what they build
+SELECT jl_numeric('age', 18, 95);
+SELECT jl_category('segment', '{retail,smb,enterprise}', 2);
+SELECT jl_vector('emb', 2, -1, 1);
+SELECT pt_error($$SELECT jl_numeric('age', 95, 18)$$) AS lo_above_hi;
+SELECT pt_error($$SELECT jl_numeric('age', 0, 1e-200)$$) AS bounds_too_close;
+SELECT pt_error($$SELECT jl_numeric('age', 0, 'Infinity')$$) AS infinite_bound;
+SELECT pt_error($$SELECT jl_numeric('age', 0, 1, 1e200)$$) AS weight_too_large;
+SELECT pt_error($$SELECT jl_category('segment', '{a,b,a}')$$) AS repeated_category;
+SELECT pt_error($$SELECT jl_category('segment', '{a,NULL}')$$) AS null_category;
+SELECT pt_error($$SELECT jl_vector('emb', 0, 0, 1)$$) AS empty_vector;
+SELECT pt_error($$SELECT ROW('age', 'numeric', 0, 1, 1, '{x}', NULL)::jl_attribute::text$$) AS forged_ok_until_used,
+       pt_error($$SELECT jl_attribute_checked(ROW('age', 'numeric', 0, 1, 1, '{x}', NULL)::jl_attribute)$$) AS forged_checked;
+SELECT jl_sketch(k => 4);
+SELECT pt_error($$SELECT jl_sketch()$$) AS no_k;
+SELECT jl_sketch(kind => 'identity');
+SELECT pt_error($$SELECT jl_sketch(k => 4, delta => 1e-6)$$) AS delta_with_laplace;
+SELECT pt_error($$SELECT jl_sketch(k => 4, noise => 'gaussian')$$) AS gaussian_without_delta;
+SELECT pt_error($$SELECT jl_sketch(k => 4, noise => 'gaussian', delta => 1e-6, calibration => 'exact')$$) AS exact_with_gaussian;
+SELECT pt_error($$SELECT jl_sketch(k => 0)$$) AS k_zero;
+
+-- a customer table: 600 rows
+CREATE TABLE pt_customers AS
+  SELECT i AS id, 18 + (i % 60) AS age, (i * 137 % 90000)::numeric AS income,
+         (ARRAY['retail', 'smb', 'enterprise'])[1 + i % 3] AS segment,
+         ARRAY[(i % 7) / 7.0 - 0.5, (i % 11) / 11.0 - 0.5]::float8[] AS emb
+  FROM generate_series(1, 600) i;
+ALTER TABLE pt_customers ADD PRIMARY KEY (id);
+
+-- undeclared: refused, with the call that would declare it
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_out0', 1, jl_sketch(k => 4), key => 'pinned')$$) AS undeclared;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)])$$) AS no_cap;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 'Infinity')$$) AS infinite_cap;
+
+-- declared: attribute neighbours, d = 1 + 1 + 3 + 2
+SELECT * FROM jl_protect('pt_customers', unit => 'id',
+    attributes => ARRAY[jl_numeric('age', 18, 95), jl_numeric('income', 0, 100000),
+                        jl_category('segment', '{retail,smb,enterprise}'), jl_vector('emb', 2, -1, 1)],
+    neighbor => 'attribute', epsilon_cap => 50, delta_cap => 1e-5);
+SELECT name, epsilon_cap, delta_cap, unit, neighbor, row_clip, array_length(attributes, 1) AS attributes
+  FROM jldp_dataset WHERE source = 'pt_customers'::regclass;
+
+-- without projection (the trivial mechanism) at epsilon 40: the noise is
+-- small, so each sketch is its row's encoding to within a few noise
+-- standard deviations.  The largest move of one attribute is the
+-- category's, 2 x weight 1 in L1: scale 2 / 40, variance 2 (2/40)^2 = 0.005
+SELECT released, epsilon_charged, delta_charged, round(noise_variance::numeric, 5) AS noise_variance
+  FROM jl_release('pt_customers', 'pt_id', 40, jl_sketch(kind => 'identity'), key => 'pinned');
+SELECT count(*) AS rows, min(array_length(sketch, 1)) AS d FROM pt_id;
+-- an independent encoding of the rows: (age - 18) / 77, income / 100000,
+-- the one-hot segment, (emb + 1) / 2.  The noise is Laplace with scale b =
+-- 0.05 (E|noise| = b): over 600 rows the mean absolute difference of each
+-- coordinate from its encoding is b within 0.002 (one standard error), so
+-- below 2b = 0.1 with a false-failure rate far below 1e-9; a coordinate
+-- read or scaled wrongly is off by tenths.  The empirical variance of the
+-- 4200 differences is the recorded one within 30% (about 9 standard
+-- errors for Laplace noise, whose kurtosis is 6).
+CREATE TEMP TABLE pt_diff AS
+  SELECT j, s.sketch[j] - (ARRAY[(c.age - 18) / 77.0, c.income / 100000.0,
+                                 (c.segment = 'retail')::int, (c.segment = 'smb')::int,
+                                 (c.segment = 'enterprise')::int,
+                                 (c.emb[1] + 1) / 2, (c.emb[2] + 1) / 2]::float8[])[j] AS diff
+  FROM pt_id s JOIN pt_customers c ON c.id = s.id, generate_series(1, 7) j;
+SELECT max(m) < 0.1 AS each_coordinate_is_its_encoding
+  FROM (SELECT avg(abs(diff)) AS m FROM pt_diff GROUP BY j) t;
+SELECT abs(var_samp(diff) / r.noise_variance - 1) < 0.3 AS variance_as_recorded
+  FROM pt_diff, jl_releases r WHERE r.target = 'pt_id'::regclass GROUP BY r.noise_variance;
+-- negative control: the same comparison against the raw age, not scaled
+SELECT avg(abs(s.sketch[1] - c.age)) < 0.1 AS unscaled_age_would_pass
+  FROM pt_id s JOIN pt_customers c ON c.id = s.id;
+-- the registry: the declaration and the guarantee
+SELECT source, id_column, vector, d, k, neighbor, bound, clipping, epsilon, dataset,
+       info->'declaration'->>'neighbor' AS protects, info->>'release' AS release,
+       info->>'guarantee' AS guarantee
+  FROM jl_releases WHERE target = 'pt_id'::regclass;
+-- recovery by the release: the mean recovered squared distance of 1770
+-- pairs against the mean squared distance of their encodings (1.5);
+-- the standard error of the mean is about 0.03, the tolerance 0.3
+SELECT abs(avg(jl_recover_dist(a.sketch, b.sketch, 'pt_id'::regclass))
+           - avg(((ca.age - cb.age) / 77.0)^2 + ((ca.income - cb.income) / 100000.0)^2
+                 + 2 * (ca.segment <> cb.segment)::int
+                 + ((ca.emb[1] - cb.emb[1]) / 2)^2 + ((ca.emb[2] - cb.emb[2]) / 2)^2)) < 0.3 AS recovered_as_encoded,
+       round(avg(((ca.age - cb.age) / 77.0)^2 + ((ca.income - cb.income) / 100000.0)^2
+                 + 2 * (ca.segment <> cb.segment)::int
+                 + ((ca.emb[1] - cb.emb[1]) / 2)^2 + ((ca.emb[2] - cb.emb[2]) / 2)^2)::numeric, 2) AS true_mean
+  FROM pt_id a JOIN pt_customers ca ON ca.id = a.id, pt_id b JOIN pt_customers cb ON cb.id = b.id
+ WHERE a.id < b.id AND a.id <= 60 AND b.id <= 60;
+
+-- a delta past the delta cap is refused
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_g', 1, jl_sketch(k => 4, noise => 'gaussian', delta => 1e-4), key => 'pinned')$$) AS over_delta_cap;
+-- a second declaration of the same table keeps the ledger; caps only go down
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 60)$$) AS cap_raised;
+SELECT * FROM jl_protect('pt_customers', unit => 'id',
+    attributes => ARRAY[jl_numeric('age', 18, 95), jl_numeric('income', 0, 100000),
+                        jl_category('segment', '{retail,smb,enterprise}'), jl_vector('emb', 2, -1, 1)],
+    neighbor => 'row', row_clip => 1, epsilon_cap => 50, delta_cap => 1e-5);
+SELECT epsilon_spent, neighbor, row_clip FROM jldp_dataset WHERE source = 'pt_customers'::regclass;
+-- row neighbours: two encoded rows are at most min(2 x row_clip, the box's
+-- diameter sqrt(1 + 1 + 2 + 2)) = 2 apart
+SELECT released, epsilon_charged, delta_charged
+  FROM jl_release('pt_customers', 'pt_g', 1, jl_sketch(k => 4, noise => 'gaussian', delta => 1e-6), key => 'pinned');
+SELECT neighbor, bound, k, d, info->>'noise' AS noise, info->'declaration'->>'row_clip' AS row_clip,
+       clipping FROM jl_releases WHERE target = 'pt_g'::regclass;
+SELECT epsilon_spent, delta_spent FROM jldp_dataset WHERE source = 'pt_customers'::regclass;
+
+-- refusals, each before anything is charged
+SELECT n AS charges_before FROM pt_charges \gset
+CREATE VIEW pt_rich AS SELECT * FROM pt_customers WHERE income > 80000;
+SELECT pt_error($$SELECT jl_protect('pt_rich', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 1)$$) AS filtered_view;
+SELECT pt_error($$SELECT jl_release('pt_rich', 'pt_x', 1, jl_sketch(k => 4), key => 'pinned')$$) AS release_of_view;
+CREATE TABLE pt_parts (id int PRIMARY KEY, age int) PARTITION BY RANGE (id);
+CREATE TABLE pt_parts_1 PARTITION OF pt_parts FOR VALUES FROM (1) TO (100);
+SELECT pt_error($$SELECT jl_protect('pt_parts_1', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 1)$$) AS partition;
+CREATE TABLE pt_parent (id int PRIMARY KEY, age int);
+CREATE TABLE pt_child () INHERITS (pt_parent);
+SELECT pt_error($$SELECT jl_protect('pt_parent', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 1)$$) AS inheritance;
+CREATE MATERIALIZED VIEW pt_mat AS SELECT * FROM pt_customers;
+SELECT pt_error($$SELECT jl_protect('pt_mat', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 1)$$) AS matview;
+CREATE TABLE pt_rls (id int PRIMARY KEY, age int);
+ALTER TABLE pt_rls ENABLE ROW LEVEL SECURITY;
+SELECT pt_error($$SELECT jl_protect('pt_rls', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 1)$$) AS row_level_security;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95), jl_numeric('age', 0, 200)], epsilon_cap => 1)$$) AS repeated_attribute;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('id', 0, 1000)], epsilon_cap => 1)$$) AS unit_as_attribute;
+ALTER TABLE pt_customers ADD COLUMN age2 int GENERATED ALWAYS AS (age * 2) STORED;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age2', 0, 200)], epsilon_cap => 1)$$) AS generated_column;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'age', ARRAY[jl_numeric('income', 0, 1)], epsilon_cap => 1)$$) AS unit_not_unique;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('segment', 0, 1)], epsilon_cap => 1)$$) AS text_as_number;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], neighbor => 'row', row_clip => 1e-200, epsilon_cap => 1)$$) AS row_clip_underflows;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], neighbor => 'attribute', row_clip => 1, epsilon_cap => 1)$$) AS row_clip_with_attributes;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('sketch', 4, 'rademacher', 'laplace', 0.5, NULL)::jl_mechanism, key => 'pinned')$$) AS forged_mechanism;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('graph', 4, 'rademacher', 'laplace', NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS unknown_mechanism;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1e-300, jl_sketch(k => 4), key => 'pinned')$$) AS epsilon_too_small;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 100, jl_sketch(k => 4), key => 'pinned')$$) AS past_the_cap;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_id', 1, jl_sketch(k => 4), key => 'pinned')$$) AS target_exists;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, jl_sketch(k => 5, kind => 'identity'), key => 'pinned')$$) AS identity_k_not_d;
+-- the 0.3 functions would read a protected table around its declaration
+SELECT pt_error($$SELECT jl_release_table('pt_customers', 'id', '{age}', 'pt_x', 1, 1, key => 'pinned', clip_lo => 0, clip_hi => 100)$$) AS release_table;
+SELECT pt_error($$SELECT jl_release_dist2('pt_customers', '{age, age}', 1, clip_lo => 0, clip_hi => 100)$$) AS dist2;
+SELECT n = :charges_before AS nothing_charged FROM pt_charges;
+
+-- values at the edges: a numeric NaN, a huge numeric, NULLs, an array of
+-- another length; each reads as documented (NaN and NULL as lo, beyond
+-- the bounds as the bound, missing elements as lo), nothing fails
+CREATE TABLE pt_edges (id int PRIMARY KEY, n numeric, f float8, s text, v float8[]);
+INSERT INTO pt_edges VALUES (1, 'NaN', 'NaN', NULL, '{5}'), (2, 1e400, 'Infinity', 'b', '{-5, 0.5, 9}'),
+                            (3, NULL, NULL, 'zz', NULL), (4, -1e400, '-Infinity', 'a', '{{1,2},{3,4}}');
+SELECT d FROM jl_protect('pt_edges', 'id', ARRAY[jl_numeric('n', 0, 10), jl_numeric('f', 0, 10),
+                                                jl_category('s', '{a,b}'), jl_vector('v', 2, 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 10000);
+SELECT released FROM jl_release('pt_edges', 'pt_edges_out', 5000, jl_sketch(kind => 'identity'), key => 'pinned');
+-- at epsilon 5000 the noise scale is 0.0004: rounded to 1 decimal, each
+-- sketch is its encoding (a coordinate off by 0.05: probability below 1e-50)
+SELECT id, ARRAY(SELECT round(x::numeric, 1) FROM unnest(sketch) x) AS encoded FROM pt_edges_out ORDER BY id;
+
+-- a dataset of 0.3 bound to a table keeps its name, ledger and spending
+-- when jl_protect completes it; until then jl_release refuses it
+CREATE TABLE pt_legacy AS SELECT i AS id, (i % 10)::float8 AS a FROM generate_series(1, 20) i;
+ALTER TABLE pt_legacy ADD PRIMARY KEY (id);
+SELECT jl_dataset_declare('legacy', 10, source => 'pt_legacy');
+SELECT jl_release_table('pt_legacy', 'id', '{a}', 'pt_legacy_03', 1, 2, key => 'pinned', clip_lo => 0, clip_hi => 10) > 0 AS released_by_03;
+SELECT pt_error($$SELECT jl_release('pt_legacy', 'pt_x', 1, jl_sketch(k => 1), key => 'pinned')$$) AS not_yet_declared;
+SELECT * FROM jl_protect('pt_legacy', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 8);
+SELECT name, epsilon_cap, epsilon_spent FROM jldp_dataset WHERE source = 'pt_legacy'::regclass;
+SELECT released, epsilon_charged FROM jl_release('pt_legacy', 'pt_legacy_04', 1, jl_sketch(k => 1), key => 'pinned');
+SELECT epsilon_spent FROM jldp_dataset WHERE name = 'legacy';
+SELECT n AS charges_before FROM pt_charges \gset
+
+-- another role: may not declare a table it does not own, nor release one
+-- it may not read
+CREATE ROLE regress_pt_other;
+GRANT EXECUTE ON FUNCTION jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8) TO regress_pt_other;
+GRANT EXECUTE ON FUNCTION jl_release(regclass, text, float8, jl_mechanism, text) TO regress_pt_other;
+SET ROLE regress_pt_other;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 1)$$) AS not_owner;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, jl_sketch(k => 4), key => 'pinned')$$) AS may_not_read;
+RESET ROLE;
+SELECT n = :charges_before AS nothing_charged FROM pt_charges;
+REVOKE ALL ON FUNCTION jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8) FROM regress_pt_other;
+REVOKE ALL ON FUNCTION jl_release(regclass, text, float8, jl_mechanism, text) FROM regress_pt_other;
+DROP ROLE regress_pt_other;

@@ -1,0 +1,624 @@
+/*
+ * declaration.c - a protected table's declaration, read and checked
+ * (declaration.h).
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "catalog/partition.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+#include "pg/calibration_json.h"
+#include "pg/messages.h"
+#include "pg/options.h"
+#include "pg/owner.h"
+#include "pg/pipeline/declaration.h"
+#include "pg/release_names.h"
+#include "pg/source_relation.h"
+
+/* ---- one attribute ---- */
+
+static Datum
+field(HeapTupleHeader th, const char *name, bool *isnull)
+{
+	return GetAttributeByName(th, name, isnull);
+}
+
+static void
+refuse_attr(const JlAttrDecl *a, const char *msg, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("attribute \"%s\": %s", jl_msg_str(a->column), msg),
+			 hint ? errhint("%s", hint) : 0));
+}
+
+/* a field that must be given (not NULL) */
+static double
+required_float(HeapTupleHeader th, const JlAttrDecl *a, const char *name)
+{
+	bool		isnull;
+	Datum		v = field(th, name, &isnull);
+
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("attribute \"%s\": %s must not be NULL", jl_msg_str(a->column), name)));
+	return DatumGetFloat8(v);
+}
+
+/* a field that belongs to another encoding must be NULL */
+static void
+absent(HeapTupleHeader th, const JlAttrDecl *a, const char *name, const char *encoding)
+{
+	bool		isnull;
+
+	(void) field(th, name, &isnull);
+	if (!isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("attribute \"%s\": a %s attribute has no %s", jl_msg_str(a->column),
+						encoding, name),
+				 errhint("Build attributes with jl_numeric, jl_category or jl_vector.")));
+}
+
+/* the public bounds: finite, lo < hi, within the scales every release accepts */
+static void
+read_bounds(HeapTupleHeader th, JlAttrDecl *a)
+{
+	a->lo = required_float(th, a, "lo");
+	a->hi = required_float(th, a, "hi");
+	if (!(isfinite(a->lo) && isfinite(a->hi) && a->lo < a->hi))
+		refuse_attr(a, "lo and hi must be finite with lo < hi", NULL);
+	if (fabs(a->lo) > JL_MAX_BOUND || fabs(a->hi) > JL_MAX_BOUND ||
+		!(a->hi - a->lo >= JL_MIN_BOUND && a->hi - a->lo <= JL_MAX_BOUND))
+		refuse_attr(a, psprintf("lo and hi must lie within [-%g, %g] and at least %g apart",
+								JL_MAX_BOUND, JL_MAX_BOUND, JL_MIN_BOUND),
+					"Declare bounds in the attribute's own units; the release maps them to [0, weight].");
+}
+
+static void
+read_weight(HeapTupleHeader th, JlAttrDecl *a)
+{
+	a->weight = required_float(th, a, "weight");
+	if (!(isfinite(a->weight) && a->weight >= JL_MIN_BOUND && a->weight <= JL_MAX_BOUND))
+		refuse_attr(a, psprintf("weight must lie within [%g, %g]", JL_MIN_BOUND, JL_MAX_BOUND),
+					"The weight is the width of the attribute's coordinates (1 by default).");
+}
+
+static void
+read_categories(HeapTupleHeader th, JlAttrDecl *a)
+{
+	bool		isnull;
+	Datum		v = field(th, "categories", &isnull);
+	ArrayType  *arr;
+	Datum	   *elems;
+	int			n,
+				i,
+				j;
+
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("attribute \"%s\": categories must not be NULL", jl_msg_str(a->column))));
+	arr = DatumGetArrayTypeP(v);
+	if (ARR_ELEMTYPE(arr) != TEXTOID || ARR_NDIM(arr) != 1 || array_contains_nulls(arr))
+		refuse_attr(a, "categories must be a one-dimensional text[] without NULLs", NULL);
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, NULL, &n);
+	if (n < 1 || n > JL_MAX_CATEGORIES)
+		refuse_attr(a, psprintf("a category lists 1 to %d values", JL_MAX_CATEGORIES), NULL);
+	a->ncategories = n;
+	a->categories = palloc(sizeof(char *) * n);
+	for (i = 0; i < n; i++)
+	{
+		a->categories[i] = TextDatumGetCString(elems[i]);
+		for (j = 0; j < i; j++)
+			if (strcmp(a->categories[i], a->categories[j]) == 0)
+				refuse_attr(a, psprintf("category \"%s\" is listed twice", jl_msg_str(a->categories[i])),
+							NULL);
+	}
+}
+
+void
+jl_attribute_read(Datum composite, JlAttrDecl *a)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
+	bool		isnull;
+	Datum		v;
+	char	   *enc;
+
+	memset(a, 0, sizeof(*a));
+	a->lo = a->hi = NAN;
+	v = field(th, "column_name", &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("an attribute's column_name must not be NULL")));
+	a->column = TextDatumGetCString(v);
+	if (a->column[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("an attribute's column_name must not be empty")));
+	v = field(th, "encoding", &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("attribute \"%s\": encoding must not be NULL", jl_msg_str(a->column)),
+				 errhint("Build attributes with jl_numeric, jl_category or jl_vector.")));
+	enc = DatumGetCString(DirectFunctionCall1(enum_out, v));
+	read_weight(th, a);
+	if (strcmp(enc, "numeric") == 0)
+	{
+		a->kind = JL_ATTR_NUMERIC;
+		read_bounds(th, a);
+		absent(th, a, "categories", enc);
+		absent(th, a, "length", enc);
+	}
+	else if (strcmp(enc, "category") == 0)
+	{
+		a->kind = JL_ATTR_CATEGORY;
+		read_categories(th, a);
+		absent(th, a, "lo", enc);
+		absent(th, a, "hi", enc);
+		absent(th, a, "length", enc);
+	}
+	else
+	{
+		a->kind = JL_ATTR_VECTOR;
+		read_bounds(th, a);
+		absent(th, a, "categories", enc);
+		v = field(th, "length", &isnull);
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("attribute \"%s\": length must not be NULL", jl_msg_str(a->column))));
+		a->length = DatumGetInt32(v);
+		if (a->length < 1 || a->length > JL_MAX_VECTOR_LENGTH)
+			refuse_attr(a, psprintf("length must lie within [1, %d]", JL_MAX_VECTOR_LENGTH), NULL);
+	}
+}
+
+/* jl_attribute_checked(jl_attribute) RETURNS jl_attribute */
+PG_FUNCTION_INFO_V1(jl_attribute_checked);
+Datum
+jl_attribute_checked(PG_FUNCTION_ARGS)
+{
+	JlAttrDecl	a;
+
+	jl_require_arg(fcinfo, 0, "attribute");
+	jl_attribute_read(PG_GETARG_DATUM(0), &a);
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
+/* ---- the relation ---- */
+
+void
+jl_declaration_check_relation(Oid relid)
+{
+	const char *name;
+	char		kind;
+
+	jl_check_relation(relid);
+	name = jl_msg_str(get_rel_name(relid));
+	kind = get_rel_relkind(relid);
+	if (get_rel_relispartition(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("%s is a partition: only whole relations are protected", name),
+				 errdetail("A release of one partition would publish which rows are in it."),
+				 errhint("Protect its partitioned table %s.",
+						 jl_msg_str(get_rel_name(llast_oid(get_partition_ancestors(relid)))))));
+	if (kind == RELKIND_VIEW || kind == RELKIND_MATVIEW)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("%s is a view: only tables are protected", name),
+				 errdetail("A view may select rows by a secret predicate; a release would publish which rows pass it."),
+				 errhint("Protect the table the view reads, whole.")));
+	if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("%s is not a table: only tables and partitioned tables are protected", name)));
+	if (kind == RELKIND_RELATION && (has_subclass(relid) || has_superclass(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("%s is in an inheritance hierarchy: only whole relations are protected", name),
+				 errdetail("A scan of an inheritance parent reads its children's rows; a child holds some of its parent's."),
+				 errhint("Use declarative partitioning, and protect the partitioned table.")));
+	if (jl_relation_row_security(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s has row level security enabled: it cannot be protected", name),
+				 errdetail("A policy chooses the rows each role reads; a release would publish which rows passed it."),
+				 errhint("ALTER TABLE %s DISABLE ROW LEVEL SECURITY, or protect a table of the rows to release.", name)));
+}
+
+/* ---- binding to the columns ---- */
+
+/* a column of the relation that a declaration may name */
+static AttrNumber
+declared_column(Oid relid, const char *column, const char *what, Oid *type)
+{
+	AttrNumber	att = get_attnum(relid, column);
+
+	if (att == InvalidAttrNumber || att < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation %s does not exist", jl_msg_str(column),
+						jl_msg_str(get_rel_name(relid)))));
+	if (get_attgenerated(relid, att) != '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s \"%s\" of %s is a generated column", what, jl_msg_str(column),
+						jl_msg_str(get_rel_name(relid))),
+				 errdetail("A generated column is computed from other columns: one change of a row would move it and them together, past the declared sensitivity."),
+				 errhint("Declare the columns it is computed from.")));
+	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
+		pg_attribute_aclcheck(relid, att, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for column \"%s\" of %s", jl_msg_str(column),
+						jl_msg_str(get_rel_name(relid))),
+				 errdetail("A release reads every declared column as the role that calls it; checked before anything is charged.")));
+	*type = get_atttype(relid, att);
+	return att;
+}
+
+static void
+bind_attribute(const JlDeclaration *decl, JlAttrDecl *a)
+{
+	a->att = declared_column(decl->relid, a->column, "attribute", &a->type);
+	if (a->kind == JL_ATTR_NUMERIC && !jl_numeric_type(a->type))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("attribute \"%s\" is %s, not a number", jl_msg_str(a->column),
+						format_type_be(a->type)),
+				 errhint("Declare text and other values with jl_category, float8[] with jl_vector.")));
+	if (a->kind == JL_ATTR_VECTOR && a->type != FLOAT8ARRAYOID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("attribute \"%s\" is %s, not float8[]", jl_msg_str(a->column),
+						format_type_be(a->type))));
+}
+
+void
+jl_declaration_bind(JlDeclaration *decl)
+{
+	int			i,
+				j;
+	int64		off = 0;
+
+	decl->unit_att = declared_column(decl->relid, decl->unit, "unit", &decl->unit_type);
+	if (!jl_column_unique(decl->relid, decl->unit_att))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("unit \"%s\" of %s is not unique by a constraint", jl_msg_str(decl->unit),
+						jl_msg_str(get_rel_name(decl->relid))),
+				 errdetail("Each row is one privacy unit only if a primary key, or a unique constraint or index on a NOT NULL column, promises it."),
+				 errhint("ALTER TABLE %s ADD PRIMARY KEY (%s).", jl_msg_str(get_rel_name(decl->relid)),
+						 jl_msg_str(decl->unit))));
+	if (decl->nattrs < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a protected table declares at least one attribute")));
+	decl->spans = palloc(sizeof(JlAttrSpan) * decl->nattrs);
+	for (i = 0; i < decl->nattrs; i++)
+	{
+		JlAttrDecl *a = &decl->attrs[i];
+		JlAttrSpan *s = &decl->spans[i];
+
+		bind_attribute(decl, a);
+		if (a->att == decl->unit_att)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("column \"%s\" is the unit: it cannot also be an attribute",
+							jl_msg_str(a->column))));
+		for (j = 0; j < i; j++)
+			if (decl->attrs[j].att == a->att)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("column \"%s\" is declared twice", jl_msg_str(a->column)),
+						 errdetail("One change of the column would move every copy: the sensitivity would be a multiple of the declared one."),
+						 errhint("Declare each column once; give it a larger weight to weigh it more.")));
+		s->encoding = a->kind == JL_ATTR_CATEGORY ? JL_ENCODING_CATEGORY : JL_ENCODING_NUMERIC;
+		s->offset = off;
+		s->width = a->kind == JL_ATTR_CATEGORY ? a->ncategories :
+			(a->kind == JL_ATTR_VECTOR ? a->length : 1);
+		s->weight = a->weight;
+		off += s->width;
+	}
+	if (off > JL_MAX_VECTOR_LENGTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("the declared attributes encode to %lld coordinates, more than %d",
+						(long long) off, JL_MAX_VECTOR_LENGTH)));
+	decl->d = off;
+}
+
+/* ---- reading a declaration ---- */
+
+/* the jl_protect call that would declare relid, from its columns */
+static char *
+protect_hint(Oid relid)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	TupleDesc	td = RelationGetDescr(rel);
+	StringInfoData b;
+	int			i,
+				shown = 0;
+
+	initStringInfo(&b);
+	appendStringInfo(&b, "Declare it first, with its unit, each attribute's public bounds and a cap: SELECT jl_protect('%s', unit => '<a unique column>', attributes => ARRAY[",
+					 get_rel_name(relid));
+	for (i = 0; i < td->natts && shown < 6; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(td, i);
+
+		if (att->attisdropped || att->attgenerated)
+			continue;
+		if (shown++)
+			appendStringInfoString(&b, ", ");
+		if (jl_numeric_type(att->atttypid))
+			appendStringInfo(&b, "jl_numeric('%s', <lo>, <hi>)", NameStr(att->attname));
+		else if (att->atttypid == FLOAT8ARRAYOID)
+			appendStringInfo(&b, "jl_vector('%s', <length>, <lo>, <hi>)", NameStr(att->attname));
+		else
+			appendStringInfo(&b, "jl_category('%s', '{...}')", NameStr(att->attname));
+	}
+	appendStringInfoString(&b, "], epsilon_cap => <cap>).");
+	relation_close(rel, NoLock);
+	return b.data;
+}
+
+void
+jl_declaration_read_attributes(JlDeclaration *decl, Datum array)
+{
+	ArrayType  *a = DatumGetArrayTypeP(array);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n,
+				i;
+
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("attributes must be a one-dimensional array")));
+	get_typlenbyvalalign(ARR_ELEMTYPE(a), &typlen, &typbyval, &typalign);
+	deconstruct_array(a, ARR_ELEMTYPE(a), typlen, typbyval, typalign, &elems, &nulls, &n);
+	if (n < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a protected table declares at least one attribute"),
+				 errhint("attributes => ARRAY[jl_numeric('age', 18, 95), jl_category('segment', '{a,b,c}')]")));
+	decl->nattrs = n;
+	decl->attrs = palloc0(sizeof(JlAttrDecl) * n);
+	for (i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("attribute %d is NULL", i + 1)));
+		jl_attribute_read(elems[i], &decl->attrs[i]);
+	}
+}
+
+void
+jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext spi;
+	JlOwnerScope scope;
+	Oid			argtypes[1] = {OIDOID};
+	Datum		args[1];
+	bool		isnull;
+	HeapTuple	tup;
+	TupleDesc	td;
+	Datum		v;
+
+	memset(decl, 0, sizeof(*decl));
+	jl_declaration_check_relation(relid);
+	decl->relid = relid;
+	decl->relation_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+												  get_rel_name(relid));
+	args[0] = ObjectIdGetDatum(relid);
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	if (SPI_execute_with_args(psprintf("SELECT name, unit, attributes, neighbor::pg_catalog.text, row_clip "
+									   "FROM %s WHERE source OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+									   jl_qualified(nsp, "jldp_dataset")),
+							  1, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the declaration of %s", decl->relation_q);
+	jl_restore_user(&scope);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s is not protected", jl_msg_str(decl->relation_q)),
+				 errdetail("jl_release releases only declared tables: their unit, attributes, bounds and caps come from the declaration."),
+				 errhint("%s", protect_hint(relid))));
+	tup = SPI_tuptable->vals[0];
+	td = SPI_tuptable->tupdesc;
+	spi = MemoryContextSwitchTo(caller);
+	decl->dataset = TextDatumGetCString(SPI_getbinval(tup, td, 1, &isnull));
+	v = SPI_getbinval(tup, td, 3, &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the dataset \"%s\" of %s declares no attributes", jl_msg_str(decl->dataset),
+						jl_msg_str(decl->relation_q)),
+				 errdetail("It was declared before protected tables (jldp 0.3): its ledger and cap are kept."),
+				 errhint("%s", protect_hint(relid))));
+	jl_declaration_read_attributes(decl, v);
+	v = SPI_getbinval(tup, td, 2, &isnull);
+	if (isnull)
+		elog(ERROR, "the declaration of %s has no unit", decl->relation_q);
+	decl->unit = TextDatumGetCString(v);
+	v = SPI_getbinval(tup, td, 4, &isnull);
+	if (isnull)
+		elog(ERROR, "the declaration of %s has no neighbour notion", decl->relation_q);
+	decl->row = strcmp(TextDatumGetCString(v), "row") == 0;
+	v = SPI_getbinval(tup, td, 5, &isnull);
+	decl->row_clip = isnull ? NAN : DatumGetFloat8(v);
+	MemoryContextSwitchTo(spi);
+	SPI_finish();
+	jl_declaration_bind(decl);
+}
+
+/* ---- the reader's query ---- */
+
+static void
+append_float(StringInfo b, double v)
+{
+	appendStringInfo(b, "'%.17g'::pg_catalog.float8", v);
+}
+
+/* one attribute as a float8[] expression */
+static void
+append_encoded(StringInfo b, const char *fn, const JlAttrDecl *a)
+{
+	const char *col = quote_identifier(a->column);
+	int			i;
+
+	switch (a->kind)
+	{
+		case JL_ATTR_NUMERIC:
+			appendStringInfo(b, "ARRAY[%s.jl_encode_number(", fn);
+			/*
+			 * a numeric beyond float8's range is clamped before the cast;
+			 * its NaN (which GREATEST would keep) reads as NULL, like float8's
+			 */
+			if (a->type == NUMERICOID)
+				appendStringInfo(b, "LEAST(GREATEST(NULLIF(%s, 'NaN'::pg_catalog.numeric), '%.17g'::pg_catalog.numeric), '%.17g'::pg_catalog.numeric)::pg_catalog.float8",
+								 col, a->lo, a->hi);
+			else
+				appendStringInfo(b, "%s::pg_catalog.float8", col);
+			break;
+		case JL_ATTR_CATEGORY:
+			appendStringInfo(b, "%s.jl_encode_category(%s::pg_catalog.text, ARRAY[", fn, col);
+			for (i = 0; i < a->ncategories; i++)
+				appendStringInfo(b, "%s%s", i ? ", " : "", quote_literal_cstr(a->categories[i]));
+			appendStringInfoString(b, "]::pg_catalog.text[], ");
+			append_float(b, a->weight);
+			appendStringInfoChar(b, ')');
+			return;
+		case JL_ATTR_VECTOR:
+			appendStringInfo(b, "%s.jl_encode_vector(%s, %d", fn, col, a->length);
+			break;
+	}
+	appendStringInfoString(b, ", ");
+	append_float(b, a->lo);
+	appendStringInfoString(b, ", ");
+	append_float(b, a->hi);
+	appendStringInfoString(b, ", ");
+	append_float(b, a->weight);
+	appendStringInfoString(b, a->kind == JL_ATTR_NUMERIC ? ")]" : ")");
+}
+
+char *
+jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl)
+{
+	const char *fn = quote_identifier(get_namespace_name(nsp));
+	StringInfoData b;
+	int			i;
+
+	initStringInfo(&b);
+	appendStringInfo(&b, "SELECT %s, ", quote_identifier(decl->unit));
+	for (i = 1; i < decl->nattrs; i++)
+		appendStringInfoString(&b, "pg_catalog.array_cat(");
+	for (i = 0; i < decl->nattrs; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&b, ", ");
+		append_encoded(&b, fn, &decl->attrs[i]);
+		if (i > 0)
+			appendStringInfoChar(&b, ')');
+	}
+	appendStringInfo(&b, " FROM %s", decl->relation_q);
+	return b.data;
+}
+
+char *
+jl_declaration_describe(const JlDeclaration *decl)
+{
+	StringInfoData b;
+	int			i;
+
+	initStringInfo(&b);
+	for (i = 0; i < decl->nattrs; i++)
+	{
+		const JlAttrDecl *a = &decl->attrs[i];
+
+		if (i)
+			appendStringInfoString(&b, ", ");
+		if (a->kind == JL_ATTR_CATEGORY)
+			appendStringInfo(&b, "%s (%d categories)", a->column, a->ncategories);
+		else if (a->kind == JL_ATTR_VECTOR)
+			appendStringInfo(&b, "%s[%d] in [%g, %g]", a->column, a->length, a->lo, a->hi);
+		else
+			appendStringInfo(&b, "%s in [%g, %g]", a->column, a->lo, a->hi);
+	}
+	return b.data;
+}
+
+char *
+jl_declaration_json(const JlDeclaration *decl)
+{
+	StringInfoData b;
+	int			i,
+				j;
+
+	initStringInfo(&b);
+	appendStringInfoString(&b, "\"declaration\": {\"unit\": ");
+	escape_json(&b, decl->unit);
+	appendStringInfo(&b, ", \"neighbor\": \"%s\", \"d\": %lld", decl->row ? "row" : "attribute",
+					 (long long) decl->d);
+	jl_json_num(&b, "row_clip", decl->row_clip);
+	appendStringInfoString(&b, ", \"attributes\": [");
+	for (i = 0; i < decl->nattrs; i++)
+	{
+		const JlAttrDecl *a = &decl->attrs[i];
+
+		appendStringInfoString(&b, i ? ", {\"column\": " : "{\"column\": ");
+		escape_json(&b, a->column);
+		appendStringInfo(&b, ", \"encoding\": \"%s\"", a->kind == JL_ATTR_NUMERIC ? "numeric" :
+						 (a->kind == JL_ATTR_CATEGORY ? "category" : "vector"));
+		if (a->kind == JL_ATTR_CATEGORY)
+		{
+			appendStringInfoString(&b, ", \"categories\": [");
+			for (j = 0; j < a->ncategories; j++)
+			{
+				if (j)
+					appendStringInfoString(&b, ", ");
+				escape_json(&b, a->categories[j]);
+			}
+			appendStringInfoChar(&b, ']');
+		}
+		else
+		{
+			jl_json_num(&b, "lo", a->lo);
+			jl_json_num(&b, "hi", a->hi);
+		}
+		if (a->kind == JL_ATTR_VECTOR)
+			appendStringInfo(&b, ", \"length\": %d", a->length);
+		jl_json_num(&b, "weight", a->weight);
+		appendStringInfoChar(&b, '}');
+	}
+	appendStringInfoString(&b, "]}");
+	return b.data;
+}

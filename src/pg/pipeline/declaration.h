@@ -1,0 +1,113 @@
+/*
+ * declaration.h - a protected table's declaration: the relation, its unit,
+ * its attributes with their public bounds and encodings, the neighbour
+ * notion and the row clip (docs/design-1.0.md).  Everything a release
+ * knows about the data before its charge comes from here, checked against
+ * the catalog under a lock; nothing is learnt from a row.
+ *
+ * The pipeline (pipeline.h) reads a declaration with jl_declaration_load;
+ * jl_protect (protect.c) writes one.  The checks of one attribute are the
+ * same in its constructor (jl_numeric, jl_category, jl_vector), in
+ * jl_protect and in every release.
+ */
+#ifndef JLDP_PG_PIPELINE_DECLARATION_H
+#define JLDP_PG_PIPELINE_DECLARATION_H
+
+#include "postgres.h"
+
+#include "access/attnum.h"
+
+#include "math/attribute_sensitivity.h"
+#include "math/mechanism.h"
+
+typedef enum JlAttrKind
+{
+	JL_ATTR_NUMERIC,
+	JL_ATTR_CATEGORY,
+	JL_ATTR_VECTOR
+} JlAttrKind;
+
+/* one declared attribute */
+typedef struct JlAttrDecl
+{
+	char	   *column;
+	JlAttrKind	kind;
+	double		lo,
+				hi;				/* numeric and vector */
+	double		weight;
+	int			ncategories;	/* category */
+	char	  **categories;
+	int			length;			/* vector */
+	/* bound to the relation */
+	AttrNumber	att;
+	Oid			type;
+} JlAttrDecl;
+
+/* the most elements one vector attribute may have */
+#define JL_MAX_VECTOR_LENGTH 1000000
+
+typedef struct JlDeclaration
+{
+	Oid			relid;
+	char	   *relation_q;		/* qualified, quoted */
+	char	   *dataset;		/* the ledger's name for it */
+	char	   *unit;
+	AttrNumber	unit_att;
+	Oid			unit_type;
+	int			nattrs;
+	JlAttrDecl *attrs;
+	JlAttrSpan *spans;			/* one per attribute, in order */
+	int64		d;				/* encoded width: the sum of the spans */
+	bool		row;			/* neighbours: a unit's row (else one attribute) */
+	double		row_clip;		/* L2 norm of the encoded row, NaN if none */
+} JlDeclaration;
+
+/*
+ * A jl_attribute value, checked as its constructor checks it (ERROR naming
+ * what is wrong, 22004/22023).
+ */
+extern void jl_attribute_read(Datum composite, JlAttrDecl *a);
+
+/*
+ * decl's attributes from a jl_attribute[] (one-dimensional, not empty, no
+ * NULLs), each checked by jl_attribute_read.
+ */
+extern void jl_declaration_read_attributes(JlDeclaration *decl, Datum array);
+
+/*
+ * ERROR unless relid may be protected: a table or a partitioned table's
+ * root, whole, without inheritance children or parents and without row
+ * level security.  Locks it (AccessShareLock) until the transaction ends.
+ */
+extern void jl_declaration_check_relation(Oid relid);
+
+/*
+ * Bind decl's unit and attributes to its relation's columns: each exists,
+ * is not generated, appears once (the unit is not an attribute), has a type
+ * its encoding reads (numeric: a number; vector: float8[]; category: any),
+ * and the unit is unique by a constraint.  Sets the spans and d.  The
+ * caller may SELECT every column it names: checked here, before a charge.
+ */
+extern void jl_declaration_bind(JlDeclaration *decl);
+
+/*
+ * The declaration of protected table relid (locked and checked, as above);
+ * ERROR (55000 with the jl_protect call that would declare it) if there is
+ * none, or only a 0.3 dataset without attributes.
+ */
+extern void jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl);
+
+/*
+ * SELECT unit, the encoded row (float8[] of d) FROM the relation: every
+ * attribute read through its encoding (jl_encode_number, _category,
+ * _vector), names quoted, functions schema-qualified.
+ */
+extern char *jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl);
+
+/* The attributes in words, for the registry ("age, segment (3), ...") */
+extern char *jl_declaration_describe(const JlDeclaration *decl);
+
+/* The declaration as JSON (no braces around), for the registry's info */
+extern char *jl_declaration_json(const JlDeclaration *decl);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * mechanism.h - the mechanisms a protected table is released with, as
+ * their constructors build them (jl_sketch) and as the pipeline reads them
+ * back: every check made in one place, when the value is built and again
+ * when it is used (a composite can be written by hand).
+ */
+#ifndef JLDP_PG_PIPELINE_MECHANISM_H
+#define JLDP_PG_PIPELINE_MECHANISM_H
+
+#include "postgres.h"
+
+#include "math/mechanism.h"
+#include "math/projection.h"
+
+/* jl_sketch: x P plus noise */
+typedef struct JlSketchSpec
+{
+	JlKind		kind;
+	int			k;				/* 0: k = d (kind 'identity' only) */
+	JlNoise		noise;
+	double		delta;			/* NaN for Laplace noise */
+	JlCalibration calibration;
+} JlSketchSpec;
+
+/* A jl_mechanism value, checked (ERROR naming what is wrong). */
+extern void jl_mechanism_read(Datum composite, JlSketchSpec *spec);
+
+#endif

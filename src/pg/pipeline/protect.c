@@ -1,0 +1,223 @@
+/*
+ * protect.c - jl_protect: a table declared protected by its owner, with
+ * its unit, its attributes and their public bounds, what a release
+ * protects, and its caps (docs/design-1.0.md).  The declaration is the
+ * dataset bound to the table (jldp_dataset), so that its ledger is the
+ * one every release of it is charged to; a 0.3 dataset bound to the table
+ * becomes its declaration, keeping what was spent.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "access/htup_details.h"
+
+#include "pg/budget.h"
+#include "pg/messages.h"
+#include "pg/options.h"
+#include "pg/owner.h"
+#include "pg/pipeline/declaration.h"
+
+#define RELATION_ARG 0
+#define UNIT_ARG 1
+#define ATTRIBUTES_ARG 2
+#define NEIGHBOR_ARG 3
+#define ROW_CLIP_ARG 4
+#define EPSILON_CAP_ARG 5
+#define DELTA_CAP_ARG 6
+
+/* what a release protects, and the row clip that goes with rows */
+static void
+read_neighbor(FunctionCallInfo fcinfo, JlDeclaration *decl)
+{
+	char	   *n;
+
+	if (PG_ARGISNULL(NEIGHBOR_ARG))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("neighbor must not be NULL"),
+				 errhint("'row' (the default) protects a whole unit's row; 'attribute' one declared attribute.")));
+	n = DatumGetCString(DirectFunctionCall1(enum_out, PG_GETARG_DATUM(NEIGHBOR_ARG)));
+	decl->row = strcmp(n, "row") == 0;
+	decl->row_clip = NAN;
+	if (PG_ARGISNULL(ROW_CLIP_ARG))
+		return;
+	if (!decl->row)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("row_clip goes with neighbor 'row'"),
+				 errhint("Attribute neighbours are bounded by each attribute's declared range.")));
+	decl->row_clip = PG_GETARG_FLOAT8(ROW_CLIP_ARG);
+	if (!(isfinite(decl->row_clip) && decl->row_clip >= JL_MIN_BOUND &&
+		  decl->row_clip <= JL_MAX_BOUND))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("row_clip must lie within [%g, %g]", JL_MIN_BOUND, JL_MAX_BOUND),
+				 errhint("The row clip is the largest L2 norm of an encoded row (each attribute in [0, weight]).")));
+}
+
+static void
+read_caps(FunctionCallInfo fcinfo, double *eps_cap, double *delta_cap)
+{
+	if (PG_ARGISNULL(EPSILON_CAP_ARG))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("epsilon_cap must be given"),
+				 errdetail("A protected table has a finite privacy budget: there is no default."),
+				 errhint("epsilon_cap => 5, say; delta_cap (default 0) admits Gaussian releases.")));
+	*eps_cap = PG_GETARG_FLOAT8(EPSILON_CAP_ARG);
+	*delta_cap = PG_ARGISNULL(DELTA_CAP_ARG) ? 0.0 : PG_GETARG_FLOAT8(DELTA_CAP_ARG);
+	if (!(isfinite(*eps_cap) && *eps_cap >= 0.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon_cap must be a finite number >= 0")));
+	jl_budget_check_epsilon_delta(0.0, *delta_cap);
+}
+
+/* the dataset already bound to relid (SPI, as owner), or NULL */
+static char *
+bound_dataset(Oid nsp, Oid relid)
+{
+	Oid			types[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(relid)};
+	bool		isnull;
+
+	if (SPI_execute_with_args(psprintf("SELECT name FROM %s WHERE source OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+									   jl_qualified(nsp, "jldp_dataset")),
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the datasets");
+	if (SPI_processed == 0)
+		return NULL;
+	return TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+/* a cap may be lowered here, not raised: raising is jl_dataset_set_cap's */
+static void
+check_not_raised(Oid nsp, const char *dataset, double eps_cap, double delta_cap)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(dataset)};
+	bool		isnull;
+	double		old_eps,
+				old_delta;
+
+	if (SPI_execute_with_args(psprintf("SELECT epsilon_cap::pg_catalog.float8, delta_cap::pg_catalog.float8 FROM %s WHERE name OPERATOR(pg_catalog.=) $1",
+									   jl_qualified(nsp, "jldp_dataset")),
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read dataset \"%s\"", dataset);
+	old_eps = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	old_delta = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (eps_cap > old_eps || delta_cap > old_delta)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("jl_protect may lower the caps of dataset \"%s\", not raise them", jl_msg_str(dataset)),
+				 errdetail("Its caps are epsilon %g, delta %g.", old_eps, old_delta),
+				 errhint("Raising a cap is jl_dataset_set_cap's, with the dataset's owner's rights.")));
+}
+
+/* write the declaration onto the dataset (SPI, as owner) */
+static void
+store_declaration(Oid nsp, const char *dataset, const JlDeclaration *decl, Datum attrs,
+				  Oid attrs_type, double eps_cap, double delta_cap)
+{
+	Oid			types[7] = {TEXTOID, TEXTOID, attrs_type, TEXTOID, FLOAT8OID, NUMERICOID, NUMERICOID};
+	Datum		values[7];
+	char		nulls[7] = {' ', ' ', ' ', ' ', isnan(decl->row_clip) ? 'n' : ' ', ' ', ' '};
+
+	values[0] = CStringGetTextDatum(dataset);
+	values[1] = CStringGetTextDatum(decl->unit);
+	values[2] = attrs;
+	values[3] = CStringGetTextDatum(decl->row ? "row" : "attribute");
+	values[4] = Float8GetDatum(decl->row_clip);
+	values[5] = jl_budget_numeric(eps_cap);
+	values[6] = jl_budget_numeric(delta_cap);
+	if (SPI_execute_with_args(psprintf("UPDATE %s SET unit = $2, attributes = $3, neighbor = $4::%s, row_clip = $5, "
+									   "epsilon_cap = $6, delta_cap = $7 WHERE name OPERATOR(pg_catalog.=) $1",
+									   jl_qualified(nsp, "jldp_dataset"), jl_qualified(nsp, "jl_neighbor")),
+							  7, types, values, nulls, false, 0) != SPI_OK_UPDATE || SPI_processed != 1)
+		elog(ERROR, "could not store the declaration of dataset \"%s\"", dataset);
+}
+
+/*
+ * jl_protect(relation regclass, unit text, attributes jl_attribute[],
+ *            neighbor jl_neighbor, row_clip float8, epsilon_cap float8,
+ *            delta_cap float8, OUT dataset text, OUT d int)
+ */
+PG_FUNCTION_INFO_V1(jl_protect);
+Datum
+jl_protect(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	JlActor		a = jl_budget_actor();
+	JlDeclaration decl;
+	JlOwnerScope scope;
+	double		eps_cap,
+				delta_cap;
+	char	   *dataset;
+	TupleDesc	td;
+	Datum		out[2];
+	bool		outnull[2] = {false, false};
+	JlDataset	ds;
+	MemoryContext caller = CurrentMemoryContext;
+	bool		existed;
+
+	memset(&decl, 0, sizeof(decl));
+	decl.relid = jl_regclass_arg(fcinfo, RELATION_ARG, "relation");
+	jl_declaration_check_relation(decl.relid);
+	jl_budget_check_relation_owner(&a, decl.relid);
+	jl_require_arg(fcinfo, UNIT_ARG, "unit");
+	decl.unit = text_to_cstring(PG_GETARG_TEXT_PP(UNIT_ARG));
+	jl_require_arg(fcinfo, ATTRIBUTES_ARG, "attributes");
+	jl_declaration_read_attributes(&decl, PG_GETARG_DATUM(ATTRIBUTES_ARG));
+	read_neighbor(fcinfo, &decl);
+	read_caps(fcinfo, &eps_cap, &delta_cap);
+	jl_declaration_bind(&decl);
+
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	dataset = bound_dataset(nsp, decl.relid);
+	existed = dataset != NULL;
+	if (existed)
+	{
+		dataset = MemoryContextStrdup(caller, dataset);
+		jl_budget_lock_existing(nsp, dataset, &ds);
+		jl_budget_check_manage(&a, &ds, dataset);
+		check_not_raised(nsp, dataset, eps_cap, delta_cap);
+	}
+	else
+	{
+		/* a new dataset, named after the relation; its declaration is in the ledger */
+		dataset = MemoryContextStrdup(caller,
+									  quote_qualified_identifier(get_namespace_name(get_rel_namespace(decl.relid)),
+																 get_rel_name(decl.relid)));
+		jl_budget_declare(nsp, dataset, jl_budget_numeric_text(jl_budget_numeric(eps_cap)),
+						  jl_budget_numeric_text(jl_budget_numeric(delta_cap)),
+						  decl.relid, decl.unit, a.name, &a, true);
+	}
+	store_declaration(nsp, dataset, &decl, PG_GETARG_DATUM(ATTRIBUTES_ARG),
+					  get_fn_expr_argtype(fcinfo->flinfo, ATTRIBUTES_ARG), eps_cap, delta_cap);
+	if (existed)
+		(void) jl_budget_ledger_insert(nsp, dataset, "declare", jl_budget_numeric(eps_cap), false,
+								   jl_budget_numeric(delta_cap), false,
+								   psprintf("jl_protect: unit %s; %s; %s neighbours",
+											decl.unit, jl_declaration_describe(&decl),
+											decl.row ? "row" : "attribute"),
+								   &a);
+	jl_restore_user(&scope);
+	SPI_finish();
+
+	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "jl_protect must return a record");
+	td = BlessTupleDesc(td);
+	out[0] = CStringGetTextDatum(dataset);
+	out[1] = Int32GetDatum((int32) decl.d);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, out, outnull)));
+}
