@@ -17,8 +17,8 @@ CREATE VIEW pt_charges AS SELECT count(*) AS n FROM jl_ledger WHERE event = 'cha
 SELECT jl_encode_number(50, 0, 100, 2) AS half_of_2, jl_encode_number(-5, 0, 100, 2) AS below,
        jl_encode_number(1e300, 0, 100, 2) AS above, jl_encode_number(NULL, 0, 100, 2) AS null_,
        jl_encode_number('NaN', 0, 100, 2) AS nan;
-SELECT jl_encode_category('b', '{a,b,c}', 0.5) AS b, jl_encode_category('z', '{a,b,c}', 0.5) AS unlisted,
-       jl_encode_category(NULL, '{a,b,c}', 0.5) AS null_;
+SELECT jl_encode_category('b'::text, '{a,b,c}', 0.5) AS b, jl_encode_category('z'::text, '{a,b,c}', 0.5) AS unlisted,
+       jl_encode_category(NULL::text, '{a,b,c}', 0.5) AS null_, jl_encode_category(2, '{1,2,3}', 1) AS an_integer;
 SELECT jl_encode_vector('{0.5, 2, NULL}', 4, 0, 1, 1) AS padded, jl_encode_vector('{0.25, 0.5, 0.75}', 2, 0, 1, 4) AS cut,
        jl_encode_vector(NULL, 2, 0, 1, 1) AS null_;
 
@@ -176,6 +176,49 @@ SELECT released FROM jl_release('pt_edges', 'pt_edges_out', 5000, jl_sketch(kind
 -- sketch is its encoding (a coordinate off by 0.05: probability below 1e-50)
 SELECT id, ARRAY(SELECT round(x::numeric, 1) FROM unnest(sketch) x) AS encoded FROM pt_edges_out ORDER BY id;
 
+-- found by an adversarial review of the pipeline (threat model row 57)
+SELECT n AS charges_before FROM pt_charges \gset
+-- a repeatable read transaction's snapshot may predate the checked
+-- constraints (a unit's primary key added after it): refused
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, jl_sketch(k => 4), key => 'pinned')$$) AS repeatable_read;
+COMMIT;
+-- a reservation on a protected table's dataset would pay for the
+-- aggregate over any query of it
+SELECT pt_error($$SELECT jl_budget_reserve('public.pt_customers', 0.1)$$) AS reservation;
+-- a category's text is its type's output function's: a cast to text
+-- defined by the type's owner (here raising on one value, reading other
+-- rows) is not called
+CREATE TYPE pt_tag AS (v text);
+CREATE FUNCTION pt_tag_text(pt_tag) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  IF $1.v = 'secret' THEN RAISE EXCEPTION 'a unit has the tag secret'; END IF;
+  RETURN (SELECT CASE WHEN count(*) > 1 THEN 'many' ELSE $1.v END FROM pt_tagged);
+END $$;
+CREATE CAST (pt_tag AS text) WITH FUNCTION pt_tag_text(pt_tag);
+CREATE TABLE pt_tagged (id int PRIMARY KEY, g pt_tag);
+INSERT INTO pt_tagged VALUES (1, ROW('a')), (2, ROW('b')), (3, ROW('secret'));
+SELECT d FROM jl_protect('pt_tagged', 'id', ARRAY[jl_category('g', '{(a),(b),many}')],
+                         neighbor => 'attribute', epsilon_cap => 10000);
+SELECT released FROM jl_release('pt_tagged', 'pt_tagged_out', 5000, jl_sketch(kind => 'identity'), key => 'pinned');
+SELECT id, ARRAY(SELECT round(x::numeric, 1) FROM unnest(sketch) x) AS encoded FROM pt_tagged_out ORDER BY id;
+-- the reader's operators resolve in pg_catalog, whatever the caller's
+-- search_path: an operator = of the caller's in public is not called
+CREATE FUNCTION public.pt_evil_eq(numeric, numeric) RETURNS bool LANGUAGE plpgsql AS
+  $$BEGIN RAISE EXCEPTION 'the caller''s = was called'; END$$;
+CREATE OPERATOR public.= (LEFTARG = numeric, RIGHTARG = numeric, FUNCTION = public.pt_evil_eq);
+SET search_path = public, pg_catalog;
+SELECT released FROM jl_release('pt_edges', 'pt_edges_out2', 5000, jl_sketch(kind => 'identity'), key => 'pinned');
+RESET search_path;
+DROP OPERATOR public.= (numeric, numeric);
+-- a table whose inheritance child was dropped may be protected (the
+-- catalog's relhassubclass stays set until an ANALYZE)
+CREATE TABLE pt_was_parent (id int PRIMARY KEY, a int);
+CREATE TABLE pt_was_child () INHERITS (pt_was_parent);
+DROP TABLE pt_was_child;
+SELECT d FROM jl_protect('pt_was_parent', 'id', ARRAY[jl_numeric('a', 0, 1)], epsilon_cap => 1);
+SELECT n - :charges_before AS charges FROM pt_charges;
+
 -- a dataset of 0.3 bound to a table keeps its name, ledger and spending
 -- when jl_protect completes it; until then jl_release refuses it
 CREATE TABLE pt_legacy AS SELECT i AS id, (i % 10)::float8 AS a FROM generate_series(1, 20) i;
@@ -194,11 +237,21 @@ SELECT n AS charges_before FROM pt_charges \gset
 CREATE ROLE regress_pt_other;
 GRANT EXECUTE ON FUNCTION jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8) TO regress_pt_other;
 GRANT EXECUTE ON FUNCTION jl_release(regclass, text, float8, jl_mechanism, text) TO regress_pt_other;
+CREATE DOMAIN pt_uid AS int;
+REVOKE USAGE ON DOMAIN pt_uid FROM PUBLIC;
+CREATE TABLE pt_domain_unit (id pt_uid PRIMARY KEY, a int);
+INSERT INTO pt_domain_unit SELECT i, i FROM generate_series(1, 5) i;
+SELECT d FROM jl_protect('pt_domain_unit', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 5);
+GRANT SELECT ON pt_domain_unit TO regress_pt_other;
+SELECT jl_dataset_grant('public.pt_domain_unit', 'regress_pt_other');
 SET ROLE regress_pt_other;
+SELECT pt_error($$SELECT jl_release('pt_domain_unit', 'pt_x', 1, jl_sketch(k => 4), key => 'pinned')$$) AS unit_type_not_usable;
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 1)$$) AS not_owner;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, jl_sketch(k => 4), key => 'pinned')$$) AS may_not_read;
 RESET ROLE;
 SELECT n = :charges_before AS nothing_charged FROM pt_charges;
+SELECT jl_dataset_revoke('public.pt_domain_unit', 'regress_pt_other');
+REVOKE SELECT ON pt_domain_unit FROM regress_pt_other;
 REVOKE ALL ON FUNCTION jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8) FROM regress_pt_other;
 REVOKE ALL ON FUNCTION jl_release(regclass, text, float8, jl_mechanism, text) FROM regress_pt_other;
 DROP ROLE regress_pt_other;

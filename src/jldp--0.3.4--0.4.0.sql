@@ -85,12 +85,12 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_encode_number(float8, float8, float8, float8) IS
   'Used by jl_release to read a numeric attribute: x clamped to [lo, hi] and mapped to [0, weight]; NULL and NaN read as 0.';
 
-CREATE FUNCTION @extschema@.jl_encode_category(x text, categories text[], weight float8)
+CREATE FUNCTION @extschema@.jl_encode_category(x anyelement, categories text[], weight float8)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_encode_category'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_encode_category(text, text[], float8) IS
-  'Used by jl_release to read a categorical attribute: one-hot over categories with value weight; a value not listed, or NULL, as all zeros.';
+COMMENT ON FUNCTION @extschema@.jl_encode_category(anyelement, text[], float8) IS
+  'Used by jl_release to read a categorical attribute: one-hot over categories with value weight, the value compared as its type''s output function writes it (no cast runs); a value not listed, or NULL, as all zeros.';
 
 CREATE FUNCTION @extschema@.jl_encode_vector(x float8[], length int, lo float8, hi float8, weight float8)
 RETURNS float8[]

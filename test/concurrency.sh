@@ -25,6 +25,9 @@
 #      open for 8 s: the relation's first release is refused, uncharged,
 #      after the charge's lock timeout (5 s), instead of waiting (and
 #      holding a worker slot) for as long as the declaration stays open.
+#   8. A protected table's unit made unique (duplicates deleted, primary
+#      key added) in a transaction a release waits for: the release reads
+#      the rows after the lock, each unit once.
 # Exits non-zero on any violation.
 set -euo pipefail
 ROUNDS=${JLDP_RACE_ROUNDS:-20}
@@ -209,5 +212,38 @@ else
   echo "FAIL a release's table dropped between two reads: $(cat "$tmp/dropped.a")"
   fail=1
 fi
+# 8. a protected table's unit made unique while its release waits: the
+# curator deletes a unit's 20 duplicates and adds the primary key in one
+# transaction; a release started meanwhile waits for the table's lock and
+# must read the rows as they are after it (0.4.0's first pipeline read them
+# with the statement's older snapshot: 21 sketches of unit 1)
+q >/dev/null <<'SQL'
+CREATE TABLE dup_src (id int PRIMARY KEY, age int);
+INSERT INTO dup_src SELECT g, g FROM generate_series(1, 10) g;
+SELECT d FROM jl_protect('dup_src', 'id', ARRAY[jl_numeric('age', 0, 100)], epsilon_cap => 5);
+ALTER TABLE dup_src DROP CONSTRAINT dup_src_pkey;
+INSERT INTO dup_src SELECT 1, 100 FROM generate_series(1, 20);
+SQL
+( q <<'SQL' > "$tmp/dup.a" 2>&1
+BEGIN;
+DELETE FROM dup_src WHERE id = 1 AND age = 100;
+ALTER TABLE dup_src ADD PRIMARY KEY (id);
+SELECT pg_sleep(2);
+COMMIT;
+SQL
+) &
+apid=$!
+sleep 0.7
+( q -c "SELECT released FROM jl_release('dup_src', 'dup_out', 0.5, jl_sketch(k => 2), key => 'race')" > "$tmp/dup.b" 2>&1 || true ) &
+bpid=$!
+wait $apid $bpid
+rows=$(q -c "SELECT count(*) || ' rows, ' || count(DISTINCT id) || ' units' FROM dup_out" 2>&1 || true)
+if grep -q '^dup_out$' "$tmp/dup.b" && [ "$rows" = "10 rows, 10 units" ]; then
+  echo "ok   a unit made unique while its release waited: the release read the rows after the lock: $rows"
+else
+  echo "FAIL a unit made unique while its release waited: output $rows; the release said: $(cat "$tmp/dup.b")"
+  fail=1
+fi
+
 rm -rf "$tmp"
 exit $fail

@@ -511,11 +511,11 @@ jl_budget_charge_now(const JlChargeRequest *r)
 	 * A protected table is released through its declaration only: a 0.3
 	 * release would read it around its bounds, unit and attributes.
 	 */
-	if (ds.declared && !r->protected_ok && (r->token == NULL || r->for_table))
+	if (ds.declared && !r->protected_ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("dataset \"%s\" is a protected table's: release it with jl_release", jl_msg_str(r->dataset)),
-				 errdetail("Its declaration (jl_protect) fixes its unit, attributes and bounds; this function would read it without them."),
+				 errdetail("Its declaration (jl_protect) fixes its unit, attributes and bounds; this function (or the aggregate a reservation pays for) would read it without them."),
 				 errhint("SELECT * FROM jl_release('%s', '<target>', <epsilon>, jl_sketch(k => <k>));",
 						 r->source_q ? r->source_q : r->dataset)));
 	if (r->unit && r->unit[0] == '\0' && ds.unit && !each_row_is_unit(r->source, ds.unit))

@@ -329,7 +329,8 @@ jl_release_rows(JlRowRelease *r, const char *sql, Oid target)
 
 	releaser_open(&rl, r, target);
 	memset(&opts, 0, sizeof(opts));
-	opts.read_only = true;
+	/* read-write SPI takes a new snapshot (read committed) for the query */
+	opts.read_only = !r->fresh_snapshot;
 	opts.dest = &rl.pub;
 	if (SPI_execute_extended(sql, &opts) < 0)
 		elog(ERROR, "could not read the source");

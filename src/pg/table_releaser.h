@@ -39,6 +39,8 @@ typedef struct JlRowRelease
 	JlClip		clip;
 	bool		precalibrated;	/* m calibrated by the caller (to a
 								 * declaration): not again to P's rows */
+	bool		fresh_snapshot; /* read with a snapshot taken now, after
+								 * the caller's lock and checks */
 	const char *id_col;			/* for messages */
 	Oid			id_type;
 } JlRowRelease;

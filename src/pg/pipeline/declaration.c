@@ -233,7 +233,8 @@ jl_declaration_check_relation(Oid relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("%s is not a table: only tables and partitioned tables are protected", name)));
-	if (kind == RELKIND_RELATION && (has_subclass(relid) || has_superclass(relid)))
+	if (kind == RELKIND_RELATION &&
+		(find_inheritance_children(relid, NoLock) != NIL || has_superclass(relid)))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("%s is in an inheritance hierarchy: only whole relations are protected", name),
@@ -504,13 +505,15 @@ append_encoded(StringInfo b, const char *fn, const JlAttrDecl *a)
 			 * its NaN (which GREATEST would keep) reads as NULL, like float8's
 			 */
 			if (a->type == NUMERICOID)
-				appendStringInfo(b, "LEAST(GREATEST(NULLIF(%s, 'NaN'::pg_catalog.numeric), '%.17g'::pg_catalog.numeric), '%.17g'::pg_catalog.numeric)::pg_catalog.float8",
-								 col, a->lo, a->hi);
+				appendStringInfo(b, "LEAST(GREATEST(CASE WHEN %s OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.numeric THEN NULL ELSE %s END, "
+								 "'%.17g'::pg_catalog.numeric), '%.17g'::pg_catalog.numeric)::pg_catalog.float8",
+								 col, col, a->lo, a->hi);
 			else
 				appendStringInfo(b, "%s::pg_catalog.float8", col);
 			break;
 		case JL_ATTR_CATEGORY:
-			appendStringInfo(b, "%s.jl_encode_category(%s::pg_catalog.text, ARRAY[", fn, col);
+			/* the value's text is its type's output function's (no cast) */
+			appendStringInfo(b, "%s.jl_encode_category(%s, ARRAY[", fn, col);
 			for (i = 0; i < a->ncategories; i++)
 				appendStringInfo(b, "%s%s", i ? ", " : "", quote_literal_cstr(a->categories[i]));
 			appendStringInfoString(b, "]::pg_catalog.text[], ");

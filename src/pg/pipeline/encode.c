@@ -14,6 +14,7 @@
 #include "fmgr.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 
 #include "pg/arrays.h"
 #include "pg/options.h"
@@ -58,7 +59,32 @@ jl_encode_number(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(encode(PG_GETARG_FLOAT8(0), lo, hi, w));
 }
 
-/* jl_encode_category(x text, categories text[], weight float8) */
+/*
+ * The text of x as its type's output function writes it: no cast, which
+ * the type's owner could define to run code of theirs for every row.
+ */
+static char *
+output_text(FunctionCallInfo fcinfo, Datum x)
+{
+	FmgrInfo   *out = (FmgrInfo *) fcinfo->flinfo->fn_extra;
+
+	if (out == NULL)
+	{
+		Oid			type = get_fn_expr_argtype(fcinfo->flinfo, 0);
+		Oid			func;
+		bool		varlena;
+
+		if (!OidIsValid(type))
+			elog(ERROR, "jl_encode_category: the type of x is unknown");
+		getTypeOutputInfo(type, &func, &varlena);
+		out = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(FmgrInfo));
+		fmgr_info_cxt(func, out, fcinfo->flinfo->fn_mcxt);
+		fcinfo->flinfo->fn_extra = out;
+	}
+	return OutputFunctionCall(out, x);
+}
+
+/* jl_encode_category(x anyelement, categories text[], weight float8) */
 PG_FUNCTION_INFO_V1(jl_encode_category);
 Datum
 jl_encode_category(PG_FUNCTION_ARGS)
@@ -86,11 +112,12 @@ jl_encode_category(PG_FUNCTION_ARGS)
 	out = palloc0(sizeof(double) * Max(n, 1));
 	if (!PG_ARGISNULL(0))
 	{
-		text	   *x = PG_GETARG_TEXT_PP(0);
+		char	   *x = output_text(fcinfo, PG_GETARG_DATUM(0));
+		size_t		len = strlen(x);
 
 		for (i = 0; i < n; i++)
-			if (!nulls[i] && VARSIZE_ANY_EXHDR(x) == VARSIZE_ANY_EXHDR(DatumGetPointer(elems[i])) &&
-				memcmp(VARDATA_ANY(x), VARDATA_ANY(DatumGetPointer(elems[i])), VARSIZE_ANY_EXHDR(x)) == 0)
+			if (!nulls[i] && len == VARSIZE_ANY_EXHDR(DatumGetPointer(elems[i])) &&
+				memcmp(x, VARDATA_ANY(DatumGetPointer(elems[i])), len) == 0)
 			{
 				out[i] = w;
 				break;

@@ -24,12 +24,15 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -80,6 +83,18 @@ typedef struct Pipeline
 static void
 read_arguments(FunctionCallInfo fcinfo, Pipeline *pl)
 {
+	/*
+	 * The rows are read with a snapshot taken after the table is locked and
+	 * its declaration checked: a transaction's older snapshot could hold
+	 * rows that the checked constraints no longer allow (duplicates of a
+	 * unit whose primary key came later).
+	 */
+	if (IsolationUsesXactSnapshot())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("jl_release runs only at isolation level read committed"),
+				 errdetail("It reads the rows with a snapshot taken after the table is locked and its declaration checked."),
+				 errhint("SET TRANSACTION ISOLATION LEVEL READ COMMITTED, or call it outside a repeatable read transaction.")));
 	pl->decl.relid = jl_regclass_arg(fcinfo, PROTECTED_ARG, "protected");
 	jl_require_arg(fcinfo, TARGET_ARG, "target");
 	pl->target_name = text_to_cstring(PG_GETARG_TEXT_PP(TARGET_ARG));
@@ -190,6 +205,7 @@ read_rows(Pipeline *pl)
 	for (i = 0; i < pl->decl.nattrs; i++)
 		wmax = fmax(wmax, pl->decl.attrs[i].weight);
 	r->key = &pl->key;
+	r->fresh_snapshot = true;
 	r->id_col = pl->decl.unit;
 	r->id_type = pl->decl.unit_type;
 	/* the encoding keeps every coordinate in [0, weight]; kept there again */
@@ -204,7 +220,15 @@ read_rows(Pipeline *pl)
 		r->clip.lo = 0.0;
 		r->clip.hi = wmax;
 	}
-	pl->nrows = jl_release_rows(r, jl_declaration_row_sql(pl->nsp, &pl->decl), pl->target);
+	{
+		/* the reader's operators and casts resolve in pg_catalog only */
+		int			level = NewGUCNestLevel();
+
+		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		pl->nrows = jl_release_rows(r, jl_declaration_row_sql(pl->nsp, &pl->decl), pl->target);
+		AtEOXact_GUC(true, level);
+	}
 }
 
 /* what holds, for whom, and what is not protected */
@@ -292,6 +316,12 @@ jl_release(PG_FUNCTION_ARGS)
 	jl_key_lookup(pl.nsp, pl.keyname, &pl.key);
 	calibrate(&pl);
 	jl_resolve_target(pl.target_name, &pl.target_nsp, &pl.target_rel, &pl.target_q);
+	if (pg_type_aclcheck(pl.decl.unit_type, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for type %s, the type of unit \"%s\"",
+						format_type_be(pl.decl.unit_type), jl_msg_str(pl.decl.unit)),
+				 errdetail("The target's id column has the unit's type; checked before anything is charged.")));
 	jl_check_target_creatable(pl.target_nsp, pl.target_rel);
 	charge_ledger(&pl);
 
