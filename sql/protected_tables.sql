@@ -42,6 +42,11 @@ SELECT pt_error($$SELECT jl_sketch(k => 4, delta => 1e-6)$$) AS delta_with_lapla
 SELECT pt_error($$SELECT jl_sketch(k => 4, noise => 'gaussian')$$) AS gaussian_without_delta;
 SELECT pt_error($$SELECT jl_sketch(k => 4, noise => 'gaussian', delta => 1e-6, calibration => 'exact')$$) AS exact_with_gaussian;
 SELECT pt_error($$SELECT jl_sketch(k => 0)$$) AS k_zero;
+SELECT jl_covariance_mechanism(r => 8, delta => 1e-6);
+SELECT pt_error($$SELECT jl_covariance_mechanism(r => 0, delta => 1e-6)$$) AS r_zero;
+SELECT pt_error($$SELECT jl_covariance_mechanism(r => 8, delta => NULL)$$) AS no_delta;
+SELECT pt_error($$SELECT jl_mechanism_checked(ROW('covariance', 4, NULL, NULL, 1e-6, NULL, 8, 'always', 'gram')::jl_mechanism)$$) AS k_with_covariance;
+SELECT pt_error($$SELECT jl_mechanism_checked(ROW('sketch', 4, 'rademacher', 'laplace', NULL, NULL, 8, NULL, NULL)::jl_mechanism)$$) AS r_with_sketch;
 
 -- a customer table: 600 rows
 CREATE TABLE pt_customers AS
@@ -127,6 +132,31 @@ SELECT neighbor, bound, k, d, info->>'noise' AS noise, info->'declaration'->>'ro
        clipping FROM jl_releases WHERE target = 'pt_g'::regclass;
 SELECT epsilon_spent, delta_spent FROM jldp_dataset WHERE source = 'pt_customers'::regclass;
 
+-- the covariance mechanism (Blocki et al.) on the same declaration: r
+-- rows of R = Y [A; l I], A the encoded rows scaled to the row clip's
+-- norm 1.  R^T R / r estimates A^T A + l^2 I, and jl_directional_variance
+-- subtracts l^2: along the first attribute, x^T A^T A x is the sum over
+-- rows of the scaled age's square after that scaling (computed here from
+-- the table: the encoding written out, each row divided by its norm when
+-- above 1).  With r = 4000 the estimate's relative standard error is
+-- sqrt(2 / 4000) (1 + l^2 / x^T A^T A x), about 7.6% here; the tolerance
+-- 50% is 6.6 of them (a false failure below 1e-9)
+CREATE TEMP VIEW pt_clipped AS
+  SELECT e[1] / greatest(1, sqrt((SELECT sum(v * v) FROM unnest(e) v))) AS age_scaled
+  FROM (SELECT ARRAY[(age - 18) / 77.0, income / 100000.0, (segment = 'retail')::int,
+                     (segment = 'smb')::int, (segment = 'enterprise')::int,
+                     (emb[1] + 1) / 2, (emb[2] + 1) / 2]::float8[] AS e FROM pt_customers) t;
+SELECT released, epsilon_charged, delta_charged, noise_variance > 0 AS lifted
+  FROM jl_release('pt_customers', 'pt_cov', 2, jl_covariance_mechanism(r => 4000, delta => 1e-6), key => 'pinned');
+SELECT count(*) AS r, min(array_length(y, 1)) AS d FROM pt_cov;
+SELECT neighbor, info->>'clip_norm' AS clip_norm, info->>'mechanism' AS mechanism,
+       info->>'release_mechanism' AS release_mechanism, info->'declaration'->>'d' AS declared_d
+  FROM jl_releases WHERE target = 'pt_cov'::regclass;
+SELECT abs(jl_directional_variance('pt_cov', '{1,0,0,0,0,0,0}')
+           / (SELECT sum(age_scaled^2) FROM pt_clipped) - 1) < 0.5 AS age_variance_as_table,
+       round((SELECT sum(age_scaled^2) FROM pt_clipped)::numeric, 1) AS true_sum_of_squares,
+       round((SELECT info->>'l' FROM jl_releases WHERE target = 'pt_cov'::regclass)::numeric ^ 2, 1) AS lift_squared;
+
 -- refusals, each before anything is charged
 SELECT n AS charges_before FROM pt_charges \gset
 CREATE VIEW pt_rich AS SELECT * FROM pt_customers WHERE income > 80000;
@@ -151,12 +181,16 @@ SELECT pt_error($$SELECT jl_protect('pt_customers', 'age', ARRAY[jl_numeric('inc
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('segment', 0, 1)], epsilon_cap => 1)$$) AS text_as_number;
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], neighbor => 'row', row_clip => 1e-200, epsilon_cap => 1)$$) AS row_clip_underflows;
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], neighbor => 'attribute', row_clip => 1, epsilon_cap => 1)$$) AS row_clip_with_attributes;
-SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('sketch', 4, 'rademacher', 'laplace', 0.5, NULL)::jl_mechanism, key => 'pinned')$$) AS forged_mechanism;
-SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('graph', 4, 'rademacher', 'laplace', NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS unknown_mechanism;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('sketch', 4, 'rademacher', 'laplace', 0.5, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS forged_mechanism;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('graph', 4, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS unknown_mechanism;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1e-300, jl_sketch(k => 4), key => 'pinned')$$) AS epsilon_too_small;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 100, jl_sketch(k => 4), key => 'pinned')$$) AS past_the_cap;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_id', 1, jl_sketch(k => 4), key => 'pinned')$$) AS target_exists;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, jl_sketch(k => 5, kind => 'identity'), key => 'pinned')$$) AS identity_k_not_d;
+-- a delta the covariance accountant cannot certify (found by the fuzzer:
+-- it was XX000, in jl_release_covariance too)
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, jl_covariance_mechanism(100000, 1e-300, 'auto', 'product'), key => 'pinned')$$) AS delta_beyond_accountant;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 800, jl_covariance_mechanism(8, 1e-6), key => 'pinned')$$) AS covariance_epsilon_too_large;
 -- the 0.3 functions would read a protected table around its declaration
 SELECT pt_error($$SELECT jl_release_table('pt_customers', 'id', '{age}', 'pt_x', 1, 1, key => 'pinned', clip_lo => 0, clip_hi => 100)$$) AS release_table;
 SELECT pt_error($$SELECT jl_release_dist2('pt_customers', '{age, age}', 1, clip_lo => 0, clip_hi => 100)$$) AS dist2;

@@ -56,8 +56,12 @@ SELECT array_length(jl_private_release(array_fill(0::float8, ARRAY[100]), 20, 4.
 CREATE TEMP TABLE rel AS
   SELECT i, jl_private_release('{0.5,-2,3.25}', 4, 1.0, key => 'pinned') AS z
   FROM generate_series(1, 200) i;
+-- (two releases of one x coincide by chance only if all four noise draws,
+-- thousands of grid steps wide, do: below 1e-15 for any of the 20,000
+-- pairs, and 3 duplicates far less; noise drawn once would repeat in
+-- every row)
 SELECT count(*) FILTER (WHERE array_length(z, 1) = 4) AS length_k,
-       count(DISTINCT z) AS distinct_releases
+       count(*) - count(DISTINCT z) < 3 AS fresh_noise
   FROM rel;
 SELECT bool_and(v / g = round(v / g)) AS all_on_grid
   FROM rel, unnest(z) v, (SELECT (jl_release_info(3, 4, 1.0, key => 'pinned')->>'grid')::float8 AS g) gg;
@@ -156,8 +160,13 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT jl_private_release(x, 2, 1.0, key => 'pinned') FROM par;
-SELECT count(*) AS releases, count(DISTINCT z) AS distinct_releases
-  FROM (SELECT jl_private_release(x, 2, 1.0, key => 'pinned') AS z FROM par) s;
+-- one x released 5000 times across the workers: a random stream shared
+-- by forked workers would repeat their noise (thousands of duplicates).
+-- By chance a pair coincides when both of its noise draws do, each about
+-- 5,800 grid steps wide (probability 4e-5 each): 0.02 duplicates expected
+-- among the 12.5 million pairs, and 10 or more below 1e-9
+SELECT count(*) AS releases, count(*) - count(DISTINCT z) < 10 AS fresh_noise_in_each_worker
+  FROM (SELECT jl_private_release('{1,2,3}', 2, 1.0, key => 'pinned') AS z FROM par) s;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;

@@ -23,11 +23,18 @@ CREATE TYPE @extschema@.jl_attribute AS (
     categories text[], length int);
 COMMENT ON TYPE @extschema@.jl_attribute IS
   'One declared attribute of a protected table, built by jl_numeric, jl_category or jl_vector.';
+CREATE TYPE @extschema@.jl_lift AS ENUM ('always', 'auto');
+COMMENT ON TYPE @extschema@.jl_lift IS
+  'The covariance mechanism''s lift: always the accountant''s w, or (auto) only what a private lower bound on sigma_min(A) leaves missing.';
+CREATE TYPE @extschema@.jl_covariance_method AS ENUM ('gram', 'product');
+COMMENT ON TYPE @extschema@.jl_covariance_method IS
+  'How the covariance mechanism computes R: from the Gram matrix (gram: d x d memory) or as Y [A; l I] batch by batch (product).';
 CREATE TYPE @extschema@.jl_mechanism AS (
     mechanism text, k int, kind @extschema@.jl_kind, noise @extschema@.jl_noise, delta float8,
-    calibration @extschema@.jl_calibration);
+    calibration @extschema@.jl_calibration, r int, lift @extschema@.jl_lift,
+    method @extschema@.jl_covariance_method);
 COMMENT ON TYPE @extschema@.jl_mechanism IS
-  'What jl_release releases with, built by a mechanism''s constructor (jl_sketch).';
+  'What jl_release releases with, built by a mechanism''s constructor (jl_sketch, jl_covariance_mechanism).';
 
 ALTER TABLE @extschema@.jldp_dataset
     ADD COLUMN attributes @extschema@.jl_attribute[],
@@ -74,9 +81,17 @@ CREATE FUNCTION @extschema@.jl_sketch(k int DEFAULT NULL, kind @extschema@.jl_ki
     calibration @extschema@.jl_calibration DEFAULT NULL)
 RETURNS @extschema@.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration)::@extschema@.jl_mechanism);
+RETURN @extschema@.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL)::@extschema@.jl_mechanism);
 COMMENT ON FUNCTION @extschema@.jl_sketch(int, @extschema@.jl_kind, @extschema@.jl_noise, float8, @extschema@.jl_calibration) IS
   'The sketch mechanism for jl_release: each unit''s encoded row projected to k dimensions by the key''s P (kind ''identity'': not projected, k = d) plus noise calibrated to the declaration and the realized P (Laplace: pure epsilon; Gaussian: give delta).';
+
+CREATE FUNCTION @extschema@.jl_covariance_mechanism(r int, delta float8,
+    lift @extschema@.jl_lift DEFAULT 'always', method @extschema@.jl_covariance_method DEFAULT 'gram')
+RETURNS @extschema@.jl_mechanism
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN @extschema@.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, delta, NULL, r, lift, method)::@extschema@.jl_mechanism);
+COMMENT ON FUNCTION @extschema@.jl_covariance_mechanism(int, float8, @extschema@.jl_lift, @extschema@.jl_covariance_method) IS
+  'The covariance mechanism for jl_release (Blocki et al.): r rows of R = Y [A; l I], A the encoded rows (each of L2 norm at most the row clip, or the largest the declaration allows), Y fresh Gaussian, the lift l from an exact accountant for (epsilon, delta); jl_covariance and jl_directional_variance read it.';
 
 CREATE FUNCTION @extschema@.jl_encode_number(x float8, lo float8, hi float8, weight float8)
 RETURNS float8

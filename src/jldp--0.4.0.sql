@@ -2087,11 +2087,18 @@ COMMENT ON FUNCTION @extschema@.jl_release_dist2(regclass, text[], float8, float
   'The mean squared distance between two rows of source (one float8[] column or several numeric columns), released with exact discrete Laplace noise: epsilon-DP (delta 0) for one element of one row changed within [clip_lo, clip_hi] (element neighbours) or one row changed within L2 norm clip_norm (row neighbours); clipping is required. Each clipped row is put on an integer grid of 1/1024 of the range, the sum of squared distances over pairs is an exact integer of sensitivity (n - 1) times the largest pair term, and the noise is sampled on that grid. Reads a whole table only (no view, partition or table with row level security: n is released exactly), every row one unit; charges epsilon to dataset (default: the table''s) before anything is read. Returns the estimate (dist2, for jl_advise and jl_release_table''s kind ''auto''), the standard deviation of its noise, the number of rows n (the same for neighbours), the epsilon that holds, delta 0 and the neighbour notion; dist2 and stddev are NULL for fewer than two rows.';
 REVOKE ALL ON FUNCTION @extschema@.jl_release_dist2(regclass, text[], float8, float8, float8, float8, text) FROM PUBLIC;
 
+CREATE TYPE @extschema@.jl_lift AS ENUM ('always', 'auto');
+COMMENT ON TYPE @extschema@.jl_lift IS
+  'The covariance mechanism''s lift: always the accountant''s w, or (auto) only what a private lower bound on sigma_min(A) leaves missing.';
+CREATE TYPE @extschema@.jl_covariance_method AS ENUM ('gram', 'product');
+COMMENT ON TYPE @extschema@.jl_covariance_method IS
+  'How the covariance mechanism computes R: from the Gram matrix (gram: d x d memory) or as Y [A; l I] batch by batch (product).';
 CREATE TYPE @extschema@.jl_mechanism AS (
     mechanism text, k int, kind @extschema@.jl_kind, noise @extschema@.jl_noise, delta float8,
-    calibration @extschema@.jl_calibration);
+    calibration @extschema@.jl_calibration, r int, lift @extschema@.jl_lift,
+    method @extschema@.jl_covariance_method);
 COMMENT ON TYPE @extschema@.jl_mechanism IS
-  'What jl_release releases with, built by a mechanism''s constructor (jl_sketch).';
+  'What jl_release releases with, built by a mechanism''s constructor (jl_sketch, jl_covariance_mechanism).';
 
 CREATE FUNCTION @extschema@.jl_attribute_checked(a @extschema@.jl_attribute)
 RETURNS @extschema@.jl_attribute
@@ -2133,9 +2140,17 @@ CREATE FUNCTION @extschema@.jl_sketch(k int DEFAULT NULL, kind @extschema@.jl_ki
     calibration @extschema@.jl_calibration DEFAULT NULL)
 RETURNS @extschema@.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration)::@extschema@.jl_mechanism);
+RETURN @extschema@.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL)::@extschema@.jl_mechanism);
 COMMENT ON FUNCTION @extschema@.jl_sketch(int, @extschema@.jl_kind, @extschema@.jl_noise, float8, @extschema@.jl_calibration) IS
   'The sketch mechanism for jl_release: each unit''s encoded row projected to k dimensions by the key''s P (kind ''identity'': not projected, k = d) plus noise calibrated to the declaration and the realized P (Laplace: pure epsilon; Gaussian: give delta).';
+
+CREATE FUNCTION @extschema@.jl_covariance_mechanism(r int, delta float8,
+    lift @extschema@.jl_lift DEFAULT 'always', method @extschema@.jl_covariance_method DEFAULT 'gram')
+RETURNS @extschema@.jl_mechanism
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN @extschema@.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, delta, NULL, r, lift, method)::@extschema@.jl_mechanism);
+COMMENT ON FUNCTION @extschema@.jl_covariance_mechanism(int, float8, @extschema@.jl_lift, @extschema@.jl_covariance_method) IS
+  'The covariance mechanism for jl_release (Blocki et al.): r rows of R = Y [A; l I], A the encoded rows (each of L2 norm at most the row clip, or the largest the declaration allows), Y fresh Gaussian, the lift l from an exact accountant for (epsilon, delta); jl_covariance and jl_directional_variance read it.';
 
 CREATE FUNCTION @extschema@.jl_encode_number(x float8, lo float8, hi float8, weight float8)
 RETURNS float8

@@ -43,6 +43,7 @@
 #include "math/laplace.h"
 
 #include "pg/arrays.h"
+#include "pg/covariance_release.h"
 #include "pg/budget.h"
 #include "pg/source_relation.h"
 #include "pg/calibration_json.h"
@@ -71,46 +72,7 @@ PG_FUNCTION_INFO_V1(jl_release_covariance);
 /* lift 'auto': the share of epsilon spent on sigma_min */
 #define SIGMA_EPSILON_SHARE 0.1
 
-typedef struct CovRelease
-{
-	Oid			nsp;
-	Oid			source;
-	char	   *source_q;
-	char	   *target_name;
-	Oid			target_nsp;
-	char	   *target_rel;
-	char	   *target_q;
-	Oid			target;
-	char	   *dataset;
-	bool		dataset_given;
-	int64		ledger_id;
-	int			r;
-	int			d;
-	double		epsilon,
-				delta,
-				C;
-	bool		auto_lift;
-	bool		gram;			/* method 'gram': R = Z F, F^T F = A^T A + l^2 I */
-	StringInfoData sql;			/* SELECT vector FROM source */
-	StringInfoData vec_desc;
-	/* calibration, from public inputs */
-	double		w,				/* the lift the accountant requires */
-				w_paper,
-				w_delta,		/* its computed delta (with the margin) */
-				eps_w,			/* (epsilon, delta) w is calibrated for */
-				delta_w,
-				eps_sigma,		/* lift 'auto': sigma_min's share and failure */
-				beta;
-	/* the release */
-	int64		nrows;
-	double		l;				/* the lift applied */
-	double		step;			/* R's grid */
-	double		sigma_noisy,
-				sigma_lcb;
-	JlCovSigmaPlan plan;
-	bool		sigma_skipped;	/* lift 'auto' whose sigma_min step n made infeasible */
-	double	   *R;				/* r x d */
-} CovRelease;
+
 
 /* the receiver of the source's rows */
 typedef struct CovReceiver
@@ -305,8 +267,8 @@ learn_dimension(CovRelease *cr)
 }
 
 /* r x d (and d x d for sigma_min) within the stated bound, before any allocation */
-static void
-check_memory(const CovRelease *cr)
+void
+jl_cov_check_memory(const CovRelease *cr)
 {
 	if ((Size) cr->r * (Size) cr->d > JL_COV_MAX_ENTRIES)
 		ereport(ERROR,
@@ -360,8 +322,8 @@ lift_for_unit_rows(int r, double eps, double delta)
 }
 
 /* w from public inputs only: r, epsilon, delta, clip_norm (and the split of 'auto') */
-static void
-calibrate(CovRelease *cr)
+void
+jl_cov_calibrate(CovRelease *cr)
 {
 	if (cr->auto_lift)
 	{
@@ -385,12 +347,20 @@ calibrate(CovRelease *cr)
 	}
 	/* a hair up, so that rounding in C * w1 cannot cross the bisection's end */
 	cr->w = cr->C * lift_for_unit_rows(cr->r, cr->eps_w, cr->delta_w) * (1.0 + 1e-12);
-	if (!isfinite(cr->w) || !(cr->w > 0.0))
-		elog(ERROR, "the covariance accountant found no lift");
-	/* checked again for this release: the bound holds at the lift used */
-	cr->w_delta = jl_cov_delta(cr->r, cr->C / cr->w, cr->eps_w);
-	if (!(cr->w_delta <= cr->delta_w))
-		elog(ERROR, "the covariance accountant's lift does not meet delta");
+	/*
+	 * checked again for this release: the bound holds at the lift used.  A
+	 * delta so small that the accountant cannot certify any lift (its
+	 * computed delta bottoms out near the floating-point floor) is the
+	 * caller's argument: refused with its SQLSTATE, before the charge
+	 */
+	if (isfinite(cr->w) && cr->w > 0.0)
+		cr->w_delta = jl_cov_delta(cr->r, cr->C / cr->w, cr->eps_w);
+	if (!isfinite(cr->w) || !(cr->w > 0.0) || !(cr->w_delta <= cr->delta_w))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the covariance accountant cannot certify delta %g at epsilon %g with r = %d",
+						cr->delta_w, cr->eps_w, cr->r),
+				 errhint("Use a larger delta (1e-12, say: well below 1 / n is enough).")));
 	cr->w_paper = jl_cov_lift_paper(cr->r, cr->epsilon, cr->delta, cr->C);
 }
 
@@ -553,7 +523,8 @@ stream_source(CovRelease *cr, double *G)
 	cv.last_report = cv.start;
 
 	memset(&opts, 0, sizeof(opts));
-	opts.read_only = true;
+	/* read-write SPI takes a new snapshot (read committed) for the query */
+	opts.read_only = !cr->fresh_snapshot;
 	opts.dest = &cv.pub;
 	if (SPI_execute_extended(cr->sql.data, &opts) < 0)
 		elog(ERROR, "could not read the source");
@@ -601,9 +572,8 @@ lift_from_sigma(CovRelease *cr, const double *G)
 	cr->l = jl_cov_partial_lift(cr->w, cr->C, cr->sigma_lcb);
 }
 
-
-static int64
-record_release(CovRelease *cr)
+int64
+jl_cov_record(CovRelease *cr)
 {
 	StringInfoData info;
 	JlRegistryRecord rec;
@@ -639,7 +609,10 @@ record_release(CovRelease *cr)
 		jl_json_num(&info, "sigma_scale_steps", (double) cr->plan.t);
 		jl_json_num(&info, "sigma_sensitivity", cr->plan.sensitivity);
 	}
-	appendStringInfoString(&info, ", \"y\": \"iid N(0,1) from pg_strong_random, Box-Muller, never stored\"}");
+	appendStringInfoString(&info, ", \"y\": \"iid N(0,1) from pg_strong_random, Box-Muller, never stored\"");
+	if (cr->extra_info)
+		appendStringInfo(&info, ", %s", cr->extra_info);
+	appendStringInfoChar(&info, '}');
 
 	rec.source = cr->source_q;
 	rec.target = cr->target;
@@ -653,6 +626,55 @@ record_release(CovRelease *cr)
 	return jl_registry_write(cr->nsp, &rec);
 }
 
+void
+jl_cov_write(CovRelease *cr)
+{
+	double	   *G = NULL;
+
+	cr->R = palloc0(sizeof(double) * (Size) cr->r * cr->d);
+	if (cr->auto_lift || cr->gram)
+		G = palloc0(sizeof(double) * (Size) cr->d * cr->d);
+	cr->target = jl_create_vector_table(cr->target_q, cr->target_nsp, cr->target_rel, "i", "y");
+	stream_source(cr, G);
+	if (cr->nrows == 0 && !cr->allow_empty)
+		ereport(ERROR,
+				(errcode(ERRCODE_NO_DATA),
+				 errmsg("source %s has no rows", cr->source_q)));
+	if (cr->auto_lift)
+		lift_from_sigma(cr, G);
+	else
+		cr->l = cr->w;
+	if (cr->gram)
+	{
+		/* rows of R iid N(0, A^T A + l^2 I), as Y [A; l I] has them */
+		double	   *Z = palloc(sizeof(double) * (Size) cr->r * cr->d);
+
+		jl_cov_normals(jl_strong_random(), Z, (Size) cr->r * cr->d);
+		if (jl_cov_from_gram(G, cr->d, cr->l * cr->l, Z, cr->r, cr->R) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not factor the Gram matrix"),
+					 errdetail("LAPACK or memory allocation failed.")));
+		explicit_bzero(Z, sizeof(double) * (Size) cr->r * cr->d);
+		pfree(Z);
+	}
+	else if (cr->l > 0.0)
+	{
+		double	   *L = palloc(sizeof(double) * (Size) cr->r * cr->d);
+
+		jl_cov_normals(jl_strong_random(), L, (Size) cr->r * cr->d);
+		jl_cov_add_lift(cr->R, L, (Size) cr->r * cr->d, cr->l);
+		explicit_bzero(L, sizeof(double) * (Size) cr->r * cr->d);
+		pfree(L);
+	}
+	if (G)
+		explicit_bzero(G, sizeof(double) * (Size) cr->d * cr->d);
+	/* a power of two, so that the rounded values are exact multiples */
+	cr->step = ldexp(1.0, ilogb(Max(cr->l, cr->C)) - 30);
+	jl_cov_round(cr->R, (Size) cr->r * cr->d, cr->step);
+	jl_fill_vector_table(cr->target_q, "i", "y", cr->R, cr->r, cr->d);
+}
+
 /*
  * jl_release_covariance(source regclass, vector text[], target text, r int,
  *                       epsilon float8, delta float8, clip_norm float8,
@@ -663,7 +685,6 @@ Datum
 jl_release_covariance(PG_FUNCTION_ARGS)
 {
 	CovRelease	cr;
-	double	   *G = NULL;
 	int64		id;
 
 	memset(&cr, 0, sizeof(cr));
@@ -672,56 +693,15 @@ jl_release_covariance(PG_FUNCTION_ARGS)
 	read_arguments(fcinfo, &cr);
 	build_source_query(fcinfo, &cr);
 	learn_dimension(&cr);
-	check_memory(&cr);
-	calibrate(&cr);
+	jl_cov_check_memory(&cr);
+	jl_cov_calibrate(&cr);
 	jl_resolve_target(cr.target_name, &cr.target_nsp, &cr.target_rel, &cr.target_q);
 	jl_check_target_creatable(cr.target_nsp, cr.target_rel);
 	charge_budget(&cr);
 
-	cr.R = palloc0(sizeof(double) * (Size) cr.r * cr.d);
-	if (cr.auto_lift || cr.gram)
-		G = palloc0(sizeof(double) * (Size) cr.d * cr.d);
 	SPI_connect();
-	cr.target = jl_create_vector_table(cr.target_q, cr.target_nsp, cr.target_rel, "i", "y");
-	stream_source(&cr, G);
-	if (cr.nrows == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_NO_DATA),
-				 errmsg("source %s has no rows", cr.source_q)));
-	if (cr.auto_lift)
-		lift_from_sigma(&cr, G);
-	else
-		cr.l = cr.w;
-	if (cr.gram)
-	{
-		/* rows of R iid N(0, A^T A + l^2 I), as Y [A; l I] has them */
-		double	   *Z = palloc(sizeof(double) * (Size) cr.r * cr.d);
-
-		jl_cov_normals(jl_strong_random(), Z, (Size) cr.r * cr.d);
-		if (jl_cov_from_gram(G, cr.d, cr.l * cr.l, Z, cr.r, cr.R) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INTERNAL_ERROR),
-					 errmsg("could not factor the Gram matrix"),
-					 errdetail("LAPACK or memory allocation failed.")));
-		explicit_bzero(Z, sizeof(double) * (Size) cr.r * cr.d);
-		pfree(Z);
-	}
-	else if (cr.l > 0.0)
-	{
-		double	   *L = palloc(sizeof(double) * (Size) cr.r * cr.d);
-
-		jl_cov_normals(jl_strong_random(), L, (Size) cr.r * cr.d);
-		jl_cov_add_lift(cr.R, L, (Size) cr.r * cr.d, cr.l);
-		explicit_bzero(L, sizeof(double) * (Size) cr.r * cr.d);
-		pfree(L);
-	}
-	if (G)
-		explicit_bzero(G, sizeof(double) * (Size) cr.d * cr.d);
-	/* a power of two, so that the rounded values are exact multiples */
-	cr.step = ldexp(1.0, ilogb(Max(cr.l, cr.C)) - 30);
-	jl_cov_round(cr.R, (Size) cr.r * cr.d, cr.step);
-	jl_fill_vector_table(cr.target_q, "i", "y", cr.R, cr.r, cr.d);
-	id = record_release(&cr);
+	jl_cov_write(&cr);
+	id = jl_cov_record(&cr);
 	SPI_finish();
 	PG_RETURN_INT64(id);
 }

@@ -74,6 +74,8 @@ HOSTILE = {
     "jl_kind": ["NULL", "'rademacher'", "'identity'", "'gaussian'"],
     "jl_neighbor": ["NULL", "'row'", "'attribute'"],
     "jl_calibration": ["NULL", "'exact'", "'analytic'", "'classic'"],
+    "jl_lift": ["NULL", "'always'", "'auto'"],
+    "jl_covariance_method": ["NULL", "'gram'", "'product'"],
     "jl_attribute": ["NULL", "jl_numeric('a', 0, 7)", "ROW(NULL,NULL,NULL,NULL,NULL,NULL,NULL)::jl_attribute",
                      "ROW('a','category',NULL,NULL,1,'{}',NULL)::jl_attribute",
                      "ROW('a','numeric','NaN',1,1,NULL,NULL)::jl_attribute",
@@ -87,9 +89,11 @@ HOSTILE = {
                        "ARRAY[NULL::jl_attribute]", "ARRAY[[jl_numeric('a', 0, 7)]]",
                        "ARRAY[jl_numeric('id', 0, 7)]", "ARRAY[jl_vector('x', 4, 0, 7)]"],
     "jl_mechanism": ["NULL", "jl_sketch(k => 4)", "jl_sketch(kind => 'identity')",
-                     "ROW('sketch', -1, 'rademacher', 'laplace', NULL, NULL)::jl_mechanism",
-                     "ROW('sketch', 10000, 'gaussian', 'gaussian', 1e-300, 'classic')::jl_mechanism",
-                     "ROW(NULL,NULL,NULL,NULL,NULL,NULL)::jl_mechanism",
+                     "ROW('sketch', -1, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL)::jl_mechanism",
+                     "ROW('sketch', 10000, 'gaussian', 'gaussian', 1e-300, 'classic', NULL, NULL, NULL)::jl_mechanism",
+                     "ROW(NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL)::jl_mechanism",
+                     "jl_covariance_mechanism(8, 1e-6)", "jl_covariance_mechanism(100000, 1e-300, 'auto', 'product')",
+                     "ROW('covariance', NULL, NULL, NULL, 0.5, NULL, 2147483647, 'auto', 'gram')::jl_mechanism",
                      "jl_sketch(k => 4, noise => 'gaussian', delta => 0.4)",
                      "jl_sketch(k => 10000, kind => 'gaussian')"],
 }
@@ -125,6 +129,7 @@ PLAUSIBLE_TYPE = {
     "boolean": "true", "boolean[]": "'{t,f}'", "bit varying": "B'101'",
     "jl_noise": "'laplace'", "jl_kind": "'rademacher'", "jl_neighbor": "'row'",
     "jl_calibration": "'exact'", "jl_attribute": "jl_numeric('a', 0, 7)",
+    "jl_lift": "'always'", "jl_covariance_method": "'gram'",
     "jl_attribute[]": "ARRAY[jl_numeric('a', 0, 7)]", "jl_mechanism": "jl_sketch(k => 4)",
 }
 

@@ -1,5 +1,8 @@
 /*
- * mechanism.c - the jl_mechanism values jl_release takes (mechanism.h).
+ * mechanism.c - the jl_mechanism values jl_release takes (mechanism.h):
+ * one composite type for every mechanism, its fields checked here, when a
+ * constructor builds it and again when a release uses it.  A field that
+ * belongs to another mechanism must be NULL.
  */
 #include "postgres.h"
 
@@ -9,6 +12,8 @@
 #include "executor/executor.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
+
+#include "math/covariance_accountant.h"
 
 #include "pg/arrays.h"
 #include "pg/options.h"
@@ -21,41 +26,54 @@ label(Datum enumval)
 }
 
 static void
-refuse(const char *msg, const char *hint)
+refuse(const char *who, const char *msg, const char *hint)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("jl_sketch: %s", msg),
+			 errmsg("%s: %s", who, msg),
 			 hint ? errhint("%s", hint) : 0));
 }
 
-void
-jl_mechanism_read(Datum composite, JlSketchSpec *spec)
+static Datum
+field(HeapTupleHeader th, const char *name, bool *isnull)
 {
-	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
+	return GetAttributeByName(th, name, isnull);
+}
+
+/* fields of other mechanisms are NULL */
+static void
+absent(HeapTupleHeader th, const char *who, const char *const *names)
+{
+	bool		isnull;
+
+	for (; *names; names++)
+	{
+		(void) field(th, *names, &isnull);
+		if (!isnull)
+			refuse(who, psprintf("%s does not go with this mechanism", *names),
+				   "Build the mechanism with its constructor: jl_sketch(...) or jl_covariance_mechanism(...).");
+	}
+}
+
+static void
+read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
+{
+	static const char *const others[] = {"r", "lift", "method", NULL};
 	bool		isnull;
 	Datum		v;
-	char	   *name;
 
-	memset(spec, 0, sizeof(*spec));
-	v = GetAttributeByName(th, "mechanism", &isnull);
-	name = isnull ? "" : TextDatumGetCString(v);
-	if (strcmp(name, "sketch") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown mechanism \"%s\"", name),
-				 errhint("Build the mechanism with its constructor, e.g. jl_sketch(k => 20).")));
-
-	v = GetAttributeByName(th, "kind", &isnull);
+	absent(th, "jl_sketch", others);
+	v = field(th, "kind", &isnull);
 	if (isnull)
-		refuse("kind must not be NULL", NULL);
+		refuse("jl_sketch", "kind must not be NULL", NULL);
 	spec->kind = jl_parse_kind(cstring_to_text(label(v)));
 
-	v = GetAttributeByName(th, "k", &isnull);
+	v = field(th, "k", &isnull);
 	if (isnull)
 	{
 		if (!JL_KIND_IS_IDENTITY(spec->kind))
-			refuse("k must not be NULL", "Give k (jl_advise suggests one), or kind => 'identity' to release the encoded attributes with noise and no projection.");
+			refuse("jl_sketch", "k must not be NULL",
+				   "Give k (jl_advise suggests one), or kind => 'identity' to release the encoded attributes with noise and no projection.");
 		spec->k = 0;
 	}
 	else
@@ -64,21 +82,21 @@ jl_mechanism_read(Datum composite, JlSketchSpec *spec)
 		jl_check_k(spec->k);
 	}
 
-	v = GetAttributeByName(th, "noise", &isnull);
+	v = field(th, "noise", &isnull);
 	if (isnull)
-		refuse("noise must not be NULL", NULL);
+		refuse("jl_sketch", "noise must not be NULL", NULL);
 	spec->noise = jl_parse_noise(cstring_to_text(label(v)));
 
-	v = GetAttributeByName(th, "delta", &isnull);
+	v = field(th, "delta", &isnull);
 	spec->delta = isnull ? NAN : DatumGetFloat8(v);
 	if (spec->noise == JL_NOISE_LAPLACE && !isnull)
-		refuse("delta goes with noise 'gaussian'", "Laplace noise gives pure epsilon-DP: leave delta out.");
+		refuse("jl_sketch", "delta goes with noise 'gaussian'", "Laplace noise gives pure epsilon-DP: leave delta out.");
 	if (spec->noise == JL_NOISE_GAUSSIAN && isnull)
 		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
 	if (spec->noise == JL_NOISE_GAUSSIAN && !(spec->delta > 0.0 && spec->delta < 1.0))
 		jl_report_status(JL_ERR_DELTA);
 
-	v = GetAttributeByName(th, "calibration", &isnull);
+	v = field(th, "calibration", &isnull);
 	if (isnull)
 		spec->calibration = spec->noise == JL_NOISE_GAUSSIAN ? JL_CALIBRATION_ANALYTIC :
 			JL_CALIBRATION_EXACT;
@@ -88,12 +106,73 @@ jl_mechanism_read(Datum composite, JlSketchSpec *spec)
 		jl_report_status(JL_ERR_CLASSIC_DELTA);
 }
 
+static void
+read_covariance(HeapTupleHeader th, JlCovarianceSpec *spec)
+{
+	static const char *const others[] = {"k", "kind", "noise", "calibration", NULL};
+	bool		isnull;
+	Datum		v;
+
+	absent(th, "jl_covariance_mechanism", others);
+	v = field(th, "r", &isnull);
+	if (isnull)
+		refuse("jl_covariance_mechanism", "r must not be NULL", "r is the number of rows of the release (Blocki et al.).");
+	spec->r = DatumGetInt32(v);
+	if (spec->r < 1 || spec->r > JL_COV_MAX_R)
+		refuse("jl_covariance_mechanism", psprintf("r must be between 1 and %d, not %d", JL_COV_MAX_R, spec->r), NULL);
+	v = field(th, "delta", &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("jl_covariance_mechanism: delta must not be NULL"),
+				 errhint("The covariance release is (epsilon, delta)-DP with delta > 0; choose delta well below 1/n.")));
+	spec->delta = DatumGetFloat8(v);
+	if (!(spec->delta > 0.0 && spec->delta < 1.0))
+		jl_report_status(JL_ERR_DELTA);
+	v = field(th, "lift", &isnull);
+	if (isnull)
+		refuse("jl_covariance_mechanism", "lift must not be NULL", NULL);
+	spec->auto_lift = strcmp(label(v), "auto") == 0;
+	v = field(th, "method", &isnull);
+	if (isnull)
+		refuse("jl_covariance_mechanism", "method must not be NULL", NULL);
+	spec->gram = strcmp(label(v), "gram") == 0;
+}
+
+void
+jl_mechanism_read(Datum composite, JlMechanismSpec *spec)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
+	bool		isnull;
+	Datum		v;
+	char	   *name;
+
+	memset(spec, 0, sizeof(*spec));
+	v = field(th, "mechanism", &isnull);
+	name = isnull ? "" : TextDatumGetCString(v);
+	if (strcmp(name, "sketch") == 0)
+	{
+		spec->kind = JL_MECHANISM_SKETCH;
+		read_sketch(th, &spec->sketch);
+	}
+	else if (strcmp(name, "covariance") == 0)
+	{
+		spec->kind = JL_MECHANISM_COVARIANCE;
+		read_covariance(th, &spec->covariance);
+	}
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown mechanism \"%s\"", name),
+				 errhint("Build the mechanism with its constructor: jl_sketch(k => 20), or jl_covariance_mechanism(r => 100, delta => 1e-6).")));
+}
+
 /* jl_mechanism_checked(jl_mechanism) RETURNS jl_mechanism */
 PG_FUNCTION_INFO_V1(jl_mechanism_checked);
 Datum
 jl_mechanism_checked(PG_FUNCTION_ARGS)
 {
-	JlSketchSpec spec;
+	JlMechanismSpec spec;
 
 	jl_require_arg(fcinfo, 0, "mechanism");
 	jl_mechanism_read(PG_GETARG_DATUM(0), &spec);

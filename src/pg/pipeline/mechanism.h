@@ -1,6 +1,6 @@
 /*
  * mechanism.h - the mechanisms a protected table is released with, as
- * their constructors build them (jl_sketch) and as the pipeline reads them
+ * their constructors build them (jl_sketch, jl_covariance_mechanism) and as the pipeline reads them
  * back: every check made in one place, when the value is built and again
  * when it is used (a composite can be written by hand).
  */
@@ -22,7 +22,29 @@ typedef struct JlSketchSpec
 	JlCalibration calibration;
 } JlSketchSpec;
 
+/* jl_covariance_mechanism: Blocki et al.'s R = Y [A; l I] */
+typedef struct JlCovarianceSpec
+{
+	int			r;
+	double		delta;
+	bool		auto_lift;
+	bool		gram;
+} JlCovarianceSpec;
+
+typedef enum JlMechanismKind
+{
+	JL_MECHANISM_SKETCH,
+	JL_MECHANISM_COVARIANCE
+} JlMechanismKind;
+
+typedef struct JlMechanismSpec
+{
+	JlMechanismKind kind;
+	JlSketchSpec sketch;
+	JlCovarianceSpec covariance;
+} JlMechanismSpec;
+
 /* A jl_mechanism value, checked (ERROR naming what is wrong). */
-extern void jl_mechanism_read(Datum composite, JlSketchSpec *spec);
+extern void jl_mechanism_read(Datum composite, JlMechanismSpec *spec);
 
 #endif

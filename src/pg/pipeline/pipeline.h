@@ -1,0 +1,64 @@
+/*
+ * pipeline.h - the one release pipeline (release.c) and the mechanisms it
+ * runs.  release.c owns the steps every budgeted release takes, in order:
+ * the arguments, the declaration (locked and checked), the calibration,
+ * the target's name, the charge, the read, the record.  A mechanism
+ * supplies only what is its own, through JlMechanismOps: its calibration
+ * from the declaration (before the charge, no row read), its arithmetic on
+ * the rows the pipeline's reader gives it (after the charge), the
+ * guarantee it states and its registry record.
+ */
+#ifndef JLDP_PG_PIPELINE_PIPELINE_H
+#define JLDP_PG_PIPELINE_PIPELINE_H
+
+#include "postgres.h"
+
+#include "pg/keystore.h"
+#include "pg/pipeline/declaration.h"
+#include "pg/pipeline/mechanism.h"
+
+typedef struct JlPipeline
+{
+	Oid			nsp;
+	char	   *target_name;
+	double		epsilon;
+	char	   *keyname;
+	JlMechanismSpec spec;
+	JlDeclaration decl;
+	JlKey		key;
+	Oid			target_nsp;
+	char	   *target_rel;
+	char	   *target_q;
+	Oid			target;
+	double		delta_charged;	/* set by the calibration */
+	int64		ledger_id;
+	int64		nrows;
+	double		noise_variance; /* of the release, for the caller */
+	void	   *state;			/* the mechanism's own */
+} JlPipeline;
+
+typedef struct JlMechanismOps
+{
+	/* before the charge: everything the release will use, or ERROR */
+	void		(*calibrate) (JlPipeline *pl);
+	/* after it, SPI connected: create pl->target and fill it from the rows */
+	void		(*write) (JlPipeline *pl);
+	/* what holds, for whom, and what is not protected */
+	char	   *(*guarantee) (JlPipeline *pl);
+	/* the registry record with the guarantee; returns its id */
+	int64		(*record) (JlPipeline *pl, const char *guarantee);
+} JlMechanismOps;
+
+extern const JlMechanismOps jl_sketch_ops;
+extern const JlMechanismOps jl_covariance_ops;
+
+/*
+ * The rows of the protected table as the pipeline's reader gives them:
+ * SELECT unit, the encoded row (float8[] of d) FROM the table.
+ */
+extern char *jl_pipeline_rows_sql(const JlPipeline *pl);
+
+/* The sentence every guarantee ends with: what is not protected. */
+extern void jl_pipeline_not_protected(StringInfo b, const JlPipeline *pl);
+
+#endif
