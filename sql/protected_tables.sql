@@ -157,6 +157,25 @@ SELECT abs(jl_directional_variance('pt_cov', '{1,0,0,0,0,0,0}')
        round((SELECT sum(age_scaled^2) FROM pt_clipped)::numeric, 1) AS true_sum_of_squares,
        round((SELECT info->>'l' FROM jl_releases WHERE target = 'pt_cov'::regclass)::numeric ^ 2, 1) AS lift_squared;
 
+-- dist2, the mean squared distance of two encoded rows (the advisor's
+-- input), released as a value: against the same mean computed here from
+-- the table (rows encoded and scaled to the row clip's norm 1), within 6
+-- of its standard deviations plus the grid's rounding (1/1024 of the clip
+-- per coordinate: under 1% of the mean)
+CREATE TEMP VIEW pt_clipped_rows AS
+  SELECT ARRAY(SELECT v / greatest(1, sqrt((SELECT sum(w * w) FROM unnest(e) w))) FROM unnest(e) v) AS c
+  FROM (SELECT ARRAY[(age - 18) / 77.0, income / 100000.0, (segment = 'retail')::int,
+                     (segment = 'smb')::int, (segment = 'enterprise')::int,
+                     (emb[1] + 1) / 2, (emb[2] + 1) / 2]::float8[] AS e FROM pt_customers) t;
+CREATE TEMP TABLE pt_true_dist2 AS
+  WITH s AS (SELECT count(*) AS n, sum((SELECT sum(v * v) FROM unnest(c) v)) AS s2 FROM pt_clipped_rows),
+       col AS (SELECT sum(cs ^ 2) AS tot
+                 FROM (SELECT sum(c[j]) AS cs FROM pt_clipped_rows, generate_series(1, 7) j GROUP BY j) y)
+  SELECT (n * s2 - tot) / (n * (n - 1) / 2.0) AS dist2 FROM s, col;
+SELECT n, neighbor, delta, abs(r.dist2 - t.dist2) < 6 * r.stddev + 0.01 * t.dist2 AS as_computed,
+       round(t.dist2::numeric, 3) AS true_dist2, r.stddev < 0.05 AS precise, guarantee
+  FROM jl_release_dist2('pt_customers', 1) r, pt_true_dist2 t;
+
 -- refusals, each before anything is charged
 SELECT n AS charges_before FROM pt_charges \gset
 CREATE VIEW pt_rich AS SELECT * FROM pt_customers WHERE income > 80000;
@@ -264,6 +283,9 @@ SELECT * FROM jl_protect('pt_legacy', 'id', ARRAY[jl_numeric('a', 0, 10)], epsil
 SELECT name, epsilon_cap, epsilon_spent FROM jldp_dataset WHERE source = 'pt_legacy'::regclass;
 SELECT released, epsilon_charged FROM jl_release('pt_legacy', 'pt_legacy_04', 1, jl_sketch(k => 1), key => 'pinned');
 SELECT epsilon_spent FROM jldp_dataset WHERE name = 'legacy';
+-- the declarations, as the view shows them
+SELECT relation, dataset, unit, neighbor, row_clip, d, epsilon_cap, epsilon_remaining
+  FROM jl_protected ORDER BY dataset;
 SELECT n AS charges_before FROM pt_charges \gset
 
 -- another role: may not declare a table it does not own, nor release one

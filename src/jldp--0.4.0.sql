@@ -2193,4 +2193,32 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_release(regclass, text, float8, @extschema@.jl_mechanism, text) IS
   'Release a protected table into a new table target (unit, sketch float8[]) with a mechanism (jl_sketch), charged to its budget before any row is read, read only through its declaration, recorded in jl_releases; returns what holds and what does not.';
 REVOKE ALL ON FUNCTION @extschema@.jl_release(regclass, text, float8, @extschema@.jl_mechanism, text) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_release_dist2(protected regclass, epsilon float8,
+    OUT dist2 float8, OUT stddev float8, OUT n bigint, OUT epsilon_holding float8,
+    OUT delta float8, OUT neighbor text, OUT guarantee text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_release_dist2_declared'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_release_dist2(regclass, float8) IS
+  'The mean squared distance between two encoded rows of a protected table (for jl_advise''s dist2), epsilon-DP with exact discrete Laplace noise, through the release pipeline: charged before any row is read, the grid from the declaration; returns the value with what holds and what does not.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_dist2(regclass, float8) FROM PUBLIC;
+
+CREATE VIEW @extschema@.jl_protected WITH (security_barrier) AS
+  SELECT source AS relation, name AS dataset, unit, neighbor, row_clip,
+         (SELECT sum(CASE (a).encoding WHEN 'numeric' THEN 1
+                                       WHEN 'category' THEN pg_catalog.cardinality((a).categories)
+                                       ELSE (a).length END)::int
+            FROM pg_catalog.unnest(attributes) a) AS d,
+         attributes, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
+         epsilon_cap - epsilon_spent AS epsilon_remaining, delta_cap - delta_spent AS delta_remaining,
+         owner, spenders
+  FROM @extschema@.jldp_dataset
+  WHERE attributes IS NOT NULL
+    AND (pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
+         OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user));
+REVOKE ALL ON @extschema@.jl_protected FROM PUBLIC;
+GRANT SELECT ON @extschema@.jl_protected TO PUBLIC;
+COMMENT ON VIEW @extschema@.jl_protected IS
+  'Protected tables (jl_protect) with their declaration (unit, neighbour notion, row clip, d, attributes), caps, spent and remaining, for the tables whose dataset the current role owns or inherits (superusers: all).';
 REVOKE ALL ON FUNCTION @extschema@.jl_protect(regclass, text, @extschema@.jl_attribute[], @extschema@.jl_neighbor, float8, float8, float8) FROM PUBLIC;

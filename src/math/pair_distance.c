@@ -32,6 +32,7 @@ jl_pd_init(JlPairDist *a, bool rows, double lo, double hi, double c, int d)
 	a->hi = hi;
 	a->c = c;
 	a->d = d;
+	a->changes = 1;
 	a->n = 0;
 	a->s2 = 0;
 	a->s1 = calloc((size_t) d, sizeof(int64_t));
@@ -175,7 +176,7 @@ jl_pd_term_bound(const JlPairDist *a)
 {
 	int64_t		r = row_radius(a->d);
 
-	return a->rows ? 4 * r * r : (int64_t) JL_PD_LEVELS * JL_PD_LEVELS;
+	return a->rows ? 4 * r * r : (int64_t) (a->changes < 1 ? 1 : a->changes) * JL_PD_LEVELS * JL_PD_LEVELS;
 }
 
 JlStatus

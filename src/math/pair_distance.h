@@ -55,6 +55,10 @@ typedef struct JlPairDist
 				hi,				/* element clipping */
 				c;				/* norm clipping */
 	int			d;
+	int			changes;		/* element clipping: the coordinates one
+								 * neighbour may change (1; 2 for a
+								 * protected table's one-hot category), set
+								 * after jl_pd_init */
 	int64_t		n;
 	int64_t	   *s1;				/* d column sums of q */
 	__int128	s2;				/* sum of |q_i|^2 */
@@ -89,7 +93,7 @@ bool		jl_pd_add(JlPairDist *a, double *x);
 __int128	jl_pd_statistic(const JlPairDist *a);
 double		jl_pd_step(const JlPairDist *a);
 
-/* The largest change of one pair term: Q^2 or (2R)^2. */
+/* The largest change of one pair term: changes Q^2 or (2R)^2. */
 int64_t		jl_pd_term_bound(const JlPairDist *a);
 
 /*

@@ -382,12 +382,54 @@ test_edges(void)
 	jl_pd_free(&a);
 }
 
+/*
+ * A protected table's one-hot category: one neighbour moves two
+ * coordinates (a row's category from a to b, weight 1 on [0, 1]).  The
+ * extreme: every other row in category a, the changed row from a to b;
+ * each pair term moves by 2 Q^2, the bound with changes = 2, and past the
+ * bound with changes = 1 (the negative control).
+ */
+static void
+test_category_changes(void)
+{
+	int			d = 3;
+	int64_t		n = 20,
+				i;
+	double	   *X = calloc(n * d, sizeof(double));
+	double	   *Y;
+	__int128	dn;
+	JlPairDist	a;
+	int64_t		T1,
+				T2;
+
+	for (i = 0; i < n; i++)
+		X[i * d] = 1.0;			/* category a */
+	Y = calloc(n * d, sizeof(double));
+	memcpy(Y, X, sizeof(double) * n * d);
+	Y[0] = 0.0;
+	Y[1] = 1.0;					/* row 0: category b */
+	jl_pd_init(&a, false, 0.0, 1.0, 0.0, d);
+	T1 = jl_pd_term_bound(&a);
+	a.changes = 2;
+	T2 = jl_pd_term_bound(&a);
+	jl_pd_free(&a);
+	dn = statistic_of(false, 0.0, 1.0, 0.0, d, Y, n) - statistic_of(false, 0.0, 1.0, 0.0, d, X, n);
+	check(T2 == 2 * T1, "a category: the term bound with two coordinates changed is 2 Q^2");
+	check(dn == (__int128) (n - 1) * T2,
+		  "a category from a to b moves N by (n - 1) 2 Q^2 exactly (%.0f)", (double) dn);
+	check(dn > (__int128) (n - 1) * T1,
+		  "negative control: the one-coordinate bound (n - 1) Q^2 is exceeded by it");
+	free(X);
+	free(Y);
+}
+
 int
 main(void)
 {
 	jl_random_init(&rng, unit_getrandom_fill, NULL);
 	test_exact();
 	test_sensitivity();
+	test_category_changes();
 	test_radius();
 	test_shift();
 	test_edges();

@@ -125,5 +125,5 @@ cov_record(JlPipeline *pl, const char *guarantee)
 }
 
 const JlMechanismOps jl_covariance_ops = {
-	cov_calibrate, cov_write, cov_guarantee, cov_record
+	true, false, cov_calibrate, cov_write, cov_guarantee, cov_record
 };

@@ -39,18 +39,32 @@ typedef struct JlPipeline
 
 typedef struct JlMechanismOps
 {
+	bool		writes_target;	/* a table (else a value the caller returns) */
+	bool		needs_key;
 	/* before the charge: everything the release will use, or ERROR */
 	void		(*calibrate) (JlPipeline *pl);
-	/* after it, SPI connected: create pl->target and fill it from the rows */
+	/* after it, SPI connected: create pl->target and fill it from the rows
+	 * (or compute the value) */
 	void		(*write) (JlPipeline *pl);
 	/* what holds, for whom, and what is not protected */
 	char	   *(*guarantee) (JlPipeline *pl);
-	/* the registry record with the guarantee; returns its id */
+	/* the registry record with the guarantee; returns its id (0: none) */
 	int64		(*record) (JlPipeline *pl, const char *guarantee);
 } JlMechanismOps;
 
 extern const JlMechanismOps jl_sketch_ops;
 extern const JlMechanismOps jl_covariance_ops;
+extern const JlMechanismOps jl_dist2_ops;
+
+/* dist2's value (dist2.c), for jl_release_dist2 over a protected table */
+typedef struct JlDist2Value
+{
+	double		dist2;			/* NaN with fewer than two rows */
+	double		stddev;
+	int64		n;
+	double		epsilon;		/* what holds */
+} JlDist2Value;
+extern const JlDist2Value *jl_dist2_value(const JlPipeline *pl);
 
 /*
  * The rows of the protected table as the pipeline's reader gives them:

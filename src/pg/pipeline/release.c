@@ -100,21 +100,26 @@ read_arguments(FunctionCallInfo fcinfo, JlPipeline *pl)
 	pl->keyname = text_to_cstring(PG_GETARG_TEXT_PP(KEY_ARG));
 }
 
-/* 4. the target's name and the charge: before any row is read */
+/* 4. the target's name (if the mechanism writes one) and the charge: before any row is read */
 static void
-charge_once(JlPipeline *pl)
+charge_once(JlPipeline *pl, const JlMechanismOps *ops)
 {
-	jl_resolve_target(pl->target_name, &pl->target_nsp, &pl->target_rel, &pl->target_q);
-	if (pg_type_aclcheck(pl->decl.unit_type, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for type %s, the type of unit \"%s\"",
-						format_type_be(pl->decl.unit_type), jl_msg_str(pl->decl.unit)),
-				 errdetail("The target's id column has the unit's type; checked before anything is charged.")));
-	jl_check_target_creatable(pl->target_nsp, pl->target_rel);
+	if (ops->writes_target)
+	{
+		jl_resolve_target(pl->target_name, &pl->target_nsp, &pl->target_rel, &pl->target_q);
+		if (pg_type_aclcheck(pl->decl.unit_type, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied for type %s, the type of unit \"%s\"",
+							format_type_be(pl->decl.unit_type), jl_msg_str(pl->decl.unit)),
+					 errdetail("The target's id column has the unit's type; checked before anything is charged.")));
+		jl_check_target_creatable(pl->target_nsp, pl->target_rel);
+	}
 	pl->ledger_id = jl_budget_charge_declared(pl->nsp, pl->decl.dataset, pl->decl.relid,
 											  pl->decl.unit, pl->epsilon, pl->delta_charged,
-											  psprintf("jl_release into %s", pl->target_name));
+											  ops->writes_target ?
+											  psprintf("jl_release into %s", pl->target_name) :
+											  psprintf("jl_release_dist2 of %s", pl->decl.relation_q));
 }
 
 /* 5. the rows, with names resolved in pg_catalog only */
@@ -130,6 +135,32 @@ write_rows(JlPipeline *pl, const JlMechanismOps *ops)
 }
 
 /*
+ * Steps 2 to 6 for the arguments read into pl; returns the guarantee (in
+ * the caller's memory) and sets *release_id.
+ */
+static char *
+run_pipeline(JlPipeline *pl, const JlMechanismOps *ops, int64 *release_id)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	char	   *g;
+
+	jl_declaration_load(pl->nsp, pl->decl.relid, &pl->decl);
+	if (ops->needs_key)
+		jl_key_lookup(pl->nsp, pl->keyname, &pl->key);
+	ops->calibrate(pl);
+	charge_once(pl, ops);
+
+	SPI_connect();
+	write_rows(pl, ops);
+	g = ops->guarantee(pl);
+	*release_id = ops->record(pl, g);
+	g = MemoryContextStrdup(caller, g);
+	SPI_finish();
+	explicit_bzero(&pl->key, sizeof(pl->key));
+	return g;
+}
+
+/*
  * jl_release(protected regclass, target text, epsilon float8,
  *            mechanism jl_mechanism, key text, OUT release_id bigint,
  *            OUT released regclass, OUT epsilon_charged float8,
@@ -141,32 +172,18 @@ Datum
 jl_release(PG_FUNCTION_ARGS)
 {
 	JlPipeline	pl;
-	const JlMechanismOps *ops;
 	TupleDesc	td;
 	Datum		out[6];
 	bool		outnull[6] = {false, false, false, false, false, false};
 	char	   *g;
 	int64		release_id;
-	MemoryContext caller = CurrentMemoryContext;
 
 	memset(&pl, 0, sizeof(pl));
 	pl.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "jl_release must return a record");
 	read_arguments(fcinfo, &pl);
-	ops = ops_of(&pl);
-	jl_declaration_load(pl.nsp, pl.decl.relid, &pl.decl);
-	jl_key_lookup(pl.nsp, pl.keyname, &pl.key);
-	ops->calibrate(&pl);
-	charge_once(&pl);
-
-	SPI_connect();
-	write_rows(&pl, ops);
-	g = ops->guarantee(&pl);
-	release_id = ops->record(&pl, g);
-	g = MemoryContextStrdup(caller, g);
-	SPI_finish();
-	explicit_bzero(&pl.key, sizeof(pl.key));
+	g = run_pipeline(&pl, ops_of(&pl), &release_id);
 
 	td = BlessTupleDesc(td);
 	out[0] = Int64GetDatum(release_id);
@@ -176,5 +193,52 @@ jl_release(PG_FUNCTION_ARGS)
 	out[4] = Float8GetDatum(pl.noise_variance);
 	outnull[4] = isnan(pl.noise_variance);
 	out[5] = CStringGetTextDatum(g);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, out, outnull)));
+}
+
+/*
+ * jl_release_dist2(protected regclass, epsilon float8, OUT dist2 float8,
+ *                  OUT stddev float8, OUT n bigint, OUT epsilon_holding
+ *                  float8, OUT delta float8, OUT neighbor text,
+ *                  OUT guarantee text): the dist2 mechanism, a value
+ */
+PG_FUNCTION_INFO_V1(jl_release_dist2_declared);
+Datum
+jl_release_dist2_declared(PG_FUNCTION_ARGS)
+{
+	JlPipeline	pl;
+	TupleDesc	td;
+	Datum		out[7];
+	bool		outnull[7] = {false, false, false, false, false, false, false};
+	const JlDist2Value *v;
+	char	   *g;
+	int64		release_id;
+
+	memset(&pl, 0, sizeof(pl));
+	pl.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "jl_release_dist2 must return a record");
+	if (IsolationUsesXactSnapshot())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("jl_release_dist2 runs only at isolation level read committed"),
+				 errdetail("It reads the rows with a snapshot taken after the table is locked and its declaration checked.")));
+	pl.decl.relid = jl_regclass_arg(fcinfo, 0, "protected");
+	jl_require_arg(fcinfo, 1, "epsilon");
+	pl.epsilon = PG_GETARG_FLOAT8(1);
+	if (!(isfinite(pl.epsilon) && pl.epsilon > 0.0))
+		jl_report_status(JL_ERR_EPSILON);
+	g = run_pipeline(&pl, &jl_dist2_ops, &release_id);
+	v = jl_dist2_value(&pl);
+
+	td = BlessTupleDesc(td);
+	out[0] = Float8GetDatum(v->dist2);
+	out[1] = Float8GetDatum(v->stddev);
+	outnull[0] = outnull[1] = v->n < 2;
+	out[2] = Int64GetDatum(v->n);
+	out[3] = Float8GetDatum(v->epsilon);
+	out[4] = Float8GetDatum(0.0);
+	out[5] = CStringGetTextDatum(pl.decl.row ? "row" : "attribute");
+	out[6] = CStringGetTextDatum(g);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, out, outnull)));
 }

@@ -188,5 +188,5 @@ sketch_record(JlPipeline *pl, const char *guarantee)
 }
 
 const JlMechanismOps jl_sketch_ops = {
-	sketch_calibrate, sketch_write, sketch_guarantee, sketch_record
+	true, true, sketch_calibrate, sketch_write, sketch_guarantee, sketch_record
 };
