@@ -33,8 +33,8 @@ SELECT pt_error($$SELECT jl_numeric('age', 0, 1, 1e200)$$) AS weight_too_large;
 SELECT pt_error($$SELECT jl_category('segment', '{a,b,a}')$$) AS repeated_category;
 SELECT pt_error($$SELECT jl_category('segment', '{a,NULL}')$$) AS null_category;
 SELECT pt_error($$SELECT jl_vector('emb', 0, 0, 1)$$) AS empty_vector;
-SELECT pt_error($$SELECT ROW('age', 'numeric', 0, 1, 1, '{x}', NULL)::jl_attribute::text$$) AS forged_ok_until_used,
-       pt_error($$SELECT jl_attribute_checked(ROW('age', 'numeric', 0, 1, 1, '{x}', NULL)::jl_attribute)$$) AS forged_checked;
+SELECT pt_error($$SELECT ROW('age', 'numeric', 0, 1, 1, '{x}', NULL, NULL)::jl_attribute::text$$) AS forged_ok_until_used,
+       pt_error($$SELECT jl_attribute_checked(ROW('age', 'numeric', 0, 1, 1, '{x}', NULL, NULL)::jl_attribute)$$) AS forged_checked;
 SELECT jl_sketch(k => 4);
 SELECT pt_error($$SELECT jl_sketch()$$) AS no_k;
 SELECT jl_sketch(kind => 'identity');
@@ -119,18 +119,24 @@ SELECT abs(avg(jl_recover_dist(a.sketch, b.sketch, 'pt_id'::regclass))
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_g', 1, jl_sketch(k => 4, noise => 'gaussian', delta => 1e-4), key => 'pinned')$$) AS over_delta_cap;
 -- a second declaration of the same table keeps the ledger; caps only go down
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 60)$$) AS cap_raised;
-SELECT * FROM jl_protect('pt_customers', unit => 'id',
+-- and what was spent for one attribute does not bound a whole row's loss:
+-- no row-level declaration once budget was spent under attribute neighbours
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], neighbor => 'row', epsilon_cap => 50)$$) AS attribute_to_row;
+-- the same customers as a table of its own, protected for rows
+CREATE TABLE pt_rows AS SELECT * FROM pt_customers;
+ALTER TABLE pt_rows ADD PRIMARY KEY (id);
+SELECT * FROM jl_protect('pt_rows', unit => 'id',
     attributes => ARRAY[jl_numeric('age', 18, 95), jl_numeric('income', 0, 100000),
                         jl_category('segment', '{retail,smb,enterprise}'), jl_vector('emb', 2, -1, 1)],
     neighbor => 'row', row_clip => 1, epsilon_cap => 50, delta_cap => 1e-5);
-SELECT epsilon_spent, neighbor, row_clip FROM jldp_dataset WHERE source = 'pt_customers'::regclass;
+SELECT epsilon_spent, neighbor, row_clip FROM jldp_dataset WHERE source = 'pt_rows'::regclass;
 -- row neighbours: two encoded rows are at most min(2 x row_clip, the box's
 -- diameter sqrt(1 + 1 + 2 + 2)) = 2 apart
 SELECT released, epsilon_charged, delta_charged
-  FROM jl_release('pt_customers', 'pt_g', 1, jl_sketch(k => 4, noise => 'gaussian', delta => 1e-6), key => 'pinned');
+  FROM jl_release('pt_rows', 'pt_g', 1, jl_sketch(k => 4, noise => 'gaussian', delta => 1e-6), key => 'pinned');
 SELECT neighbor, bound, k, d, info->>'noise' AS noise, info->'declaration'->>'row_clip' AS row_clip,
        clipping FROM jl_releases WHERE target = 'pt_g'::regclass;
-SELECT epsilon_spent, delta_spent FROM jldp_dataset WHERE source = 'pt_customers'::regclass;
+SELECT epsilon_spent, delta_spent FROM jldp_dataset WHERE source = 'pt_rows'::regclass;
 
 -- the covariance mechanism (Blocki et al.) on the same declaration: r
 -- rows of R = Y [A; l I], A the encoded rows scaled to the row clip's
@@ -145,9 +151,9 @@ CREATE TEMP VIEW pt_clipped AS
   SELECT e[1] / greatest(1, sqrt((SELECT sum(v * v) FROM unnest(e) v))) AS age_scaled
   FROM (SELECT ARRAY[(age - 18) / 77.0, income / 100000.0, (segment = 'retail')::int,
                      (segment = 'smb')::int, (segment = 'enterprise')::int,
-                     (emb[1] + 1) / 2, (emb[2] + 1) / 2]::float8[] AS e FROM pt_customers) t;
+                     (emb[1] + 1) / 2, (emb[2] + 1) / 2]::float8[] AS e FROM pt_rows) t;
 SELECT released, epsilon_charged, delta_charged, noise_variance > 0 AS lifted
-  FROM jl_release('pt_customers', 'pt_cov', 2, jl_covariance_mechanism(r => 4000, delta => 1e-6), key => 'pinned');
+  FROM jl_release('pt_rows', 'pt_cov', 2, jl_covariance_mechanism(r => 4000, delta => 1e-6), key => 'pinned');
 SELECT count(*) AS r, min(array_length(y, 1)) AS d FROM pt_cov;
 SELECT neighbor, info->>'clip_norm' AS clip_norm, info->>'mechanism' AS mechanism,
        info->>'release_mechanism' AS release_mechanism, info->'declaration'->>'d' AS declared_d
@@ -166,7 +172,7 @@ CREATE TEMP VIEW pt_clipped_rows AS
   SELECT ARRAY(SELECT v / greatest(1, sqrt((SELECT sum(w * w) FROM unnest(e) w))) FROM unnest(e) v) AS c
   FROM (SELECT ARRAY[(age - 18) / 77.0, income / 100000.0, (segment = 'retail')::int,
                      (segment = 'smb')::int, (segment = 'enterprise')::int,
-                     (emb[1] + 1) / 2, (emb[2] + 1) / 2]::float8[] AS e FROM pt_customers) t;
+                     (emb[1] + 1) / 2, (emb[2] + 1) / 2]::float8[] AS e FROM pt_rows) t;
 CREATE TEMP TABLE pt_true_dist2 AS
   WITH s AS (SELECT count(*) AS n, sum((SELECT sum(v * v) FROM unnest(c) v)) AS s2 FROM pt_clipped_rows),
        col AS (SELECT sum(cs ^ 2) AS tot
@@ -174,7 +180,14 @@ CREATE TEMP TABLE pt_true_dist2 AS
   SELECT (n * s2 - tot) / (n * (n - 1) / 2.0) AS dist2 FROM s, col;
 SELECT n, neighbor, delta, abs(r.dist2 - t.dist2) < 6 * r.stddev + 0.01 * t.dist2 AS as_computed,
        round(t.dist2::numeric, 3) AS true_dist2, r.stddev < 0.05 AS precise, guarantee
-  FROM jl_release_dist2('pt_customers', 1) r, pt_true_dist2 t;
+  FROM jl_release_dist2('pt_rows', 1) r, pt_true_dist2 t;
+-- its charge, marked as returned (a failure after the charge, a cancel or
+-- a rollback leaves it unmarked: released false)
+SELECT what, released FROM jl_ledger WHERE event = 'charge' ORDER BY id DESC LIMIT 1;
+BEGIN;
+SELECT n IS NOT NULL AS returned FROM jl_release_dist2('pt_rows', 0.5);
+ROLLBACK;
+SELECT what, released FROM jl_ledger WHERE event = 'charge' ORDER BY id DESC LIMIT 1;
 
 -- refusals, each before anything is charged
 SELECT n AS charges_before FROM pt_charges \gset
@@ -210,6 +223,7 @@ SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, jl_sketch(k => 5,
 -- it was XX000, in jl_release_covariance too)
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, jl_covariance_mechanism(100000, 1e-300, 'auto', 'product'), key => 'pinned')$$) AS delta_beyond_accountant;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 800, jl_covariance_mechanism(8, 1e-6), key => 'pinned')$$) AS covariance_epsilon_too_large;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, jl_covariance_mechanism(5, 5e-324), key => 'pinned')$$) AS delta_underflows;
 -- the 0.3 functions would read a protected table around its declaration
 SELECT pt_error($$SELECT jl_release_table('pt_customers', 'id', '{age}', 'pt_x', 1, 1, key => 'pinned', clip_lo => 0, clip_hi => 100)$$) AS release_table;
 SELECT pt_error($$SELECT jl_release_dist2('pt_customers', '{age, age}', 1, clip_lo => 0, clip_hi => 100)$$) AS dist2;
@@ -272,6 +286,37 @@ DROP TABLE pt_was_child;
 SELECT d FROM jl_protect('pt_was_parent', 'id', ARRAY[jl_numeric('a', 0, 1)], epsilon_cap => 1);
 SELECT n - :charges_before AS charges FROM pt_charges;
 
+-- long format: (user, attribute, value) rows, one sketch per user.  The
+-- user and the attribute are unique together; attributes outside 1..d are
+-- not read; a user whose rows are all outside still gets a sketch (its
+-- vector is 0), so that which users appear never depends on their values.
+-- At epsilon 5000 without projection (d = 4) each sketch is its user's
+-- encoded vector (scale 0.0002: a coordinate off by 0.05, below 1e-100)
+CREATE TABLE pt_facts (user_id int, attr int, val float8, PRIMARY KEY (user_id, attr));
+INSERT INTO pt_facts VALUES (1, 1, 10), (1, 3, 5), (2, 2, 100), (2, 4, -3), (3, 9, 7), (4, 4, 3);
+SELECT d FROM jl_protect('pt_facts', 'user_id', ARRAY[jl_long('attr', 'val', 4, 0, 10)],
+                         neighbor => 'attribute', epsilon_cap => 10000);
+SELECT released, round(noise_variance::numeric, 8) AS noise_variance
+  FROM jl_release('pt_facts', 'pt_facts_id', 5000, jl_sketch(kind => 'identity'), key => 'pinned');
+SELECT id, ARRAY(SELECT round(x::numeric, 1) FROM unnest(sketch) x) AS encoded FROM pt_facts_id ORDER BY id;
+SELECT vector, d, k, neighbor, bound, info->'declaration'->'attributes'->0->>'encoding' AS encoding
+  FROM jl_releases WHERE target = 'pt_facts_id'::regclass;
+-- a projection to k = 3 with row neighbours clipped to norm 2: one sketch
+-- per user
+CREATE TABLE pt_facts_rows AS SELECT * FROM pt_facts;
+ALTER TABLE pt_facts_rows ADD PRIMARY KEY (user_id, attr);
+SELECT d FROM jl_protect('pt_facts_rows', 'user_id', ARRAY[jl_long('attr', 'val', 4, 0, 10)],
+                         neighbor => 'row', row_clip => 2, epsilon_cap => 10000);
+SELECT released FROM jl_release('pt_facts_rows', 'pt_facts_k3', 4000, jl_sketch(k => 3), key => 'pinned');
+SELECT count(*) AS users, min(array_length(sketch, 1)) AS k FROM pt_facts_k3;
+-- refused: no constraint on (user, attribute), a second attribute beside
+-- jl_long, a text attribute column, the covariance and dist2 mechanisms
+CREATE TABLE pt_facts_loose (user_id int NOT NULL, attr int NOT NULL, val float8);
+SELECT pt_error($$SELECT jl_protect('pt_facts_loose', 'user_id', ARRAY[jl_long('attr', 'val', 4, 0, 10)], epsilon_cap => 1)$$) AS not_unique_together;
+SELECT pt_error($$SELECT jl_protect('pt_facts', 'user_id', ARRAY[jl_long('attr', 'val', 4, 0, 10), jl_numeric('attr', 0, 1)], epsilon_cap => 1)$$) AS long_and_more;
+SELECT pt_error($$SELECT jl_release('pt_facts', 'pt_x', 1, jl_covariance_mechanism(8, 1e-6), key => 'pinned')$$) AS covariance_of_long;
+SELECT pt_error($$SELECT jl_release_dist2('pt_facts', 1)$$) AS dist2_of_long;
+
 -- a dataset of 0.3 bound to a table keeps its name, ledger and spending
 -- when jl_protect completes it; until then jl_release refuses it
 CREATE TABLE pt_legacy AS SELECT i AS id, (i % 10)::float8 AS a FROM generate_series(1, 20) i;
@@ -279,7 +324,10 @@ ALTER TABLE pt_legacy ADD PRIMARY KEY (id);
 SELECT jl_dataset_declare('legacy', 10, source => 'pt_legacy');
 SELECT jl_release_table('pt_legacy', 'id', '{a}', 'pt_legacy_03', 1, 2, key => 'pinned', clip_lo => 0, clip_hi => 10) > 0 AS released_by_03;
 SELECT pt_error($$SELECT jl_release('pt_legacy', 'pt_x', 1, jl_sketch(k => 1), key => 'pinned')$$) AS not_yet_declared;
-SELECT * FROM jl_protect('pt_legacy', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 8);
+-- (0.3's releases could mix element and row neighbours: what they spent
+-- bounds one element's loss, so rows cannot be protected on that ledger)
+SELECT pt_error($$SELECT jl_protect('pt_legacy', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 8)$$) AS legacy_as_rows;
+SELECT * FROM jl_protect('pt_legacy', 'id', ARRAY[jl_numeric('a', 0, 10)], neighbor => 'attribute', epsilon_cap => 8);
 SELECT name, epsilon_cap, epsilon_spent FROM jldp_dataset WHERE source = 'pt_legacy'::regclass;
 SELECT released, epsilon_charged FROM jl_release('pt_legacy', 'pt_legacy_04', 1, jl_sketch(k => 1), key => 'pinned');
 SELECT epsilon_spent FROM jldp_dataset WHERE name = 'legacy';
@@ -297,17 +345,28 @@ CREATE DOMAIN pt_uid AS int;
 REVOKE USAGE ON DOMAIN pt_uid FROM PUBLIC;
 CREATE TABLE pt_domain_unit (id pt_uid PRIMARY KEY, a int);
 INSERT INTO pt_domain_unit SELECT i, i FROM generate_series(1, 5) i;
-SELECT d FROM jl_protect('pt_domain_unit', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 5);
+SELECT d FROM jl_protect('pt_domain_unit', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 5, delta_cap => 1e-5);
 GRANT SELECT ON pt_domain_unit TO regress_pt_other;
+GRANT CREATE ON SCHEMA public TO regress_pt_other;
 SELECT jl_dataset_grant('public.pt_domain_unit', 'regress_pt_other');
 SET ROLE regress_pt_other;
 SELECT pt_error($$SELECT jl_release('pt_domain_unit', 'pt_x', 1, jl_sketch(k => 4), key => 'pinned')$$) AS unit_type_not_usable;
+-- the covariance mechanism's table has no unit column: released
+SELECT released FROM jl_release('pt_domain_unit', 'pt_domain_cov', 1, jl_covariance_mechanism(3, 1e-6), key => 'pinned');
+RESET ROLE;
+DROP TABLE pt_domain_cov;
+SELECT jl_dataset_revoke('public.pt_domain_unit', 'regress_pt_other');
+SET ROLE regress_pt_other;
+-- without a grant to spend: refused before the calibration, whose
+-- refusals would tell the table's d
+SELECT pt_error($$SELECT jl_release('pt_domain_unit', 'pt_x', 1, jl_covariance_mechanism(100000, 1e-6), key => 'pinned')$$) AS not_a_spender;
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], epsilon_cap => 1)$$) AS not_owner;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, jl_sketch(k => 4), key => 'pinned')$$) AS may_not_read;
 RESET ROLE;
-SELECT n = :charges_before AS nothing_charged FROM pt_charges;
-SELECT jl_dataset_revoke('public.pt_domain_unit', 'regress_pt_other');
+-- one charge: the covariance release's
+SELECT n - :charges_before AS charges FROM pt_charges;
 REVOKE SELECT ON pt_domain_unit FROM regress_pt_other;
+REVOKE CREATE ON SCHEMA public FROM regress_pt_other;
 REVOKE ALL ON FUNCTION jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8) FROM regress_pt_other;
 REVOKE ALL ON FUNCTION jl_release(regclass, text, float8, jl_mechanism, text) FROM regress_pt_other;
 DROP ROLE regress_pt_other;

@@ -117,14 +117,14 @@ COMMENT ON TYPE @extschema@.jl_neighbor IS
 CREATE TYPE @extschema@.jl_calibration AS ENUM ('exact', 'analytic', 'classic');
 COMMENT ON TYPE @extschema@.jl_calibration IS
   'How a sketch release''s noise is calibrated to the realized projection: exact (Laplace), analytic (Gaussian, Balle and Wang), classic (Gaussian, Kenthapadi et al.''s Theorem 1).';
-CREATE TYPE @extschema@.jl_encoding AS ENUM ('numeric', 'category', 'vector');
+CREATE TYPE @extschema@.jl_encoding AS ENUM ('numeric', 'category', 'vector', 'long');
 COMMENT ON TYPE @extschema@.jl_encoding IS
-  'How a declared attribute enters the row vector: a number clamped and scaled, a category one-hot, a float8[] of fixed length clamped and scaled element by element.';
+  'How a declared attribute enters the row vector: a number clamped and scaled, a category one-hot, a float8[] of fixed length clamped and scaled element by element, long-format rows (unit, attribute, value) as the elements of a vector of d.';
 CREATE TYPE @extschema@.jl_attribute AS (
     column_name text, encoding @extschema@.jl_encoding, lo float8, hi float8, weight float8,
-    categories text[], length int);
+    categories text[], length int, attribute_column text);
 COMMENT ON TYPE @extschema@.jl_attribute IS
-  'One declared attribute of a protected table, built by jl_numeric, jl_category or jl_vector.';
+  'One declared attribute of a protected table, built by jl_numeric, jl_category, jl_vector or jl_long.';
 
 -- Privacy budget ------------------------------------------------------------
 -- Protected datasets with caps; every release is charged by basic
@@ -275,9 +275,12 @@ CREATE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
          l.what, l.role, l.at,
          -- a charge is committed before its release reads a row: false when
          -- no release recorded it (it failed or was cancelled after the
-         -- charge, or is still running); NULL for other events and for
-         -- jl_release_dist2, whose result is returned, not recorded
-         CASE WHEN l.event <> 'charge' OR l.what LIKE 'jl_release_dist2 %' THEN NULL
+         -- charge, or is still running); a protected table's dist2 (a value)
+         -- marks its charge when it returns; NULL for other events and for
+         -- 0.3's jl_release_dist2, whose result was returned, not recorded
+         CASE WHEN l.event <> 'charge' THEN NULL
+              WHEN l.what LIKE 'jl_release_dist2 (declared) %' THEN l.what LIKE '% (returned)'
+              WHEN l.what LIKE 'jl_release_dist2 %' THEN NULL
               ELSE EXISTS (SELECT 1 FROM @extschema@.jldp_release r WHERE r.ledger_id = l.id)
          END AS released
   FROM @extschema@.jldp_ledger l JOIN @extschema@.jldp_dataset d ON d.name = l.dataset
@@ -2110,23 +2113,31 @@ COMMENT ON FUNCTION @extschema@.jl_attribute_checked(@extschema@.jl_attribute) I
 CREATE FUNCTION @extschema@.jl_numeric(column_name text, lo float8, hi float8, weight float8 DEFAULT 1)
 RETURNS @extschema@.jl_attribute
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_attribute_checked(ROW(column_name, 'numeric', lo, hi, weight, NULL, NULL)::@extschema@.jl_attribute);
+RETURN @extschema@.jl_attribute_checked(ROW(column_name, 'numeric', lo, hi, weight, NULL, NULL, NULL)::@extschema@.jl_attribute);
 COMMENT ON FUNCTION @extschema@.jl_numeric(text, float8, float8, float8) IS
   'A numeric attribute of a protected table: every read clamps it to [lo, hi] (NULL and NaN read as lo) and maps it to [0, weight].';
 
 CREATE FUNCTION @extschema@.jl_category(column_name text, categories text[], weight float8 DEFAULT 1)
 RETURNS @extschema@.jl_attribute
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_attribute_checked(ROW(column_name, 'category', NULL, NULL, weight, categories, NULL)::@extschema@.jl_attribute);
+RETURN @extschema@.jl_attribute_checked(ROW(column_name, 'category', NULL, NULL, weight, categories, NULL, NULL)::@extschema@.jl_attribute);
 COMMENT ON FUNCTION @extschema@.jl_category(text, text[], float8) IS
   'A categorical attribute of a protected table: one coordinate per listed category, weight for the row''s (compared as text), 0 elsewhere; a value not listed, or NULL, reads as all zeros.';
 
 CREATE FUNCTION @extschema@.jl_vector(column_name text, length int, lo float8, hi float8, weight float8 DEFAULT 1)
 RETURNS @extschema@.jl_attribute
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_attribute_checked(ROW(column_name, 'vector', lo, hi, weight, NULL, length)::@extschema@.jl_attribute);
+RETURN @extschema@.jl_attribute_checked(ROW(column_name, 'vector', lo, hi, weight, NULL, length, NULL)::@extschema@.jl_attribute);
 COMMENT ON FUNCTION @extschema@.jl_vector(text, int, float8, float8, float8) IS
   'A float8[] attribute of a protected table, each of its length elements an attribute of its own: clamped to [lo, hi] and mapped to [0, weight] (missing, NULL or NaN elements read as lo; elements past length are not read).';
+
+CREATE FUNCTION @extschema@.jl_long(attribute_column text, value_column text, d int, lo float8, hi float8,
+    weight float8 DEFAULT 1)
+RETURNS @extschema@.jl_attribute
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN @extschema@.jl_attribute_checked(ROW(value_column, 'long', lo, hi, weight, NULL, d, attribute_column)::@extschema@.jl_attribute);
+COMMENT ON FUNCTION @extschema@.jl_long(text, text, int, float8, float8, float8) IS
+  'Long-format rows (unit, attribute, value) of a protected table, the only attribute of its declaration: the unit''s values form a vector of d elements (attribute 1 to d; others not read), each clamped to [lo, hi] and mapped to [0, weight]; the unit and the attribute are unique together by a constraint.';
 
 CREATE FUNCTION @extschema@.jl_mechanism_checked(m @extschema@.jl_mechanism)
 RETURNS @extschema@.jl_mechanism

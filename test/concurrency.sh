@@ -28,6 +28,9 @@
 #   8. A protected table's unit made unique (duplicates deleted, primary
 #      key added) in a transaction a release waits for: the release reads
 #      the rows after the lock, each unit once.
+#   9. An inheritance child created (every row copied into it) while a
+#      release of its parent waits for its charge: the release reads only
+#      the parent, each unit once.
 # Exits non-zero on any violation.
 set -euo pipefail
 ROUNDS=${JLDP_RACE_ROUNDS:-20}
@@ -242,6 +245,39 @@ if grep -q '^dup_out$' "$tmp/dup.b" && [ "$rows" = "10 rows, 10 units" ]; then
   echo "ok   a unit made unique while its release waited: the release read the rows after the lock: $rows"
 else
   echo "FAIL a unit made unique while its release waited: output $rows; the release said: $(cat "$tmp/dup.b")"
+  fail=1
+fi
+
+# 9. an inheritance child created while a release of its parent waits for
+# its charge (the owner holds the dataset's row with a grant in an open
+# transaction, creates the child and copies every row into it): the release
+# reads ONLY the table it checked (it read both before: every unit twice)
+q >/dev/null <<'SQL'
+CREATE TABLE kid_src (id int PRIMARY KEY, a float8);
+INSERT INTO kid_src SELECT g, g % 7 FROM generate_series(1, 50) g;
+SELECT d FROM jl_protect('kid_src', 'id', ARRAY[jl_numeric('a', 0, 7)], epsilon_cap => 5);
+CREATE ROLE race_kid_other;
+SQL
+( q <<'SQL' > "$tmp/kid.a" 2>&1
+BEGIN;
+SELECT jl_dataset_grant('public.kid_src', 'race_kid_other');
+CREATE TABLE kid_child () INHERITS (kid_src);
+INSERT INTO kid_child SELECT * FROM ONLY kid_src;
+SELECT pg_sleep(2);
+COMMIT;
+SQL
+) &
+apid=$!
+sleep 0.7
+( q -c "SELECT released FROM jl_release('kid_src', 'kid_out', 0.5, jl_sketch(k => 2), key => 'race')" > "$tmp/kid.b" 2>&1 || true ) &
+bpid=$!
+wait $apid $bpid
+rows=$(q -c "SELECT count(*) || ' rows, ' || count(DISTINCT id) || ' units' FROM kid_out" 2>&1 || true)
+q -c "DROP ROLE race_kid_other" >/dev/null 2>&1 || true
+if grep -q '^kid_out$' "$tmp/kid.b" && [ "$rows" = "50 rows, 50 units" ]; then
+  echo "ok   an inheritance child created while its parent's release waited: the release read only the parent: $rows"
+else
+  echo "FAIL an inheritance child created while its parent's release waited: output $rows; the release said: $(cat "$tmp/kid.b")"
   fail=1
 fi
 

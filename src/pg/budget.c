@@ -244,6 +244,35 @@ jl_budget_lock(Oid nsp, const char *dataset, JlDataset *ds)
 }
 
 void
+jl_budget_check_spender(Oid nsp, const char *dataset)
+{
+	JlActor		a = jl_budget_actor();
+	JlOwnerScope scope;
+	JlDataset	ds;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(dataset)};
+	bool		isnull;
+	Datum		d;
+
+	memset(&ds, 0, sizeof(ds));
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	if (SPI_execute_with_args(psprintf("SELECT owner, spenders FROM %s WHERE name = $1",
+									   jl_qualified(nsp, "jldp_dataset")),
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the budget");
+	jl_restore_user(&scope);
+	if (SPI_processed == 1)
+	{
+		ds.owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+		ds.spenders = isnull ? NIL : name_array_list(d);
+		jl_budget_check_spend(&a, &ds, dataset);
+	}
+	SPI_finish();
+}
+
+void
 jl_budget_lock_existing(Oid nsp, const char *dataset, JlDataset *ds)
 {
 	if (!jl_budget_lock(nsp, dataset, ds))

@@ -147,6 +147,13 @@ extern bool jl_budget_may_manage(const JlActor *a, const JlDataset *ds);
 extern void jl_budget_check_manage(const JlActor *a, const JlDataset *ds,
 								   const char *dataset);
 
+/*
+ * ERROR unless the acting role may spend dataset (read without a lock,
+ * SPI as the owner): a release checks it before its calibration; the
+ * charge checks it again under the dataset's lock.
+ */
+extern void jl_budget_check_spender(Oid nsp, const char *dataset);
+
 /* ERROR unless the actor may spend the dataset (manage, or granted). */
 extern void jl_budget_check_spend(const JlActor *a, const JlDataset *ds,
 								  const char *dataset);

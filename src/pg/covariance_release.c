@@ -325,6 +325,12 @@ lift_for_unit_rows(int r, double eps, double delta)
 void
 jl_cov_calibrate(CovRelease *cr)
 {
+	/* below this the accountant's delta underflows: nothing is certified */
+	if (!(cr->delta >= 1e-300))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("delta %g is too small for the covariance accountant to certify", cr->delta),
+				 errhint("Use a delta of at least 1e-300 (1e-12, say: well below 1 / n is enough).")));
 	if (cr->auto_lift)
 	{
 		JlCovSigmaPlan probe;

@@ -29,3 +29,7 @@ CREATE TABLE fz_protected AS SELECT id, a, b, x, u FROM fz_src;
 ALTER TABLE fz_protected ADD PRIMARY KEY (id);
 SELECT d FROM jl_protect('fz_protected', 'id', ARRAY[jl_numeric('a', 0, 7), jl_numeric('b', 0, 5), jl_vector('x', 4, 0, 7)],
                          epsilon_cap => 1e12, delta_cap => 0.5);
+CREATE TABLE fz_protected_long AS SELECT id AS u, attr, val FROM fz_src;
+ALTER TABLE fz_protected_long ADD PRIMARY KEY (u, attr);
+SELECT d FROM jl_protect('fz_protected_long', 'u', ARRAY[jl_long('attr', 'val', 4, 0, 9)],
+                         epsilon_cap => 1e12, delta_cap => 0.5);

@@ -49,6 +49,12 @@ cov_calibrate(JlPipeline *pl)
 	double		norm = largest_norm(&pl->decl);
 
 	pl->state = cr;
+	if (pl->decl.long_format)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the covariance mechanism reads wide rows, and %s is declared in long format",
+						pl->decl.relation_q),
+				 errhint("Release long-format tables with jl_sketch.")));
 	if (!(pl->epsilon <= JL_COV_MAX_EPSILON))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -125,5 +131,5 @@ cov_record(JlPipeline *pl, const char *guarantee)
 }
 
 const JlMechanismOps jl_covariance_ops = {
-	true, false, cov_calibrate, cov_write, cov_guarantee, cov_record
+	true, false, false, cov_calibrate, cov_write, cov_guarantee, cov_record
 };

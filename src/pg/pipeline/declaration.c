@@ -22,6 +22,11 @@
 #include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "storage/lock.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+#include "access/table.h"
+#include "catalog/pg_index.h"
 
 #include "pg/calibration_json.h"
 #include "pg/messages.h"
@@ -162,6 +167,8 @@ jl_attribute_read(Datum composite, JlAttrDecl *a)
 				 errhint("Build attributes with jl_numeric, jl_category or jl_vector.")));
 	enc = DatumGetCString(DirectFunctionCall1(enum_out, v));
 	read_weight(th, a);
+	if (strcmp(enc, "long") != 0)
+		absent(th, a, "attribute_column", enc);
 	if (strcmp(enc, "numeric") == 0)
 	{
 		a->kind = JL_ATTR_NUMERIC;
@@ -176,6 +183,27 @@ jl_attribute_read(Datum composite, JlAttrDecl *a)
 		absent(th, a, "lo", enc);
 		absent(th, a, "hi", enc);
 		absent(th, a, "length", enc);
+	}
+	else if (strcmp(enc, "long") == 0)
+	{
+		a->kind = JL_ATTR_LONG;
+		read_bounds(th, a);
+		absent(th, a, "categories", enc);
+		v = field(th, "length", &isnull);
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("attribute \"%s\": d must not be NULL", jl_msg_str(a->column))));
+		a->length = DatumGetInt32(v);
+		if (a->length < 1)
+			refuse_attr(a, "d must be at least 1", NULL);
+		v = field(th, "attribute_column", &isnull);
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("attribute \"%s\": attribute_column must not be NULL", jl_msg_str(a->column))));
+		a->attr_column = TextDatumGetCString(v);
+		return;
 	}
 	else
 	{
@@ -296,6 +324,112 @@ bind_attribute(const JlDeclaration *decl, JlAttrDecl *a)
 						format_type_be(a->type))));
 }
 
+/*
+ * The unit and the attribute column are unique together by the schema:
+ * both NOT NULL and the two key columns of a valid, immediate, non-partial
+ * unique index (a primary key or unique constraint on them).
+ */
+static bool
+columns_unique(Oid relid, AttrNumber a1, AttrNumber a2)
+{
+	Relation	rel;
+	List	   *indexes;
+	ListCell   *lc;
+	bool		unique = false;
+	HeapTuple	tup;
+	int			i;
+	AttrNumber	atts[2] = {a1, a2};
+
+	for (i = 0; i < 2; i++)
+	{
+		tup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(atts[i]));
+		if (!HeapTupleIsValid(tup))
+			return false;
+		unique = ((Form_pg_attribute) GETSTRUCT(tup))->attnotnull;
+		ReleaseSysCache(tup);
+		if (!unique)
+			return false;
+	}
+	unique = false;
+	rel = table_open(relid, AccessShareLock);
+	indexes = RelationGetIndexList(rel);
+	foreach(lc, indexes)
+	{
+		Form_pg_index ix;
+
+		tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
+		if (!HeapTupleIsValid(tup))
+			continue;
+		ix = (Form_pg_index) GETSTRUCT(tup);
+		if (ix->indisunique && ix->indimmediate && ix->indisvalid && ix->indnkeyatts == 2 &&
+			((ix->indkey.values[0] == a1 && ix->indkey.values[1] == a2) ||
+			 (ix->indkey.values[0] == a2 && ix->indkey.values[1] == a1)) &&
+			heap_attisnull(tup, Anum_pg_index_indpred, NULL))
+			unique = true;
+		ReleaseSysCache(tup);
+	}
+	list_free(indexes);
+	table_close(rel, NoLock);
+	return unique;
+}
+
+/*
+ * Long-format rows: the declaration's only attribute; a number as the
+ * value, an integer as the attribute, unique with the unit by the schema
+ * (so that a unit holds each attribute once); the unit sortable, so that
+ * its rows can be read together.
+ */
+static void
+bind_long(JlDeclaration *decl)
+{
+	JlAttrDecl *a = &decl->attrs[0];
+	TypeCacheEntry *tc;
+
+	if (decl->nattrs != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("long-format rows (jl_long) are the only attribute of their declaration")));
+	a->att = declared_column(decl->relid, a->column, "value column", &a->type);
+	if (!jl_numeric_type(a->type))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("value column \"%s\" is %s, not a number", jl_msg_str(a->column),
+						format_type_be(a->type))));
+	a->attr_att = declared_column(decl->relid, a->attr_column, "attribute column", &a->attr_type);
+	if (a->attr_type != INT2OID && a->attr_type != INT4OID && a->attr_type != INT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("attribute column \"%s\" is %s, not an integer", jl_msg_str(a->attr_column),
+						format_type_be(a->attr_type)),
+				 errhint("The attribute is the element's number, 1 to d.")));
+	if (a->att == decl->unit_att || a->attr_att == decl->unit_att || a->att == a->attr_att)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the unit, the attribute column and the value column must be three columns")));
+	if (!columns_unique(decl->relid, decl->unit_att, a->attr_att))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("unit \"%s\" and attribute \"%s\" of %s are not unique together by a constraint",
+						jl_msg_str(decl->unit), jl_msg_str(a->attr_column),
+						jl_msg_str(get_rel_name(decl->relid))),
+				 errdetail("A unit's element is one row only if a primary key, or a unique constraint on the two NOT NULL columns, promises it."),
+				 errhint("ALTER TABLE %s ADD PRIMARY KEY (%s, %s).", jl_msg_str(get_rel_name(decl->relid)),
+						 jl_msg_str(decl->unit), jl_msg_str(a->attr_column))));
+	tc = lookup_type_cache(decl->unit_type, TYPECACHE_LT_OPR | TYPECACHE_EQ_OPR_FINFO);
+	if (!OidIsValid(tc->lt_opr) || !OidIsValid(tc->eq_opr_finfo.fn_oid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("unit \"%s\" of type %s cannot be sorted", jl_msg_str(decl->unit),
+						format_type_be(decl->unit_type)),
+				 errdetail("A unit's long-format rows are read together, in the order of the unit.")));
+	decl->spans = palloc(sizeof(JlAttrSpan));
+	decl->spans[0].encoding = JL_ENCODING_NUMERIC;
+	decl->spans[0].offset = 0;
+	decl->spans[0].width = a->length;
+	decl->spans[0].weight = a->weight;
+	decl->d = a->length;
+}
+
 void
 jl_declaration_bind(JlDeclaration *decl)
 {
@@ -304,6 +438,19 @@ jl_declaration_bind(JlDeclaration *decl)
 	int64		off = 0;
 
 	decl->unit_att = declared_column(decl->relid, decl->unit, "unit", &decl->unit_type);
+	if (decl->nattrs < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a protected table declares at least one attribute")));
+	decl->long_format = false;
+	for (i = 0; i < decl->nattrs; i++)
+		if (decl->attrs[i].kind == JL_ATTR_LONG)
+			decl->long_format = true;
+	if (decl->long_format)
+	{
+		bind_long(decl);
+		return;
+	}
 	if (!jl_column_unique(decl->relid, decl->unit_att))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -312,10 +459,6 @@ jl_declaration_bind(JlDeclaration *decl)
 				 errdetail("Each row is one privacy unit only if a primary key, or a unique constraint or index on a NOT NULL column, promises it."),
 				 errhint("ALTER TABLE %s ADD PRIMARY KEY (%s).", jl_msg_str(get_rel_name(decl->relid)),
 						 jl_msg_str(decl->unit))));
-	if (decl->nattrs < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a protected table declares at least one attribute")));
 	decl->spans = palloc(sizeof(JlAttrSpan) * decl->nattrs);
 	for (i = 0; i < decl->nattrs; i++)
 	{
@@ -421,6 +564,16 @@ jl_declaration_read_attributes(JlDeclaration *decl, Datum array)
 }
 
 void
+jl_declaration_lock(Oid relid, bool exclusive)
+{
+	LOCKTAG		tag;
+
+	/* as pg_advisory_xact_lock(int4, int4) with the class JL_DECLARATION_LOCK */
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, (uint32) JL_DECLARATION_LOCK, (uint32) relid, 2);
+	(void) LockAcquire(&tag, exclusive ? ExclusiveLock : ShareLock, false, false);
+}
+
+void
 jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl)
 {
 	MemoryContext caller = CurrentMemoryContext;
@@ -435,6 +588,8 @@ jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl)
 
 	memset(decl, 0, sizeof(*decl));
 	jl_declaration_check_relation(relid);
+	/* the declaration stays as read until this transaction ends */
+	jl_declaration_lock(relid, false);
 	decl->relid = relid;
 	decl->relation_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 												  get_rel_name(relid));
@@ -499,7 +654,8 @@ append_encoded(StringInfo b, const char *fn, const JlAttrDecl *a)
 	switch (a->kind)
 	{
 		case JL_ATTR_NUMERIC:
-			appendStringInfo(b, "ARRAY[%s.jl_encode_number(", fn);
+		case JL_ATTR_LONG:
+			appendStringInfo(b, a->kind == JL_ATTR_LONG ? "%s.jl_encode_number(" : "ARRAY[%s.jl_encode_number(", fn);
 			/*
 			 * a numeric beyond float8's range is clamped before the cast;
 			 * its NaN (which GREATEST would keep) reads as NULL, like float8's
@@ -533,6 +689,17 @@ append_encoded(StringInfo b, const char *fn, const JlAttrDecl *a)
 	appendStringInfoString(b, a->kind == JL_ATTR_NUMERIC ? ")]" : ")");
 }
 
+/*
+ * ONLY for a plain table: an inheritance child created while a release
+ * runs (which a release's lock does not keep out) is not read with it.  A
+ * partitioned table is read whole: its unique unit spans its partitions.
+ */
+static const char *
+from_only(const JlDeclaration *decl)
+{
+	return get_rel_relkind(decl->relid) == RELKIND_RELATION ? "ONLY " : "";
+}
+
 char *
 jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl)
 {
@@ -541,6 +708,19 @@ jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl)
 	int			i;
 
 	initStringInfo(&b);
+	if (decl->long_format)
+	{
+		const JlAttrDecl *a = &decl->attrs[0];
+		StringInfoData v;
+
+		/* the value through the numbers' encoding, without its ARRAY[] */
+		initStringInfo(&v);
+		append_encoded(&v, fn, a);
+		appendStringInfo(&b, "SELECT %s, %s::pg_catalog.int8, %s FROM %s%s ORDER BY 1",
+						 quote_identifier(decl->unit), quote_identifier(a->attr_column),
+						 v.data, from_only(decl), decl->relation_q);
+		return b.data;
+	}
 	appendStringInfo(&b, "SELECT %s, ", quote_identifier(decl->unit));
 	for (i = 1; i < decl->nattrs; i++)
 		appendStringInfoString(&b, "pg_catalog.array_cat(");
@@ -552,7 +732,7 @@ jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl)
 		if (i > 0)
 			appendStringInfoChar(&b, ')');
 	}
-	appendStringInfo(&b, " FROM %s", decl->relation_q);
+	appendStringInfo(&b, " FROM %s%s", from_only(decl), decl->relation_q);
 	return b.data;
 }
 
@@ -569,7 +749,10 @@ jl_declaration_describe(const JlDeclaration *decl)
 
 		if (i)
 			appendStringInfoString(&b, ", ");
-		if (a->kind == JL_ATTR_CATEGORY)
+		if (a->kind == JL_ATTR_LONG)
+			appendStringInfo(&b, "%s in [%g, %g] by %s (d = %d)", a->column, a->lo, a->hi,
+							 a->attr_column, a->length);
+		else if (a->kind == JL_ATTR_CATEGORY)
 			appendStringInfo(&b, "%s (%d categories)", a->column, a->ncategories);
 		else if (a->kind == JL_ATTR_VECTOR)
 			appendStringInfo(&b, "%s[%d] in [%g, %g]", a->column, a->length, a->lo, a->hi);
@@ -600,7 +783,8 @@ jl_declaration_json(const JlDeclaration *decl)
 		appendStringInfoString(&b, i ? ", {\"column\": " : "{\"column\": ");
 		escape_json(&b, a->column);
 		appendStringInfo(&b, ", \"encoding\": \"%s\"", a->kind == JL_ATTR_NUMERIC ? "numeric" :
-						 (a->kind == JL_ATTR_CATEGORY ? "category" : "vector"));
+						 (a->kind == JL_ATTR_CATEGORY ? "category" :
+						  (a->kind == JL_ATTR_LONG ? "long" : "vector")));
 		if (a->kind == JL_ATTR_CATEGORY)
 		{
 			appendStringInfoString(&b, ", \"categories\": [");
@@ -619,6 +803,11 @@ jl_declaration_json(const JlDeclaration *decl)
 		}
 		if (a->kind == JL_ATTR_VECTOR)
 			appendStringInfo(&b, ", \"length\": %d", a->length);
+		if (a->kind == JL_ATTR_LONG)
+		{
+			appendStringInfo(&b, ", \"d\": %d, \"attribute_column\": ", a->length);
+			escape_json(&b, a->attr_column);
+		}
 		jl_json_num(&b, "weight", a->weight);
 		appendStringInfoChar(&b, '}');
 	}

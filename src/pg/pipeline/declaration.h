@@ -24,7 +24,9 @@ typedef enum JlAttrKind
 {
 	JL_ATTR_NUMERIC,
 	JL_ATTR_CATEGORY,
-	JL_ATTR_VECTOR
+	JL_ATTR_VECTOR,
+	JL_ATTR_LONG				/* long-format rows: column is the value
+								 * column, attr_column the attribute's */
 } JlAttrKind;
 
 /* one declared attribute */
@@ -37,14 +39,19 @@ typedef struct JlAttrDecl
 	double		weight;
 	int			ncategories;	/* category */
 	char	  **categories;
-	int			length;			/* vector */
+	int			length;			/* vector; long: d */
+	char	   *attr_column;	/* long */
 	/* bound to the relation */
 	AttrNumber	att;
 	Oid			type;
+	AttrNumber	attr_att;		/* long */
+	Oid			attr_type;
 } JlAttrDecl;
 
 /* the most elements one vector attribute may have */
 #define JL_MAX_VECTOR_LENGTH 1000000
+/* the most attributes of long-format rows (rows of P are made on demand) */
+#define JL_MAX_LONG_D 2147483647
 
 typedef struct JlDeclaration
 {
@@ -58,6 +65,7 @@ typedef struct JlDeclaration
 	JlAttrDecl *attrs;
 	JlAttrSpan *spans;			/* one per attribute, in order */
 	int64		d;				/* encoded width: the sum of the spans */
+	bool		long_format;	/* one jl_long attribute: a unit is its rows */
 	bool		row;			/* neighbours: a unit's row (else one attribute) */
 	double		row_clip;		/* L2 norm of the encoded row, NaN if none */
 } JlDeclaration;
@@ -91,6 +99,16 @@ extern void jl_declaration_check_relation(Oid relid);
 extern void jl_declaration_bind(JlDeclaration *decl);
 
 /*
+ * A protected table's declaration and its releases, serialized: a release
+ * holds the lock shared from reading the declaration to its end, jl_protect
+ * exclusive, so that a declaration cannot change between a release's
+ * calibration and its charge (transaction-scoped advisory lock, class
+ * JL_DECLARATION_LOCK, key the relation's OID).
+ */
+#define JL_DECLARATION_LOCK 1785488498
+extern void jl_declaration_lock(Oid relid, bool exclusive);
+
+/*
  * The declaration of protected table relid (locked and checked, as above);
  * ERROR (55000 with the jl_protect call that would declare it) if there is
  * none, or only a 0.3 dataset without attributes.
@@ -100,7 +118,9 @@ extern void jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl);
 /*
  * SELECT unit, the encoded row (float8[] of d) FROM the relation: every
  * attribute read through its encoding (jl_encode_number, _category,
- * _vector), names quoted, functions schema-qualified.
+ * _vector), names quoted, functions schema-qualified.  Long format:
+ * SELECT unit, attribute (int8), the encoded value FROM the relation
+ * ORDER BY unit, each unit's rows together.
  */
 extern char *jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl);
 

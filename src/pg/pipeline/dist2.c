@@ -26,10 +26,14 @@
 
 #include "pg/arrays.h"
 #include "pg/options.h"
+#include "pg/owner.h"
+#include "catalog/pg_type.h"
 #include "pg/pipeline/pipeline.h"
 #include "pg/strong_random.h"
 
 #define BATCH_ROWS 1000
+/* the rows of one fetch stay below this (a row is d doubles) */
+#define BATCH_BYTES ((Size) 64 * 1024 * 1024)
 
 typedef struct Dist2State
 {
@@ -66,6 +70,11 @@ dist2_calibrate(JlPipeline *pl)
 	int			i;
 
 	pl->state = st;
+	if (decl->long_format)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dist2 reads wide rows, and %s is declared in long format", decl->relation_q),
+				 errhint("Release long-format tables with jl_sketch.")));
 	if (decl->d > JL_PD_MAX_D)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -104,6 +113,7 @@ stream(JlPipeline *pl, JlPairDist *acc)
 	MemoryContext batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "jldp dist2 batch",
 													ALLOCSET_DEFAULT_SIZES);
 	double	   *row = palloc(sizeof(double) * pl->decl.d);
+	long		batch = Max(1, Min(BATCH_ROWS, (long) (BATCH_BYTES / (sizeof(double) * (Size) pl->decl.d))));
 	Portal		cur;
 
 	/* read-write: a snapshot taken now, after the lock and the checks */
@@ -114,7 +124,7 @@ stream(JlPipeline *pl, JlPairDist *acc)
 		MemoryContext old;
 		uint64		i;
 
-		SPI_cursor_fetch(cur, true, BATCH_ROWS);
+		SPI_cursor_fetch(cur, true, batch);
 		if (SPI_processed == 0)
 			break;
 		old = MemoryContextSwitchTo(batch_cxt);
@@ -190,15 +200,31 @@ dist2_guarantee(JlPipeline *pl)
 	if (st->rows)
 		appendStringInfo(&b, ", against a unit's row replaced by any other of L2 norm at most %.6g after encoding", st->c);
 	else
-		appendStringInfoString(&b, ", against one declared attribute of one unit changed within its bounds");
+		appendStringInfoString(&b, ", against one declared attribute of one unit (one element, of a vector or long-format attribute) changed within its bounds");
 	jl_pipeline_not_protected(&b, pl);
 	return b.data;
 }
 
+/*
+ * A value, returned: not in the registry.  Its ledger row is marked as
+ * returned in this transaction (jl_ledger's released): a failure or a
+ * cancel from here on, or a ROLLBACK, leaves it unmarked.
+ */
 static int64
 dist2_record(JlPipeline *pl, const char *guarantee)
 {
-	return 0;					/* a value, returned: not in the registry */
+	JlOwnerScope scope;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(pl->ledger_id)};
+
+	jl_become_owner(pl->nsp, &scope);
+	if (SPI_execute_with_args(psprintf("UPDATE %s SET what = what OPERATOR(pg_catalog.||) ' (returned)' "
+									   "WHERE id OPERATOR(pg_catalog.=) $1",
+									   jl_qualified(pl->nsp, "jldp_ledger")),
+							  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark the charge of jl_release_dist2");
+	jl_restore_user(&scope);
+	return 0;
 }
 
 const JlDist2Value *
@@ -208,5 +234,5 @@ jl_dist2_value(const JlPipeline *pl)
 }
 
 const JlMechanismOps jl_dist2_ops = {
-	false, false, dist2_calibrate, dist2_write, dist2_guarantee, dist2_record
+	false, false, false, dist2_calibrate, dist2_write, dist2_guarantee, dist2_record
 };

@@ -40,6 +40,20 @@ field(HeapTupleHeader th, const char *name, bool *isnull)
 	return GetAttributeByName(th, name, isnull);
 }
 
+/* a field that must be given */
+static Datum
+required(HeapTupleHeader th, const char *who, const char *name)
+{
+	bool		isnull;
+	Datum		v = field(th, name, &isnull);
+
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: %s must not be NULL", who, name)));
+	return v;
+}
+
 /* fields of other mechanisms are NULL */
 static void
 absent(HeapTupleHeader th, const char *who, const char *const *names)
@@ -63,9 +77,7 @@ read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
 	Datum		v;
 
 	absent(th, "jl_sketch", others);
-	v = field(th, "kind", &isnull);
-	if (isnull)
-		refuse("jl_sketch", "kind must not be NULL", NULL);
+	v = required(th, "jl_sketch", "kind");
 	spec->kind = jl_parse_kind(cstring_to_text(label(v)));
 
 	v = field(th, "k", &isnull);
@@ -82,9 +94,7 @@ read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
 		jl_check_k(spec->k);
 	}
 
-	v = field(th, "noise", &isnull);
-	if (isnull)
-		refuse("jl_sketch", "noise must not be NULL", NULL);
+	v = required(th, "jl_sketch", "noise");
 	spec->noise = jl_parse_noise(cstring_to_text(label(v)));
 
 	v = field(th, "delta", &isnull);
@@ -114,9 +124,7 @@ read_covariance(HeapTupleHeader th, JlCovarianceSpec *spec)
 	Datum		v;
 
 	absent(th, "jl_covariance_mechanism", others);
-	v = field(th, "r", &isnull);
-	if (isnull)
-		refuse("jl_covariance_mechanism", "r must not be NULL", "r is the number of rows of the release (Blocki et al.).");
+	v = required(th, "jl_covariance_mechanism", "r");
 	spec->r = DatumGetInt32(v);
 	if (spec->r < 1 || spec->r > JL_COV_MAX_R)
 		refuse("jl_covariance_mechanism", psprintf("r must be between 1 and %d, not %d", JL_COV_MAX_R, spec->r), NULL);
@@ -129,13 +137,9 @@ read_covariance(HeapTupleHeader th, JlCovarianceSpec *spec)
 	spec->delta = DatumGetFloat8(v);
 	if (!(spec->delta > 0.0 && spec->delta < 1.0))
 		jl_report_status(JL_ERR_DELTA);
-	v = field(th, "lift", &isnull);
-	if (isnull)
-		refuse("jl_covariance_mechanism", "lift must not be NULL", NULL);
+	v = required(th, "jl_covariance_mechanism", "lift");
 	spec->auto_lift = strcmp(label(v), "auto") == 0;
-	v = field(th, "method", &isnull);
-	if (isnull)
-		refuse("jl_covariance_mechanism", "method must not be NULL", NULL);
+	v = required(th, "jl_covariance_mechanism", "method");
 	spec->gram = strcmp(label(v), "gram") == 0;
 }
 
@@ -149,7 +153,7 @@ jl_mechanism_read(Datum composite, JlMechanismSpec *spec)
 
 	memset(spec, 0, sizeof(*spec));
 	v = field(th, "mechanism", &isnull);
-	name = isnull ? "" : TextDatumGetCString(v);
+	name = isnull ? "(NULL)" : TextDatumGetCString(v);
 	if (strcmp(name, "sketch") == 0)
 	{
 		spec->kind = JL_MECHANISM_SKETCH;

@@ -40,6 +40,7 @@ typedef struct JlPipeline
 typedef struct JlMechanismOps
 {
 	bool		writes_target;	/* a table (else a value the caller returns) */
+	bool		target_has_unit;	/* the table's id column has the unit's type */
 	bool		needs_key;
 	/* before the charge: everything the release will use, or ERROR */
 	void		(*calibrate) (JlPipeline *pl);

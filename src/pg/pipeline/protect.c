@@ -99,6 +99,53 @@ bound_dataset(Oid nsp, Oid relid)
 	return TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 }
 
+/*
+ * What was spent under attribute neighbours does not bound the loss of a
+ * whole row: a declaration spent under them may not become row-level (the
+ * other way is fine: a row-level guarantee holds for one attribute too).
+ */
+static void
+check_notion_change(Oid nsp, const char *dataset, bool row)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(dataset)};
+	bool		n_null,
+				spent_null;
+	Datum		n;
+	bool		spent;
+
+	if (!row)
+		return;
+	if (SPI_execute_with_args(psprintf("SELECT neighbor::pg_catalog.text, epsilon_spent OPERATOR(pg_catalog.>) 0 "
+									   "OR delta_spent OPERATOR(pg_catalog.>) 0 FROM %s WHERE name OPERATOR(pg_catalog.=) $1",
+									   jl_qualified(nsp, "jldp_dataset")),
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read dataset \"%s\"", dataset);
+	n = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &n_null);
+	spent = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &spent_null));
+	if (spent_null || !spent)
+		return;
+	/*
+	 * a dataset of 0.3 (no notion yet) was charged by releases under
+	 * element neighbours or row neighbours, which together bound only the
+	 * loss of one element
+	 */
+	if (n_null)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("dataset \"%s\" has spent budget under jldp 0.3's releases: it cannot protect rows",
+						jl_msg_str(dataset)),
+				 errdetail("0.3's releases of one dataset could mix element and row neighbours; what they spent bounds only the loss of one element."),
+				 errhint("Declare it with neighbor => 'attribute', or protect rows in a table of its own.")));
+	if (strcmp(TextDatumGetCString(n), "attribute") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("dataset \"%s\" has spent budget under attribute neighbours: it cannot protect rows",
+						jl_msg_str(dataset)),
+				 errdetail("What was spent for one attribute does not bound what a whole row loses; one ledger never sums epsilons of the two notions."),
+				 errhint("Keep neighbor => 'attribute', or protect rows in a table of their own.")));
+}
+
 /* a cap may be lowered here, not raised: raising is jl_dataset_set_cap's */
 static void
 check_not_raised(Oid nsp, const char *dataset, double eps_cap, double delta_cap)
@@ -172,6 +219,8 @@ jl_protect(PG_FUNCTION_ARGS)
 	memset(&decl, 0, sizeof(decl));
 	decl.relid = jl_regclass_arg(fcinfo, RELATION_ARG, "relation");
 	jl_declaration_check_relation(decl.relid);
+	/* waits for the releases running under the declaration it replaces */
+	jl_declaration_lock(decl.relid, true);
 	jl_budget_check_relation_owner(&a, decl.relid);
 	jl_require_arg(fcinfo, UNIT_ARG, "unit");
 	decl.unit = text_to_cstring(PG_GETARG_TEXT_PP(UNIT_ARG));
@@ -191,6 +240,7 @@ jl_protect(PG_FUNCTION_ARGS)
 		jl_budget_lock_existing(nsp, dataset, &ds);
 		jl_budget_check_manage(&a, &ds, dataset);
 		check_not_raised(nsp, dataset, eps_cap, delta_cap);
+		check_notion_change(nsp, dataset, decl.row);
 	}
 	else
 	{

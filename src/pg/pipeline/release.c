@@ -107,7 +107,8 @@ charge_once(JlPipeline *pl, const JlMechanismOps *ops)
 	if (ops->writes_target)
 	{
 		jl_resolve_target(pl->target_name, &pl->target_nsp, &pl->target_rel, &pl->target_q);
-		if (pg_type_aclcheck(pl->decl.unit_type, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+		if (ops->target_has_unit &&
+			pg_type_aclcheck(pl->decl.unit_type, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 					 errmsg("permission denied for type %s, the type of unit \"%s\"",
@@ -119,7 +120,7 @@ charge_once(JlPipeline *pl, const JlMechanismOps *ops)
 											  pl->decl.unit, pl->epsilon, pl->delta_charged,
 											  ops->writes_target ?
 											  psprintf("jl_release into %s", pl->target_name) :
-											  psprintf("jl_release_dist2 of %s", pl->decl.relation_q));
+											  psprintf("jl_release_dist2 (declared) of %s", pl->decl.relation_q));
 }
 
 /* 5. the rows, with names resolved in pg_catalog only */
@@ -145,6 +146,8 @@ run_pipeline(JlPipeline *pl, const JlMechanismOps *ops, int64 *release_id)
 	char	   *g;
 
 	jl_declaration_load(pl->nsp, pl->decl.relid, &pl->decl);
+	/* before the calibration, whose refusals would tell d to anyone */
+	jl_budget_check_spender(pl->nsp, pl->decl.dataset);
 	if (ops->needs_key)
 		jl_key_lookup(pl->nsp, pl->keyname, &pl->key);
 	ops->calibrate(pl);

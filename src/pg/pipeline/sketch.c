@@ -18,16 +18,25 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/typcache.h"
+#include "catalog/pg_type.h"
 
 #include "math/attribute_sensitivity.h"
 #include "math/calibrate.h"
+#include "math/grid.h"
+#include "math/release.h"
+#include "math/sparse.h"
 
+#include "pg/arrays.h"
 #include "pg/calibration_json.h"
 #include "pg/options.h"
 #include "pg/pipeline/pipeline.h"
 #include "pg/projection_cache.h"
 #include "pg/registry.h"
+#include "pg/strong_random.h"
 #include "pg/table_releaser.h"
 
 typedef struct SketchState
@@ -54,6 +63,31 @@ sketch_calibrate(JlPipeline *pl)
 	m->calibration = spec->calibration;
 	m->delta = spec->delta;
 	m->epsilon = pl->epsilon;
+	if (decl->long_format)
+	{
+		/*
+		 * Long format: one element of d (its row of P made on demand) per
+		 * attribute, in [0, weight]; P's statistics streamed, never held
+		 */
+		if (decl->row)
+		{
+			double		diam = jl_attribute_diameter(decl->spans, decl->nattrs, decl->d);
+
+			st->bound = isnan(decl->row_clip) ? diam : fmin(2.0 * decl->row_clip, diam);
+			m->neighbor = JL_NEIGHBOR_ROW;
+		}
+		else
+		{
+			st->bound = decl->attrs[0].weight;
+			m->neighbor = JL_NEIGHBOR_ELEMENT;
+		}
+		jl_require_scales(pl->epsilon, st->bound);
+		m->bound = st->bound;
+		jl_calibrate_streamed(m, pl->key.secret, st->rows.kind, st->rows.k, decl->d);
+		if (!decl->row)
+			st->bound = NAN;
+		goto calibrated;
+	}
 	p = jl_projection_get(pl->key.secret, st->rows.kind, st->rows.k, decl->d);
 	if (decl->row)
 	{
@@ -86,11 +120,174 @@ sketch_calibrate(JlPipeline *pl)
 		st->bound = NAN;
 		jl_report_status(jl_calibrate_to(m, &stats));
 	}
+calibrated:
 	jl_refuse_invalid(m);
 	jl_warn_saturation(m, JL_KIND_IS_IDENTITY(jl_kind_resolve(st->rows.kind, decl->d)));
 	st->rows.precalibrated = true;
 	pl->delta_charged = spec->noise == JL_NOISE_GAUSSIAN ? spec->delta : 0.0;
 	pl->noise_variance = m->noise_variance;
+}
+
+/* P held densely for long format up to this size; rows made on demand beyond */
+#define LONG_DENSE_MAX_BYTES ((Size) 64 * 1024 * 1024)
+#define LONG_BATCH_ROWS 1000
+
+/* one unit's elements projected, noised and inserted */
+typedef struct LongUnit
+{
+	JlSparsePair *pairs;
+	int64		n,
+				cap;
+	double	   *y,
+			   *rowbuf,
+			   *cbuf;
+	const double *P;			/* dense, or NULL */
+	JlKind		kind;
+	SPIPlanPtr	insert;
+	MemoryContext cxt;			/* the current unit's datum and pairs */
+	Datum		unit;
+	bool		have_unit;
+} LongUnit;
+
+static void
+long_release_unit(JlPipeline *pl, SketchState *st, LongUnit *lu)
+{
+	JlMechanism *m = &st->rows.m;
+	int			k = st->rows.k;
+	int64		n = jl_sparse_compact(lu->pairs, lu->n);
+	Datum		values[2];
+	int64		i;
+
+	if (pl->decl.row && !isnan(pl->decl.row_clip))
+	{
+		double		n2 = 0.0;
+
+		for (i = 0; i < n; i++)
+			n2 += lu->pairs[i].value * lu->pairs[i].value;
+		if (n2 > pl->decl.row_clip * pl->decl.row_clip)
+		{
+			/* a hair inside, so rounding cannot leave the norm above the clip */
+			double		s = pl->decl.row_clip / sqrt(n2) * (1.0 - 1e-12);
+
+			for (i = 0; i < n; i++)
+				lu->pairs[i].value *= s;
+		}
+	}
+	if (jl_sparse_row_class(m, lu->pairs, n) & JL_ROW_COMPENSATED)
+		jl_sparse_project_compensated(lu->pairs, n, pl->key.secret, lu->kind, k, lu->P,
+									  lu->rowbuf, m->input_limit, lu->cbuf, lu->y);
+	else
+		jl_sparse_project(lu->pairs, n, pl->key.secret, lu->kind, k, lu->P, lu->rowbuf,
+						  m->input_limit, lu->y);
+	jl_report_status(jl_noise_on_grid(m, lu->y, jl_strong_random()));
+	values[0] = lu->unit;
+	values[1] = PointerGetDatum(jl_vector_array(lu->y, k));
+	if (SPI_execute_plan(lu->insert, values, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "could not insert a sketch into %s", pl->target_q);
+	pl->nrows++;
+	lu->n = 0;
+	lu->have_unit = false;
+	MemoryContextReset(lu->cxt);
+	lu->pairs = NULL;
+	lu->cap = 0;
+}
+
+/*
+ * Long format: the reader gives (unit, attribute, encoded value) in order
+ * of the unit; each unit's elements 1..d (others are not part of the
+ * vector and are not read into it) are released as one sketch.  A unit
+ * with no element in range is still released (its vector is 0): whether
+ * a unit appears never depends on its values.
+ */
+static void
+long_write(JlPipeline *pl, SketchState *st)
+{
+	LongUnit	lu;
+	Oid			types[2] = {pl->decl.unit_type, FLOAT8ARRAYOID};
+	TypeCacheEntry *tc = lookup_type_cache(pl->decl.unit_type, TYPECACHE_EQ_OPR_FINFO);
+	Oid			coll,
+				utype;
+	int32		utypmod;
+	int16		typlen;
+	bool		typbyval;
+	MemoryContext batch = AllocSetContextCreate(CurrentMemoryContext, "jldp long batch",
+												ALLOCSET_DEFAULT_SIZES);
+	Portal		cur;
+	int			k = st->rows.k;
+
+	memset(&lu, 0, sizeof(lu));
+	get_atttypetypmodcoll(pl->decl.relid, pl->decl.unit_att, &utype, &utypmod, &coll);
+	get_typlenbyval(pl->decl.unit_type, &typlen, &typbyval);
+	lu.kind = jl_kind_resolve(st->rows.kind, pl->decl.d);
+	if ((double) pl->decl.d * k * sizeof(double) <= LONG_DENSE_MAX_BYTES &&
+		!JL_KIND_IS_IDENTITY(lu.kind))
+		lu.P = jl_projection_get(pl->key.secret, st->rows.kind, k, pl->decl.d)->P;
+	lu.y = palloc(sizeof(double) * k);
+	lu.rowbuf = palloc(sizeof(double) * k);
+	lu.cbuf = palloc(sizeof(double) * k);
+	lu.cxt = AllocSetContextCreate(CurrentMemoryContext, "jldp long unit", ALLOCSET_DEFAULT_SIZES);
+	lu.insert = SPI_prepare(psprintf("INSERT INTO %s VALUES ($1, $2)", pl->target_q), 2, types);
+	if (lu.insert == NULL)
+		elog(ERROR, "could not prepare the insert into %s", pl->target_q);
+
+	/* read-write: a snapshot taken now, after the lock and the checks */
+	cur = SPI_cursor_open_with_args(NULL, jl_pipeline_rows_sql(pl), 0, NULL, NULL, NULL, false, 0);
+	for (;;)
+	{
+		SPITupleTable *tt;
+		uint64		i,
+					got;
+
+		SPI_cursor_fetch(cur, true, LONG_BATCH_ROWS);
+		got = SPI_processed;
+		tt = SPI_tuptable;
+		if (got == 0)
+			break;
+		for (i = 0; i < got; i++)
+		{
+			bool		isnull;
+			Datum		u = SPI_getbinval(tt->vals[i], tt->tupdesc, 1, &isnull);
+			int64		attr;
+			double		value;
+			MemoryContext old;
+
+			if (isnull)
+				elog(ERROR, "the reader of %s gave a NULL unit", pl->decl.relation_q);
+			if (lu.have_unit &&
+				!DatumGetBool(FunctionCall2Coll(&tc->eq_opr_finfo, coll, lu.unit, u)))
+				long_release_unit(pl, st, &lu);
+			old = MemoryContextSwitchTo(lu.cxt);
+			if (!lu.have_unit)
+			{
+				lu.unit = datumCopy(u, typbyval, typlen);
+				lu.have_unit = true;
+			}
+			attr = DatumGetInt64(SPI_getbinval(tt->vals[i], tt->tupdesc, 2, &isnull));
+			value = DatumGetFloat8(SPI_getbinval(tt->vals[i], tt->tupdesc, 3, &isnull));
+			if (attr >= 1 && attr <= pl->decl.d && value != 0.0)
+			{
+				if (lu.n == lu.cap)
+				{
+					lu.cap = lu.cap ? 2 * lu.cap : 64;
+					lu.pairs = lu.pairs ? repalloc_huge(lu.pairs, sizeof(JlSparsePair) * lu.cap) :
+						palloc(sizeof(JlSparsePair) * lu.cap);
+				}
+				lu.pairs[lu.n].attr = (int32) attr;
+				lu.pairs[lu.n].value = value;
+				lu.n++;
+			}
+			MemoryContextSwitchTo(old);
+		}
+		SPI_freetuptable(tt);
+		MemoryContextReset(batch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (lu.have_unit)
+		long_release_unit(pl, st, &lu);
+	SPI_cursor_close(cur);
+	explicit_bzero(lu.rowbuf, sizeof(double) * k);
+	MemoryContextDelete(lu.cxt);
+	MemoryContextDelete(batch);
 }
 
 /* the target (unit, sketch), typed by the pipeline, owned by the caller */
@@ -109,6 +306,11 @@ sketch_write(JlPipeline *pl)
 	pl->target = get_relname_relid(pl->target_rel, pl->target_nsp);
 	if (!OidIsValid(pl->target))
 		elog(ERROR, "created table %s not found", pl->target_q);
+	if (pl->decl.long_format)
+	{
+		long_write(pl, st);
+		return;
+	}
 
 	for (i = 0; i < pl->decl.nattrs; i++)
 		wmax = fmax(wmax, pl->decl.attrs[i].weight);
@@ -150,7 +352,7 @@ sketch_guarantee(JlPipeline *pl)
 		appendStringInfo(&b, ", against a unit's row replaced by any other within the declared bounds (encoded rows at most %.6g apart)",
 						 st->bound);
 	else
-		appendStringInfoString(&b, ", against one declared attribute of one unit changed within its bounds");
+		appendStringInfoString(&b, ", against one declared attribute of one unit (one element, of a vector or long-format attribute) changed within its bounds");
 	jl_pipeline_not_protected(&b, pl);
 	return b.data;
 }
@@ -188,5 +390,5 @@ sketch_record(JlPipeline *pl, const char *guarantee)
 }
 
 const JlMechanismOps jl_sketch_ops = {
-	true, true, sketch_calibrate, sketch_write, sketch_guarantee, sketch_record
+	true, true, true, sketch_calibrate, sketch_write, sketch_guarantee, sketch_record
 };
