@@ -171,24 +171,48 @@ jl_source_base_relation(Oid source, const char *column, AttrNumber *base_att)
 	return relid;
 }
 
+/* every key column of ix is one of atts (n of them), and it has n */
+static bool
+index_on(Form_pg_index ix, const AttrNumber *atts, int n)
+{
+	int			i,
+				j;
+
+	if (ix->indnkeyatts != n)
+		return false;
+	for (i = 0; i < n; i++)
+	{
+		for (j = 0; j < n; j++)
+			if (ix->indkey.values[i] == atts[j])
+				break;
+		if (j == n)
+			return false;
+	}
+	return true;
+}
+
 bool
-jl_column_unique(Oid relid, AttrNumber att)
+jl_columns_unique(Oid relid, const AttrNumber *atts, int n)
 {
 	Relation	rel;
 	List	   *indexes;
 	ListCell   *lc;
 	bool		unique = false;
 	HeapTuple	atup;
+	int			i;
 
-	if (att <= 0)
-		return false;
-	atup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(att));
-	if (!HeapTupleIsValid(atup))
-		return false;
-	unique = ((Form_pg_attribute) GETSTRUCT(atup))->attnotnull;
-	ReleaseSysCache(atup);
-	if (!unique)
-		return false;
+	for (i = 0; i < n; i++)
+	{
+		if (atts[i] <= 0)
+			return false;
+		atup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(atts[i]));
+		if (!HeapTupleIsValid(atup))
+			return false;
+		unique = ((Form_pg_attribute) GETSTRUCT(atup))->attnotnull;
+		ReleaseSysCache(atup);
+		if (!unique)
+			return false;
+	}
 	unique = false;
 	rel = table_open(relid, AccessShareLock);
 	indexes = RelationGetIndexList(rel);
@@ -200,8 +224,7 @@ jl_column_unique(Oid relid, AttrNumber att)
 		if (!HeapTupleIsValid(tup))
 			continue;
 		ix = (Form_pg_index) GETSTRUCT(tup);
-		if (ix->indisunique && ix->indimmediate && ix->indisvalid &&
-			ix->indnkeyatts == 1 && ix->indkey.values[0] == att &&
+		if (ix->indisunique && ix->indimmediate && ix->indisvalid && index_on(ix, atts, n) &&
 			heap_attisnull(tup, Anum_pg_index_indpred, NULL))
 			unique = true;
 		ReleaseSysCache(tup);
@@ -210,6 +233,12 @@ jl_column_unique(Oid relid, AttrNumber att)
 	/* kept: the index stays until the release has read the rows */
 	table_close(rel, NoLock);
 	return unique;
+}
+
+bool
+jl_column_unique(Oid relid, AttrNumber att)
+{
+	return jl_columns_unique(relid, &att, 1);
 }
 
 /*

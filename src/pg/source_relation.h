@@ -39,6 +39,9 @@ extern Oid	jl_source_base_relation(Oid source, const char *column,
  */
 extern bool jl_column_unique(Oid relid, AttrNumber att);
 
+/* The same for n columns together (each NOT NULL, the index's only keys). */
+extern bool jl_columns_unique(Oid relid, const AttrNumber *atts, int n);
+
 /*
  * ERROR unless the current user can create the table relname in schema
  * nsp: checked before a release is charged, so that a charge is not spent

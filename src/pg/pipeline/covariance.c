@@ -23,30 +23,12 @@
 #include "pg/options.h"
 #include "pg/pipeline/pipeline.h"
 
-/* the largest L2 norm of an encoded row */
-static double
-largest_norm(const JlDeclaration *decl)
-{
-	double		s = 0.0;
-	int			i;
-
-	for (i = 0; i < decl->nattrs; i++)
-	{
-		const JlAttrSpan *a = &decl->spans[i];
-		double		w2 = a->weight * a->weight;
-
-		s += a->encoding == JL_ENCODING_CATEGORY ? w2 : (double) a->width * w2;
-	}
-	/* a sum of nattrs squares, its root: rounded up */
-	return sqrt(s * (1.0 + 4.0 * (decl->nattrs + 2) * (DBL_EPSILON / 2.0))) * (1.0 + DBL_EPSILON);
-}
-
 static void
 cov_calibrate(JlPipeline *pl)
 {
 	const JlCovarianceSpec *spec = &pl->spec.covariance;
 	CovRelease *cr = palloc0(sizeof(CovRelease));
-	double		norm = largest_norm(&pl->decl);
+	double		norm = jl_declaration_largest_norm(&pl->decl);
 
 	pl->state = cr;
 	if (pl->decl.long_format)

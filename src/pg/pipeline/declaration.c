@@ -4,6 +4,7 @@
  */
 #include "postgres.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "access/htup_details.h"
@@ -325,55 +326,6 @@ bind_attribute(const JlDeclaration *decl, JlAttrDecl *a)
 }
 
 /*
- * The unit and the attribute column are unique together by the schema:
- * both NOT NULL and the two key columns of a valid, immediate, non-partial
- * unique index (a primary key or unique constraint on them).
- */
-static bool
-columns_unique(Oid relid, AttrNumber a1, AttrNumber a2)
-{
-	Relation	rel;
-	List	   *indexes;
-	ListCell   *lc;
-	bool		unique = false;
-	HeapTuple	tup;
-	int			i;
-	AttrNumber	atts[2] = {a1, a2};
-
-	for (i = 0; i < 2; i++)
-	{
-		tup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(atts[i]));
-		if (!HeapTupleIsValid(tup))
-			return false;
-		unique = ((Form_pg_attribute) GETSTRUCT(tup))->attnotnull;
-		ReleaseSysCache(tup);
-		if (!unique)
-			return false;
-	}
-	unique = false;
-	rel = table_open(relid, AccessShareLock);
-	indexes = RelationGetIndexList(rel);
-	foreach(lc, indexes)
-	{
-		Form_pg_index ix;
-
-		tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
-		if (!HeapTupleIsValid(tup))
-			continue;
-		ix = (Form_pg_index) GETSTRUCT(tup);
-		if (ix->indisunique && ix->indimmediate && ix->indisvalid && ix->indnkeyatts == 2 &&
-			((ix->indkey.values[0] == a1 && ix->indkey.values[1] == a2) ||
-			 (ix->indkey.values[0] == a2 && ix->indkey.values[1] == a1)) &&
-			heap_attisnull(tup, Anum_pg_index_indpred, NULL))
-			unique = true;
-		ReleaseSysCache(tup);
-	}
-	list_free(indexes);
-	table_close(rel, NoLock);
-	return unique;
-}
-
-/*
  * Long-format rows: the declaration's only attribute; a number as the
  * value, an integer as the attribute, unique with the unit by the schema
  * (so that a unit holds each attribute once); the unit sortable, so that
@@ -406,7 +358,7 @@ bind_long(JlDeclaration *decl)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the unit, the attribute column and the value column must be three columns")));
-	if (!columns_unique(decl->relid, decl->unit_att, a->attr_att))
+	if (!jl_columns_unique(decl->relid, (AttrNumber[]) {decl->unit_att, a->attr_att}, 2))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("unit \"%s\" and attribute \"%s\" of %s are not unique together by a constraint",
@@ -491,6 +443,23 @@ jl_declaration_bind(JlDeclaration *decl)
 				 errmsg("the declared attributes encode to %lld coordinates, more than %d",
 						(long long) off, JL_MAX_VECTOR_LENGTH)));
 	decl->d = off;
+}
+
+double
+jl_declaration_largest_norm(const JlDeclaration *decl)
+{
+	double		s = 0.0;
+	int			i;
+
+	for (i = 0; i < decl->nattrs; i++)
+	{
+		const JlAttrSpan *a = &decl->spans[i];
+		double		w2 = a->weight * a->weight;
+
+		s += a->encoding == JL_ENCODING_CATEGORY ? w2 : (double) a->width * w2;
+	}
+	/* a sum of nattrs squares and its root, rounded up */
+	return sqrt(s * (1.0 + 4.0 * (decl->nattrs + 2) * (DBL_EPSILON / 2.0))) * (1.0 + DBL_EPSILON);
 }
 
 /* ---- reading a declaration ---- */

@@ -124,6 +124,12 @@ extern void jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl);
  */
 extern char *jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl);
 
+/*
+ * The largest L2 norm of an encoded row: each number (and vector element)
+ * at its weight, each category one weight; rounded up.
+ */
+extern double jl_declaration_largest_norm(const JlDeclaration *decl);
+
 /* The attributes in words, for the registry ("age, segment (3), ...") */
 extern char *jl_declaration_describe(const JlDeclaration *decl);
 

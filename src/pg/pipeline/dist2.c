@@ -44,23 +44,6 @@ typedef struct Dist2State
 	JlDist2Value value;
 } Dist2State;
 
-/* the largest L2 norm of an encoded row */
-static double
-largest_norm(const JlDeclaration *decl)
-{
-	double		s = 0.0;
-	int			i;
-
-	for (i = 0; i < decl->nattrs; i++)
-	{
-		const JlAttrSpan *a = &decl->spans[i];
-		double		w2 = a->weight * a->weight;
-
-		s += a->encoding == JL_ENCODING_CATEGORY ? w2 : (double) a->width * w2;
-	}
-	return sqrt(s * (1.0 + 4.0 * (decl->nattrs + 2) * (DBL_EPSILON / 2.0))) * (1.0 + DBL_EPSILON);
-}
-
 static void
 dist2_calibrate(JlPipeline *pl)
 {
@@ -83,7 +66,7 @@ dist2_calibrate(JlPipeline *pl)
 	st->changes = 1;
 	if (st->rows)
 	{
-		double		norm = largest_norm(decl);
+		double		norm = jl_declaration_largest_norm(decl);
 
 		st->c = isnan(decl->row_clip) ? norm : fmin(decl->row_clip, norm);
 		if (!(st->c >= JL_PD_MIN_RANGE && st->c <= JL_PD_MAX_RANGE))
