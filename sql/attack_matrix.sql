@@ -2,10 +2,14 @@
 -- against every release path of the pipeline, each cell expecting the
 -- same refusal (its SQLSTATE, and no charge) or the correct charge.  A
 -- path joins by one row of am_paths, an attack by one row of am_attacks.
+-- Long-format paths read each attack's relation in long format (its name
+-- with _l: (unit, attribute, value) rows declared with jl_long).
 -- (0.3.3's jl_release_table released a filtered view, a partition and a
 -- repeated column, and read a row before its charge for kind 'auto'.)
-CREATE TABLE am_paths (path text PRIMARY KEY, call text NOT NULL);
+CREATE TABLE am_paths (path text PRIMARY KEY, call text NOT NULL, long_format boolean NOT NULL DEFAULT false);
 INSERT INTO am_paths VALUES
+  ('sketch, long format', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => 'pinned')$$, true);
+INSERT INTO am_paths (path, call) VALUES
   ('sketch, Laplace',  $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => 'pinned')$$),
   ('sketch, Gaussian', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2, noise => 'gaussian', delta => 1e-7), key => 'pinned')$$),
   ('no projection',    $$SELECT jl_release(%L, %L, 0.5, jl_sketch(kind => 'identity'), key => 'pinned')$$),
@@ -20,21 +24,38 @@ BEGIN
   PERFORM jl_protect(name::regclass, 'id', ARRAY[jl_numeric('a', 0, 7), jl_numeric('b', 0, 3)],
                      epsilon_cap => 100, delta_cap => 1e-5);
 END $$;
-SELECT am_table(t) FROM unnest(ARRAY['am_ok', 'am_empty', 'am_rolled_back', 'am_gen', 'am_unit',
-                                     'am_rls', 'am_attached', 'am_inherits']) t;
+CREATE FUNCTION am_long_table(name text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('CREATE TABLE %I (id int, attr int, val float8, secret int, PRIMARY KEY (id, attr))', name);
+  EXECUTE format('INSERT INTO %I SELECT i, j, (i + j) %% 7, i FROM generate_series(1, 50) i, generate_series(1, 3) j', name);
+  PERFORM jl_protect(name::regclass, 'id', ARRAY[jl_long('attr', 'val', 4, 0, 7)],
+                     epsilon_cap => 100, delta_cap => 1e-5);
+END $$;
+SELECT am_table(t), am_long_table(t || '_l')
+  FROM unnest(ARRAY['am_ok', 'am_empty', 'am_rolled_back', 'am_gen', 'am_unit',
+                    'am_rls', 'am_attached', 'am_inherits']) t;
 DELETE FROM am_empty;
+DELETE FROM am_empty_l;
 -- an attribute redefined as a generated column after the declaration
 ALTER TABLE am_gen DROP COLUMN b;
 ALTER TABLE am_gen ADD COLUMN b int GENERATED ALWAYS AS (id % 3) STORED;
+ALTER TABLE am_gen_l DROP COLUMN val;
+ALTER TABLE am_gen_l ADD COLUMN val float8 GENERATED ALWAYS AS (attr * 2) STORED;
 -- the unit no longer unique
 ALTER TABLE am_unit DROP CONSTRAINT am_unit_pkey;
+ALTER TABLE am_unit_l DROP CONSTRAINT am_unit_l_pkey;
 -- row level security enabled after the declaration
 ALTER TABLE am_rls ENABLE ROW LEVEL SECURITY;
+ALTER TABLE am_rls_l ENABLE ROW LEVEL SECURITY;
 -- the table made a partition, or an inheritance child
 CREATE TABLE am_whole (id int PRIMARY KEY, a float8, b int, secret int) PARTITION BY RANGE (id);
 ALTER TABLE am_whole ATTACH PARTITION am_attached FOR VALUES FROM (1) TO (1000);
 CREATE TABLE am_parent (id int, a float8, b int, secret int);
 ALTER TABLE am_inherits INHERIT am_parent;
+CREATE TABLE am_whole_l (id int, attr int, val float8, secret int, PRIMARY KEY (id, attr)) PARTITION BY RANGE (id);
+ALTER TABLE am_whole_l ATTACH PARTITION am_attached_l FOR VALUES FROM (1) TO (1000);
+CREATE TABLE am_parent_l (id int, attr int, val float8, secret int);
+ALTER TABLE am_inherits_l INHERIT am_parent_l;
 -- relations never declared (a declaration of them is refused: see
 -- protected_tables): a filtered view, a materialized view, a partition
 CREATE VIEW am_view AS SELECT * FROM am_ok WHERE secret > 40;
@@ -42,6 +63,11 @@ CREATE MATERIALIZED VIEW am_matview AS SELECT * FROM am_ok;
 CREATE TABLE am_parts (id int PRIMARY KEY, a float8, b int) PARTITION BY RANGE (id);
 CREATE TABLE am_parts_1 PARTITION OF am_parts FOR VALUES FROM (1) TO (100);
 CREATE TABLE am_undeclared (id int PRIMARY KEY, a float8, b int);
+CREATE VIEW am_view_l AS SELECT * FROM am_ok_l WHERE secret > 40;
+CREATE MATERIALIZED VIEW am_matview_l AS SELECT * FROM am_ok_l;
+CREATE TABLE am_parts_l (id int, attr int, val float8, PRIMARY KEY (id, attr)) PARTITION BY RANGE (id);
+CREATE TABLE am_parts_1_l PARTITION OF am_parts_l FOR VALUES FROM (1) TO (100);
+CREATE TABLE am_undeclared_l (id int, attr int, val float8, PRIMARY KEY (id, attr));
 
 CREATE TABLE am_attacks (attack text PRIMARY KEY, relation text NOT NULL, expect text NOT NULL);
 INSERT INTO am_attacks VALUES
@@ -74,7 +100,8 @@ BEGIN
       n := n + 1;
       before := am_charges();
       BEGIN
-        EXECUTE format(p.call, a.relation, 'am_out_' || n);
+        EXECUTE format(p.call, CASE WHEN p.long_format THEN a.relation || '_l' ELSE a.relation END,
+                       'am_out_' || n);
         outcome := 'released';
         IF a.relation = 'am_rolled_back' THEN
           -- the output was read; the release is undone
@@ -100,4 +127,4 @@ SELECT count(*) AS cells,
   FROM am_cells c JOIN am_attacks a USING (attack);
 -- the charges of the rolled-back releases stand, marked as not released
 SELECT count(*) AS standing, bool_and(NOT released) AS none_released
-  FROM jl_ledger WHERE event = 'charge' AND dataset = 'public.am_rolled_back';
+  FROM jl_ledger WHERE event = 'charge' AND dataset IN ('public.am_rolled_back', 'public.am_rolled_back_l');
