@@ -33,6 +33,16 @@ encode(double x, double lo, double hi, double w)
 	return v < 0.0 ? 0.0 : (v > w ? w : v);
 }
 
+/* the declared range the pipeline passes, or ERROR */
+static void
+check_range(const char *fn, double lo, double hi, double w)
+{
+	if (!(lo < hi && w > 0.0 && isfinite(hi - lo) && isfinite(w)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s needs finite lo < hi and weight > 0", fn)));
+}
+
 /* the constant arguments the pipeline passes: never NULL */
 static double
 constant(FunctionCallInfo fcinfo, int n, const char *name)
@@ -50,10 +60,7 @@ jl_encode_number(PG_FUNCTION_ARGS)
 				hi = constant(fcinfo, 2, "hi"),
 				w = constant(fcinfo, 3, "weight");
 
-	if (!(lo < hi && w > 0.0 && isfinite(hi - lo) && isfinite(w)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("jl_encode_number needs finite lo < hi and weight > 0")));
+	check_range("jl_encode_number", lo, hi, w);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_FLOAT8(0.0);
 	PG_RETURN_FLOAT8(encode(PG_GETARG_FLOAT8(0), lo, hi, w));
@@ -143,10 +150,11 @@ jl_encode_vector(PG_FUNCTION_ARGS)
 
 	jl_require_arg(fcinfo, 1, "length");
 	len = PG_GETARG_INT32(1);
-	if (len < 1 || len > 1000000 || !(lo < hi && w > 0.0 && isfinite(hi - lo) && isfinite(w)))
+	check_range("jl_encode_vector", lo, hi, w);
+	if (len < 1 || len > 1000000)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("jl_encode_vector needs a length of 1 to 1000000, finite lo < hi and weight > 0")));
+				 errmsg("jl_encode_vector needs a length of 1 to 1000000")));
 	if (!PG_ARGISNULL(0))
 	{
 		ArrayType  *x = PG_GETARG_ARRAYTYPE_P(0);

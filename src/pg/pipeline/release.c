@@ -68,21 +68,27 @@ ops_of(const JlPipeline *pl)
 }
 
 /* 1. the arguments */
+/*
+ * The rows are read with a snapshot taken after the table is locked and its
+ * declaration checked: a transaction's older snapshot could hold rows that
+ * the checked constraints no longer allow (duplicates of a unit whose
+ * primary key came later).  Checked first, by every entry point.
+ */
 static void
-read_arguments(FunctionCallInfo fcinfo, JlPipeline *pl)
+require_read_committed(const char *who)
 {
-	/*
-	 * The rows are read with a snapshot taken after the table is locked and
-	 * its declaration checked: a transaction's older snapshot could hold
-	 * rows that the checked constraints no longer allow (duplicates of a
-	 * unit whose primary key came later).
-	 */
 	if (IsolationUsesXactSnapshot())
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
-				 errmsg("jl_release runs only at isolation level read committed"),
+				 errmsg("%s runs only at isolation level read committed", who),
 				 errdetail("It reads the rows with a snapshot taken after the table is locked and its declaration checked."),
 				 errhint("SET TRANSACTION ISOLATION LEVEL READ COMMITTED, or call it outside a repeatable read transaction.")));
+}
+
+static void
+read_arguments(FunctionCallInfo fcinfo, JlPipeline *pl)
+{
+	require_read_committed("jl_release");
 	pl->decl.relid = jl_regclass_arg(fcinfo, PROTECTED_ARG, "protected");
 	jl_require_arg(fcinfo, TARGET_ARG, "target");
 	pl->target_name = text_to_cstring(PG_GETARG_TEXT_PP(TARGET_ARG));
@@ -221,11 +227,7 @@ jl_release_dist2_declared(PG_FUNCTION_ARGS)
 	pl.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "jl_release_dist2 must return a record");
-	if (IsolationUsesXactSnapshot())
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
-				 errmsg("jl_release_dist2 runs only at isolation level read committed"),
-				 errdetail("It reads the rows with a snapshot taken after the table is locked and its declaration checked.")));
+	require_read_committed("jl_release_dist2");
 	pl.decl.relid = jl_regclass_arg(fcinfo, 0, "protected");
 	jl_require_arg(fcinfo, 1, "epsilon");
 	pl.epsilon = PG_GETARG_FLOAT8(1);
