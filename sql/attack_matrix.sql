@@ -3,12 +3,15 @@
 -- same refusal (its SQLSTATE, and no charge) or the correct charge.  A
 -- path joins by one row of am_paths, an attack by one row of am_attacks.
 -- Long-format paths read each attack's relation in long format (its name
--- with _l: (unit, attribute, value) rows declared with jl_long).
+-- with _l: (unit, attribute, value) rows declared with jl_long), the graph
+-- path as edges (its name with _e: (unit, u, v) rows declared with
+-- jl_edge).
 -- (0.3.3's jl_release_table released a filtered view, a partition and a
 -- repeated column, and read a row before its charge for kind 'auto'.)
-CREATE TABLE am_paths (path text PRIMARY KEY, call text NOT NULL, long_format boolean NOT NULL DEFAULT false);
+CREATE TABLE am_paths (path text PRIMARY KEY, call text NOT NULL, suffix text NOT NULL DEFAULT '');
 INSERT INTO am_paths VALUES
-  ('sketch, long format', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => 'pinned')$$, true);
+  ('sketch, long format', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => 'pinned')$$, '_l'),
+  ('graph (edges)',       $$SELECT jl_release(%L, %L, 2, jl_graph(r => 2, delta => 1e-3), key => 'pinned')$$, '_e');
 INSERT INTO am_paths (path, call) VALUES
   ('sketch, Laplace',  $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => 'pinned')$$),
   ('sketch, Gaussian', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2, noise => 'gaussian', delta => 1e-7), key => 'pinned')$$),
@@ -31,22 +34,34 @@ BEGIN
   PERFORM jl_protect(name::regclass, 'id', ARRAY[jl_long('attr', 'val', 4, 0, 7)],
                      epsilon_cap => 100, delta_cap => 1e-5);
 END $$;
-SELECT am_table(t), am_long_table(t || '_l')
+CREATE FUNCTION am_edge_table(name text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('CREATE TABLE %I (id int PRIMARY KEY, u int, v int, secret int)', name);
+  EXECUTE format('INSERT INTO %I SELECT i, i %% 50 + 1, (i * 7) %% 50 + 1, i FROM generate_series(1, 50) i', name);
+  PERFORM jl_protect(name::regclass, 'id', ARRAY[jl_edge('u', 'v', 50)],
+                     epsilon_cap => 100, delta_cap => 1e-2);
+END $$;
+SELECT am_table(t), am_long_table(t || '_l'), am_edge_table(t || '_e')
   FROM unnest(ARRAY['am_ok', 'am_empty', 'am_rolled_back', 'am_gen', 'am_unit',
                     'am_rls', 'am_attached', 'am_inherits']) t;
 DELETE FROM am_empty;
 DELETE FROM am_empty_l;
+DELETE FROM am_empty_e;
 -- an attribute redefined as a generated column after the declaration
 ALTER TABLE am_gen DROP COLUMN b;
 ALTER TABLE am_gen ADD COLUMN b int GENERATED ALWAYS AS (id % 3) STORED;
 ALTER TABLE am_gen_l DROP COLUMN val;
 ALTER TABLE am_gen_l ADD COLUMN val float8 GENERATED ALWAYS AS (attr * 2) STORED;
+ALTER TABLE am_gen_e DROP COLUMN v;
+ALTER TABLE am_gen_e ADD COLUMN v int GENERATED ALWAYS AS (id % 50 + 1) STORED;
 -- the unit no longer unique
 ALTER TABLE am_unit DROP CONSTRAINT am_unit_pkey;
 ALTER TABLE am_unit_l DROP CONSTRAINT am_unit_l_pkey;
+ALTER TABLE am_unit_e DROP CONSTRAINT am_unit_e_pkey;
 -- row level security enabled after the declaration
 ALTER TABLE am_rls ENABLE ROW LEVEL SECURITY;
 ALTER TABLE am_rls_l ENABLE ROW LEVEL SECURITY;
+ALTER TABLE am_rls_e ENABLE ROW LEVEL SECURITY;
 -- the table made a partition, or an inheritance child
 CREATE TABLE am_whole (id int PRIMARY KEY, a float8, b int, secret int) PARTITION BY RANGE (id);
 ALTER TABLE am_whole ATTACH PARTITION am_attached FOR VALUES FROM (1) TO (1000);
@@ -56,6 +71,10 @@ CREATE TABLE am_whole_l (id int, attr int, val float8, secret int, PRIMARY KEY (
 ALTER TABLE am_whole_l ATTACH PARTITION am_attached_l FOR VALUES FROM (1) TO (1000);
 CREATE TABLE am_parent_l (id int, attr int, val float8, secret int);
 ALTER TABLE am_inherits_l INHERIT am_parent_l;
+CREATE TABLE am_whole_e (id int PRIMARY KEY, u int, v int, secret int) PARTITION BY RANGE (id);
+ALTER TABLE am_whole_e ATTACH PARTITION am_attached_e FOR VALUES FROM (1) TO (1000);
+CREATE TABLE am_parent_e (id int, u int, v int, secret int);
+ALTER TABLE am_inherits_e INHERIT am_parent_e;
 -- relations never declared (a declaration of them is refused: see
 -- protected_tables): a filtered view, a materialized view, a partition
 CREATE VIEW am_view AS SELECT * FROM am_ok WHERE secret > 40;
@@ -68,6 +87,11 @@ CREATE MATERIALIZED VIEW am_matview_l AS SELECT * FROM am_ok_l;
 CREATE TABLE am_parts_l (id int, attr int, val float8, PRIMARY KEY (id, attr)) PARTITION BY RANGE (id);
 CREATE TABLE am_parts_1_l PARTITION OF am_parts_l FOR VALUES FROM (1) TO (100);
 CREATE TABLE am_undeclared_l (id int, attr int, val float8, PRIMARY KEY (id, attr));
+CREATE VIEW am_view_e AS SELECT * FROM am_ok_e WHERE secret > 40;
+CREATE MATERIALIZED VIEW am_matview_e AS SELECT * FROM am_ok_e;
+CREATE TABLE am_parts_e (id int PRIMARY KEY, u int, v int) PARTITION BY RANGE (id);
+CREATE TABLE am_parts_1_e PARTITION OF am_parts_e FOR VALUES FROM (1) TO (100);
+CREATE TABLE am_undeclared_e (id int PRIMARY KEY, u int, v int);
 
 CREATE TABLE am_attacks (attack text PRIMARY KEY, relation text NOT NULL, expect text NOT NULL);
 INSERT INTO am_attacks VALUES
@@ -100,8 +124,7 @@ BEGIN
       n := n + 1;
       before := am_charges();
       BEGIN
-        EXECUTE format(p.call, CASE WHEN p.long_format THEN a.relation || '_l' ELSE a.relation END,
-                       'am_out_' || n);
+        EXECUTE format(p.call, a.relation || p.suffix, 'am_out_' || n);
         outcome := 'released';
         IF a.relation = 'am_rolled_back' THEN
           -- the output was read; the release is undone
@@ -127,4 +150,4 @@ SELECT count(*) AS cells,
   FROM am_cells c JOIN am_attacks a USING (attack);
 -- the charges of the rolled-back releases stand, marked as not released
 SELECT count(*) AS standing, bool_and(NOT released) AS none_released
-  FROM jl_ledger WHERE event = 'charge' AND dataset IN ('public.am_rolled_back', 'public.am_rolled_back_l');
+  FROM jl_ledger WHERE event = 'charge' AND dataset IN ('public.am_rolled_back', 'public.am_rolled_back_l', 'public.am_rolled_back_e');

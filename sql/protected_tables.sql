@@ -214,7 +214,7 @@ SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('segm
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], neighbor => 'row', row_clip => 1e-200, epsilon_cap => 1)$$) AS row_clip_underflows;
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], neighbor => 'attribute', row_clip => 1, epsilon_cap => 1)$$) AS row_clip_with_attributes;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('sketch', 4, 'rademacher', 'laplace', 0.5, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS forged_mechanism;
-SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('graph', 4, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS unknown_mechanism;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('telepathy', 4, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS unknown_mechanism;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1e-300, jl_sketch(k => 4), key => 'pinned')$$) AS epsilon_too_small;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 100, jl_sketch(k => 4), key => 'pinned')$$) AS past_the_cap;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_id', 1, jl_sketch(k => 4), key => 'pinned')$$) AS target_exists;

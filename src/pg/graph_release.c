@@ -43,6 +43,7 @@
 #include "pg/registry.h"
 #include "pg/release_names.h"
 #include "pg/strong_random.h"
+#include "pg/graph_release.h"
 
 PG_FUNCTION_INFO_V1(jl_release_graph);
 
@@ -58,43 +59,6 @@ PG_FUNCTION_INFO_V1(jl_release_graph);
 
 #define PROGRESS_SECONDS 5.0
 
-typedef struct GraphRelease
-{
-	Oid			nsp;
-	Oid			source;
-	char	   *source_q;
-	char	   *u,
-			   *v;
-	char	   *target_name;
-	Oid			target_nsp;
-	char	   *target_rel;
-	char	   *target_q;
-	Oid			target;
-	char	   *dataset;
-	bool		dataset_given;
-	int64		ledger_id;
-	int			n,
-				r;
-	double		epsilon,
-				delta;
-	/* calibration, from public inputs */
-	double		rho,			/* the accountant's whitened bound */
-				w0,				/* the paper's w: 2 / rho^2 */
-				w,				/* the overlay weight of the release */
-				w_delta,		/* delta computed at w (with the margin) */
-				w_paper,
-				step;			/* the sketches' grid */
-	/* the release */
-	double	   *S;				/* n x r, vertex-major */
-	double	   *z;				/* r scratch */
-	double		c;				/* sqrt(1 - w/n): an edge's term */
-	int64		rows,			/* edge rows read, and distinct edges (never recorded) */
-				distinct;
-	int64		prev_a,
-				prev_b;
-	instr_time	start,
-				last_report;
-} GraphRelease;
 
 static void
 require(FunctionCallInfo fcinfo, int n, const char *what)
@@ -103,12 +67,6 @@ require(FunctionCallInfo fcinfo, int n, const char *what)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not be NULL", what)));
-}
-
-static bool
-integer_type(Oid t)
-{
-	return t == INT2OID || t == INT4OID || t == INT8OID;
 }
 
 static void
@@ -131,12 +89,12 @@ read_arguments(FunctionCallInfo fcinfo, GraphRelease *gr)
 	require(fcinfo, V_ARG, "v");
 	gr->v = text_to_cstring(PG_GETARG_TEXT_PP(V_ARG));
 	jl_column_of(gr->source, gr->u, &t);
-	if (!integer_type(t))
+	if (!jl_integer_type(t))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("column \"%s\" must be smallint, integer or bigint", jl_msg_str(gr->u))));
 	jl_column_of(gr->source, gr->v, &t);
-	if (!integer_type(t))
+	if (!jl_integer_type(t))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("column \"%s\" must be smallint, integer or bigint", jl_msg_str(gr->v))));
@@ -174,9 +132,8 @@ read_arguments(FunctionCallInfo fcinfo, GraphRelease *gr)
 		text_to_cstring(PG_GETARG_TEXT_PP(DATASET_ARG));
 }
 
-/* n x r sketch entries within the stated bound, before any allocation */
-static void
-check_memory(const GraphRelease *gr)
+void
+jl_graph_check_memory(const GraphRelease *gr)
 {
 	if ((Size) gr->n * (Size) gr->r > JL_COV_MAX_ENTRIES)
 		ereport(ERROR,
@@ -227,6 +184,16 @@ calibrate(GraphRelease *gr)
 	/* a hair up, so that rounding cannot cross the bisection's end */
 	gr->w0 = jl_graph_w0(gr->rho) * (1.0 + 1e-12);
 	gr->w_paper = jl_graph_w_paper(gr->r, gr->epsilon, gr->delta);
+	jl_graph_set_weight(gr);
+	/* checked again for this release: the bound holds at the weight used */
+	gr->w_delta = jl_graph_delta(gr->r, jl_graph_edge_rho(gr->n, gr->w), gr->epsilon);
+	if (!(gr->w_delta <= gr->delta))
+		elog(ERROR, "the graph accountant's weight does not meet delta");
+}
+
+void
+jl_graph_set_weight(GraphRelease *gr)
+{
 	if (!(gr->w0 < gr->n))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -236,10 +203,6 @@ calibrate(GraphRelease *gr)
 						 ceil(gr->w0))));
 	gr->w = jl_graph_weight(gr->n, gr->w0);
 	gr->c = sqrt(1.0 - gr->w / gr->n);
-	/* checked again for this release: the bound holds at the weight used */
-	gr->w_delta = jl_graph_delta(gr->r, jl_graph_edge_rho(gr->n, gr->w), gr->epsilon);
-	if (!(gr->w_delta <= gr->delta))
-		elog(ERROR, "the graph accountant's weight does not meet delta");
 }
 
 static void
@@ -300,6 +263,8 @@ endpoint(TupleTableSlot *slot, int att, GraphRelease *gr, const char *col)
 	bool		isnull;
 	int64		x = DatumGetInt64(slot_getattr(slot, att, &isnull));
 
+	if (gr->skip_invalid)
+		return isnull || x < 1 || x > gr->n ? 0 : x;
 	if (isnull)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -340,7 +305,9 @@ edge_receive(TupleTableSlot *slot, DestReceiver *self)
 				a = Min(x, y),
 				b = Max(x, y);
 
-	if (a == b)
+	if (gr->skip_invalid && (a == 0 || a == b))
+		a = b = 0;				/* no edge; still a row */
+	else if (a == b)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("edge (%lld, %lld) is a self-loop", (long long) x, (long long) y),
@@ -348,7 +315,7 @@ edge_receive(TupleTableSlot *slot, DestReceiver *self)
 				 errhint("Filter self-loops out of the edge table, e.g. with a view.")));
 	gr->rows++;
 	/* rows arrive ordered by (least, greatest): a repeat follows its first */
-	if (a != gr->prev_a || b != gr->prev_b)
+	if (a != 0 && (a != gr->prev_a || b != gr->prev_b))
 	{
 		jl_graph_add_edge(jl_strong_random(), gr->S, gr->r, (int) (a - 1), (int) (b - 1), gr->c, gr->z);
 		gr->distinct++;
@@ -364,15 +331,10 @@ edge_receive(TupleTableSlot *slot, DestReceiver *self)
 }
 
 static void
-stream_edges(GraphRelease *gr)
+stream_edges(GraphRelease *gr, const char *sql)
 {
 	EdgeReceiver er;
 	SPIExecuteOptions opts;
-	char	   *u = psprintf("%s::pg_catalog.int8", quote_identifier(gr->u)),
-			   *v = psprintf("%s::pg_catalog.int8", quote_identifier(gr->v));
-	char	   *sql = psprintf("SELECT %s, %s FROM %s "
-							   "ORDER BY pg_catalog.int8smaller(%s, %s), pg_catalog.int8larger(%s, %s)",
-							   u, v, gr->source_q, u, v, u, v);
 
 	memset(&er, 0, sizeof(er));
 	er.pub.receiveSlot = edge_receive;
@@ -391,17 +353,36 @@ stream_edges(GraphRelease *gr)
 }
 
 
-static int64
-record_release(GraphRelease *gr)
+void
+jl_graph_write(GraphRelease *gr, const char *edges_sql)
+{
+	double	   *mean;
+
+	gr->S = palloc(sizeof(double) * (Size) gr->n * gr->r);
+	gr->z = palloc(sizeof(double) * (Size) gr->r);
+	mean = palloc(sizeof(double) * (Size) gr->r);
+	gr->target = jl_create_vector_table(gr->target_q, gr->target_nsp, gr->target_rel, "vertex", "sketch");
+	jl_graph_overlay(jl_strong_random(), gr->S, gr->n, gr->r, gr->w, mean);
+	explicit_bzero(mean, sizeof(double) * (Size) gr->r);
+	stream_edges(gr, edges_sql);
+	explicit_bzero(gr->z, sizeof(double) * (Size) gr->r);
+	/* a power of two, so that the rounded values are exact multiples */
+	gr->step = ldexp(1.0, ilogb(Max(sqrt(gr->w), 1.0)) - 30);
+	jl_cov_round(gr->S, (Size) gr->n * gr->r, gr->step);
+	jl_fill_vector_table(gr->target_q, "vertex", "sketch", gr->S, gr->n, gr->r);
+}
+
+int64
+jl_graph_record(GraphRelease *gr)
 {
 	StringInfoData info;
 	JlRegistryRecord rec;
 
 	initStringInfo(&info);
 	appendStringInfo(&info, "{\"mechanism\": \"graph\", \"kind\": \"blocki\", \"noise\": \"jl_graph\", "
-					 "\"neighbor\": \"edge\", \"calibration\": \"exact accountant\", "
+					 "\"neighbor\": \"%s\", \"calibration\": \"%s\", "
 					 "\"d\": %d, \"k\": %d, \"r\": %d, \"n\": %d",
-					 gr->n, gr->r, gr->r, gr->n);
+					 gr->neighbor, gr->calibration, gr->n, gr->r, gr->r, gr->n);
 	jl_json_num(&info, "epsilon", gr->epsilon);
 	jl_json_num(&info, "delta", gr->delta);
 	jl_json_num(&info, "bound", 1.0);
@@ -414,7 +395,10 @@ record_release(GraphRelease *gr)
 	jl_json_num(&info, "w_paper", gr->w_paper);
 	jl_json_num(&info, "accountant_margin", JL_COV_DELTA_MARGIN);
 	appendStringInfoString(&info, ", \"edges\": \"a set: repeats and reversed pairs merged; the number of edges is not recorded\""
-						   ", \"y\": \"iid N(0,1) from pg_strong_random, Box-Muller, never stored\"}");
+						   ", \"y\": \"iid N(0,1) from pg_strong_random, Box-Muller, never stored\"");
+	if (gr->extra_info)
+		appendStringInfo(&info, ", %s", gr->extra_info);
+	appendStringInfoChar(&info, '}');
 
 	rec.source = gr->source_q;
 	rec.target = gr->target;
@@ -437,33 +421,29 @@ Datum
 jl_release_graph(PG_FUNCTION_ARGS)
 {
 	GraphRelease gr;
-	double	   *mean;
+	char	   *u,
+			   *v;
 	int64		id;
 
 	memset(&gr, 0, sizeof(gr));
 	gr.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	jl_budget_require_current(gr.nsp);
 	read_arguments(fcinfo, &gr);
-	check_memory(&gr);
+	jl_graph_check_memory(&gr);
 	calibrate(&gr);
 	jl_resolve_target(gr.target_name, &gr.target_nsp, &gr.target_rel, &gr.target_q);
 	jl_check_target_creatable(gr.target_nsp, gr.target_rel);
 	charge_budget(&gr);
+	gr.neighbor = "edge";
+	gr.calibration = "exact accountant";
 
-	gr.S = palloc(sizeof(double) * (Size) gr.n * gr.r);
-	gr.z = palloc(sizeof(double) * (Size) gr.r);
-	mean = palloc(sizeof(double) * (Size) gr.r);
+	u = psprintf("%s::pg_catalog.int8", quote_identifier(gr.u));
+	v = psprintf("%s::pg_catalog.int8", quote_identifier(gr.v));
 	SPI_connect();
-	gr.target = jl_create_vector_table(gr.target_q, gr.target_nsp, gr.target_rel, "vertex", "sketch");
-	jl_graph_overlay(jl_strong_random(), gr.S, gr.n, gr.r, gr.w, mean);
-	explicit_bzero(mean, sizeof(double) * (Size) gr.r);
-	stream_edges(&gr);
-	explicit_bzero(gr.z, sizeof(double) * (Size) gr.r);
-	/* a power of two, so that the rounded values are exact multiples */
-	gr.step = ldexp(1.0, ilogb(Max(sqrt(gr.w), 1.0)) - 30);
-	jl_cov_round(gr.S, (Size) gr.n * gr.r, gr.step);
-	jl_fill_vector_table(gr.target_q, "vertex", "sketch", gr.S, gr.n, gr.r);
-	id = record_release(&gr);
+	jl_graph_write(&gr, psprintf("SELECT %s, %s FROM %s "
+								 "ORDER BY pg_catalog.int8smaller(%s, %s), pg_catalog.int8larger(%s, %s)",
+								 u, v, gr.source_q, u, v, u, v));
+	id = jl_graph_record(&gr);
 	SPI_finish();
 	PG_RETURN_INT64(id);
 }

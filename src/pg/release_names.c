@@ -38,6 +38,12 @@ jl_numeric_type(Oid t)
 		t == INT8OID || t == NUMERICOID;
 }
 
+bool
+jl_integer_type(Oid t)
+{
+	return t == INT2OID || t == INT4OID || t == INT8OID;
+}
+
 void
 jl_resolve_target(const char *name, Oid *nsp, char **rel, char **quoted)
 {

@@ -14,6 +14,9 @@ extern AttrNumber jl_column_of(Oid relid, const char *name, Oid *type);
 /* A numeric type a vector element can be cast from to float8. */
 extern bool jl_numeric_type(Oid t);
 
+/* smallint, integer or bigint */
+extern bool jl_integer_type(Oid t);
+
 /*
  * The schema and name a target table (name as given, optionally
  * schema-qualified) is created with, and the name quoted; ERROR on a name

@@ -33,3 +33,7 @@ CREATE TABLE fz_protected_long AS SELECT id AS u, attr, val FROM fz_src;
 ALTER TABLE fz_protected_long ADD PRIMARY KEY (u, attr);
 SELECT d FROM jl_protect('fz_protected_long', 'u', ARRAY[jl_long('attr', 'val', 4, 0, 9)],
                          epsilon_cap => 1e12, delta_cap => 0.5);
+CREATE TABLE fz_protected_edges AS SELECT i AS id, i % 40 + 1 AS u, (i * 7) % 41 AS v FROM generate_series(1, 60) i;
+ALTER TABLE fz_protected_edges ADD PRIMARY KEY (id);
+SELECT d FROM jl_protect('fz_protected_edges', 'id', ARRAY[jl_edge('u', 'v', 40)],
+                         epsilon_cap => 1e12, delta_cap => 0.5);

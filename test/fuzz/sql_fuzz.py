@@ -62,7 +62,8 @@ HOSTILE = {
                "array_fill('a'::text, ARRAY[1000])", "'{{a,b},{c,a}}'", "'{x,a}'"],
     "regclass": ["NULL", "99999999::oid::regclass", "'fz_view'", "'fz_part_1'", "'fz_parted'",
                  "'pg_class'", "'fz_rel'", "'fz_cov_rel'", "'fz_graph_rel'", "'fz_edges'",
-                 "'fz_src'", "'jldp_ledger'", "0::oid::regclass", "'fz_protected'", "'fz_protected_long'"],
+                 "'fz_src'", "'jldp_ledger'", "0::oid::regclass", "'fz_protected'", "'fz_protected_long'",
+                 "'fz_protected_edges'"],
     "regrole": ["NULL", "'postgres'", "'pg_monitor'", "0::oid::regrole"],
     "bytea": ["NULL", "'\\x'", "'\\x00'", "decode(repeat('ab', 32), 'hex')",
               "decode(repeat('cd', 1000), 'hex')"],
@@ -81,7 +82,8 @@ HOSTILE = {
                      "ROW('a','numeric','NaN',1,1,NULL,NULL,NULL)::jl_attribute",
                      "ROW('x','vector',0,1,1e-300,NULL,2147483647,NULL)::jl_attribute",
                      "ROW('val','long',0,1,1,NULL,2147483647,'attr')::jl_attribute",
-                     "jl_long('attr', 'val', 4, 0, 9)"],
+                     "jl_long('attr', 'val', 4, 0, 9)", "jl_edge('u', 'v', 40)",
+                     "ROW('u','edge',NULL,NULL,1,NULL,2147483647,'v')::jl_attribute"],
     "jl_attribute[]": ["NULL", "'{}'", "ARRAY[jl_numeric('a', 0, 7)]",
                        "ARRAY[jl_numeric('a', 0, 7), jl_numeric('a', 0, 7)]",
                        "ARRAY[ROW('a','numeric',0,1e308,1,NULL,NULL,NULL)::jl_attribute]",
@@ -90,7 +92,8 @@ HOSTILE = {
                        "ARRAY[jl_long('attr', 'val', 2147483647, 0, 9)]", "ARRAY[jl_long('attr', 'val', 4, 0, 9)]",
                        "ARRAY[jl_category('u', ARRAY(SELECT g::text FROM generate_series(1, 1000) g))]",
                        "ARRAY[NULL::jl_attribute]", "ARRAY[[jl_numeric('a', 0, 7)]]",
-                       "ARRAY[jl_numeric('id', 0, 7)]", "ARRAY[jl_vector('x', 4, 0, 7)]"],
+                       "ARRAY[jl_numeric('id', 0, 7)]", "ARRAY[jl_vector('x', 4, 0, 7)]",
+                       "ARRAY[jl_edge('u', 'v', 40)]", "ARRAY[jl_edge('u', 'v', 1000000)]"],
     "jl_mechanism": ["NULL", "jl_sketch(k => 4)", "jl_sketch(kind => 'identity')",
                      "ROW('sketch', -1, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL)::jl_mechanism",
                      "ROW('sketch', 10000, 'gaussian', 'gaussian', 1e-300, 'classic', NULL, NULL, NULL)::jl_mechanism",
@@ -98,7 +101,9 @@ HOSTILE = {
                      "jl_covariance_mechanism(8, 1e-6)", "jl_covariance_mechanism(100000, 1e-300, 'auto', 'product')",
                      "ROW('covariance', NULL, NULL, NULL, 0.5, NULL, 2147483647, 'auto', 'gram')::jl_mechanism",
                      "jl_sketch(k => 4, noise => 'gaussian', delta => 0.4)",
-                     "jl_sketch(k => 10000, kind => 'gaussian')"],
+                     "jl_sketch(k => 10000, kind => 'gaussian')", "jl_graph(8, 1e-3)",
+                     "jl_graph(100000, 1e-300)",
+                     "ROW('graph', NULL, NULL, NULL, 0.5, NULL, 2147483647, NULL, NULL)::jl_mechanism"],
 }
 
 # a plausible value by argument name, then by type
@@ -123,7 +128,7 @@ PLAUSIBLE_NAME = {
     "attributes": "ARRAY[jl_numeric('a', 0, 7), jl_numeric('b', 0, 5), jl_vector('x', 4, 0, 7)]",
     "mechanism": "jl_sketch(k => 4)", "protected": "'fz_protected'", "row_clip": "NULL",
     "lo": "0", "hi": "7", "weight": "1", "categories": "'{a,b}'", "length": "4",
-    "column_name": "'a'",
+    "column_name": "'a'", "vertices": "40", "note": "'fuzz'",
 }
 PLAUSIBLE_TYPE = {
     "double precision": "1", "integer": "2", "bigint": "2", "double precision[]": "'{1,2,3,4}'",

@@ -78,8 +78,8 @@ absent(HeapTupleHeader th, const JlAttrDecl *a, const char *name, const char *en
 	if (!isnull)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("attribute \"%s\": a %s attribute has no %s", jl_msg_str(a->column),
-						encoding, name),
+				 errmsg("attribute \"%s\": %s %s attribute has no %s", jl_msg_str(a->column),
+						encoding[0] == 'e' ? "an" : "a", encoding, name),
 				 errhint("Build attributes with jl_numeric, jl_category or jl_vector.")));
 }
 
@@ -168,7 +168,7 @@ jl_attribute_read(Datum composite, JlAttrDecl *a)
 				 errhint("Build attributes with jl_numeric, jl_category or jl_vector.")));
 	enc = DatumGetCString(DirectFunctionCall1(enum_out, v));
 	read_weight(th, a);
-	if (strcmp(enc, "long") != 0)
+	if (strcmp(enc, "long") != 0 && strcmp(enc, "edge") != 0)
 		absent(th, a, "attribute_column", enc);
 	if (strcmp(enc, "numeric") == 0)
 	{
@@ -205,6 +205,30 @@ jl_attribute_read(Datum composite, JlAttrDecl *a)
 					 errmsg("attribute \"%s\": attribute_column must not be NULL", jl_msg_str(a->column))));
 		a->attr_column = TextDatumGetCString(v);
 		return;
+	}
+	else if (strcmp(enc, "edge") == 0)
+	{
+		a->kind = JL_ATTR_EDGE;
+		absent(th, a, "lo", enc);
+		absent(th, a, "hi", enc);
+		absent(th, a, "categories", enc);
+		if (a->weight != 1.0)
+			refuse_attr(a, "an edge has weight 1", "Build edges with jl_edge(u, v, vertices).");
+		v = field(th, "length", &isnull);
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("edge (%s, ...): vertices must not be NULL", jl_msg_str(a->column))));
+		a->length = DatumGetInt32(v);
+		if (a->length < 2 || a->length > JL_MAX_VECTOR_LENGTH)
+			refuse_attr(a, psprintf("vertices must lie within [2, %d]", JL_MAX_VECTOR_LENGTH),
+						"The graph's vertices are 1 to vertices, public by declaration.");
+		v = field(th, "attribute_column", &isnull);
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("edge (%s, ...): the second endpoint must not be NULL", jl_msg_str(a->column))));
+		a->attr_column = TextDatumGetCString(v);
 	}
 	else
 	{
@@ -348,7 +372,7 @@ bind_long(JlDeclaration *decl)
 				 errmsg("value column \"%s\" is %s, not a number", jl_msg_str(a->column),
 						format_type_be(a->type))));
 	a->attr_att = declared_column(decl->relid, a->attr_column, "attribute column", &a->attr_type);
-	if (a->attr_type != INT2OID && a->attr_type != INT4OID && a->attr_type != INT8OID)
+	if (!jl_integer_type(a->attr_type))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("attribute column \"%s\" is %s, not an integer", jl_msg_str(a->attr_column),
@@ -382,6 +406,61 @@ bind_long(JlDeclaration *decl)
 	decl->d = a->length;
 }
 
+/*
+ * An edge table: the declaration's only attribute, two integer columns
+ * (the endpoints) apart from the unit; the unit unique, so that each edge
+ * row is one unit and a release protects one edge row replaced.  d is the
+ * vertices: an edge's encoded row is its incidence vector.
+ */
+static void
+bind_edge(JlDeclaration *decl)
+{
+	JlAttrDecl *a = &decl->attrs[0];
+
+	if (decl->nattrs != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("an edge (jl_edge) is the only attribute of its declaration")));
+	a->att = declared_column(decl->relid, a->column, "endpoint", &a->type);
+	a->attr_att = declared_column(decl->relid, a->attr_column, "endpoint", &a->attr_type);
+	if (!jl_integer_type(a->type) || !jl_integer_type(a->attr_type))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("the endpoints \"%s\" and \"%s\" must be smallint, integer or bigint",
+						jl_msg_str(a->column), jl_msg_str(a->attr_column)),
+				 errhint("The vertices are numbered 1 to vertices.")));
+	if (a->att == decl->unit_att || a->attr_att == decl->unit_att || a->att == a->attr_att)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the unit and the two endpoints must be three columns")));
+	if (!decl->row || !isnan(decl->row_clip))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("an edge table's neighbours are rows, without a row clip"),
+				 errdetail("A release protects one edge row replaced by any other; an edge's incidence row has a fixed norm."),
+				 errhint("Leave neighbor and row_clip out.")));
+	decl->spans = palloc(sizeof(JlAttrSpan));
+	decl->spans[0].encoding = JL_ENCODING_NUMERIC;
+	decl->spans[0].offset = 0;
+	decl->spans[0].width = a->length;
+	decl->spans[0].weight = 1.0;
+	decl->d = a->length;
+}
+
+/* the unit: one row each, by a constraint */
+static void
+require_unique_unit(const JlDeclaration *decl)
+{
+	if (!jl_column_unique(decl->relid, decl->unit_att))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("unit \"%s\" of %s is not unique by a constraint", jl_msg_str(decl->unit),
+						jl_msg_str(get_rel_name(decl->relid))),
+				 errdetail("Each row is one privacy unit only if a primary key, or a unique constraint or index on a NOT NULL column, promises it."),
+				 errhint("ALTER TABLE %s ADD PRIMARY KEY (%s).", jl_msg_str(get_rel_name(decl->relid)),
+						 jl_msg_str(decl->unit))));
+}
+
 void
 jl_declaration_bind(JlDeclaration *decl)
 {
@@ -394,23 +473,29 @@ jl_declaration_bind(JlDeclaration *decl)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a protected table declares at least one attribute")));
-	decl->long_format = false;
+	decl->long_format = decl->edges = false;
 	for (i = 0; i < decl->nattrs; i++)
+	{
 		if (decl->attrs[i].kind == JL_ATTR_LONG)
 			decl->long_format = true;
+		if (decl->attrs[i].kind == JL_ATTR_EDGE)
+			decl->edges = true;
+	}
+	if (decl->long_format && decl->edges)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("long-format rows and an edge cannot be declared together")));
 	if (decl->long_format)
 	{
 		bind_long(decl);
 		return;
 	}
-	if (!jl_column_unique(decl->relid, decl->unit_att))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("unit \"%s\" of %s is not unique by a constraint", jl_msg_str(decl->unit),
-						jl_msg_str(get_rel_name(decl->relid))),
-				 errdetail("Each row is one privacy unit only if a primary key, or a unique constraint or index on a NOT NULL column, promises it."),
-				 errhint("ALTER TABLE %s ADD PRIMARY KEY (%s).", jl_msg_str(get_rel_name(decl->relid)),
-						 jl_msg_str(decl->unit))));
+	require_unique_unit(decl);
+	if (decl->edges)
+	{
+		bind_edge(decl);
+		return;
+	}
 	decl->spans = palloc(sizeof(JlAttrSpan) * decl->nattrs);
 	for (i = 0; i < decl->nattrs; i++)
 	{
@@ -648,6 +733,8 @@ append_encoded(StringInfo b, const char *fn, const JlAttrDecl *a)
 		case JL_ATTR_VECTOR:
 			appendStringInfo(b, "%s.jl_encode_vector(%s, %d", fn, col, a->length);
 			break;
+		case JL_ATTR_EDGE:
+			elog(ERROR, "an edge is read by its own query");
 	}
 	appendStringInfoString(b, ", ");
 	append_float(b, a->lo);
@@ -690,6 +777,22 @@ jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl)
 						 v.data, from_only(decl), decl->relation_q);
 		return b.data;
 	}
+	if (decl->edges)
+	{
+		const JlAttrDecl *a = &decl->attrs[0];
+		char	   *u = psprintf("%s::pg_catalog.int8", quote_identifier(a->column)),
+				   *v = psprintf("%s::pg_catalog.int8", quote_identifier(a->attr_column)),
+				   *ok = psprintf("%s OPERATOR(pg_catalog.<>) %s AND %s OPERATOR(pg_catalog.>=) 1 AND %s OPERATOR(pg_catalog.>=) 1 "
+								  "AND %s OPERATOR(pg_catalog.<=) %d AND %s OPERATOR(pg_catalog.<=) %d",
+								  u, v, u, v, u, a->length, v, a->length);
+
+		/* NULL endpoints make ok NULL: not an edge either */
+		appendStringInfo(&b, "SELECT %s, CASE WHEN %s THEN pg_catalog.int8smaller(%s, %s) END, "
+						 "CASE WHEN %s THEN pg_catalog.int8larger(%s, %s) END FROM %s%s",
+						 quote_identifier(decl->unit), ok, u, v, ok, u, v, from_only(decl),
+						 decl->relation_q);
+		return b.data;
+	}
 	appendStringInfo(&b, "SELECT %s, ", quote_identifier(decl->unit));
 	for (i = 1; i < decl->nattrs; i++)
 		appendStringInfoString(&b, "pg_catalog.array_cat(");
@@ -721,6 +824,9 @@ jl_declaration_describe(const JlDeclaration *decl)
 		if (a->kind == JL_ATTR_LONG)
 			appendStringInfo(&b, "%s in [%g, %g] by %s (d = %d)", a->column, a->lo, a->hi,
 							 a->attr_column, a->length);
+		else if (a->kind == JL_ATTR_EDGE)
+			appendStringInfo(&b, "edges (%s, %s) of vertices 1..%d", a->column, a->attr_column,
+							 a->length);
 		else if (a->kind == JL_ATTR_CATEGORY)
 			appendStringInfo(&b, "%s (%d categories)", a->column, a->ncategories);
 		else if (a->kind == JL_ATTR_VECTOR)
@@ -753,7 +859,8 @@ jl_declaration_json(const JlDeclaration *decl)
 		escape_json(&b, a->column);
 		appendStringInfo(&b, ", \"encoding\": \"%s\"", a->kind == JL_ATTR_NUMERIC ? "numeric" :
 						 (a->kind == JL_ATTR_CATEGORY ? "category" :
-						  (a->kind == JL_ATTR_LONG ? "long" : "vector")));
+						  (a->kind == JL_ATTR_LONG ? "long" :
+						   (a->kind == JL_ATTR_EDGE ? "edge" : "vector"))));
 		if (a->kind == JL_ATTR_CATEGORY)
 		{
 			appendStringInfoString(&b, ", \"categories\": [");
@@ -764,6 +871,11 @@ jl_declaration_json(const JlDeclaration *decl)
 				escape_json(&b, a->categories[j]);
 			}
 			appendStringInfoChar(&b, ']');
+		}
+		else if (a->kind == JL_ATTR_EDGE)
+		{
+			appendStringInfo(&b, ", \"vertices\": %d, \"endpoint\": ", a->length);
+			escape_json(&b, a->attr_column);
 		}
 		else
 		{

@@ -25,8 +25,10 @@ typedef enum JlAttrKind
 	JL_ATTR_NUMERIC,
 	JL_ATTR_CATEGORY,
 	JL_ATTR_VECTOR,
-	JL_ATTR_LONG				/* long-format rows: column is the value
+	JL_ATTR_LONG,				/* long-format rows: column is the value
 								 * column, attr_column the attribute's */
+	JL_ATTR_EDGE				/* an edge table: column and attr_column
+								 * are its endpoints, length the vertices */
 } JlAttrKind;
 
 /* one declared attribute */
@@ -39,12 +41,12 @@ typedef struct JlAttrDecl
 	double		weight;
 	int			ncategories;	/* category */
 	char	  **categories;
-	int			length;			/* vector; long: d */
-	char	   *attr_column;	/* long */
+	int			length;			/* vector; long: d; edge: the vertices */
+	char	   *attr_column;	/* long; edge: the second endpoint */
 	/* bound to the relation */
 	AttrNumber	att;
 	Oid			type;
-	AttrNumber	attr_att;		/* long */
+	AttrNumber	attr_att;		/* long, edge */
 	Oid			attr_type;
 } JlAttrDecl;
 
@@ -66,6 +68,7 @@ typedef struct JlDeclaration
 	JlAttrSpan *spans;			/* one per attribute, in order */
 	int64		d;				/* encoded width: the sum of the spans */
 	bool		long_format;	/* one jl_long attribute: a unit is its rows */
+	bool		edges;			/* one jl_edge attribute: a unit is an edge */
 	bool		row;			/* neighbours: a unit's row (else one attribute) */
 	double		row_clip;		/* L2 norm of the encoded row, NaN if none */
 } JlDeclaration;
@@ -120,7 +123,9 @@ extern void jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl);
  * attribute read through its encoding (jl_encode_number, _category,
  * _vector), names quoted, functions schema-qualified.  Long format:
  * SELECT unit, attribute (int8), the encoded value FROM the relation
- * ORDER BY unit, each unit's rows together.
+ * ORDER BY unit, each unit's rows together.  Edges: SELECT unit, the
+ * smaller endpoint, the larger (int8), both NULL unless the edge is two
+ * distinct vertices within 1..n; every row, each unit once.
  */
 extern char *jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl);
 

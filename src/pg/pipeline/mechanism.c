@@ -65,7 +65,7 @@ absent(HeapTupleHeader th, const char *who, const char *const *names)
 		(void) field(th, *names, &isnull);
 		if (!isnull)
 			refuse(who, psprintf("%s does not go with this mechanism", *names),
-				   "Build the mechanism with its constructor: jl_sketch(...) or jl_covariance_mechanism(...).");
+				   "Build the mechanism with its constructor: jl_sketch(...), jl_covariance_mechanism(...) or jl_graph(...).");
 	}
 }
 
@@ -143,6 +143,29 @@ read_covariance(HeapTupleHeader th, JlCovarianceSpec *spec)
 	spec->gram = strcmp(label(v), "gram") == 0;
 }
 
+static void
+read_graph(HeapTupleHeader th, JlGraphSpec *spec)
+{
+	static const char *const others[] = {"k", "kind", "noise", "calibration", "lift", "method", NULL};
+	bool		isnull;
+	Datum		v;
+
+	absent(th, "jl_graph", others);
+	v = required(th, "jl_graph", "r");
+	spec->r = DatumGetInt32(v);
+	if (spec->r < 1 || spec->r > JL_COV_MAX_R)
+		refuse("jl_graph", psprintf("r must be between 1 and %d, not %d", JL_COV_MAX_R, spec->r), NULL);
+	v = field(th, "delta", &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("jl_graph: delta must not be NULL"),
+				 errhint("The graph release is (epsilon, delta)-DP with delta > 0; choose delta well below 1/n.")));
+	spec->delta = DatumGetFloat8(v);
+	if (!(spec->delta > 0.0 && spec->delta < 1.0))
+		jl_report_status(JL_ERR_DELTA);
+}
+
 void
 jl_mechanism_read(Datum composite, JlMechanismSpec *spec)
 {
@@ -164,11 +187,16 @@ jl_mechanism_read(Datum composite, JlMechanismSpec *spec)
 		spec->kind = JL_MECHANISM_COVARIANCE;
 		read_covariance(th, &spec->covariance);
 	}
+	else if (strcmp(name, "graph") == 0)
+	{
+		spec->kind = JL_MECHANISM_GRAPH;
+		read_graph(th, &spec->graph);
+	}
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown mechanism \"%s\"", name),
-				 errhint("Build the mechanism with its constructor: jl_sketch(k => 20), or jl_covariance_mechanism(r => 100, delta => 1e-6).")));
+				 errhint("Build the mechanism with its constructor: jl_sketch(k => 20), jl_covariance_mechanism(r => 100, delta => 1e-6), or jl_graph(r => 100, delta => 1e-6).")));
 }
 
 /* jl_mechanism_checked(jl_mechanism) RETURNS jl_mechanism */

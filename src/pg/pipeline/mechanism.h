@@ -1,6 +1,7 @@
 /*
  * mechanism.h - the mechanisms a protected table is released with, as
- * their constructors build them (jl_sketch, jl_covariance_mechanism) and as the pipeline reads them
+ * their constructors build them (jl_sketch, jl_covariance_mechanism,
+ * jl_graph) and as the pipeline reads them
  * back: every check made in one place, when the value is built and again
  * when it is used (a composite can be written by hand).
  */
@@ -31,10 +32,18 @@ typedef struct JlCovarianceSpec
 	bool		gram;
 } JlCovarianceSpec;
 
+/* jl_graph: Blocki et al.'s cut release of an edge table (jl_edge) */
+typedef struct JlGraphSpec
+{
+	int			r;
+	double		delta;
+} JlGraphSpec;
+
 typedef enum JlMechanismKind
 {
 	JL_MECHANISM_SKETCH,
-	JL_MECHANISM_COVARIANCE
+	JL_MECHANISM_COVARIANCE,
+	JL_MECHANISM_GRAPH
 } JlMechanismKind;
 
 typedef struct JlMechanismSpec
@@ -42,6 +51,7 @@ typedef struct JlMechanismSpec
 	JlMechanismKind kind;
 	JlSketchSpec sketch;
 	JlCovarianceSpec covariance;
+	JlGraphSpec graph;
 } JlMechanismSpec;
 
 /* A jl_mechanism value, checked (ERROR naming what is wrong). */

@@ -56,6 +56,7 @@ typedef struct JlMechanismOps
 extern const JlMechanismOps jl_sketch_ops;
 extern const JlMechanismOps jl_covariance_ops;
 extern const JlMechanismOps jl_dist2_ops;
+extern const JlMechanismOps jl_graph_ops;
 
 /* dist2's value (dist2.c), for jl_release_dist2 over a protected table */
 typedef struct JlDist2Value

@@ -16,7 +16,7 @@
  *   6. record the release, with the guarantee that holds and what it does
  *      not protect.
  *
- * A mechanism (pipeline.h: sketch.c, covariance.c) supplies its checks
+ * A mechanism (pipeline.h: sketch.c, covariance.c, graph.c, dist2.c) supplies its checks
  * (mechanism.c), its calibration, its arithmetic and its record; nothing
  * else of a release is written twice.
  */
@@ -64,7 +64,33 @@ jl_pipeline_not_protected(StringInfo b, const JlPipeline *pl)
 static const JlMechanismOps *
 ops_of(const JlPipeline *pl)
 {
-	return pl->spec.kind == JL_MECHANISM_COVARIANCE ? &jl_covariance_ops : &jl_sketch_ops;
+	switch (pl->spec.kind)
+	{
+		case JL_MECHANISM_COVARIANCE:
+			return &jl_covariance_ops;
+		case JL_MECHANISM_GRAPH:
+			return &jl_graph_ops;
+		default:
+			return &jl_sketch_ops;
+	}
+}
+
+/* an edge table is released with jl_graph, and jl_graph releases only one */
+static void
+check_shape(const JlPipeline *pl, const JlMechanismOps *ops)
+{
+	if (pl->decl.edges && ops != &jl_graph_ops)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s is declared as edges (jl_edge): it is released with jl_graph",
+						pl->decl.relation_q),
+				 errhint("mechanism => jl_graph(r => 100, delta => 1e-6).")));
+	if (!pl->decl.edges && ops == &jl_graph_ops)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("jl_graph releases a table declared as edges, and %s is not",
+						pl->decl.relation_q),
+				 errhint("Declare the edge table with attributes => ARRAY[jl_edge('u', 'v', vertices => <n>)].")));
 }
 
 /* 1. the arguments */
@@ -154,6 +180,7 @@ run_pipeline(JlPipeline *pl, const JlMechanismOps *ops, int64 *release_id)
 	jl_declaration_load(pl->nsp, pl->decl.relid, &pl->decl);
 	/* before the calibration, whose refusals would tell d to anyone */
 	jl_budget_check_spender(pl->nsp, pl->decl.dataset);
+	check_shape(pl, ops);
 	if (ops->needs_key)
 		jl_key_lookup(pl->nsp, pl->keyname, &pl->key);
 	ops->calibrate(pl);
@@ -203,6 +230,46 @@ jl_release(PG_FUNCTION_ARGS)
 	outnull[4] = isnan(pl.noise_variance);
 	out[5] = CStringGetTextDatum(g);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, out, outnull)));
+}
+
+/*
+ * jl_budget_book(protected regclass, epsilon float8, delta float8,
+ *                note text) RETURNS bigint: the cost of an unbudgeted
+ * primitive's release (jl_private_release, its aggregate, jl_project) of
+ * a protected table's rows, charged to its ledger at once, as every
+ * release is: durable, within the caps, by a role that may spend.  The
+ * ledger row's id.  What the primitive then reads is the curator's to
+ * keep to the declaration: nothing here sees it.
+ */
+PG_FUNCTION_INFO_V1(jl_budget_book);
+Datum
+jl_budget_book(PG_FUNCTION_ARGS)
+{
+	JlPipeline	pl;
+	double		delta;
+	char	   *note;
+
+	memset(&pl, 0, sizeof(pl));
+	pl.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	pl.decl.relid = jl_regclass_arg(fcinfo, 0, "protected");
+	jl_require_arg(fcinfo, 1, "epsilon");
+	pl.epsilon = PG_GETARG_FLOAT8(1);
+	if (!(isfinite(pl.epsilon) && pl.epsilon > 0.0))
+		jl_report_status(JL_ERR_EPSILON);
+	jl_require_arg(fcinfo, 2, "delta");
+	delta = PG_GETARG_FLOAT8(2);
+	if (!(delta >= 0.0 && delta < 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("delta must be in [0, 1), not %g", delta),
+				 errhint("0 for a pure epsilon release.")));
+	note = PG_ARGISNULL(3) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(3));
+	jl_declaration_load(pl.nsp, pl.decl.relid, &pl.decl);
+	jl_budget_check_spender(pl.nsp, pl.decl.dataset);
+	PG_RETURN_INT64(jl_budget_charge_declared(pl.nsp, pl.decl.dataset, pl.decl.relid,
+											  pl.decl.unit, pl.epsilon, delta,
+											  note ? psprintf("jl_budget_book: %s", note) :
+											  "jl_budget_book"));
 }
 
 /*
