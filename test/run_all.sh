@@ -50,7 +50,7 @@ jl_start_cluster
 # the cluster's own trap replaced ours: report the times, then stop it
 trap 'report_times; jl_stop_cluster' EXIT
 part "pg_regress" pg_regress
-part "upgrades (from 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.3.2, 0.3.3 and 0.3.4) equal a fresh install" test/upgrade.sh
+part "upgrades (from 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.3.2, 0.3.3, 0.3.4 and 0.4.0) equal a fresh install" test/upgrade.sh
 part "the README's SQL, in order, and the outputs it shows" test/readme.sh
 part "statistical tests" statistical
 part "cancels of the longest calibrations" test/cancel_latency.sh
@@ -64,6 +64,7 @@ part "load: 8 sessions of budgeted releases, reservations, cap changes and reads
 part "a budget restored into a second cluster" test/budget_restore.sh
 part "keys at rest: encrypted under a master key, rotated, distributed" test/keywrap.sh
 part "scale-out: a coordinator and two shards over postgres_fdw" test/shard_scaleout.sh
+part "a sharded protected table released where its rows live" test/shard_protected.sh
 part "the papers' experiments, reduced (test/paper/run.sh --quick)" papers
 part "demo (the main job, as a smoke test)" sh -c 'test/demo.sh >/dev/null'
 

@@ -23,6 +23,8 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -34,6 +36,7 @@
 #include "pg/owner.h"
 #include "pg/registry.h"
 #include "pg/source_relation.h"
+#include "pg/pipeline/declaration.h"
 
 PG_FUNCTION_INFO_V1(jl_distributed_begin);
 PG_FUNCTION_INFO_V1(jl_distributed_decide);
@@ -115,69 +118,42 @@ coordinator_id(void)
 }
 
 /*
- * jl_distributed_begin(source regclass, id_column text, epsilon float8,
- *                      delta float8, noise text) RETURNS text
- *
- * noise: 'gaussian' (charged delta) or 'laplace' / NULL (charged 0).
- * Before any shard releases: refuse a call inside a transaction block
- * (the release commits on its own), and everything the coordinator's
- * charge would refuse (the cap, the spender, the dataset's binding and
- * unit), by making that charge in a subtransaction and rolling it back, so
- * that a refusal costs the shards nothing.  Returns a new global
- * transaction id, which only this backend may decide.
+ * A CALL inside BEGIN ... COMMIT is refused.  The release checks again
+ * after its first COMMIT (another release of the source may have spent
+ * meanwhile), where a procedure's transaction counts as a block: the
+ * session's own release of this source, begun in a transaction that
+ * committed, is that check.
  */
-Datum
-jl_distributed_begin(PG_FUNCTION_ARGS)
+static void
+refuse_transaction_block(Oid source)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	JlChargeRequest req;
-	MemoryContext cxt = CurrentMemoryContext;
-	ResourceOwner owner = CurrentResourceOwner;
-	uint8		bytes[16];
-	StringInfoData gid;
-
-	bool		gaussian = false;
-	double		delta = 0.0;
-
-	for (int i = 0; i < 3; i++)
-		if (PG_ARGISNULL(i))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("jl_distributed_begin: argument %d is NULL", i + 1)));
-	if (!PG_ARGISNULL(4))
-		gaussian = jl_parse_noise(PG_GETARG_TEXT_PP(4)) == JL_NOISE_GAUSSIAN;
-	if (gaussian)
-	{
-		if (PG_ARGISNULL(3))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("Gaussian noise needs delta")));
-		delta = PG_GETARG_FLOAT8(3);
-	}
-	/*
-	 * A CALL inside BEGIN ... COMMIT is refused.  The release checks again
-	 * after its first COMMIT (another release of the source may have spent
-	 * meanwhile), where a procedure's transaction counts as a block: the
-	 * session's own release of this source, begun in a transaction that
-	 * committed, is that check.
-	 */
 	if (IsTransactionBlock() &&
-		!(begun_gid[0] != '\0' && begun_role == GetUserId() && begun_source == PG_GETARG_OID(0)))
+		!(begun_gid[0] != '\0' && begun_role == GetUserId() && begun_source == source))
 		ereport(ERROR,
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
 				 errmsg("jl_release_distributed cannot run inside a transaction block"),
 				 errdetail("It commits its decision before the shards commit their parts."),
 				 errhint("CALL it on its own, outside BEGIN ... COMMIT.")));
-	jl_budget_check_epsilon_delta(PG_GETARG_FLOAT8(2), delta);
-	charge_request(&req, nsp, PG_GETARG_OID(0), text_to_cstring(PG_GETARG_TEXT_PP(1)),
-				   PG_GETARG_FLOAT8(2), delta, "jl_release_distributed (check)");
+}
 
-	/* the charge, undone: every refusal it would make, made now */
+/*
+ * Every refusal the coordinator's charge would make, made now: the charge
+ * in a subtransaction, rolled back; then a new global transaction id,
+ * which only this backend may decide, for this source and calibration.
+ */
+static text *
+begin_release(const JlChargeRequest *req, Oid source, double epsilon, double delta, bool gaussian)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	uint8		bytes[16];
+	StringInfoData gid;
+
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(cxt);
 	PG_TRY();
 	{
-		(void) jl_budget_charge_now(&req);
+		(void) jl_budget_charge_now(req);
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(cxt);
 		CurrentResourceOwner = owner;
@@ -210,12 +186,109 @@ jl_distributed_begin(PG_FUNCTION_ARGS)
 		begun_callback = true;
 	}
 	strlcpy(begun_gid, gid.data, sizeof(begun_gid));
-	begun_epsilon = PG_GETARG_FLOAT8(2);
+	begun_epsilon = epsilon;
 	begun_delta = delta;
 	begun_gaussian = gaussian;
 	begun_role = GetUserId();
-	begun_source = PG_GETARG_OID(0);
-	PG_RETURN_TEXT_P(cstring_to_text(gid.data));
+	begun_source = source;
+	return cstring_to_text(gid.data);
+}
+
+/*
+ * jl_distributed_begin(source regclass, id_column text, epsilon float8,
+ *                      delta float8, noise text) RETURNS text
+ *
+ * noise: 'gaussian' (charged delta) or 'laplace' / NULL (charged 0).
+ * Before any shard releases: refuse a call inside a transaction block
+ * (the release commits on its own), and everything the coordinator's
+ * charge would refuse (the cap, the spender, the dataset's binding and
+ * unit), by making that charge in a subtransaction and rolling it back, so
+ * that a refusal costs the shards nothing.  Returns a new global
+ * transaction id, which only this backend may decide.
+ */
+Datum
+jl_distributed_begin(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	JlChargeRequest req;
+	bool		gaussian = false;
+	double		delta = 0.0;
+
+	for (int i = 0; i < 3; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("jl_distributed_begin: argument %d is NULL", i + 1)));
+	if (!PG_ARGISNULL(4))
+		gaussian = jl_parse_noise(PG_GETARG_TEXT_PP(4)) == JL_NOISE_GAUSSIAN;
+	if (gaussian)
+	{
+		if (PG_ARGISNULL(3))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("Gaussian noise needs delta")));
+		delta = PG_GETARG_FLOAT8(3);
+	}
+	refuse_transaction_block(PG_GETARG_OID(0));
+	jl_budget_check_epsilon_delta(PG_GETARG_FLOAT8(2), delta);
+	charge_request(&req, nsp, PG_GETARG_OID(0), text_to_cstring(PG_GETARG_TEXT_PP(1)),
+				   PG_GETARG_FLOAT8(2), delta, "jl_release_distributed (check)");
+	PG_RETURN_TEXT_P(begin_release(&req, PG_GETARG_OID(0), PG_GETARG_FLOAT8(2), delta, gaussian));
+}
+
+/*
+ * The charge request of a sharded protected table: its declaration
+ * (loaded, locked and checked as every release's), its dataset, the
+ * spender checked.
+ */
+static void
+declared_request(JlChargeRequest *req, Oid nsp, Oid source, JlDeclaration *decl,
+				 double epsilon, double delta, const char *what)
+{
+	jl_declaration_load(nsp, source, decl);
+	if (!decl->sharded)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("%s is not a sharded table", decl->relation_q),
+				 errhint("Release a table on one server with jl_release.")));
+	jl_budget_check_spender(nsp, decl->dataset);
+	jl_budget_request(req, nsp, decl->dataset, decl->relid, false, decl->unit, epsilon, delta, what);
+	req->protected_ok = true;
+}
+
+/*
+ * jl_distributed_begin_declared(source regclass, epsilon float8,
+ *                               delta float8, noise jl_noise) RETURNS text
+ *
+ * jl_distributed_begin for a sharded protected table (delta: NULL for
+ * Laplace noise).
+ */
+PG_FUNCTION_INFO_V1(jl_distributed_begin_declared);
+Datum
+jl_distributed_begin_declared(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	JlChargeRequest req;
+	JlDeclaration decl;
+	bool		gaussian;
+	double		delta;
+
+	for (int i = 0; i < 4; i++)
+		if (PG_ARGISNULL(i) && i != 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("jl_distributed_begin_declared: argument %d is NULL", i + 1)));
+	gaussian = strcmp(DatumGetCString(DirectFunctionCall1(enum_out, PG_GETARG_DATUM(3))), "gaussian") == 0;
+	if (gaussian && PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("Gaussian noise needs delta")));
+	delta = gaussian ? PG_GETARG_FLOAT8(2) : 0.0;
+	refuse_transaction_block(PG_GETARG_OID(0));
+	jl_budget_check_epsilon_delta(PG_GETARG_FLOAT8(1), delta);
+	declared_request(&req, nsp, PG_GETARG_OID(0), &decl, PG_GETARG_FLOAT8(1), delta,
+					 "jl_release_distributed (check)");
+	PG_RETURN_TEXT_P(begin_release(&req, PG_GETARG_OID(0), PG_GETARG_FLOAT8(1), delta, gaussian));
 }
 
 /* the calibration's epsilon, delta and noise, as the shards recorded them */
@@ -244,6 +317,81 @@ read_calibration(const char *info, double *epsilon, double *delta, bool *gaussia
 }
 
 /*
+ * The gid this session began for source, once; the target a partitioned
+ * table owned by the caller.
+ */
+static void
+check_decision(Oid source, Oid target, const char *gid)
+{
+	if (begun_gid[0] == '\0' || strcmp(gid, begun_gid) != 0 || begun_role != GetUserId() ||
+		begun_source != source)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("distributed release \"%s\" was not begun by this session", jl_msg_str(gid)),
+				 errhint("jl_release_distributed decides only the release it began.")));
+	begun_gid[0] = '\0';
+	if (get_rel_relkind(target) != RELKIND_PARTITIONED_TABLE || !pg_class_ownercheck(target, GetUserId()))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("the target of a distributed release must be a partitioned table owned by the caller")));
+}
+
+/* the shards' (epsilon, delta, noise) are what the release began with */
+static void
+check_calibration(const char *info, double *epsilon, double *delta, bool *gaussian)
+{
+	SPI_connect();
+	read_calibration(info, epsilon, delta, gaussian);
+	SPI_finish();
+	if (*epsilon != begun_epsilon || *gaussian != begun_gaussian || (*gaussian ? *delta : 0.0) != begun_delta)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the shards released %s noise at (epsilon, delta) = (%g, %g), not %s noise at the (%g, %g) the release began with",
+						*gaussian ? "Gaussian" : "Laplace", *epsilon, *gaussian ? *delta : 0.0,
+						begun_gaussian ? "Gaussian" : "Laplace", begun_epsilon, begun_delta)));
+	if (!*gaussian)
+		*delta = 0.0;
+}
+
+/*
+ * Charged in this transaction, not by the worker: nothing of the release
+ * is visible before this transaction commits (the shards hold their
+ * parts prepared), so a rollback here undoes a charge of nothing seen,
+ * and a commit is the decision to publish.  Then the registry row and the
+ * decision.  Returns the registry id.
+ */
+static int64
+decide_release(Oid nsp, const JlChargeRequest *req, JlRegistryRecord *rec, const char *gid,
+			   Datum servers, Datum shard_release_ids)
+{
+	JlOwnerScope scope;
+	int64		release_id;
+	Oid			types[5] = {TEXTOID, INT8OID, OIDOID, TEXTARRAYOID, INT8ARRAYOID};
+	Datum		values[5];
+
+	rec->ledger_id = jl_budget_charge_now(req);
+	rec->dataset = req->dataset;
+	SPI_connect();
+	release_id = jl_registry_write(nsp, rec);
+
+	values[0] = CStringGetTextDatum(gid);
+	values[1] = Int64GetDatum(release_id);
+	values[2] = ObjectIdGetDatum(rec->target);
+	values[3] = servers;
+	values[4] = shard_release_ids;
+	jl_become_owner(nsp, &scope);
+	if (SPI_execute_with_args(psprintf("INSERT INTO %s (gid, release_id, target, servers, shard_release_ids, released_by) "
+									   "VALUES ($1, $2, $3, $4, $5, %s)",
+									   jl_qualified(nsp, "jldp_distributed_release"),
+									   quote_literal_cstr(GetUserNameFromId(req->actor.role, false))),
+							  5, types, values, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "could not record the distributed release");
+	jl_restore_user(&scope);
+	SPI_finish();
+	return release_id;
+}
+
+/*
  * jl_distributed_decide(source regclass, target regclass, id_column text,
  *                       vector text, clipping text, key_fingerprint text,
  *                       info jsonb, gid text, servers text[],
@@ -262,18 +410,12 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 				target;
 	char	   *id_column,
 			   *gid,
-			   *info,
-			   *dataset;
+			   *info;
 	double		epsilon,
 				delta;
 	bool		gaussian;
 	JlChargeRequest req;
 	JlRegistryRecord rec;
-	JlOwnerScope scope;
-	int64		ledger_id,
-				release_id;
-	Oid			types[5] = {TEXTOID, INT8OID, OIDOID, TEXTARRAYOID, INT8ARRAYOID};
-	Datum		values[5];
 
 	for (int i = 0; i < 10; i++)
 		if (PG_ARGISNULL(i))
@@ -285,40 +427,10 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 	id_column = text_to_cstring(PG_GETARG_TEXT_PP(2));
 	gid = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	info = DatumGetCString(DirectFunctionCall1(jsonb_out, PG_GETARG_DATUM(6)));
-	if (begun_gid[0] == '\0' || strcmp(gid, begun_gid) != 0 || begun_role != GetUserId() ||
-		begun_source != source)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("distributed release \"%s\" was not begun by this session", jl_msg_str(gid)),
-				 errhint("jl_release_distributed decides only the release it began.")));
-	begun_gid[0] = '\0';
-
-	if (get_rel_relkind(target) != RELKIND_PARTITIONED_TABLE || !pg_class_ownercheck(target, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("the target of a distributed release must be a partitioned table owned by the caller")));
-
-	SPI_connect();
-	read_calibration(info, &epsilon, &delta, &gaussian);
-	SPI_finish();
-	if (epsilon != begun_epsilon || gaussian != begun_gaussian || (gaussian ? delta : 0.0) != begun_delta)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the shards released %s noise at (epsilon, delta) = (%g, %g), not %s noise at the (%g, %g) the release began with",
-						gaussian ? "Gaussian" : "Laplace", epsilon, gaussian ? delta : 0.0,
-						begun_gaussian ? "Gaussian" : "Laplace", begun_epsilon, begun_delta)));
-
-	/*
-	 * Charged in this transaction, not by the worker: nothing of the release
-	 * is visible before this transaction commits (the shards hold their
-	 * parts prepared), so a rollback here undoes a charge of nothing seen,
-	 * and a commit is the decision to publish.
-	 */
-	charge_request(&req, nsp, source, id_column, epsilon, gaussian ? delta : 0.0,
+	check_decision(source, target, gid);
+	check_calibration(info, &epsilon, &delta, &gaussian);
+	charge_request(&req, nsp, source, id_column, epsilon, delta,
 				   psprintf("jl_release_distributed into %s (%s)", get_rel_name(target), gid));
-	ledger_id = jl_budget_charge_now(&req);
-	dataset = (char *) req.dataset;
-
 	rec.source = req.source_q;
 	rec.target = target;
 	rec.id_column = id_column;
@@ -326,26 +438,93 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 	rec.clipping = text_to_cstring(PG_GETARG_TEXT_PP(4));
 	rec.key_fingerprint = text_to_cstring(PG_GETARG_TEXT_PP(5));
 	rec.info = info;
-	rec.ledger_id = ledger_id;
-	rec.dataset = dataset;
-	SPI_connect();
-	release_id = jl_registry_write(nsp, &rec);
+	PG_RETURN_INT64(decide_release(nsp, &req, &rec, gid, PG_GETARG_DATUM(8), PG_GETARG_DATUM(9)));
+}
 
-	values[0] = CStringGetTextDatum(gid);
-	values[1] = Int64GetDatum(release_id);
-	values[2] = ObjectIdGetDatum(target);
-	values[3] = PG_GETARG_DATUM(8);
-	values[4] = PG_GETARG_DATUM(9);
-	jl_become_owner(nsp, &scope);
-	if (SPI_execute_with_args(psprintf("INSERT INTO %s (gid, release_id, target, servers, shard_release_ids, released_by) "
-									   "VALUES ($1, $2, $3, $4, $5, %s)",
-									   jl_qualified(nsp, "jldp_distributed_release"),
-									   quote_literal_cstr(GetUserNameFromId(req.actor.role, false))),
-							  5, types, values, NULL, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "could not record the distributed release");
-	jl_restore_user(&scope);
-	SPI_finish();
-	PG_RETURN_INT64(release_id);
+/*
+ * jl_distributed_decide_declared(source regclass, target regclass,
+ *                                info jsonb, gid text, servers text[],
+ *                                shard_release_ids bigint[],
+ *                                key_fingerprint text, rows bigint)
+ *                                RETURNS bigint
+ *
+ * jl_distributed_decide for a sharded protected table: the shards'
+ * declarations (in info, the first shard's registry record, which the
+ * caller compared with the others') must be the coordinator's, checked
+ * again under the declaration's lock; the guarantee is the coordinator's.
+ */
+PG_FUNCTION_INFO_V1(jl_distributed_decide_declared);
+Datum
+jl_distributed_decide_declared(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			source,
+				target;
+	char	   *gid,
+			   *info,
+			   *mine,
+			   *theirs;
+	double		epsilon,
+				delta;
+	bool		gaussian;
+	int64		rows;
+	JlChargeRequest req;
+	JlRegistryRecord rec;
+	JlDeclaration decl;
+	StringInfoData g;
+
+	for (int i = 0; i < 8; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("jl_distributed_decide_declared: argument %d is NULL", i + 1)));
+	source = PG_GETARG_OID(0);
+	target = PG_GETARG_OID(1);
+	gid = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	info = DatumGetCString(DirectFunctionCall1(jsonb_out, PG_GETARG_DATUM(2)));
+	rows = PG_GETARG_INT64(7);
+	check_decision(source, target, gid);
+	check_calibration(info, &epsilon, &delta, &gaussian);
+	declared_request(&req, nsp, source, &decl, epsilon, delta,
+					 psprintf("jl_release_distributed into %s (%s)", get_rel_name(target), gid));
+	/* the shards' declaration, as their registry recorded it, is this one */
+	mine = DatumGetCString(DirectFunctionCall1(jsonb_out,
+											   DirectFunctionCall1(jsonb_in, CStringGetDatum(psprintf("{%s}", jl_declaration_json(&decl))))));
+	theirs = DatumGetCString(DirectFunctionCall1(jsonb_out,
+												 DirectFunctionCall2(jsonb_object_field, PG_GETARG_DATUM(2),
+																	 CStringGetTextDatum("declaration"))));
+	if (strcmp(psprintf("{\"declaration\": %s}", theirs), mine) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the shards' declaration of their tables is not the coordinator's declaration of %s", decl.relation_q),
+				 errdetail("Shards: %s; coordinator: %s.", theirs, mine)));
+
+	initStringInfo(&g);
+	appendStringInfo(&g, "%s differential privacy for each unit (%s) of %s by parallel composition: each shard released the units within its partition's bounds, read once through its own declaration (the same as this one) and charged to its own budget; charged once to dataset %s. Not protected: which units exist and how many (%lld), released as they are.",
+					 gaussian ? psprintf("(epsilon = %g, delta = %g)", epsilon, delta) :
+					 psprintf("epsilon = %g", epsilon),
+					 decl.unit, decl.relation_q, decl.dataset, (long long) rows);
+	/* the shards' guarantee and rows give way to the coordinator's */
+	{
+		Jsonb	   *j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(info)));
+		StringInfoData extra;
+
+		initStringInfo(&extra);
+		appendStringInfo(&extra, "{\"rows\": %lld, \"guarantee\": ", (long long) rows);
+		escape_json(&extra, g.data);
+		appendStringInfoChar(&extra, '}');
+		j = DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(j),
+											   DirectFunctionCall1(jsonb_in, CStringGetDatum(extra.data))));
+		info = DatumGetCString(DirectFunctionCall1(jsonb_out, JsonbPGetDatum(j)));
+	}
+	rec.source = decl.relation_q;
+	rec.target = target;
+	rec.id_column = decl.unit;
+	rec.vector = jl_declaration_describe(&decl);
+	rec.clipping = "the declaration's bounds, clamped on every read (each shard's)";
+	rec.key_fingerprint = text_to_cstring(PG_GETARG_TEXT_PP(6));
+	rec.info = info;
+	PG_RETURN_INT64(decide_release(nsp, &req, &rec, gid, PG_GETARG_DATUM(4), PG_GETARG_DATUM(5)));
 }
 
 /*

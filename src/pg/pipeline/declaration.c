@@ -28,6 +28,11 @@
 #include "utils/typcache.h"
 #include "access/table.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_operator.h"
+#include "foreign/foreign.h"
+#include "partitioning/partdesc.h"
+#include "utils/partcache.h"
 
 #include "pg/calibration_json.h"
 #include "pg/messages.h"
@@ -461,6 +466,67 @@ require_unique_unit(const JlDeclaration *decl)
 						 jl_msg_str(decl->unit))));
 }
 
+/* the schema of operator opno */
+static Oid
+operator_namespace(Oid opno)
+{
+	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
+	Oid			nsp;
+
+	if (!HeapTupleIsValid(tup))
+		return InvalidOid;
+	nsp = ((Form_pg_operator) GETSTRUCT(tup))->oprnamespace;
+	ReleaseSysCache(tup);
+	return nsp;
+}
+
+bool
+jl_declaration_sharded(Oid relid, AttrNumber unit_att, Oid unit_type)
+{
+	Relation	rel;
+	PartitionKey key;
+	PartitionDesc pd;
+	bool		ok;
+	TypeCacheEntry *tc;
+
+	if (get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE)
+		return false;
+	rel = relation_open(relid, AccessShareLock);
+	key = RelationGetPartitionKey(rel);
+	pd = RelationGetPartitionDesc(rel, true);
+	ok = key->partnatts == 1 && key->partattrs[0] == unit_att &&
+		(key->strategy == PARTITION_STRATEGY_RANGE || key->strategy == PARTITION_STRATEGY_LIST) &&
+		pd->nparts > 0 && !OidIsValid(get_default_oid_from_partdesc(pd));
+	for (int i = 0; ok && i < pd->nparts; i++)
+	{
+		ForeignTable *ft;
+
+		if (get_rel_relkind(pd->oids[i]) != RELKIND_FOREIGN_TABLE)
+		{
+			ok = false;
+			break;
+		}
+		ft = GetForeignTable(pd->oids[i]);
+		ok = strcmp(GetForeignDataWrapper(GetForeignServer(ft->serverid)->fdwid)->fdwname,
+					"postgres_fdw") == 0;
+	}
+	relation_close(rel, NoLock);
+	if (!ok)
+		return false;
+	tc = lookup_type_cache(unit_type, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR | TYPECACHE_EQ_OPR);
+	if (type_is_collatable(unit_type) || !OidIsValid(tc->lt_opr) || !OidIsValid(tc->eq_opr) ||
+		operator_namespace(tc->lt_opr) != PG_CATALOG_NAMESPACE ||
+		operator_namespace(tc->eq_opr) != PG_CATALOG_NAMESPACE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the unit \"%s\" of sharded table %s is of type %s: a sharded unit's type has no collation and pg_catalog's order",
+						jl_msg_str(get_attname(relid, unit_att, false)), jl_msg_str(get_rel_name(relid)),
+						format_type_be(unit_type)),
+				 errdetail("Each shard reads the units within its partition's bounds; a collation could order them differently on each server, and a unit would be read twice."),
+				 errhint("Shard by an integer, date or uuid unit.")));
+	return true;
+}
+
 void
 jl_declaration_bind(JlDeclaration *decl)
 {
@@ -490,7 +556,13 @@ jl_declaration_bind(JlDeclaration *decl)
 		bind_long(decl);
 		return;
 	}
-	require_unique_unit(decl);
+	decl->sharded = jl_declaration_sharded(decl->relid, decl->unit_att, decl->unit_type);
+	if (!decl->sharded)
+		require_unique_unit(decl);
+	else if (decl->edges)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a sharded table cannot be declared as edges")));
 	if (decl->edges)
 	{
 		bind_edge(decl);
@@ -805,6 +877,8 @@ jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl)
 			appendStringInfoChar(&b, ')');
 	}
 	appendStringInfo(&b, " FROM %s%s", from_only(decl), decl->relation_q);
+	if (decl->unit_filter)
+		appendStringInfo(&b, " WHERE %s", decl->unit_filter);
 	return b.data;
 }
 

@@ -69,6 +69,11 @@ typedef struct JlDeclaration
 	int64		d;				/* encoded width: the sum of the spans */
 	bool		long_format;	/* one jl_long attribute: a unit is its rows */
 	bool		edges;			/* one jl_edge attribute: a unit is an edge */
+	bool		sharded;		/* a partitioned table of foreign tables on
+								 * shards (jl_release_distributed) */
+	char	   *unit_filter;	/* the reader's condition on the unit (a
+								 * shard's part: its partition's bounds), or
+								 * NULL */
 	bool		row;			/* neighbours: a unit's row (else one attribute) */
 	double		row_clip;		/* L2 norm of the encoded row, NaN if none */
 } JlDeclaration;
@@ -100,6 +105,16 @@ extern void jl_declaration_check_relation(Oid relid);
  * caller may SELECT every column it names: checked here, before a charge.
  */
 extern void jl_declaration_bind(JlDeclaration *decl);
+
+/*
+ * relid is a sharded table for unit column unit_att: partitioned by the
+ * unit alone, by range or list, without a default partition, every
+ * partition a foreign table of postgres_fdw, the unit of a type without a
+ * collation whose order operators are pg_catalog's.  Its unit is unique
+ * by each shard's declaration and across shards by the bounds, which each
+ * shard's part applies when it reads (jl_release_part).
+ */
+extern bool jl_declaration_sharded(Oid relid, AttrNumber unit_att, Oid unit_type);
 
 /*
  * A protected table's declaration and its releases, serialized: a release

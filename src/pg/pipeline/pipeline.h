@@ -35,6 +35,12 @@ typedef struct JlPipeline
 	int64		nrows;
 	double		noise_variance; /* of the release, for the caller */
 	void	   *state;			/* the mechanism's own */
+	/* a shard's part of a distributed release (jl_release_part) */
+	bool		part;
+	char	   *part_lower;		/* the partition's range, NULL unbounded */
+	char	   *part_upper;
+	int			part_nmembers;	/* its list, or -1 for a range */
+	char	  **part_members;
 } JlPipeline;
 
 typedef struct JlMechanismOps

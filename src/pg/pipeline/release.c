@@ -32,6 +32,9 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/array.h"
+#include "utils/lsyscache.h"
+#include "catalog/pg_type.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -57,8 +60,9 @@ jl_pipeline_rows_sql(const JlPipeline *pl)
 void
 jl_pipeline_not_protected(StringInfo b, const JlPipeline *pl)
 {
-	appendStringInfo(b, "; charged to dataset %s. Not protected: which units exist and how many (%lld, each read once), released as they are.",
-					 pl->decl.dataset, (long long) pl->nrows);
+	appendStringInfo(b, "; charged to dataset %s. Not protected: which units exist and how many (%lld, each read once%s), released as they are.",
+					 pl->decl.dataset, (long long) pl->nrows,
+					 pl->part ? ", only those within this shard's partition bounds" : "");
 }
 
 static const JlMechanismOps *
@@ -75,6 +79,49 @@ ops_of(const JlPipeline *pl)
 	}
 }
 
+/* a unit's literal, checked by its type's input function, as SQL */
+static char *
+unit_literal(const JlPipeline *pl, const char *value)
+{
+	Oid			typinput,
+				typioparam;
+
+	getTypeInputInfo(pl->decl.unit_type, &typinput, &typioparam);
+	(void) OidInputFunctionCall(typinput, (char *) value, typioparam, -1);
+	return psprintf("%s::%s", quote_literal_cstr(value), format_type_be_qualified(pl->decl.unit_type));
+}
+
+/*
+ * A shard's part reads only the units within its partition's bounds: a
+ * unit held by two shards is read by the one whose partition holds it.
+ * The units are public (what a release does not protect), so the
+ * condition tells nothing.  Checked before the charge.
+ */
+static void
+part_filter(JlPipeline *pl)
+{
+	const char *u = quote_identifier(pl->decl.unit);
+	StringInfoData b;
+
+	initStringInfo(&b);
+	if (pl->part_nmembers >= 0)
+	{
+		appendStringInfo(&b, "%s OPERATOR(pg_catalog.=) ANY (ARRAY[", u);
+		for (int i = 0; i < pl->part_nmembers; i++)
+			appendStringInfo(&b, "%s%s", i ? ", " : "", unit_literal(pl, pl->part_members[i]));
+		appendStringInfoString(&b, "])");
+	}
+	else
+	{
+		appendStringInfo(&b, "%s IS NOT NULL", u);
+		if (pl->part_lower)
+			appendStringInfo(&b, " AND %s OPERATOR(pg_catalog.>=) %s", u, unit_literal(pl, pl->part_lower));
+		if (pl->part_upper)
+			appendStringInfo(&b, " AND %s OPERATOR(pg_catalog.<) %s", u, unit_literal(pl, pl->part_upper));
+	}
+	pl->decl.unit_filter = b.data;
+}
+
 /* an edge table is released with jl_graph, and jl_graph releases only one */
 static void
 check_shape(const JlPipeline *pl, const JlMechanismOps *ops)
@@ -85,6 +132,17 @@ check_shape(const JlPipeline *pl, const JlMechanismOps *ops)
 				 errmsg("%s is declared as edges (jl_edge): it is released with jl_graph",
 						pl->decl.relation_q),
 				 errhint("mechanism => jl_graph(r => 100, delta => 1e-6).")));
+	if (pl->decl.sharded)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s is sharded: its rows are released where they live", pl->decl.relation_q),
+				 errhint("CALL jl_release_distributed(%s, target, epsilon, jl_sketch(...)).",
+						 quote_literal_cstr(pl->decl.relation_q))));
+	if (pl->part && (ops != &jl_sketch_ops || pl->decl.long_format))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a distributed release is made with jl_sketch over wide rows"),
+				 errdetail("Its shards release disjoint units, each a sketch of its own: the parts compose in parallel.")));
 	if (!pl->decl.edges && ops == &jl_graph_ops)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -181,6 +239,8 @@ run_pipeline(JlPipeline *pl, const JlMechanismOps *ops, int64 *release_id)
 	/* before the calibration, whose refusals would tell d to anyone */
 	jl_budget_check_spender(pl->nsp, pl->decl.dataset);
 	check_shape(pl, ops);
+	if (pl->part)
+		part_filter(pl);
 	if (ops->needs_key)
 		jl_key_lookup(pl->nsp, pl->keyname, &pl->key);
 	ops->calibrate(pl);
@@ -230,6 +290,59 @@ jl_release(PG_FUNCTION_ARGS)
 	outnull[4] = isnan(pl.noise_variance);
 	out[5] = CStringGetTextDatum(g);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, out, outnull)));
+}
+
+/*
+ * jl_release_part(protected regclass, target text, epsilon float8,
+ *                 mechanism jl_mechanism, key text, unit_lower text,
+ *                 unit_upper text, unit_in text[]) RETURNS bigint: a
+ * shard's part of a distributed release (jl_release_distributed runs it
+ * on each shard, in a transaction it then prepares): jl_release of the
+ * units within the coordinator's partition bounds (a range, either end
+ * NULL for unbounded, or a list).  The registry id.
+ */
+PG_FUNCTION_INFO_V1(jl_release_part);
+Datum
+jl_release_part(PG_FUNCTION_ARGS)
+{
+	JlPipeline	pl;
+	int64		release_id;
+
+	memset(&pl, 0, sizeof(pl));
+	pl.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	read_arguments(fcinfo, &pl);
+	pl.part = true;
+	pl.part_lower = PG_ARGISNULL(5) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(5));
+	pl.part_upper = PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6));
+	pl.part_nmembers = -1;
+	if (!PG_ARGISNULL(7))
+	{
+		ArrayType  *a = PG_GETARG_ARRAYTYPE_P(7);
+		Datum	   *elems;
+		bool	   *nulls;
+
+		if (ARR_NDIM(a) > 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+					 errmsg("unit_in must be a one-dimensional array")));
+		deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &pl.part_nmembers);
+		pl.part_members = palloc(sizeof(char *) * Max(pl.part_nmembers, 1));
+		for (int i = 0; i < pl.part_nmembers; i++)
+		{
+			if (nulls[i])
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("unit_in must not hold NULLs")));
+			pl.part_members[i] = TextDatumGetCString(elems[i]);
+		}
+	}
+	if ((pl.part_nmembers >= 0) == (pl.part_lower != NULL || pl.part_upper != NULL) ||
+		pl.part_nmembers == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a part reads a range of units (unit_lower, unit_upper) or a list (unit_in), one of them")));
+	(void) run_pipeline(&pl, ops_of(&pl), &release_id);
+	PG_RETURN_INT64(release_id);
 }
 
 /*
