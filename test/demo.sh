@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The main job: as curator, create a key and a sample table of patient-like
-# rows, ask jl_advise which release suits them (no projection or a
-# projection, from public inputs only), release with kind => 'auto' (the
-# advisor's choice) and, for comparison, with the best projection or no
-# projection, whichever the advisor ranked below; as an analyst who may read
+# rows, declare it protected (jl_protect: each attribute's public bounds,
+# what a release protects, a cap), ask jl_advise which release suits it (no
+# projection or a projection, from public inputs only), release it through
+# the pipeline (jl_release) with the advisor's first choice and, for
+# comparison, with the best projection or no projection, whichever the
+# advisor ranked below; as an analyst who may read
 # only the private tables, cluster the sketches, label the rows and search
 # for nearest neighbours in both; then, knowing the truth, score both side
 # by side and say which won.
@@ -61,31 +63,34 @@ CREATE TABLE advice AS
   FROM jl_advise($D, $EPS, $DIST2, bound => 1, key => 'demo') WHERE NOT refused
   GROUP BY kind = 'identity' ORDER BY min(rank);
 SQL
-read -r ALT_KIND ALT_K < <(q -F ' ' -c "SELECT kind, k FROM advice OFFSET 1 LIMIT 1")
+# each as a jl_sketch: no projection is kind 'identity' (k = d)
+mechanism() { q -c "SELECT CASE WHEN kind = 'identity' THEN 'jl_sketch(kind => ''identity'')'
+                               ELSE format('jl_sketch(k => %s, kind => %L)', k, kind) END
+                    FROM advice OFFSET $1 LIMIT 1"; }
+FIRST=$(mechanism 0)
+ALT=$(mechanism 1)
 
-echo "== curator: a privacy budget, two releases at epsilon $EPS each, and an analyst"
+echo "== curator: the table declared protected, two releases at epsilon $EPS each, and an analyst"
 q <<SQL
-SELECT jl_dataset_declare('patients', epsilon_cap => 10, source => 'patients') \g /dev/null
+-- what a release protects: one attribute of one patient (attribute
+-- neighbours), each attribute clamped to its public range [0, 1] on every
+-- read; a finite budget for the table
+SELECT format('protected: %s, d = %s (the features, each in [0, 1]), attribute neighbours, epsilon cap 10', dataset, d)
+  FROM jl_protect('patients', 'id', ARRAY[jl_vector('features', $D, 0, 1)],
+                  neighbor => 'attribute', epsilon_cap => 10);
 \timing on
-SELECT 'kind => auto: registry id ' || jl_release_table('patients', 'id', '{features}', 'patients_private',
-                                          epsilon => $EPS, kind => 'auto', dist2 => $DIST2,
-                                          key => 'demo', clip_lo => 0, clip_hi => 1);
-SELECT 'the comparison ($ALT_KIND, k = $ALT_K): registry id ' ||
-       jl_release_table('patients', 'id', '{features}', 'patients_compared', $ALT_K, $EPS,
-                        key => 'demo', clip_lo => 0, clip_hi => 1, kind => '$ALT_KIND');
+SELECT format('the advisor''s first choice, %s: release %s into %s', \$m\$$FIRST\$m\$, release_id, released)
+  FROM jl_release('patients', 'patients_private', $EPS, $FIRST, key => 'demo');
+SELECT format('the comparison, %s: release %s into %s', \$m\$$ALT\$m\$, release_id, released)
+  FROM jl_release('patients', 'patients_compared', $EPS, $ALT, key => 'demo');
 \timing off
-SELECT format('budget of dataset %s: spent epsilon %s of %s, %s left', name, epsilon_spent, epsilon_cap, epsilon_remaining)
-  FROM jl_budgets;
+SELECT format('budget of %s: spent epsilon %s of %s, %s left', dataset, epsilon_spent, epsilon_cap, epsilon_remaining)
+  FROM jl_protected;
 CREATE TABLE release_info AS
   SELECT target, info FROM jl_releases WHERE target IN ('patients_private'::regclass, 'patients_compared'::regclass);
-SELECT format('patients_private: %s, k = %s, chosen by %s (runner-up %s, k = %s, predicted %s x the error)',
-              info->>'kind', info->>'k', info->>'chosen_by', info->'advice'->'runner_up'->>'kind',
-              info->'advice'->'runner_up'->>'k',
-              round((info->'advice'->'runner_up'->>'relative_error')::numeric, 2))
-  FROM release_info WHERE target = 'patients_private'::regclass;
-SELECT format('%s: (epsilon %s, delta %s)-DP when one attribute of one patient changes by at most %s (attributes clamped to [0, 1]); '
-              'L1 sensitivity %s, Laplace scale %s on a grid of %s, noise variance %s per coordinate',
-              target, info->>'epsilon', info->>'delta', info->>'bound',
+SELECT format('%s: %s', target, info->>'guarantee') FROM release_info ORDER BY target::text DESC;
+SELECT format('%s: %s, k = %s; L1 sensitivity %s, Laplace scale %s on a grid of %s, noise variance %s per coordinate',
+              target, info->>'kind', info->>'k',
               round((info->>'sensitivity')::numeric, 4), round((info->>'scale')::numeric, 4),
               info->>'grid', round((info->>'noise_variance')::numeric, 4))
   FROM release_info ORDER BY target::text DESC;
@@ -226,7 +231,7 @@ SELECT format(E'%s won: its recovered distances have %s times smaller error (std
               round(((SELECT predicted FROM advice OFFSET 1 LIMIT 1) / (SELECT predicted FROM advice LIMIT 1))::numeric, 2),
               round((lose.dist_error / win.dist_error)::numeric, 2),
               CASE WHEN win.release = 'patients_private'
-                   THEN 'that release: kind => ''auto'' followed the advisor, which chose the winner from public inputs alone'
+                   THEN 'that release: it followed the advisor, which chose the winner from public inputs alone'
                    ELSE 'the advisor''s choice, which lost here: use the comparison release' END)
   FROM win, lose;
 SQL
