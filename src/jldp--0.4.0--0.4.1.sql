@@ -79,6 +79,11 @@ DECLARE
   uppers text[];
   members text[];
   part_sql text;
+  -- a test's failure point (jldp_test.fail_point), a superuser's only: it
+  -- holds a release's prepared parts, or fails it after the shards charged
+  fail_point text := CASE WHEN (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER)
+                          THEN pg_catalog.current_setting('jldp_test.fail_point', true) END;
+  expect jsonb;       -- the bounds a shard's part must have applied
   dl text;            -- dblink's schema, quoted
   gid text;
   cschema text;       -- where the caller's unqualified target would go
@@ -461,6 +466,12 @@ BEGIN
   -- phase 1: every shard releases its rows at the same time (dblink's
   -- asynchronous queries), then each prepares (nothing visible yet)
   BEGIN
+    -- a sharded protected table: the coordinator's charge, durable, before
+    -- any shard reads a row (no change of its budget while the parts run
+    -- can then refuse the decision after the shards were charged)
+    IF declared THEN
+      PERFORM @extschema@.jl_distributed_charge_declared(gid);
+    END IF;
     FOR i IN 1 .. n LOOP
       IF declared THEN
         part_sql := pg_catalog.format(
@@ -486,22 +497,32 @@ BEGIN
       EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
         USING conns[i], pg_catalog.format('PREPARE TRANSACTION %L', gid || '_' || i);
       prepared := i;
+      -- the part applied its partition's bounds, as the coordinator wrote them
+      IF declared THEN
+        expect := pg_catalog.jsonb_build_object('lower', lowers[i], 'upper', uppers[i],
+                                                'in', pg_catalog.to_jsonb(members[i]::pg_catalog.text[]));
+        IF r->'info'->'part' IS DISTINCT FROM expect THEN
+          RAISE EXCEPTION 'jl_release_distributed: shard % read other bounds than its partition''s', srv[i]
+            USING ERRCODE = '55000',
+                  DETAIL = pg_catalog.format('Read: %s; the partition: %s.', r->'info'->'part', expect);
+        END IF;
+      END IF;
       rids := rids || rid;
       recs := recs || r;
       nrows := nrows + (r->'info'->>'rows')::bigint;
-      IF i > 1 AND (recs[i] - volatile_keys) || pg_catalog.jsonb_build_object('info', (recs[i]->'info') - 'rows' - 'guarantee')
+      IF i > 1 AND (recs[i] - volatile_keys) || pg_catalog.jsonb_build_object('info', (recs[i]->'info') - 'rows' - 'guarantee' - 'part')
                    IS DISTINCT FROM
-                   (recs[1] - volatile_keys) || pg_catalog.jsonb_build_object('info', (recs[1]->'info') - 'rows' - 'guarantee') THEN
+                   (recs[1] - volatile_keys) || pg_catalog.jsonb_build_object('info', (recs[1]->'info') - 'rows' - 'guarantee' - 'part') THEN
         RAISE EXCEPTION 'jl_release_distributed: shards % and % released with different calibrations', srv[1], srv[i]
           USING ERRCODE = '22023',
                 DETAIL = pg_catalog.format('%s: %s; %s: %s', srv[1], recs[1] - volatile_keys, srv[i], recs[i] - volatile_keys),
                 HINT = 'Every shard needs the same jldp version and the same d.';
       END IF;
     END LOOP;
-    IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'prepared' THEN
+    IF fail_point = 'prepared' THEN
       RAISE EXCEPTION 'jldp_test.fail_point: a failure after every shard prepared';
     END IF;
-    IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'prepared_wait' THEN
+    IF fail_point = 'prepared_wait' THEN
       PERFORM pg_catalog.pg_sleep(coalesce(NULLIF(
                 pg_catalog.current_setting('jldp_test.wait_seconds', true), '')::pg_catalog.float8, 30));
     END IF;
@@ -552,7 +573,7 @@ BEGIN
                       id_column, recs[1]->>'vector', recs[1]->>'clipping', recs[1]->>'key_fingerprint',
                       info, gid, srv, rids);
     END IF;
-    IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'decide' THEN
+    IF fail_point = 'decide' THEN
       RAISE EXCEPTION 'jldp_test.fail_point: a failure before the decision commits';
     END IF;
   EXCEPTION WHEN OTHERS OR query_canceled THEN
@@ -584,7 +605,7 @@ BEGIN
 
   -- phase 2: publish.  From here the release stands; a shard that cannot
   -- commit now keeps its part prepared until jl_distributed_resolve()
-  IF pg_catalog.current_setting('jldp_test.fail_point', true) = 'commit' THEN
+  IF fail_point = 'commit' THEN
     FOR j IN 1 .. n LOOP
       EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conns[j];
     END LOOP;
@@ -688,13 +709,21 @@ COMMENT ON FUNCTION @extschema@.jl_distributed_begin_declared(regclass, float8, 
   'Used by jl_release_distributed over a sharded protected table before any shard releases: what jl_distributed_begin checks, with the charge of the table''s declared dataset.';
 REVOKE ALL ON FUNCTION @extschema@.jl_distributed_begin_declared(regclass, float8, float8, @extschema@.jl_noise) FROM PUBLIC;
 
+CREATE FUNCTION @extschema@.jl_distributed_charge_declared(gid text)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_distributed_charge_declared'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_distributed_charge_declared(text) IS
+  'Used by jl_release_distributed over a sharded protected table, once its checks have passed and before any shard reads: the coordinator''s charge of the release this session began, durable; returns the ledger id.';
+REVOKE ALL ON FUNCTION @extschema@.jl_distributed_charge_declared(text) FROM PUBLIC;
+
 CREATE FUNCTION @extschema@.jl_distributed_decide_declared(source regclass, target regclass, info jsonb,
     gid text, servers text[], shard_release_ids bigint[], key_fingerprint text, "rows" bigint)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_distributed_decide_declared'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_distributed_decide_declared(regclass, regclass, jsonb, text, text[], bigint[], text, bigint) IS
-  'Used by jl_release_distributed over a sharded protected table: jl_distributed_decide, with the shards'' declaration compared with the coordinator''s under its lock, the declared dataset charged once and the coordinator''s guarantee.';
+  'Used by jl_release_distributed over a sharded protected table: jl_distributed_decide, with the shards'' declaration compared with the coordinator''s under its lock, the target''s partitions with the source''s, the charge made before the parts read, and the coordinator''s guarantee.';
 REVOKE ALL ON FUNCTION @extschema@.jl_distributed_decide_declared(regclass, regclass, jsonb, text, text[], bigint[], text, bigint) FROM PUBLIC;
 
 CREATE PROCEDURE @extschema@.jl_release_distributed(

@@ -13,7 +13,16 @@
 #      differs, a shard whose table is not declared, a mechanism other than
 #      jl_sketch, jl_release of the sharded table on the coordinator, 0.3's
 #      jl_release_distributed of it; sharded tables the declaration refuses
-#      (hash partitions, a unit that is not the partition key, a text unit).
+#      (hash partitions, a unit that is not the partition key, a text, enum
+#      or float unit).
+#   5. Found by an adversarial review: a date unit's bounds read the same
+#      whatever the caller's DateStyle (a unit held by two shards is still
+#      released once under 'SQL, DMY'); the coordinator is charged before
+#      the parts read, so a failure after the shards charged leaves its
+#      charge standing (marked not released) and cannot be refused by a
+#      change of its budget meanwhile; a decision forged by hand, without a
+#      charge or over a target that is not the shards' sketch tables, is
+#      refused.
 # Exits non-zero on any failure.
 set -euo pipefail
 source "$(dirname "$0")/pgenv.sh"
@@ -140,5 +149,70 @@ for t in raw_hash raw_byage; do
     "$(sqlstate "$(declare_for $t)")" "55000"
 done
 jl_check "raw_text: a unit with a collation (0A000)" "$(sqlstate "$(declare_for raw_text)")" "0A000"
+q $PC >/dev/null <<SQL
+CREATE TYPE lvl AS ENUM ('a', 'b', 'c');
+CREATE TABLE raw_enum (id lvl, age float8, seg text, secret int) PARTITION BY RANGE (id);
+CREATE FOREIGN TABLE raw_enum_1 PARTITION OF raw_enum FOR VALUES FROM ('a') TO ('c') SERVER shard1 OPTIONS (table_name 'raw');
+CREATE TABLE raw_float (id float8, age float8, seg text, secret int) PARTITION BY LIST (id);
+CREATE FOREIGN TABLE raw_float_1 PARTITION OF raw_float FOR VALUES IN (0.1) SERVER shard1 OPTIONS (table_name 'raw');
+SQL
+jl_check "raw_enum: an enum unit, whose order each database sets (0A000)" "$(sqlstate "$(declare_for raw_enum)")" "0A000"
+jl_check "raw_float: a float unit (0A000)" "$(sqlstate "$(declare_for raw_float)")" "0A000"
+
+# 5. a date unit under the caller's DateStyle
+for i in 1 2; do
+  p=$([ $i = 1 ] && echo $PS1 || echo $PS2)
+  lo=$([ $i = 1 ] && echo 2023-12-01 || echo 2024-02-01)
+  q $p >/dev/null <<SQL
+CREATE TABLE visits (id date PRIMARY KEY, age float8, seg text, secret int);
+INSERT INTO visits SELECT d::date, 40, 'a', 0 FROM generate_series('$lo'::date, '$lo'::date + 35, '1 day') d;
+$(declare_for visits);
+SQL
+done
+q $PS1 -c "INSERT INTO visits VALUES ('2024-03-01', 40, 'a', -1)" >/dev/null
+q $PC >/dev/null <<SQL
+CREATE TABLE visits (id date, age float8, seg text, secret int) PARTITION BY RANGE (id);
+CREATE FOREIGN TABLE visits_1 PARTITION OF visits FOR VALUES FROM (MINVALUE) TO ('2024-01-05') SERVER shard1 OPTIONS (table_name 'visits');
+CREATE FOREIGN TABLE visits_2 PARTITION OF visits FOR VALUES FROM ('2024-02-01') TO (MAXVALUE) SERVER shard2 OPTIONS (table_name 'visits');
+$(declare_for visits);
+SQL
+jl_check "the bounds are written ISO whatever the caller's DateStyle" \
+  "$(q $PC -c "SET DateStyle = 'SQL, DMY'" -c "SELECT string_agg(coalesce(unit_lower, '-') || ' ' || coalesce(unit_upper, '-'), ', ' ORDER BY partition::text) FROM jl_shard_bounds('visits')")" \
+  "- 2024-01-05, 2024-02-01 -"
+q $PC -c "SET DateStyle = 'SQL, DMY'" -c "CALL jl_release_distributed('visits', 'vk', 1.0, jl_sketch(k => 4), key => 'shared')" >/dev/null
+jl_check "under DateStyle 'SQL, DMY': the unit held by two shards released once" \
+  "$(q $PC -c "SELECT count(*) FROM vk WHERE id + 0 = '2024-03-01'") $(q $PC -c "SELECT count(*) || ' ' || count(DISTINCT id) FROM vk")" "1 71 71"
+jl_check "each part recorded the bounds it applied" \
+  "$(q $PS1 -c "SELECT info->'part' FROM jldp_release WHERE target = 'vk'::regclass")" '{"in": null, "lower": null, "upper": "2024-01-05"}'
+
+# the coordinator charged before the parts: a failure after the shards
+# charged leaves every charge standing, the coordinator's marked not released
+c0=$(charges $PC); s10=$(charges $PS1); s20=$(charges $PS2)
+jl_check "a failure after every shard prepared (a superuser's test failure point)" \
+  "$(q $PC -c "SET jldp_test.fail_point = 'prepared'" -c "CALL jl_release_distributed('raw', 'sk3', 1.0, jl_sketch(k => 4), key => 'shared')" 2>&1 | grep -c 'a failure after every shard prepared')" "1"
+jl_check "its charges stand: coordinator, shard 1, shard 2" \
+  "$(( $(charges $PC) - c0 )) $(( $(charges $PS1) - s10 )) $(( $(charges $PS2) - s20 ))" "1 1 1"
+jl_check "the coordinator's charge is marked not released, and no target is left" \
+  "$(q $PC -c "SELECT released FROM jl_ledger WHERE event = 'charge' ORDER BY id DESC LIMIT 1") $(q $PC -c "SELECT to_regclass('sk3') IS NULL")" "f t"
+
+# a decision forged by hand
+q $PC >/dev/null <<SQL
+CREATE TABLE forged (id int, sketch float8[]) PARTITION BY RANGE (id);
+CREATE TABLE forged_1 PARTITION OF forged FOR VALUES FROM (1) TO (101);
+CREATE TABLE forged_2 PARTITION OF forged FOR VALUES FROM (101) TO (201);
+SQL
+info=$(q $PC -c "SELECT info FROM jldp_release WHERE id = $rid")
+forge() {   # $1: charge first (yes/no)
+  q $PC 2>&1 <<SQL || true
+SELECT jl_distributed_begin_declared('raw', 0.5, NULL, 'laplace') AS gid \gset
+$([ "$1" = yes ] && echo "SELECT jl_distributed_charge_declared(:'gid') \g /dev/null")
+SELECT jl_distributed_decide_declared('raw', 'forged', \$j\$$info\$j\$, :'gid', '{shard1,shard2}', '{1,2}', 'x', 200);
+SQL
+}
+jl_check "a decision without the charge made before the parts: refused" \
+  "$(forge no | grep -c 'was not charged before its parts')" "1"
+jl_check "a decision over a target that is not the shards' sketch tables: refused" \
+  "$(forge yes | grep -c 'is not partitioned like raw over the shards')" "1"
+jl_check "no registry row for the forged target" "$(q $PC -c "SELECT count(*) FROM jldp_release WHERE target = 'forged'::regclass")" "0"
 
 exit $fail

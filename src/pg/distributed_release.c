@@ -55,6 +55,8 @@ static double begun_delta;
 static bool begun_gaussian;
 static Oid	begun_role;
 static Oid	begun_source;
+static int64 begun_ledger;		/* a sharded protected table's charge, made
+								 * before its parts read (0: not yet) */
 static bool begun_callback;
 
 /* a release whose transaction aborted is over: its id is never decided */
@@ -191,6 +193,7 @@ begin_release(const JlChargeRequest *req, Oid source, double epsilon, double del
 	begun_gaussian = gaussian;
 	begun_role = GetUserId();
 	begun_source = source;
+	begun_ledger = 0;
 	return cstring_to_text(gid.data);
 }
 
@@ -361,15 +364,16 @@ check_calibration(const char *info, double *epsilon, double *delta, bool *gaussi
  * decision.  Returns the registry id.
  */
 static int64
-decide_release(Oid nsp, const JlChargeRequest *req, JlRegistryRecord *rec, const char *gid,
-			   Datum servers, Datum shard_release_ids)
+decide_release(Oid nsp, const JlChargeRequest *req, int64 charged, JlRegistryRecord *rec,
+			   const char *gid, Datum servers, Datum shard_release_ids)
 {
 	JlOwnerScope scope;
 	int64		release_id;
 	Oid			types[5] = {TEXTOID, INT8OID, OIDOID, TEXTARRAYOID, INT8ARRAYOID};
 	Datum		values[5];
 
-	rec->ledger_id = jl_budget_charge_now(req);
+	/* a sharded protected table was charged before its parts read */
+	rec->ledger_id = charged > 0 ? charged : jl_budget_charge_now(req);
 	rec->dataset = req->dataset;
 	SPI_connect();
 	release_id = jl_registry_write(nsp, rec);
@@ -438,7 +442,85 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
 	rec.clipping = text_to_cstring(PG_GETARG_TEXT_PP(4));
 	rec.key_fingerprint = text_to_cstring(PG_GETARG_TEXT_PP(5));
 	rec.info = info;
-	PG_RETURN_INT64(decide_release(nsp, &req, &rec, gid, PG_GETARG_DATUM(8), PG_GETARG_DATUM(9)));
+	PG_RETURN_INT64(decide_release(nsp, &req, 0, &rec, gid, PG_GETARG_DATUM(8), PG_GETARG_DATUM(9)));
+}
+
+/*
+ * jl_distributed_charge_declared(gid text) RETURNS bigint
+ *
+ * The coordinator's charge of a sharded protected table's release, made
+ * once its checks have passed and before any shard reads a row: durable
+ * (committed by the charge worker), as every release's charge is, so that
+ * no change of the budget while the parts run (a booking, a lower cap)
+ * can refuse the release after the shards were charged.  A failure after
+ * it leaves it standing, marked as not released.  The ledger id.
+ */
+PG_FUNCTION_INFO_V1(jl_distributed_charge_declared);
+Datum
+jl_distributed_charge_declared(PG_FUNCTION_ARGS)
+{
+	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	char	   *gid;
+	JlDeclaration decl;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("jl_distributed_charge_declared: gid is NULL")));
+	gid = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	if (begun_gid[0] == '\0' || strcmp(gid, begun_gid) != 0 || begun_role != GetUserId() ||
+		begun_ledger != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("distributed release \"%s\" was not begun by this session, or is charged already", jl_msg_str(gid))));
+	jl_declaration_load(nsp, begun_source, &decl);
+	if (!decl.sharded)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("%s is not a sharded table", decl.relation_q)));
+	jl_budget_check_spender(nsp, decl.dataset);
+	begun_ledger = jl_budget_charge_declared(nsp, decl.dataset, decl.relid, decl.unit, begun_epsilon,
+											 begun_delta, psprintf("jl_release_distributed (%s)", gid));
+	PG_RETURN_INT64(begun_ledger);
+}
+
+/*
+ * The target the caller made: one foreign partition per partition of
+ * source, on the same server with the same bounds, and the servers the
+ * decision records are those.
+ */
+static void
+check_target_partitions(Oid source, Oid target, Datum servers)
+{
+	Oid			types[3] = {OIDOID, OIDOID, TEXTARRAYOID};
+	Datum		values[3] = {ObjectIdGetDatum(source), ObjectIdGetDatum(target), servers};
+	const char *parts =
+		"SELECT s.srvname::pg_catalog.text AS server, pg_catalog.pg_get_expr(c.relpartbound, c.oid) AS bound, "
+		"c.relkind OPERATOR(pg_catalog.=) 'f' AS foreign_table "
+		"FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) i.inhrelid "
+		"LEFT JOIN pg_catalog.pg_foreign_table ft ON ft.ftrelid OPERATOR(pg_catalog.=) c.oid "
+		"LEFT JOIN pg_catalog.pg_foreign_server s ON s.oid OPERATOR(pg_catalog.=) ft.ftserver "
+		"WHERE i.inhparent OPERATOR(pg_catalog.=) ";
+	bool		isnull;
+	bool		ok;
+
+	SPI_connect();
+	if (SPI_execute_with_args(psprintf("SELECT (SELECT pg_catalog.count(*) FROM (%s$1) a) OPERATOR(pg_catalog.=) (SELECT pg_catalog.count(*) FROM (%s$2) b) "
+									   "AND NOT EXISTS ((%s$1) EXCEPT (%s$2)) AND NOT EXISTS ((%s$2) EXCEPT (%s$1)) "
+									   "AND (SELECT pg_catalog.bool_and(foreign_table) FROM (%s$2) c) "
+									   "AND (SELECT pg_catalog.array_agg(x ORDER BY x) FROM pg_catalog.unnest($3) x) "
+									   "IS NOT DISTINCT FROM (SELECT pg_catalog.array_agg(server ORDER BY server) FROM (%s$1) d)",
+									   parts, parts, parts, parts, parts, parts, parts, parts),
+							  3, types, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not compare the target's partitions with the source's");
+	ok = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
+	if (isnull || !ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the target of the distributed release is not partitioned like %s over the shards' sketch tables",
+						jl_msg_str(get_rel_name(source))),
+				 errdetail("Each of its partitions is a foreign table on the server of the source's partition with the same bounds, and the decision's servers are those.")));
 }
 
 /*
@@ -451,7 +533,12 @@ jl_distributed_decide(PG_FUNCTION_ARGS)
  * jl_distributed_decide for a sharded protected table: the shards'
  * declarations (in info, the first shard's registry record, which the
  * caller compared with the others') must be the coordinator's, checked
- * again under the declaration's lock; the guarantee is the coordinator's.
+ * again under the declaration's lock; the target partitioned like source
+ * on the same servers; the charge the one jl_distributed_charge_declared
+ * made for this release (nothing is charged here); the guarantee is the
+ * coordinator's.  What the shards' records say is the caller's to pass:
+ * a role that may spend the table can call this without the shards
+ * (docs/threat_model.md row 61).
  */
 PG_FUNCTION_INFO_V1(jl_distributed_decide_declared);
 Datum
@@ -467,7 +554,8 @@ jl_distributed_decide_declared(PG_FUNCTION_ARGS)
 	double		epsilon,
 				delta;
 	bool		gaussian;
-	int64		rows;
+	int64		rows,
+				charged;
 	JlChargeRequest req;
 	JlRegistryRecord rec;
 	JlDeclaration decl;
@@ -483,8 +571,17 @@ jl_distributed_decide_declared(PG_FUNCTION_ARGS)
 	gid = text_to_cstring(PG_GETARG_TEXT_PP(3));
 	info = DatumGetCString(DirectFunctionCall1(jsonb_out, PG_GETARG_DATUM(2)));
 	rows = PG_GETARG_INT64(7);
+	charged = begun_ledger;
 	check_decision(source, target, gid);
+	begun_ledger = 0;
+	if (charged <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("distributed release \"%s\" was not charged before its parts", jl_msg_str(gid)),
+				 errhint("jl_release_distributed charges (jl_distributed_charge_declared) before any shard reads.")));
+	check_target_partitions(source, target, PG_GETARG_DATUM(4));
 	check_calibration(info, &epsilon, &delta, &gaussian);
+	/* not charged here: the request names the dataset and the releasing role */
 	declared_request(&req, nsp, source, &decl, epsilon, delta,
 					 psprintf("jl_release_distributed into %s (%s)", get_rel_name(target), gid));
 	/* the shards' declaration, as their registry recorded it, is this one */
@@ -524,7 +621,7 @@ jl_distributed_decide_declared(PG_FUNCTION_ARGS)
 	rec.clipping = "the declaration's bounds, clamped on every read (each shard's)";
 	rec.key_fingerprint = text_to_cstring(PG_GETARG_TEXT_PP(6));
 	rec.info = info;
-	PG_RETURN_INT64(decide_release(nsp, &req, &rec, gid, PG_GETARG_DATUM(4), PG_GETARG_DATUM(5)));
+	PG_RETURN_INT64(decide_release(nsp, &req, charged, &rec, gid, PG_GETARG_DATUM(4), PG_GETARG_DATUM(5)));
 }
 
 /*

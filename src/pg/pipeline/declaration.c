@@ -26,10 +26,10 @@
 #include "storage/lock.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
+#include "utils/guc.h"
 #include "access/table.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_namespace.h"
-#include "catalog/pg_operator.h"
 #include "foreign/foreign.h"
 #include "partitioning/partdesc.h"
 #include "utils/partcache.h"
@@ -466,18 +466,29 @@ require_unique_unit(const JlDeclaration *decl)
 						 jl_msg_str(decl->unit))));
 }
 
-/* the schema of operator opno */
-static Oid
-operator_namespace(Oid opno)
+bool
+jl_shard_unit_type(Oid t)
 {
-	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
-	Oid			nsp;
+	return t == INT2OID || t == INT4OID || t == INT8OID || t == NUMERICOID || t == UUIDOID ||
+		t == DATEOID;
+}
 
-	if (!HeapTupleIsValid(tup))
-		return InvalidOid;
-	nsp = ((Form_pg_operator) GETSTRUCT(tup))->oprnamespace;
-	ReleaseSysCache(tup);
-	return nsp;
+int
+jl_fixed_text_settings(void)
+{
+	int			level = NewGUCNestLevel();
+
+	(void) set_config_option("datestyle", "ISO, YMD", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("extra_float_digits", "3", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return level;
+}
+
+void
+jl_restore_settings(int level)
+{
+	AtEOXact_GUC(true, level);
 }
 
 bool
@@ -487,7 +498,6 @@ jl_declaration_sharded(Oid relid, AttrNumber unit_att, Oid unit_type)
 	PartitionKey key;
 	PartitionDesc pd;
 	bool		ok;
-	TypeCacheEntry *tc;
 
 	if (get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE)
 		return false;
@@ -513,16 +523,13 @@ jl_declaration_sharded(Oid relid, AttrNumber unit_att, Oid unit_type)
 	relation_close(rel, NoLock);
 	if (!ok)
 		return false;
-	tc = lookup_type_cache(unit_type, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR | TYPECACHE_EQ_OPR);
-	if (type_is_collatable(unit_type) || !OidIsValid(tc->lt_opr) || !OidIsValid(tc->eq_opr) ||
-		operator_namespace(tc->lt_opr) != PG_CATALOG_NAMESPACE ||
-		operator_namespace(tc->eq_opr) != PG_CATALOG_NAMESPACE)
+	if (!jl_shard_unit_type(unit_type))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the unit \"%s\" of sharded table %s is of type %s: a sharded unit's type has no collation and pg_catalog's order",
+				 errmsg("the unit \"%s\" of sharded table %s is of type %s: a sharded unit is smallint, integer, bigint, numeric, uuid or date",
 						jl_msg_str(get_attname(relid, unit_att, false)), jl_msg_str(get_rel_name(relid)),
 						format_type_be(unit_type)),
-				 errdetail("Each shard reads the units within its partition's bounds; a collation could order them differently on each server, and a unit would be read twice."),
+				 errdetail("Each shard reads the units within its partition's bounds, written as text: the unit's order and its text must be the same on every server and in every session (a collation, an enum's order or a setting could differ, and a unit would be read twice)."),
 				 errhint("Shard by an integer, date or uuid unit.")));
 	return true;
 }

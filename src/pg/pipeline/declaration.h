@@ -107,10 +107,24 @@ extern void jl_declaration_check_relation(Oid relid);
 extern void jl_declaration_bind(JlDeclaration *decl);
 
 /*
+ * A unit type a sharded table may have: one whose order and text are the
+ * same on every server and, under jl_fixed_text_settings, in every session
+ * (smallint, integer, bigint, numeric, uuid, date).
+ */
+extern bool jl_shard_unit_type(Oid t);
+
+/*
+ * The settings a unit's text is written and read under between servers
+ * (DateStyle ISO, YMD; extra_float_digits 3), until jl_restore_settings.
+ */
+extern int	jl_fixed_text_settings(void);
+extern void jl_restore_settings(int level);
+
+/*
  * relid is a sharded table for unit column unit_att: partitioned by the
  * unit alone, by range or list, without a default partition, every
- * partition a foreign table of postgres_fdw, the unit of a type without a
- * collation whose order operators are pg_catalog's.  Its unit is unique
+ * partition a foreign table of postgres_fdw; ERROR if its unit's type is
+ * not one jl_shard_unit_type allows.  Its unit is unique
  * by each shard's declaration and across shards by the bounds, which each
  * shard's part applies when it reads (jl_release_part).
  */

@@ -52,7 +52,9 @@ range_text(List *datums)
 /*
  * jl_shard_bounds(protected regclass) RETURNS TABLE (partition regclass,
  * unit_lower text, unit_upper text, unit_in text[]): the bounds of each
- * partition of a sharded protected table, as jl_release_part takes them.
+ * partition of a sharded protected table, as jl_release_part takes them,
+ * written under jl_fixed_text_settings (a DateStyle of the caller's could
+ * make a shard read another date).
  */
 PG_FUNCTION_INFO_V1(jl_shard_bounds);
 Datum
@@ -63,6 +65,7 @@ jl_shard_bounds(PG_FUNCTION_ARGS)
 	Relation	rel;
 	PartitionDesc pd;
 	AttrNumber	unit_att;
+	int			level;
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE)
@@ -77,6 +80,8 @@ jl_shard_bounds(PG_FUNCTION_ARGS)
 				 errmsg("%s is not a sharded table", jl_msg_str(get_rel_name(relid))),
 				 errdetail("A sharded table is partitioned by its unit alone, by range or list, without a default partition, each partition a foreign table of postgres_fdw.")));
 	pd = RelationGetPartitionDesc(rel, true);
+	/* written as every shard reads them, whatever this session's settings */
+	level = jl_fixed_text_settings();
 	for (int i = 0; i < pd->nparts; i++)
 	{
 		HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(pd->oids[i]));
@@ -128,6 +133,7 @@ jl_shard_bounds(PG_FUNCTION_ARGS)
 		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
+	jl_restore_settings(level);
 	relation_close(rel, NoLock);
 	return (Datum) 0;
 }

@@ -80,6 +80,13 @@ extern const JlDist2Value *jl_dist2_value(const JlPipeline *pl);
  */
 extern char *jl_pipeline_rows_sql(const JlPipeline *pl);
 
+/*
+ * A shard's part: "part": {"lower": ..., "upper": ..., "in": [...]}, the
+ * bounds it applied in their canonical text (for the registry's info, which
+ * the coordinator compares with its partition's bounds); NULL otherwise.
+ */
+extern char *jl_pipeline_part_json(const JlPipeline *pl);
+
 /* The sentence every guarantee ends with: what is not protected. */
 extern void jl_pipeline_not_protected(StringInfo b, const JlPipeline *pl);
 

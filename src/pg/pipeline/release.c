@@ -32,6 +32,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/json.h"
 #include "utils/array.h"
 #include "utils/lsyscache.h"
 #include "catalog/pg_type.h"
@@ -79,29 +80,61 @@ ops_of(const JlPipeline *pl)
 	}
 }
 
-/* a unit's literal, checked by its type's input function, as SQL */
+/*
+ * A unit's value as the part reads it: parsed by its type's input function
+ * and written again by its output function, both under
+ * jl_fixed_text_settings (the caller has set them): the canonical text,
+ * which the part records and the coordinator compares with its bounds.
+ */
 static char *
-unit_literal(const JlPipeline *pl, const char *value)
+unit_canonical(const JlPipeline *pl, const char *value)
 {
 	Oid			typinput,
-				typioparam;
+				typioparam,
+				typoutput;
+	bool		varlena;
+	Datum		d;
 
 	getTypeInputInfo(pl->decl.unit_type, &typinput, &typioparam);
-	(void) OidInputFunctionCall(typinput, (char *) value, typioparam, -1);
-	return psprintf("%s::%s", quote_literal_cstr(value), format_type_be_qualified(pl->decl.unit_type));
+	getTypeOutputInfo(pl->decl.unit_type, &typoutput, &varlena);
+	d = OidInputFunctionCall(typinput, (char *) value, typioparam, -1);
+	return OidOutputFunctionCall(typoutput, d);
+}
+
+static char *
+unit_literal(const JlPipeline *pl, const char *canonical)
+{
+	return psprintf("%s::%s", quote_literal_cstr(canonical), format_type_be_qualified(pl->decl.unit_type));
 }
 
 /*
  * A shard's part reads only the units within its partition's bounds: a
  * unit held by two shards is read by the one whose partition holds it.
  * The units are public (what a release does not protect), so the
- * condition tells nothing.  Checked before the charge.
+ * condition tells nothing.  Checked before the charge.  The unit's type
+ * is one whose text is read alike in every session (jl_shard_unit_type;
+ * dates are written ISO, which every DateStyle reads).
  */
 static void
 part_filter(JlPipeline *pl)
 {
 	const char *u = quote_identifier(pl->decl.unit);
 	StringInfoData b;
+	int			level;
+
+	if (!jl_shard_unit_type(pl->decl.unit_type))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the unit \"%s\" of %s is of type %s: a shard's unit is smallint, integer, bigint, numeric, uuid or date",
+						jl_msg_str(pl->decl.unit), pl->decl.relation_q, format_type_be(pl->decl.unit_type))));
+	level = jl_fixed_text_settings();
+	if (pl->part_lower)
+		pl->part_lower = unit_canonical(pl, pl->part_lower);
+	if (pl->part_upper)
+		pl->part_upper = unit_canonical(pl, pl->part_upper);
+	for (int i = 0; i < pl->part_nmembers; i++)
+		pl->part_members[i] = unit_canonical(pl, pl->part_members[i]);
+	jl_restore_settings(level);
 
 	initStringInfo(&b);
 	if (pl->part_nmembers >= 0)
@@ -120,6 +153,42 @@ part_filter(JlPipeline *pl)
 			appendStringInfo(&b, " AND %s OPERATOR(pg_catalog.<) %s", u, unit_literal(pl, pl->part_upper));
 	}
 	pl->decl.unit_filter = b.data;
+}
+
+char *
+jl_pipeline_part_json(const JlPipeline *pl)
+{
+	StringInfoData b;
+
+	if (!pl->part)
+		return NULL;
+	initStringInfo(&b);
+	appendStringInfoString(&b, "\"part\": {\"lower\": ");
+	if (pl->part_lower)
+		escape_json(&b, pl->part_lower);
+	else
+		appendStringInfoString(&b, "null");
+	appendStringInfoString(&b, ", \"upper\": ");
+	if (pl->part_upper)
+		escape_json(&b, pl->part_upper);
+	else
+		appendStringInfoString(&b, "null");
+	appendStringInfoString(&b, ", \"in\": ");
+	if (pl->part_nmembers < 0)
+		appendStringInfoString(&b, "null");
+	else
+	{
+		appendStringInfoChar(&b, '[');
+		for (int i = 0; i < pl->part_nmembers; i++)
+		{
+			if (i)
+				appendStringInfoString(&b, ", ");
+			escape_json(&b, pl->part_members[i]);
+		}
+		appendStringInfoChar(&b, ']');
+	}
+	appendStringInfoChar(&b, '}');
+	return b.data;
 }
 
 /* an edge table is released with jl_graph, and jl_graph releases only one */

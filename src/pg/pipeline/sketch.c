@@ -375,6 +375,8 @@ sketch_record(JlPipeline *pl, const char *guarantee)
 	appendStringInfo(&info, ", \"rows\": %lld, \"release\": \"jl_release\", \"release_mechanism\": \"sketch\", %s, \"guarantee\": ",
 					 (long long) pl->nrows, jl_declaration_json(&pl->decl));
 	escape_json(&info, guarantee);
+	if (pl->part)
+		appendStringInfo(&info, ", %s", jl_pipeline_part_json(pl));
 	appendStringInfoChar(&info, '}');
 
 	rec.source = pl->decl.relation_q;
