@@ -102,15 +102,15 @@ CREATE TABLE kr_big AS
   FROM generate_series(1, 30000) i;
 ANALYZE kr_big;
 INSERT INTO kr_serial
-  SELECT jl_kmeans(sketch, 6, 3, 300, 1), (SELECT jl_kmeans(sketch, 6, 3, 300, 4) FROM kr_big) FROM kr_big;
+  SELECT jl_kmeans(sketch, 6, 1, 300, 1), (SELECT jl_kmeans(sketch, 6, 1, 300, 4) FROM kr_big) FROM kr_big;
 SELECT c1 <> c4 AS restarts_change_the_result FROM kr_serial;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-EXPLAIN (COSTS OFF) SELECT jl_kmeans(sketch, 6, 3, 300, 4) FROM kr_big;
-SELECT jl_kmeans(sketch, 6, 3, 300, 4) = (SELECT c4 FROM kr_serial) AS parallel_equals_serial FROM kr_big;
-SELECT jl_kmeans(sketch, 6, 3, 300, 1) = (SELECT c1 FROM kr_serial) AS parallel_equals_serial_one_run FROM kr_big;
+EXPLAIN (COSTS OFF) SELECT jl_kmeans(sketch, 6, 1, 300, 4) FROM kr_big;
+SELECT jl_kmeans(sketch, 6, 1, 300, 4) = (SELECT c4 FROM kr_serial) AS parallel_equals_serial FROM kr_big;
+SELECT jl_kmeans(sketch, 6, 1, 300, 1) = (SELECT c1 FROM kr_serial) AS parallel_equals_serial_one_run FROM kr_big;
 SELECT array_dims(c4) AS dims, (SELECT count(DISTINCT jl_nearest_centroid(sketch, c4)) FROM kr_big) AS labels_used
 FROM kr_serial;
 RESET parallel_setup_cost;

@@ -17,6 +17,9 @@
 #      against a plain-C loop over the same float8 data (the lower bound)
 #      and, when the server has pgvector, against its exact scan
 #   8. k-means, the long-format aggregate, projection kinds on wide rows
+#   9. k-means against scikit-learn, one core each, the same points, start
+#      and iterations (test/bench_kmeans.py), and jl_kmeans over a million
+#      sketches
 # Queries run through EXPLAIN (ANALYZE, TIMING OFF), which evaluates every
 # target-list expression but sends no rows to the client.  Each query runs
 # once to warm up, then RUNS times (JLDP_BENCH_RUNS, default 7), each in a
@@ -38,7 +41,7 @@ PY=/usr/bin/python3
 WORK=$(mktemp -d)
 REPORT=$WORK/report.md
 
-make -s -C test/unit bench_sampler bench_knn bench_cores >/dev/null
+make -s -C test/unit bench_sampler bench_knn bench_cores lloyd_from >/dev/null
 jl_install
 jl_start_cluster
 trap 'jl_stop_cluster; rm -rf "$WORK"' EXIT
@@ -479,6 +482,36 @@ for kind in rademacher gaussian achlioptas sparse; do
   r=$(timeit "SELECT jl_private_release(x, 20, 4.0, kind => '$kind') FROM w" "" 3)
   md "| \`jl_private_release(x, 20, 4.0, kind => '$kind')\` | $(f1 "$r") | $(f2 "$r") |"
 done
+md ""
+
+# ---- 9. k-means against scikit-learn; a million sketches
+md "## k-means against scikit-learn"
+md ""
+md "Lloyd iterations, one core each, on the same points from the same start for"
+md "the same number of iterations (test/bench_kmeans.py: n uniform points in"
+md "[0, 1)^20; scikit-learn $($PY -c 'import sklearn; print(sklearn.__version__)')'s KMeans(algorithm='lloyd', tol=0) with one"
+md "thread; jldp's iterations are the jl_kmeans aggregate's code). Fastest of 3."
+md ""
+$PY test/bench_kmeans.py | tee -a "$REPORT"
+M=${JLDP_BENCH_KMEANS_ROWS:-1000000}
+q <<SQL >/dev/null
+CREATE TABLE km AS
+  SELECT i AS id, ARRAY(SELECT random() FROM generate_series(1, 20) WHERE i > 0) AS sketch
+  FROM generate_series(1, $M) i;
+ALTER TABLE km SET (parallel_workers = 0);
+VACUUM ANALYZE km;
+SQL
+kmc=$(timeit "SELECT count(sketch) FROM km" "" 3)
+km8=$(timeit "SELECT jl_kmeans(sketch, 8) FROM km" "" 3)
+md ""
+md "$M uniform sketches of k = 20 in one query (serial; the aggregate collects"
+md "them, sorts them, seeds with k-means++ and iterates until scikit-learn's"
+md "tol = 1e-4 or no change), ms, fastest and median of 3:"
+md ""
+md "| query | fastest | median |"
+md "|---|---|---|"
+md "| \`SELECT count(sketch) FROM km\` | $(f1 "$kmc") | $(f2 "$kmc") |"
+md "| \`SELECT jl_kmeans(sketch, 8) FROM km\` | $(f1 "$km8") | $(f2 "$km8") |"
 md ""
 
 psql -qX -d postgres -c "DROP DATABASE $DB"

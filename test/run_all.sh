@@ -46,6 +46,8 @@ papers() {
 
 part "build and install" jl_install
 part "C unit tests (no server)" make -s unit
+part "k-means from one start against a numpy Lloyd and scikit-learn" \
+  sh -c "make -s -C test/unit lloyd_from && /usr/bin/python3 test/kmeans_reference.py"
 jl_start_cluster
 # the cluster's own trap replaced ours: report the times, then stop it
 trap 'report_times; jl_stop_cluster' EXIT

@@ -10,6 +10,7 @@
 #include "math/kmeans.h"
 
 #include <float.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,8 +175,24 @@ jl_kmeans_nearest(const double *x, const double *centroids, int m, int k,
 	return arg;
 }
 
-/* centroids per block of the assignment step */
-#define KM_BLOCK 4
+/*
+ * The assignment step computes the distances of KM_TILE points to KM_BLOCK
+ * centroids at once, the block's centroids one vector (GCC's vector
+ * extension: one AVX-512 register, two AVX2 or four SSE2 ones, compiled
+ * for each and chosen when the library loads).  Each lane sums its pair's
+ * (x[j] - c[j])^2 over j in order, without fused multiply-adds, exactly as
+ * jl_sqdist does: the distances, and so the labels, are the same bits on
+ * every instruction set and in every order of the points.
+ */
+#define KM_BLOCK 8
+#define KM_TILE 4
+typedef double km_vec __attribute__((vector_size(KM_BLOCK * sizeof(double))));
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define KM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define KM_CLONES
+#endif
 
 /* distance terms (points x c x k) between two calls of tick in a pass */
 #define KM_TICK_WORK (INT64_C(1) << 24)
@@ -192,6 +209,8 @@ typedef struct KmWork
 	double	   *sum;			/* c x k */
 	double	   *trial;			/* c x k */
 	double	   *blocked;		/* ceil(c / KM_BLOCK) x k x KM_BLOCK */
+	double	   *tile;			/* KM_TILE x k: the last points, padded */
+	double	   *trial_prev;		/* c x k: the centroids before an update */
 } KmWork;
 
 static size_t
@@ -205,7 +224,8 @@ jl_kmeans_work_bytes(int64_t n, int k, int c)
 {
 	return (size_t) n * (sizeof(int) + sizeof(double)) +
 		(size_t) c * sizeof(int64_t) + 2 * (size_t) c * k * sizeof(double) +
-		km_blocked_doubles(k, c) * sizeof(double) + 4 * sizeof(double);
+		km_blocked_doubles(k, c) * sizeof(double) + (size_t) KM_TILE * k * sizeof(double) +
+		(size_t) c * k * sizeof(double) + 4 * sizeof(double);
 }
 
 static void
@@ -221,6 +241,10 @@ km_work(void *work, int64_t n, int k, int c, KmWork *w)
 	p += (size_t) c * k * sizeof(double);
 	w->blocked = (double *) p;
 	p += km_blocked_doubles(k, c) * sizeof(double);
+	w->tile = (double *) p;
+	p += (size_t) KM_TILE * k * sizeof(double);
+	w->trial_prev = (double *) p;
+	p += (size_t) c * k * sizeof(double);
 	w->count = (int64_t *) p;
 	p += (size_t) c * sizeof(int64_t);
 	w->label = (int *) p;
@@ -333,12 +357,100 @@ km_block(const double *C, int c, int k, double *B)
 			}
 }
 
+typedef int64_t km_ivec __attribute__((vector_size(KM_BLOCK * sizeof(int64_t))));
+
+/*
+ * The nearest of the c centroids (blocked, nb blocks of KM_BLOCK) to each
+ * of the KM_TILE points at x (rows of k): best[p], label[p].  Each lane
+ * keeps the smallest distance of its centroids (strictly smaller: the
+ * earlier block on ties), then the lanes are reduced to the smallest
+ * distance and, among equal ones, the lowest centroid: the first centroid
+ * on ties, as a scan in order would find it.  No branch depends on the data.
+ */
+KM_CLONES static void
+km_tile_assign(const double *x, int k, const double *blocked, int nb, int c,
+			   double *best, int *label)
+{
+	km_vec		b0 = {0},
+				b1 = {0},
+				b2 = {0},
+				b3 = {0};
+	km_ivec		i0 = {0},
+				i1 = {0},
+				i2 = {0},
+				i3 = {0};
+	int			b,
+				j,
+				m;
+
+	for (b = 0; b < nb; b++)
+	{
+		const double *B = blocked + (size_t) b * k * KM_BLOCK;
+		km_vec		a0 = {0},
+					a1 = {0},
+					a2 = {0},
+					a3 = {0};
+		km_ivec		idx,
+					lt;
+
+		for (j = 0; j < k; j++)
+		{
+			km_vec		cv,
+						t;
+
+			memcpy(&cv, B + (size_t) j * KM_BLOCK, sizeof(cv));
+			t = x[j] - cv;
+			a0 += t * t;
+			t = x[k + j] - cv;
+			a1 += t * t;
+			t = x[2 * k + j] - cv;
+			a2 += t * t;
+			t = x[3 * k + j] - cv;
+			a3 += t * t;
+		}
+		/* a padded lane of the last block is a copy of centroid c - 1 */
+		for (m = 0; m < KM_BLOCK; m++)
+			idx[m] = b * KM_BLOCK + m < c ? b * KM_BLOCK + m : c - 1;
+		if (b == 0)
+		{
+			b0 = a0, b1 = a1, b2 = a2, b3 = a3;
+			i0 = i1 = i2 = i3 = idx;
+			continue;
+		}
+#define KM_KEEP(bv, iv, av) \
+		lt = (av) < (bv); \
+		bv = (km_vec) (((km_ivec) (av) & lt) | ((km_ivec) (bv) & ~lt)); \
+		iv = (idx & lt) | ((iv) & ~lt)
+		KM_KEEP(b0, i0, a0);
+		KM_KEEP(b1, i1, a1);
+		KM_KEEP(b2, i2, a2);
+		KM_KEEP(b3, i3, a3);
+#undef KM_KEEP
+	}
+#define KM_REDUCE(p, bv, iv) \
+	do { \
+		double		d_ = (bv)[0]; \
+		int64_t		l_ = INT64_MAX; \
+		for (m = 1; m < KM_BLOCK; m++) \
+			d_ = (bv)[m] < d_ ? (bv)[m] : d_; \
+		for (m = 0; m < KM_BLOCK; m++) \
+			l_ = ((bv)[m] == d_ && (iv)[m] < l_) ? (iv)[m] : l_; \
+		best[p] = d_; \
+		label[p] = (int) (l_ == INT64_MAX ? (iv)[0] : l_); \
+	} while (0)
+	KM_REDUCE(0, b0, i0);
+	KM_REDUCE(1, b1, i1);
+	KM_REDUCE(2, b2, i2);
+	KM_REDUCE(3, b3, i3);
+#undef KM_REDUCE
+}
+
 /*
  * Assign every point to its nearest centroid; returns how many changed.
  * Each distance is summed over the coordinates in order, exactly as
  * jl_kmeans_nearest does, so both give the same labels (jl_kmeans_nearest
  * also orders distances whose squares overflow; sketches that large are
- * not clustered here).
+ * not clustered here).  Ties go to the lowest centroid.
  */
 static int64_t
 km_assign(const double *X, int64_t n, int k, const double *C, int c,
@@ -347,45 +459,34 @@ km_assign(const double *X, int64_t n, int k, const double *C, int c,
 	int64_t		changed = 0;
 	int64_t		i;
 	int			nb = (c + KM_BLOCK - 1) / KM_BLOCK;
-	int64_t		stride = KM_TICK_WORK / ((int64_t) c * k) + 1;
+	int64_t		stride = KM_TICK_WORK / ((int64_t) c * k * KM_TILE) + 1;
+	int64_t		tiles = 0;
 
 	km_block(C, c, k, w->blocked);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i += KM_TILE)
 	{
 		const double *x = X + i * k;
-		double		best = 0.0;
-		int			l = 0,
-					b,
-					j,
-					m;
+		int			np = n - i < KM_TILE ? (int) (n - i) : KM_TILE;
+		double		best[KM_TILE];
+		int			l[KM_TILE],
+					p;
 
-		if (tick && i % stride == stride - 1)
+		if (tick && ++tiles % stride == 0)
 			tick();
-
-		for (b = 0; b < nb; b++)
+		if (np < KM_TILE)
 		{
-			const double *B = w->blocked + (size_t) b * k * KM_BLOCK;
-			double		acc[KM_BLOCK] = {0};
-
-			for (j = 0; j < k; j++)
-				for (m = 0; m < KM_BLOCK; m++)
-				{
-					double		t = x[j] - B[j * KM_BLOCK + m];
-
-					acc[m] += t * t;
-				}
-			for (m = 0; m < KM_BLOCK && b * KM_BLOCK + m < c; m++)
-				if ((b == 0 && m == 0) || acc[m] < best)
-				{
-					best = acc[m];
-					l = b * KM_BLOCK + m;
-				}
+			/* the last points, the rest of the tile copies of the last */
+			for (p = 0; p < KM_TILE; p++)
+				memcpy(w->tile + (size_t) p * k, X + (i + (p < np ? p : np - 1)) * k,
+					   sizeof(double) * k);
+			x = w->tile;
 		}
-		w->dist[i] = best;
-		if (l != w->label[i])
+		km_tile_assign(x, k, w->blocked, nb, c, best, l);
+		for (p = 0; p < np; p++)
 		{
-			w->label[i] = l;
-			changed++;
+			w->dist[i + p] = best[p];
+			changed += l[p] != w->label[i + p];
+			w->label[i + p] = l[p];
 		}
 	}
 	return changed;
@@ -408,6 +509,40 @@ km_mean_scaled(const double *X, int64_t n, int k, const int *label, int j,
 	return fmax(-DBL_MAX, fmin(m, DBL_MAX));
 }
 
+/*
+ * The sums and counts of the clusters, the points added in order (each
+ * coordinate's sum the same bits whatever the instruction set).
+ */
+KM_CLONES static void
+km_sums(const double *restrict X, int64_t n, int k, const int *restrict label,
+		double *restrict sum, int64_t *restrict count, int c)
+{
+	int64_t		i;
+	int			t;
+
+	memset(sum, 0, sizeof(double) * (size_t) c * k);
+	memset(count, 0, sizeof(int64_t) * c);
+	for (i = 0; i < n; i++)
+	{
+		const double *restrict x = X + i * k;
+		double	   *restrict s = sum + (size_t) label[i] * k;
+
+		count[label[i]]++;
+		for (t = 0; t + KM_BLOCK <= k; t += KM_BLOCK)
+		{
+			km_vec		sv,
+						xv;
+
+			memcpy(&sv, s + t, sizeof(sv));
+			memcpy(&xv, x + t, sizeof(xv));
+			sv += xv;
+			memcpy(s + t, &sv, sizeof(sv));
+		}
+		for (; t < k; t++)
+			s[t] += x[t];
+	}
+}
+
 /* centroids := means of their points; empty clusters re-seeded */
 static void
 km_update(const double *X, int64_t n, int k, double *C, int c, KmWork *w,
@@ -417,17 +552,7 @@ km_update(const double *X, int64_t n, int k, double *C, int c, KmWork *w,
 	int			j,
 				t;
 
-	memset(w->sum, 0, sizeof(double) * (size_t) c * k);
-	memset(w->count, 0, sizeof(int64_t) * c);
-	for (i = 0; i < n; i++)
-	{
-		const double *x = X + i * k;
-		double	   *s = w->sum + (size_t) w->label[i] * k;
-
-		w->count[w->label[i]]++;
-		for (t = 0; t < k; t++)
-			s[t] += x[t];
-	}
+	km_sums(X, n, k, w->label, w->sum, w->count, c);
 	for (j = 0; j < c; j++)
 	{
 		int64_t		far = -1;
@@ -464,34 +589,85 @@ km_update(const double *X, int64_t n, int k, double *C, int c, KmWork *w,
 }
 
 /*
- * One k-means++ seeding from seed, then Lloyd iterations, into C.  Returns
- * the inertia (sum of squared distances of the points to their nearest
- * centroid of C, summed in point order) and the number of updates.
+ * scikit-learn's tolerance: tol times the mean over the coordinates of
+ * their variance (population, two passes), the bound of the sum of the
+ * centroids' squared shifts in one update below which Lloyd stops.
  */
 static double
-km_lloyd(const double *X, int64_t n, int k, int c, uint64_t seed,
-		 int max_iter, double *C, KmWork *w, int *iterations,
-		 void (*tick) (void))
+km_tolerance(const double *X, int64_t n, int k, double tol)
+{
+	double		total = 0.0;
+	int64_t		i;
+	int			t;
+
+	if (!(tol > 0.0))
+		return 0.0;
+	for (t = 0; t < k; t++)
+	{
+		double		mean = 0.0,
+					ss = 0.0;
+
+		for (i = 0; i < n; i++)
+			mean += X[i * k + t];
+		mean /= (double) n;
+		for (i = 0; i < n; i++)
+		{
+			double		e = X[i * k + t] - mean;
+
+			ss += e * e;
+		}
+		total += ss / (double) n;
+	}
+	return tol * total / k;
+}
+
+/*
+ * Lloyd iterations from the centroids in C, as scikit-learn's lloyd: each
+ * iteration assigns the points and updates the centroids; it stops when no
+ * assignment changed (the update left the centroids as they were), or when
+ * the centroids' squared shifts sum to at most tol_abs, or after max_iter
+ * iterations, and then (but after no change) assigns once more.  Returns
+ * the inertia (the points' squared distances to their centroid, summed in
+ * point order); *iterations as scikit-learn's n_iter_.
+ */
+static double
+km_iterate(const double *X, int64_t n, int k, int c, int max_iter, double tol_abs,
+		   double *C, KmWork *w, int *iterations, void (*tick) (void))
 {
 	double		inertia = 0.0;
 	int64_t		i;
 	int			it;
+	bool		unchanged = false;
 
-	km_seed(X, n, k, c, seed, C, w->dist, tick);
 	for (i = 0; i < n; i++)
 		w->label[i] = -1;
 	*iterations = 0;
 	for (it = 0; it < max_iter; it++)
 	{
+		double		shift = 0.0;
+		size_t		q;
+
 		if (tick)
 			tick();
-		if (km_assign(X, n, k, C, c, w, tick) == 0)
-			break;
-		km_update(X, n, k, C, c, w, tick);
 		(*iterations)++;
+		if (km_assign(X, n, k, C, c, w, tick) == 0)
+		{
+			unchanged = true;
+			break;
+		}
+		memcpy(w->trial_prev, C, sizeof(double) * (size_t) c * k);
+		km_update(X, n, k, C, c, w, tick);
+		for (q = 0; q < (size_t) c * k; q++)
+		{
+			double		e = C[q] - w->trial_prev[q];
+
+			shift += e * e;
+		}
+		if (shift <= tol_abs)
+			break;
 	}
-	/* stopped by max_iter: the distances are those before the last update */
-	if (it == max_iter)
+	/* the distances to the centroids as they are now */
+	if (!unchanged)
 	{
 		if (tick)
 			tick();
@@ -502,14 +678,37 @@ km_lloyd(const double *X, int64_t n, int k, int c, uint64_t seed,
 	return inertia;
 }
 
+/* One k-means++ seeding from seed, then Lloyd iterations, into C. */
+static double
+km_lloyd(const double *X, int64_t n, int k, int c, uint64_t seed,
+		 int max_iter, double tol_abs, double *C, KmWork *w, int *iterations,
+		 void (*tick) (void))
+{
+	km_seed(X, n, k, c, seed, C, w->dist, tick);
+	return km_iterate(X, n, k, c, max_iter, tol_abs, C, w, iterations, tick);
+}
+
+double
+jl_kmeans_lloyd_from(const double *X, int64_t n, int k, int c, int max_iter,
+					 double tol, double *centroids, void *work, int *iterations,
+					 void (*tick) (void))
+{
+	KmWork		w;
+
+	km_work(work, n, k, c, &w);
+	return km_iterate(X, n, k, c, max_iter, km_tolerance(X, n, k, tol), centroids, &w,
+					  iterations, tick);
+}
+
 int
 jl_kmeans_run(const double *X, int64_t n, int k, int c, uint64_t seed,
-			  int max_iter, int n_init, double *centroids, void *work,
+			  int max_iter, double tol, int n_init, double *centroids, void *work,
 			  int *iterations, double *inertia, void (*tick) (void))
 {
 	KmWork		w;
 	KmRandom	restarts;
-	double		best;
+	double		best,
+				tol_abs;
 	int64_t		i;
 	int			r;
 
@@ -526,13 +725,14 @@ jl_kmeans_run(const double *X, int64_t n, int k, int c, uint64_t seed,
 	}
 
 	km_work(work, n, k, c, &w);
+	tol_abs = km_tolerance(X, n, k, tol);
 	/* the first run is seeded by seed itself, the others from a stream */
-	best = km_lloyd(X, n, k, c, seed, max_iter, centroids, &w, iterations, tick);
+	best = km_lloyd(X, n, k, c, seed, max_iter, tol_abs, centroids, &w, iterations, tick);
 	km_random_init(&restarts, km_domain_restarts, seed);
 	for (r = 1; r < n_init; r++)
 	{
 		int			it;
-		double		v = km_lloyd(X, n, k, c, km_word(&restarts), max_iter,
+		double		v = km_lloyd(X, n, k, c, km_word(&restarts), max_iter, tol_abs,
 								 w.trial, &w, &it, tick);
 
 		/* strictly lower: ties keep the earlier run */

@@ -31,7 +31,8 @@ int64_t		jl_kmeans_distinct(const double *X, int64_t n, int k);
  * values in sorted order (every point is its own centroid) and the result
  * has fewer than c rows when there are fewer than c of them.  Otherwise
  * n_init >= 1 runs, each a k-means++ seeding driven by ChaCha20 then Lloyd
- * iterations until no assignment changes or max_iter updates, and the run
+ * iterations (jl_kmeans_lloyd_from: until no assignment changes, the
+ * centroids move less than tol allows, or max_iter iterations), and the run
  * with the lowest inertia (sum of squared distances to the nearest
  * centroid) wins, the earliest on ties.  The first run is seeded by seed,
  * so n_init = 1 is that run alone; the seeds of the others are the words of
@@ -42,15 +43,33 @@ int64_t		jl_kmeans_distinct(const double *X, int64_t n, int k);
  *
  * centroids: c x k output; work: jl_kmeans_work_bytes(n, k, c) bytes.
  * Returns the number of centroids written; *iterations gets the number of
- * Lloyd updates of the winning run and *inertia its inertia (0 when the
+ * Lloyd iterations of the winning run and *inertia its inertia (0 when the
  * centroids are the distinct points).  tick, if not NULL, is called once per
  * pass over the points and within long passes (the caller's interrupt
  * check).
  */
 int			jl_kmeans_run(const double *X, int64_t n, int k, int c,
-						  uint64_t seed, int max_iter, int n_init,
+						  uint64_t seed, int max_iter, double tol, int n_init,
 						  double *centroids, void *work, int *iterations,
 						  double *inertia, void (*tick) (void));
+
+/*
+ * Lloyd iterations of n > c points X (n x k) from the c centroids given in
+ * centroids, as scikit-learn's KMeans(algorithm='lloyd') runs them from
+ * the same start: each iteration assigns every point to its nearest
+ * centroid (squared L2, summed over the coordinates in order; the lowest
+ * centroid on ties) and moves each centroid to the mean of its points (an
+ * empty cluster re-seeded with the point farthest from its centroid);
+ * stopping when no assignment changed, when the centroids' squared shifts
+ * sum to at most tol times the mean variance of the coordinates
+ * (scikit-learn's tol; 0: only the first), or after max_iter iterations.
+ * Returns the inertia (the squared distances of the points to the final
+ * centroids); *iterations as scikit-learn's n_iter_.  work as above.
+ */
+double		jl_kmeans_lloyd_from(const double *X, int64_t n, int k, int c,
+								 int max_iter, double tol, double *centroids,
+								 void *work, int *iterations,
+								 void (*tick) (void));
 
 /* index (0-based) of the centroid nearest to x (squared L2), lowest on ties */
 int			jl_kmeans_nearest(const double *x, const double *centroids,

@@ -32,6 +32,8 @@ PG_FUNCTION_INFO_V1(jl_nearest_centroid);
 #define KM_MAX_CLUSTERS 10000
 #define KM_MAX_INIT 1000
 #define KM_DEFAULT_INIT 1
+/* scikit-learn's relative tolerance of the centroids' shift */
+#define KM_DEFAULT_TOL 1e-4
 #define KM_INITIAL_POINTS 1024
 
 /* parameters, identical in every row of a group */
@@ -385,7 +387,7 @@ jl_kmeans_final(PG_FUNCTION_ARGS)
 	work = palloc_extended(jl_kmeans_work_bytes(st->n, st->k, st->p.c),
 						   MCXT_ALLOC_HUGE);
 	m = jl_kmeans_run(st->X, st->n, st->k, st->p.c, (uint64) st->p.seed,
-					  st->p.max_iter, st->p.n_init, centroids, work,
+					  st->p.max_iter, KM_DEFAULT_TOL, st->p.n_init, centroids, work,
 					  &iterations, &inertia, km_tick);
 	if (m < st->p.c)
 		ereport(NOTICE,

@@ -126,7 +126,7 @@ setting(const char *name, int d, int k, int c, int per, double nv, int reps)
 						t0 = unit_seconds(),
 						a;
 
-			jl_kmeans_run(S, n, k, c, (uint64_t) r, 300, inits[q], C, work,
+			jl_kmeans_run(S, n, k, c, (uint64_t) r, 300, 1e-4, inits[q], C, work,
 						  &it, &inertia, NULL);
 			secs[q] += unit_seconds() - t0;
 			for (i = 0; i < n; i++)
