@@ -751,3 +751,25 @@ $fn$;
 COMMENT ON PROCEDURE @extschema@.jl_release_distributed(regclass, text, float8, @extschema@.jl_mechanism, text, bigint) IS
   'Release a sharded protected table (declared with jl_protect on the coordinator, a table partitioned by its unit whose partitions are postgres_fdw foreign tables, and on each shard with the same declaration) where its rows live: each shard runs the pipeline on its own table (jl_release_part: the units within its partition''s bounds, charged to its own budget) and prepares; the coordinator then charges the table once (parallel composition), creates target partitioned like it over the shards'' sketch tables, records it, commits, and only then commits the shards'' parts. Needs dblink, max_prepared_transactions > 0 on the shards, the same key on each, and a CALL outside a transaction block.';
 REVOKE ALL ON PROCEDURE @extschema@.jl_release_distributed(regclass, text, float8, @extschema@.jl_mechanism, text, bigint) FROM PUBLIC;
+
+-- k-means of a table's sketches in one call (0.4.1)
+
+CREATE FUNCTION @extschema@.jl_kmeans(release regclass, n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4,
+    sketch_column name DEFAULT 'sketch',
+    OUT centroids float8[], OUT sizes bigint[], OUT inertia float8, OUT iterations int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.jl_kmeans(regclass, int, bigint, int, int, float8, name) IS
+  'k-means of the sketches of a table (its float8[] column sketch_column) in one call: the centroids (n_clusters x k), each cluster''s size, the inertia and the iterations (scikit-learn''s n_iter_ and tol); the labels in the same statement: SELECT s.id, jl_nearest_centroid(s.sketch, k.centroids) FROM t s, jl_kmeans(''t'', 4) k. The same centroids as the aggregate jl_kmeans(sketch, n_clusters, seed, max_iter, n_init) over the table.';
+
+CREATE FUNCTION @extschema@.jl_kmeans(release text, n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4,
+    sketch_column name DEFAULT 'sketch',
+    OUT centroids float8[], OUT sizes bigint[], OUT inertia float8, OUT iterations int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION @extschema@.jl_kmeans(text, int, bigint, int, int, float8, name) IS
+  'jl_kmeans(release regclass, ...) with the table named as text: jl_kmeans(''customers_private'', 4).';

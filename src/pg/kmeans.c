@@ -32,8 +32,7 @@ PG_FUNCTION_INFO_V1(jl_nearest_centroid);
 #define KM_MAX_CLUSTERS 10000
 #define KM_MAX_INIT 1000
 #define KM_DEFAULT_INIT 1
-/* scikit-learn's relative tolerance of the centroids' shift */
-#define KM_DEFAULT_TOL 1e-4
+#define KM_DEFAULT_TOL JL_KMEANS_DEFAULT_TOL
 #define KM_INITIAL_POINTS 1024
 
 /* parameters, identical in every row of a group */
@@ -68,8 +67,11 @@ typedef struct KmHeader
 	int64		n;
 } KmHeader;
 
+/* the bound of the points leaves room for this header */
+StaticAssertDecl(sizeof(KmHeader) <= 64, "the k-means header fits JL_KMEANS_MAX_BYTES's margin");
+
 /* the points must fit in one serialized state (below 1 GB) */
-#define KM_MAX_BYTES (MaxAllocSize - VARHDRSZ - sizeof(KmHeader))
+#define KM_MAX_BYTES JL_KMEANS_MAX_BYTES
 
 static MemoryContext
 km_context(FunctionCallInfo fcinfo, const char *fn)
@@ -81,8 +83,8 @@ km_context(FunctionCallInfo fcinfo, const char *fn)
 	return aggcxt;
 }
 
-static void
-km_too_large(int64 n, int32 k)
+void
+jl_kmeans_too_large(int64 n, int32 k)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -99,6 +101,26 @@ km_not_null(FunctionCallInfo fcinfo, int arg, const char *name)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not be NULL", name)));
+}
+
+void
+jl_kmeans_check_params(int c, int max_iter, int n_init)
+{
+	if (c < 1 || c > KM_MAX_CLUSTERS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("n_clusters must be between 1 and %d, not %d",
+						KM_MAX_CLUSTERS, c)));
+	if (max_iter < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_iter must be at least 1, not %d", max_iter)));
+	if (n_init < 1 || n_init > KM_MAX_INIT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("n_init must be between 1 and %d, not %d",
+						KM_MAX_INIT, n_init),
+				 errhint("n_init is the number of k-means++ seedings, each followed by Lloyd iterations; the run with the lowest inertia is kept. The time grows with it; 10 is scikit-learn's usual choice.")));
 }
 
 static void
@@ -126,21 +148,7 @@ km_read_params(FunctionCallInfo fcinfo, KmParams *p)
 		km_not_null(fcinfo, 5, "n_init");
 		p->n_init = PG_GETARG_INT32(5);
 	}
-	if (p->c < 1 || p->c > KM_MAX_CLUSTERS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("n_clusters must be between 1 and %d, not %d",
-						KM_MAX_CLUSTERS, p->c)));
-	if (p->max_iter < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("max_iter must be at least 1, not %d", p->max_iter)));
-	if (p->n_init < 1 || p->n_init > KM_MAX_INIT)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("n_init must be between 1 and %d, not %d",
-						KM_MAX_INIT, p->n_init),
-				 errhint("n_init is the number of k-means++ seedings, each followed by Lloyd iterations; the run with the lowest inertia is kept. The time grows with it; 10 is scikit-learn's usual choice.")));
+	jl_kmeans_check_params(p->c, p->max_iter, p->n_init);
 }
 
 static void
@@ -175,7 +183,7 @@ km_reserve(MemoryContext mcxt, KmState *st, int64 want)
 	if (want <= st->cap)
 		return;
 	if (want > limit)
-		km_too_large(want, st->k);
+		jl_kmeans_too_large(want, st->k);
 	cap = Max(st->cap, KM_INITIAL_POINTS);
 	while (cap < want)
 		cap *= 2;
@@ -334,15 +342,14 @@ jl_kmeans_deserialize(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
-static void
-km_tick(void)
+void
+jl_kmeans_tick(void)
 {
 	CHECK_FOR_INTERRUPTS();
 }
 
-/* an m x k float8[][] with lower bounds 1 */
-static ArrayType *
-km_matrix(const double *v, int m, int k)
+ArrayType *
+jl_kmeans_matrix(const double *v, int m, int k)
 {
 	Size		nbytes = add_size(ARR_OVERHEAD_NONULLS(2),
 								  mul_size(sizeof(double), mul_size(m, k)));
@@ -388,13 +395,13 @@ jl_kmeans_final(PG_FUNCTION_ARGS)
 						   MCXT_ALLOC_HUGE);
 	m = jl_kmeans_run(st->X, st->n, st->k, st->p.c, (uint64) st->p.seed,
 					  st->p.max_iter, KM_DEFAULT_TOL, st->p.n_init, centroids, work,
-					  &iterations, &inertia, km_tick);
+					  &iterations, &inertia, jl_kmeans_tick);
 	if (m < st->p.c)
 		ereport(NOTICE,
 				(errmsg("jl_kmeans: only %d distinct sketches for %d clusters, so the result has %d rows, one per distinct sketch",
 						m, st->p.c, m)));
 	pfree(work);
-	PG_RETURN_ARRAYTYPE_P(km_matrix(centroids, m, st->k));
+	PG_RETURN_ARRAYTYPE_P(jl_kmeans_matrix(centroids, m, st->k));
 }
 
 /* the centroids of jl_kmeans: a two-dimensional m x k float8[] */
