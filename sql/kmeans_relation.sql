@@ -67,3 +67,20 @@ SELECT sizes FROM jl_kmeans('kr_s', 3) AS column_granted;
 RESET ROLE;
 REVOKE SELECT (sketch) ON kr_s FROM regress_kr_analyst;
 DROP ROLE regress_kr_analyst;
+
+-- the assignment steps in parallel workers (when the work is large enough
+-- and max_parallel_workers_per_gather allows): the serial result exactly
+CREATE TABLE kr_big AS
+  SELECT i AS id, ARRAY(SELECT sin(i * j * 0.37) FROM generate_series(1, 20) j)::float8[] AS sketch
+  FROM generate_series(1, 40000) i;
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE kr_serial AS SELECT * FROM jl_kmeans('kr_big', 32, n_init => 2);
+SET max_parallel_workers_per_gather = 2;
+CREATE TEMP TABLE kr_parallel AS SELECT * FROM jl_kmeans('kr_big', 32, n_init => 2);
+RESET max_parallel_workers_per_gather;
+SELECT s.workers AS serial_workers, p.workers > 0 AS parallel_workers_used,
+       s.centroids = p.centroids AS same_centroids, s.sizes = p.sizes AS same_sizes,
+       s.inertia = p.inertia AS same_inertia, s.iterations = p.iterations AS same_iterations
+  FROM kr_serial s, kr_parallel p;
+-- the aggregate (in a plan that is not parallel) gives them too
+SELECT jl_kmeans(sketch, 32, 0, 300, 2) = (SELECT centroids FROM kr_serial) AS aggregate_same FROM kr_big;

@@ -211,6 +211,7 @@ typedef struct KmWork
 	double	   *blocked;		/* ceil(c / KM_BLOCK) x k x KM_BLOCK */
 	double	   *tile;			/* KM_TILE x k: the last points, padded */
 	double	   *trial_prev;		/* c x k: the centroids before an update */
+	const JlKmeansAssigner *par;	/* the assignment done elsewhere, or NULL */
 } KmWork;
 
 static size_t
@@ -233,6 +234,7 @@ km_work(void *work, int64_t n, int k, int c, KmWork *w)
 {
 	char	   *p = work;
 
+	w->par = NULL;
 	w->dist = (double *) p;
 	p += (size_t) n * sizeof(double);
 	w->sum = (double *) p;
@@ -248,6 +250,18 @@ km_work(void *work, int64_t n, int k, int c, KmWork *w)
 	w->count = (int64_t *) p;
 	p += (size_t) c * sizeof(int64_t);
 	w->label = (int *) p;
+}
+
+void
+jl_kmeans_work_layout(void *work, int64_t n, int k, int c, int **label, double **dist,
+					  double **blocked)
+{
+	KmWork		w;
+
+	km_work(work, n, k, c, &w);
+	*label = w.label;
+	*dist = w.dist;
+	*blocked = w.blocked;
 }
 
 /* the first of the n points that differs from each of the m seeds C */
@@ -445,16 +459,9 @@ km_tile_assign(const double *x, int k, const double *blocked, int nb, int c,
 #undef KM_REDUCE
 }
 
-/*
- * Assign every point to its nearest centroid; returns how many changed.
- * Each distance is summed over the coordinates in order, exactly as
- * jl_kmeans_nearest does, so both give the same labels (jl_kmeans_nearest
- * also orders distances whose squares overflow; sketches that large are
- * not clustered here).  Ties go to the lowest centroid.
- */
-static int64_t
-km_assign(const double *X, int64_t n, int k, const double *C, int c,
-		  KmWork *w, void (*tick) (void))
+int64_t
+jl_kmeans_assign_range(const double *X, int64_t from, int64_t to, int k, const double *blocked,
+					   int c, int *label, double *dist, double *tile, void (*tick) (void))
 {
 	int64_t		changed = 0;
 	int64_t		i;
@@ -462,11 +469,10 @@ km_assign(const double *X, int64_t n, int k, const double *C, int c,
 	int64_t		stride = KM_TICK_WORK / ((int64_t) c * k * KM_TILE) + 1;
 	int64_t		tiles = 0;
 
-	km_block(C, c, k, w->blocked);
-	for (i = 0; i < n; i += KM_TILE)
+	for (i = from; i < to; i += KM_TILE)
 	{
 		const double *x = X + i * k;
-		int			np = n - i < KM_TILE ? (int) (n - i) : KM_TILE;
+		int			np = to - i < KM_TILE ? (int) (to - i) : KM_TILE;
 		double		best[KM_TILE];
 		int			l[KM_TILE],
 					p;
@@ -477,19 +483,38 @@ km_assign(const double *X, int64_t n, int k, const double *C, int c,
 		{
 			/* the last points, the rest of the tile copies of the last */
 			for (p = 0; p < KM_TILE; p++)
-				memcpy(w->tile + (size_t) p * k, X + (i + (p < np ? p : np - 1)) * k,
+				memcpy(tile + (size_t) p * k, X + (i + (p < np ? p : np - 1)) * k,
 					   sizeof(double) * k);
-			x = w->tile;
+			x = tile;
 		}
-		km_tile_assign(x, k, w->blocked, nb, c, best, l);
+		km_tile_assign(x, k, blocked, nb, c, best, l);
 		for (p = 0; p < np; p++)
 		{
-			w->dist[i + p] = best[p];
-			changed += l[p] != w->label[i + p];
-			w->label[i + p] = l[p];
+			dist[i + p] = best[p];
+			changed += l[p] != label[i + p];
+			label[i + p] = l[p];
 		}
 	}
 	return changed;
+}
+
+/*
+ * Assign every point to its nearest centroid; returns how many changed.
+ * Each distance is summed over the coordinates in order, exactly as
+ * jl_kmeans_nearest does, so both give the same labels (jl_kmeans_nearest
+ * also orders distances whose squares overflow; sketches that large are
+ * not clustered here).  Ties go to the lowest centroid.  With par, the
+ * caller's workers assign (the same labels and distances, whoever
+ * computes each point).
+ */
+static int64_t
+km_assign(const double *X, int64_t n, int k, const double *C, int c,
+		  KmWork *w, void (*tick) (void))
+{
+	km_block(C, c, k, w->blocked);
+	if (w->par)
+		return w->par->assign(w->par->arg);
+	return jl_kmeans_assign_range(X, 0, n, k, w->blocked, c, w->label, w->dist, w->tile, tick);
 }
 
 /*
@@ -703,7 +728,8 @@ jl_kmeans_lloyd_from(const double *X, int64_t n, int k, int c, int max_iter,
 int
 jl_kmeans_run(const double *X, int64_t n, int k, int c, uint64_t seed,
 			  int max_iter, double tol, int n_init, double *centroids, void *work,
-			  int *iterations, double *inertia, void (*tick) (void))
+			  int *iterations, double *inertia, void (*tick) (void),
+			  const JlKmeansAssigner *par)
 {
 	KmWork		w;
 	KmRandom	restarts;
@@ -725,6 +751,7 @@ jl_kmeans_run(const double *X, int64_t n, int k, int c, uint64_t seed,
 	}
 
 	km_work(work, n, k, c, &w);
+	w.par = par;
 	tol_abs = km_tolerance(X, n, k, tol);
 	/* the first run is seeded by seed itself, the others from a stream */
 	best = km_lloyd(X, n, k, c, seed, max_iter, tol_abs, centroids, &w, iterations, tick);

@@ -11,6 +11,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * An assignment step done by the caller (parallel workers): assign(arg)
+ * assigns every point to the centroids jl_kmeans_run has just put, blocked,
+ * in the work's blocked array, writing the work's labels and distances
+ * (jl_kmeans_work_layout) as jl_kmeans_assign_range does for each range of
+ * points, and returns how many labels changed.
+ */
+typedef struct JlKmeansAssigner
+{
+	int64_t		(*assign) (void *arg);
+	void	   *arg;
+} JlKmeansAssigner;
+
 /* workspace of jl_kmeans_run, in bytes (n points, c clusters, k dimensions) */
 size_t		jl_kmeans_work_bytes(int64_t n, int k, int c);
 
@@ -51,7 +64,30 @@ int64_t		jl_kmeans_distinct(const double *X, int64_t n, int k);
 int			jl_kmeans_run(const double *X, int64_t n, int k, int c,
 						  uint64_t seed, int max_iter, double tol, int n_init,
 						  double *centroids, void *work, int *iterations,
-						  double *inertia, void (*tick) (void));
+						  double *inertia, void (*tick) (void),
+						  const JlKmeansAssigner *par);
+
+/*
+ * Where jl_kmeans_run keeps the labels (n), the squared distances (n) and
+ * the blocked centroids in work (the same layout in every process that maps
+ * it, wherever it is mapped).
+ */
+void		jl_kmeans_work_layout(void *work, int64_t n, int k, int c, int **label,
+								  double **dist, double **blocked);
+
+/*
+ * The assignment of points from..to-1 of X to the c blocked centroids:
+ * label[i] and dist[i] written (the lowest centroid on ties, each distance
+ * summed in order); returns how many labels changed.  tile: KM_TILE x k
+ * doubles of scratch (jl_kmeans_tile_doubles).  Ranges starting at
+ * multiples of 4 give the same bits as one range over all points.
+ */
+int64_t		jl_kmeans_assign_range(const double *X, int64_t from, int64_t to, int k,
+								   const double *blocked, int c, int *label,
+								   double *dist, double *tile, void (*tick) (void));
+
+/* the doubles of jl_kmeans_assign_range's scratch */
+#define jl_kmeans_tile_doubles(k) ((size_t) 4 * (k))
 
 /*
  * Lloyd iterations of n > c points X (n x k) from the c centroids given in

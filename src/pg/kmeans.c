@@ -376,9 +376,9 @@ jl_kmeans_final(PG_FUNCTION_ARGS)
 {
 	KmState    *st;
 	double	   *centroids;
-	void	   *work;
 	int			m,
-				iterations;
+				iterations,
+				workers;
 	double		inertia;
 
 	km_context(fcinfo, "jl_kmeans_final");
@@ -391,16 +391,14 @@ jl_kmeans_final(PG_FUNCTION_ARGS)
 	jl_kmeans_sort(st->X, st->n, st->k);
 	centroids = palloc_extended(mul_size(mul_size(sizeof(double), st->p.c), st->k),
 								MCXT_ALLOC_HUGE);
-	work = palloc_extended(jl_kmeans_work_bytes(st->n, st->k, st->p.c),
-						   MCXT_ALLOC_HUGE);
-	m = jl_kmeans_run(st->X, st->n, st->k, st->p.c, (uint64) st->p.seed,
-					  st->p.max_iter, KM_DEFAULT_TOL, st->p.n_init, centroids, work,
-					  &iterations, &inertia, jl_kmeans_tick);
+	/* in parallel workers when the plan is not parallel itself */
+	m = jl_kmeans_run_parallel(st->X, st->n, st->k, st->p.c, (uint64) st->p.seed,
+							   st->p.max_iter, KM_DEFAULT_TOL, st->p.n_init, centroids,
+							   &iterations, &inertia, &workers);
 	if (m < st->p.c)
 		ereport(NOTICE,
 				(errmsg("jl_kmeans: only %d distinct sketches for %d clusters, so the result has %d rows, one per distinct sketch",
 						m, st->p.c, m)));
-	pfree(work);
 	PG_RETURN_ARRAYTYPE_P(jl_kmeans_matrix(centroids, m, st->k));
 }
 

@@ -29,4 +29,14 @@ extern void jl_kmeans_tick(void);
 /* an m x k float8[][] with lower bounds 1 */
 extern ArrayType *jl_kmeans_matrix(const double *v, int m, int k);
 
+/*
+ * jl_kmeans_run of the n sorted points X (kmeans_parallel.c), its
+ * assignment steps in up to max_parallel_workers_per_gather parallel
+ * workers when the work is large enough and the caller is not in parallel
+ * mode (*workers: how many were launched); the same result as serially.
+ */
+extern int	jl_kmeans_run_parallel(const double *X, int64 n, int k, int c, uint64 seed,
+								   int max_iter, double tol, int n_init, double *centroids,
+								   int *iterations, double *inertia, int *workers);
+
 #endif

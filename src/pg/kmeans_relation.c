@@ -156,7 +156,9 @@ read_points(Oid relid, const char *column, KmPoints *p)
  * jl_kmeans(release regclass, n_clusters int, seed bigint, max_iter int,
  *           n_init int, tol float8, sketch_column name,
  *           OUT centroids float8[], OUT sizes bigint[], OUT inertia float8,
- *           OUT iterations int)
+ *           OUT iterations int, OUT workers int): the assignment steps in
+ * parallel workers when max_parallel_workers_per_gather allows and the
+ * work is large enough (kmeans_parallel.c), with the serial result
  */
 PG_FUNCTION_INFO_V1(jl_kmeans_relation);
 Datum
@@ -176,10 +178,10 @@ jl_kmeans_relation(PG_FUNCTION_ARGS)
 	double	   *centroids;
 	int64	   *sizes;
 	Datum	   *sd;
-	void	   *work;
+	int			workers;
 	TupleDesc	td;
-	Datum		out[4];
-	bool		outnull[4] = {false, false, false, false};
+	Datum		out[5];
+	bool		outnull[5] = {false, false, false, false, false};
 
 	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "jl_kmeans must return a record");
@@ -217,10 +219,8 @@ jl_kmeans_relation(PG_FUNCTION_ARGS)
 
 	jl_kmeans_sort(p.X, p.n, p.k);
 	centroids = palloc_extended(mul_size(mul_size(sizeof(double), c), p.k), MCXT_ALLOC_HUGE);
-	work = palloc_extended(jl_kmeans_work_bytes(p.n, p.k, c), MCXT_ALLOC_HUGE);
-	m = jl_kmeans_run(p.X, p.n, p.k, c, (uint64) seed, max_iter, tol, n_init, centroids, work,
-					  &iterations, &inertia, jl_kmeans_tick);
-	pfree(work);
+	m = jl_kmeans_run_parallel(p.X, p.n, p.k, c, (uint64) seed, max_iter, tol, n_init, centroids,
+							   &iterations, &inertia, &workers);
 	/* each cluster's size, from the labels jl_nearest_centroid gives */
 	sizes = palloc0(sizeof(int64) * m);
 	for (int64 i = 0; i < p.n; i++)
@@ -238,5 +238,6 @@ jl_kmeans_relation(PG_FUNCTION_ARGS)
 	out[1] = PointerGetDatum(construct_array(sd, m, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	out[2] = Float8GetDatum(inertia);
 	out[3] = Int32GetDatum(iterations);
+	out[4] = Int32GetDatum(workers);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, out, outnull)));
 }

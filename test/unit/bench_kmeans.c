@@ -127,7 +127,7 @@ setting(const char *name, int d, int k, int c, int per, double nv, int reps)
 						a;
 
 			jl_kmeans_run(S, n, k, c, (uint64_t) r, 300, 1e-4, inits[q], C, work,
-						  &it, &inertia, NULL);
+						  &it, &inertia, NULL, NULL);
 			secs[q] += unit_seconds() - t0;
 			for (i = 0; i < n; i++)
 				conf[label[i] * c + jl_kmeans_nearest(S + i * k, C, c, k, NULL)]++;

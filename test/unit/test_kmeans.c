@@ -61,7 +61,7 @@ run_init(double *X, int n, int k, int c, uint64_t seed, int max_iter,
 
 	jl_kmeans_sort(X, n, k);
 	m = jl_kmeans_run(X, n, k, c, seed, max_iter, 1e-4, n_init, C, work, iterations,
-					  &v, NULL);
+					  &v, NULL, NULL);
 	if (inertia)
 		*inertia = v;
 	free(work);
@@ -513,7 +513,7 @@ test_ticks(void)
 	{
 		double		inertia;
 
-		jl_kmeans_run(X, n, k, c, 1, 1, 0.0, 1, C, work, &it, &inertia, count_tick);
+		jl_kmeans_run(X, n, k, c, 1, 1, 0.0, 1, C, work, &it, &inertia, count_tick, NULL);
 	}
 	check(ticks >= 63 + 1 + 2, "a pass of 2^25 distance terms checks for interrupts within: %d calls",
 		  ticks);
