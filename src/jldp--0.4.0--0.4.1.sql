@@ -81,9 +81,14 @@ DECLARE
   part_sql text;
   -- a test's failure point (jldp_test.fail_point), a superuser's only: it
   -- holds a release's prepared parts, or fails it after the shards charged
+  -- set for the session, not planted for it by ALTER DATABASE or ALTER ROLE
   fail_point text := CASE WHEN (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER)
+                               AND NOT EXISTS (SELECT FROM pg_catalog.pg_db_role_setting d, pg_catalog.unnest(d.setconfig) c
+                                                WHERE c LIKE 'jldp\_test.fail\_point=%')
                           THEN pg_catalog.current_setting('jldp_test.fail_point', true) END;
   expect jsonb;       -- the bounds a shard's part must have applied
+  parts oid[];        -- the partitions, as pg_inherits lists them
+  bparts oid[];       -- and as jl_shard_bounds does
   dl text;            -- dblink's schema, quoted
   gid text;
   cschema text;       -- where the caller's unqualified target would go
@@ -184,8 +189,9 @@ BEGIN
          pg_catalog.array_agg(pg_catalog.pg_get_expr(c.relpartbound, c.oid) ORDER BY c.relname, c.oid),
          count(*),
          count(*) FILTER (WHERE w.fdwname IS DISTINCT FROM 'postgres_fdw'),
-         count(DISTINCT s.srvname)
-    INTO srv, remote, bounds, n, nother, nservers
+         count(DISTINCT s.srvname),
+         pg_catalog.array_agg(c.oid ORDER BY c.relname, c.oid)
+    INTO srv, remote, bounds, n, nother, nservers, parts
     FROM pg_catalog.pg_inherits i
     JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
     JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace
@@ -221,9 +227,16 @@ BEGIN
     -- each shard reads the units within its partition's bounds
     SELECT pg_catalog.array_agg(b.unit_lower ORDER BY c.relname, c.oid),
            pg_catalog.array_agg(b.unit_upper ORDER BY c.relname, c.oid),
-           pg_catalog.array_agg(b.unit_in::text ORDER BY c.relname, c.oid)
-      INTO lowers, uppers, members
+           pg_catalog.array_agg(b.unit_in::text ORDER BY c.relname, c.oid),
+           pg_catalog.array_agg(c.oid ORDER BY c.relname, c.oid)
+      INTO lowers, uppers, members, bparts
       FROM @extschema@.jl_shard_bounds(source) b JOIN pg_catalog.pg_class c ON c.oid = b.partition;
+    -- one list of partitions for the servers and the bounds
+    IF bparts IS DISTINCT FROM parts THEN
+      RAISE EXCEPTION 'jl_release_distributed: the partitions of % changed while they were read', source
+        USING ERRCODE = '55000',
+              HINT = 'A partition is being attached or detached; nothing was charged.';
+    END IF;
   END IF;
   -- the target's name as the shards' releases read it
   BEGIN
@@ -429,7 +442,10 @@ BEGIN
         END LOOP;
         CONTINUE;
       END IF;
-      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl) USING conns[ri], 'BEGIN';
+      -- the part's transaction, at the isolation level the pipeline reads at
+      -- (whatever the shard role's default)
+      EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
+        USING conns[ri], 'BEGIN ISOLATION LEVEL READ COMMITTED';
       BEGIN
         -- the part may wait for another shard's part: the shard's own
         -- idle_in_transaction_session_timeout must not end it meanwhile
@@ -449,6 +465,19 @@ BEGIN
                   HINT = 'A relation or type of that name exists there, or was created meanwhile; nothing was charged.';
       END;
     END LOOP;
+    -- a sharded protected table: every refusal a shard's part would make
+    -- before reading (its declaration, spender, bounds, key, calibration
+    -- and cap), asked of every shard in its part's transaction before the
+    -- coordinator is charged
+    IF declared THEN
+      FOR i IN 1 .. n LOOP
+        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s.dblink($1, $2) AS t(x int)', dl)
+          USING conns[i], pg_catalog.format(
+            'SELECT 1 FROM (SELECT %s.jl_release_part_check(%L::pg_catalog.regclass, %L, %L::pg_catalog.float8, %L::%s.jl_mechanism, %L, %L, %L, %L::pg_catalog.text[])) s',
+            rjl[i], remote[i], pg_catalog.format('%I.%I', rschemas[i], tname), epsilon, mechanism::text, rjl[i], key,
+            lowers[i], uppers[i], members[i]);
+      END LOOP;
+    END IF;
   -- a cancel (statement_timeout, pg_cancel_backend) cleans up as an error
   -- does: WHEN OTHERS alone does not catch query_canceled
   EXCEPTION WHEN OTHERS OR query_canceled THEN
@@ -682,6 +711,7 @@ AS 'MODULE_PATHNAME', 'jl_shard_bounds'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_shard_bounds(regclass) IS
   'Used by jl_release_distributed: each partition of a sharded table with its bounds (a range, an end NULL when unbounded, or a list of units), as jl_release_part reads them.';
+REVOKE ALL ON FUNCTION @extschema@.jl_shard_bounds(regclass) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_declaration_info(protected regclass)
 RETURNS jsonb
@@ -699,6 +729,15 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_release_part(regclass, text, float8, @extschema@.jl_mechanism, text, text, text, text[]) IS
   'Used by jl_release_distributed on each shard: jl_release of the units of a protected table within a partition''s bounds (unit_lower <= unit < unit_upper, an end NULL when unbounded, or unit in unit_in), charged to the shard''s budget; returns the registry id.';
 REVOKE ALL ON FUNCTION @extschema@.jl_release_part(regclass, text, float8, @extschema@.jl_mechanism, text, text, text, text[]) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_release_part_check(protected regclass, target text, epsilon float8,
+    mechanism @extschema@.jl_mechanism, key text, unit_lower text, unit_upper text, unit_in text[])
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_release_part_check'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION @extschema@.jl_release_part_check(regclass, text, float8, @extschema@.jl_mechanism, text, text, text, text[]) IS
+  'Used by jl_release_distributed on each shard before the coordinator is charged: every refusal jl_release_part would make before reading a row (its cap too, tried and rolled back), made without charging.';
+REVOKE ALL ON FUNCTION @extschema@.jl_release_part_check(regclass, text, float8, @extschema@.jl_mechanism, text, text, text, text[]) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_distributed_begin_declared(source regclass, epsilon float8, delta float8,
     noise @extschema@.jl_noise)

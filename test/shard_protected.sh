@@ -23,6 +23,13 @@
 #      change of its budget meanwhile; a decision forged by hand, without a
 #      charge or over a target that is not the shards' sketch tables, is
 #      refused.
+#   6. Found by a second review: what a shard's part would refuse (its cap,
+#      its spender) is asked of every shard before the coordinator is
+#      charged; a shard role whose default isolation is repeatable read
+#      releases (the part's transaction is read committed); a list
+#      partition holding the NULL unit, a partition being detached, an
+#      expression partition key and a record without a declaration are
+#      refused, none with an internal error.
 # Exits non-zero on any failure.
 set -euo pipefail
 source "$(dirname "$0")/pgenv.sh"
@@ -215,4 +222,40 @@ jl_check "a decision over a target that is not the shards' sketch tables: refuse
   "$(forge yes | grep -c 'is not partitioned like raw over the shards')" "1"
 jl_check "no registry row for the forged target" "$(q $PC -c "SELECT count(*) FROM jldp_release WHERE target = 'forged'::regclass")" "0"
 
+# 6. the shards' refusals, before any charge
+c0=$(charges $PC); s10=$(charges $PS1); s20=$(charges $PS2)
+q $PS2 -c "SELECT d FROM jl_protect('raw', 'id', ARRAY[jl_numeric('age', 18, 95), jl_category('seg', '{a,b,c}')], epsilon_cap => 0.5)" >/dev/null
+jl_check "a shard whose cap the release exceeds: refused (53400)" \
+  "$(call_state "CALL jl_release_distributed('raw', 'sk4', 0.4, jl_sketch(k => 4), key => 'shared')" | grep -c 'would be exceeded')" "1"
+jl_check "  nothing charged anywhere: coordinator, shard 1, shard 2" \
+  "$(( $(charges $PC) - c0 )) $(( $(charges $PS1) - s10 )) $(( $(charges $PS2) - s20 ))" "0 0 0"
+q $PS2 -c "SELECT jl_dataset_set_cap('public.raw', 10, 0)" >/dev/null
+q $PS2 -c "ALTER ROLE postgres SET default_transaction_isolation = 'repeatable read'" >/dev/null
+q $PC -c "CALL jl_release_distributed('raw', 'sk5', 0.1, jl_sketch(k => 4), key => 'shared')" >/dev/null 2>&1 || true
+jl_check "a shard role whose default isolation is repeatable read: released" \
+  "$(q $PC -c "SELECT count(*) FROM sk5")" "200"
+q $PS2 -c "ALTER ROLE postgres RESET default_transaction_isolation" >/dev/null
+q $PC >/dev/null <<SQL
+CREATE TABLE raw_listnull (id int, age float8, seg text, secret int) PARTITION BY LIST (id);
+CREATE FOREIGN TABLE raw_listnull_1 PARTITION OF raw_listnull FOR VALUES IN (1, 2, NULL) SERVER shard1 OPTIONS (table_name 'raw');
+CREATE TABLE raw_expr (id int, age float8, seg text, secret int) PARTITION BY RANGE ((id + 0));
+CREATE FOREIGN TABLE raw_expr_1 PARTITION OF raw_expr FOR VALUES FROM (1) TO (101) SERVER shard1 OPTIONS (table_name 'raw');
+SQL
+jl_check "a list partition holding the NULL unit: refused (0A000)" "$(sqlstate "$(declare_for raw_listnull)")" "0A000"
+jl_check "an expression partition key: not sharded (55000), and jl_shard_bounds answers 42809, not XX000" \
+  "$(sqlstate "$(declare_for raw_expr)") $(sqlstate "SELECT * FROM jl_shard_bounds('raw_expr')")" "55000 42809"
+jl_check "a decision on a record without a declaration: refused (22023), the release still undecided" \
+  "$(q $PC 2>&1 <<'SQL' | grep -c 'has no declaration'
+SELECT jl_distributed_begin_declared('raw', 0.1, NULL, 'laplace') AS gid \gset
+SELECT jl_distributed_decide_declared('raw', 'forged', '{"epsilon": 0.1}', :'gid', '{shard1}', '{1}', 'x', 1);
+SQL
+)" "1"
+
+# a partition left being detached (DETACH CONCURRENTLY cancelled)
+q $PC -c "BEGIN" -c "SELECT count(*) FROM raw_2" -c "SELECT pg_sleep(4)" -c "COMMIT" >/dev/null 2>&1 &
+sleep 1
+q $PC -c "SET statement_timeout = '1s'" -c "ALTER TABLE raw DETACH PARTITION raw_2 CONCURRENTLY" >/dev/null 2>&1 || true
+wait
+jl_check "a partition being detached: refused (55000)" \
+  "$(sqlstate "SELECT * FROM jl_shard_bounds('raw')") $(call_state "CALL jl_release_distributed('raw', 'sk6', 0.1, jl_sketch(k => 4), key => 'shared')" | grep -c 'being detached')" "55000 1"
 exit $fail

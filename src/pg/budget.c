@@ -16,6 +16,7 @@
 
 #include "access/transam.h"
 #include "access/xact.h"
+#include "utils/resowner.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -670,6 +671,49 @@ jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid, bool declare,
 	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
 	jl_budget_request(&r, nsp, dataset, source_relid, declare, unit, epsilon, delta, what);
 	return jl_charge_committed(&r);
+}
+
+void
+jl_budget_trial_charge(const JlChargeRequest *req)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		(void) jl_budget_charge_now(req);
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *e;
+
+		MemoryContextSwitchTo(cxt);
+		e = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		ReThrowError(e);
+	}
+	PG_END_TRY();
+}
+
+void
+jl_budget_trial_charge_declared(Oid nsp, const char *dataset, Oid source_relid, const char *unit,
+								double epsilon, double delta)
+{
+	JlChargeRequest r;
+
+	jl_budget_check_epsilon_delta(epsilon, delta);
+	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
+	jl_budget_request(&r, nsp, dataset, source_relid, false, unit, epsilon, delta, "(trial)");
+	r.protected_ok = true;
+	jl_budget_trial_charge(&r);
 }
 
 int64

@@ -101,6 +101,18 @@ extern void jl_budget_request(JlChargeRequest *r, Oid nsp, const char *dataset,
 extern int64 jl_budget_charge_now(const JlChargeRequest *r);
 
 /*
+ * Every refusal jl_budget_charge_now(req) would make, made now without
+ * charging: the charge in a subtransaction of the caller's, rolled back.
+ * For a step that must be refused before another server is charged (a
+ * distributed release).
+ */
+extern void jl_budget_trial_charge(const JlChargeRequest *req);
+
+/* The same for jl_budget_charge_declared's charge. */
+extern void jl_budget_trial_charge_declared(Oid nsp, const char *dataset, Oid source_relid,
+											const char *unit, double epsilon, double delta);
+
+/*
  * ERROR if a dataset named dataset, or bound to source_relid, was declared
  * or changed in the caller's still-open transaction: a charge committed on
  * its own cannot see (or would wait for) that change.

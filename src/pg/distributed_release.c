@@ -146,33 +146,10 @@ refuse_transaction_block(Oid source)
 static text *
 begin_release(const JlChargeRequest *req, Oid source, double epsilon, double delta, bool gaussian)
 {
-	MemoryContext cxt = CurrentMemoryContext;
-	ResourceOwner owner = CurrentResourceOwner;
 	uint8		bytes[16];
 	StringInfoData gid;
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(cxt);
-	PG_TRY();
-	{
-		(void) jl_budget_charge_now(req);
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(cxt);
-		CurrentResourceOwner = owner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *e;
-
-		MemoryContextSwitchTo(cxt);
-		e = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(cxt);
-		CurrentResourceOwner = owner;
-		ReThrowError(e);
-	}
-	PG_END_TRY();
+	jl_budget_trial_charge(req);
 
 	if (!pg_strong_random(bytes, sizeof(bytes)))
 		ereport(ERROR,
@@ -571,6 +548,22 @@ jl_distributed_decide_declared(PG_FUNCTION_ARGS)
 	gid = text_to_cstring(PG_GETARG_TEXT_PP(3));
 	info = DatumGetCString(DirectFunctionCall1(jsonb_out, PG_GETARG_DATUM(2)));
 	rows = PG_GETARG_INT64(7);
+	/* the record's declaration, before the release this session began is spent */
+	{
+		Jsonb	   *jb = DatumGetJsonbP(PG_GETARG_DATUM(2));
+		JsonbValue	key;
+		JsonbValue *v;
+
+		key.type = jbvString;
+		key.val.string.val = "declaration";
+		key.val.string.len = strlen("declaration");
+		v = JB_ROOT_IS_OBJECT(jb) ? findJsonbValueFromContainer(&jb->root, JB_FOBJECT, &key) : NULL;
+		if (v == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the shards' record has no declaration")));
+		theirs = DatumGetCString(DirectFunctionCall1(jsonb_out, JsonbPGetDatum(JsonbValueToJsonb(v))));
+	}
 	charged = begun_ledger;
 	check_decision(source, target, gid);
 	begun_ledger = 0;
@@ -587,9 +580,6 @@ jl_distributed_decide_declared(PG_FUNCTION_ARGS)
 	/* the shards' declaration, as their registry recorded it, is this one */
 	mine = DatumGetCString(DirectFunctionCall1(jsonb_out,
 											   DirectFunctionCall1(jsonb_in, CStringGetDatum(psprintf("{%s}", jl_declaration_json(&decl))))));
-	theirs = DatumGetCString(DirectFunctionCall1(jsonb_out,
-												 DirectFunctionCall2(jsonb_object_field, PG_GETARG_DATUM(2),
-																	 CStringGetTextDatum("declaration"))));
 	if (strcmp(psprintf("{\"declaration\": %s}", theirs), mine) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

@@ -31,6 +31,7 @@
 #include "catalog/pg_index.h"
 #include "catalog/pg_namespace.h"
 #include "foreign/foreign.h"
+#include "partitioning/partbounds.h"
 #include "partitioning/partdesc.h"
 #include "utils/partcache.h"
 
@@ -499,14 +500,27 @@ jl_declaration_sharded(Oid relid, AttrNumber unit_att, Oid unit_type)
 	PartitionDesc pd;
 	bool		ok;
 
-	if (get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE)
+	if (get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE || unit_att <= 0)
 		return false;
 	rel = relation_open(relid, AccessShareLock);
 	key = RelationGetPartitionKey(rel);
 	pd = RelationGetPartitionDesc(rel, true);
-	ok = key->partnatts == 1 && key->partattrs[0] == unit_att &&
+	ok = key->partnatts == 1 && key->partattrs[0] != 0 && key->partattrs[0] == unit_att &&
 		(key->strategy == PARTITION_STRATEGY_RANGE || key->strategy == PARTITION_STRATEGY_LIST) &&
 		pd->nparts > 0 && !OidIsValid(get_default_oid_from_partdesc(pd));
+	/* a partition being detached is a partition for some and not others */
+	if (ok && RelationGetPartitionDesc(rel, false)->nparts != pd->nparts)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("a partition of sharded table %s is being detached", jl_msg_str(get_rel_name(relid))),
+				 errhint("ALTER TABLE %s DETACH PARTITION ... FINALIZE.", jl_msg_str(get_rel_name(relid)))));
+	/* a NULL is no unit: no shard reads it */
+	if (ok && key->strategy == PARTITION_STRATEGY_LIST && pd->boundinfo != NULL &&
+		pd->boundinfo->null_index >= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a partition of sharded table %s holds the NULL unit", jl_msg_str(get_rel_name(relid))),
+				 errdetail("Each shard reads the units its partition lists; a NULL unit is no unit.")));
 	for (int i = 0; ok && i < pd->nparts; i++)
 	{
 		ForeignTable *ft;

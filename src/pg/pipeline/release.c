@@ -298,12 +298,10 @@ write_rows(JlPipeline *pl, const JlMechanismOps *ops)
  * Steps 2 to 6 for the arguments read into pl; returns the guarantee (in
  * the caller's memory) and sets *release_id.
  */
-static char *
-run_pipeline(JlPipeline *pl, const JlMechanismOps *ops, int64 *release_id)
+/* steps 2 and 3: everything before the charge */
+static void
+prepare_pipeline(JlPipeline *pl, const JlMechanismOps *ops)
 {
-	MemoryContext caller = CurrentMemoryContext;
-	char	   *g;
-
 	jl_declaration_load(pl->nsp, pl->decl.relid, &pl->decl);
 	/* before the calibration, whose refusals would tell d to anyone */
 	jl_budget_check_spender(pl->nsp, pl->decl.dataset);
@@ -313,6 +311,15 @@ run_pipeline(JlPipeline *pl, const JlMechanismOps *ops, int64 *release_id)
 	if (ops->needs_key)
 		jl_key_lookup(pl->nsp, pl->keyname, &pl->key);
 	ops->calibrate(pl);
+}
+
+static char *
+run_pipeline(JlPipeline *pl, const JlMechanismOps *ops, int64 *release_id)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	char	   *g;
+
+	prepare_pipeline(pl, ops);
 	charge_once(pl, ops);
 
 	SPI_connect();
@@ -361,6 +368,45 @@ jl_release(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, out, outnull)));
 }
 
+/* jl_release_part's and jl_release_part_check's arguments */
+static void
+read_part_arguments(FunctionCallInfo fcinfo, JlPipeline *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	read_arguments(fcinfo, pl);
+	pl->part = true;
+	pl->part_lower = PG_ARGISNULL(5) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(5));
+	pl->part_upper = PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6));
+	pl->part_nmembers = -1;
+	if (!PG_ARGISNULL(7))
+	{
+		ArrayType  *a = PG_GETARG_ARRAYTYPE_P(7);
+		Datum	   *elems;
+		bool	   *nulls;
+
+		if (ARR_NDIM(a) > 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+					 errmsg("unit_in must be a one-dimensional array")));
+		deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &pl->part_nmembers);
+		pl->part_members = palloc(sizeof(char *) * Max(pl->part_nmembers, 1));
+		for (int i = 0; i < pl->part_nmembers; i++)
+		{
+			if (nulls[i])
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("unit_in must not hold NULLs")));
+			pl->part_members[i] = TextDatumGetCString(elems[i]);
+		}
+	}
+	if ((pl->part_nmembers >= 0) == (pl->part_lower != NULL || pl->part_upper != NULL) ||
+		pl->part_nmembers == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a part reads a range of units (unit_lower, unit_upper) or a list (unit_in), one of them")));
+}
+
 /*
  * jl_release_part(protected regclass, target text, epsilon float8,
  *                 mechanism jl_mechanism, key text, unit_lower text,
@@ -377,41 +423,34 @@ jl_release_part(PG_FUNCTION_ARGS)
 	JlPipeline	pl;
 	int64		release_id;
 
-	memset(&pl, 0, sizeof(pl));
-	pl.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	read_arguments(fcinfo, &pl);
-	pl.part = true;
-	pl.part_lower = PG_ARGISNULL(5) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(5));
-	pl.part_upper = PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6));
-	pl.part_nmembers = -1;
-	if (!PG_ARGISNULL(7))
-	{
-		ArrayType  *a = PG_GETARG_ARRAYTYPE_P(7);
-		Datum	   *elems;
-		bool	   *nulls;
-
-		if (ARR_NDIM(a) > 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-					 errmsg("unit_in must be a one-dimensional array")));
-		deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &pl.part_nmembers);
-		pl.part_members = palloc(sizeof(char *) * Max(pl.part_nmembers, 1));
-		for (int i = 0; i < pl.part_nmembers; i++)
-		{
-			if (nulls[i])
-				ereport(ERROR,
-						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						 errmsg("unit_in must not hold NULLs")));
-			pl.part_members[i] = TextDatumGetCString(elems[i]);
-		}
-	}
-	if ((pl.part_nmembers >= 0) == (pl.part_lower != NULL || pl.part_upper != NULL) ||
-		pl.part_nmembers == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a part reads a range of units (unit_lower, unit_upper) or a list (unit_in), one of them")));
+	read_part_arguments(fcinfo, &pl);
 	(void) run_pipeline(&pl, ops_of(&pl), &release_id);
 	PG_RETURN_INT64(release_id);
+}
+
+/*
+ * jl_release_part_check(the arguments of jl_release_part) RETURNS void:
+ * every refusal jl_release_part would make before reading a row (the
+ * arguments, the declaration, the spender, the bounds, the key, the
+ * calibration, and the charge: its cap, made in a subtransaction and
+ * rolled back), made without charging.  jl_release_distributed asks every
+ * shard before the coordinator is charged, in the transaction its part
+ * then runs in.
+ */
+PG_FUNCTION_INFO_V1(jl_release_part_check);
+Datum
+jl_release_part_check(PG_FUNCTION_ARGS)
+{
+	JlPipeline	pl;
+	const JlMechanismOps *ops;
+
+	read_part_arguments(fcinfo, &pl);
+	ops = ops_of(&pl);
+	prepare_pipeline(&pl, ops);
+	jl_budget_trial_charge_declared(pl.nsp, pl.decl.dataset, pl.decl.relid, pl.decl.unit,
+									pl.epsilon, pl.delta_charged);
+	explicit_bzero(&pl.key, sizeof(pl.key));
+	PG_RETURN_VOID();
 }
 
 /*
