@@ -5,82 +5,82 @@
 -- distances to the groups' means computed in SQL; the centroids are the
 -- aggregate's over the same sketches.
 SET extra_float_digits = 0;
-CREATE TABLE kr_s (id int PRIMARY KEY, grp int, sketch float8[]);
-INSERT INTO kr_s SELECT i, i % 3, ARRAY[(i % 3) * 100 + sin(i), (i % 3) * 50 + cos(i), i % 7]::float8[]
+CREATE TABLE krel_s (id int PRIMARY KEY, grp int, sketch float8[]);
+INSERT INTO krel_s SELECT i, i % 3, ARRAY[(i % 3) * 100 + sin(i), (i % 3) * 50 + cos(i), i % 7]::float8[]
   FROM generate_series(1, 3000) i;
-INSERT INTO kr_s VALUES (3001, NULL, NULL);   -- a NULL sketch is skipped
-SELECT sizes, iterations, array_dims(centroids) AS dims FROM jl_kmeans('kr_s', 3);
+INSERT INTO krel_s VALUES (3001, NULL, NULL);   -- a NULL sketch is skipped
+SELECT sizes, iterations, array_dims(centroids) AS dims FROM jl_kmeans('krel_s', 3);
 -- the inertia: the squared distances to each group's mean, summed
-WITH m AS (SELECT grp, avg(sketch[1]) AS a, avg(sketch[2]) AS b, avg(sketch[3]) AS c FROM kr_s GROUP BY grp)
-SELECT abs((SELECT inertia FROM jl_kmeans('kr_s', 3)) -
+WITH m AS (SELECT grp, avg(sketch[1]) AS a, avg(sketch[2]) AS b, avg(sketch[3]) AS c FROM krel_s GROUP BY grp)
+SELECT abs((SELECT inertia FROM jl_kmeans('krel_s', 3)) -
            (SELECT sum((s.sketch[1] - m.a) ^ 2 + (s.sketch[2] - m.b) ^ 2 + (s.sketch[3] - m.c) ^ 2)
-              FROM kr_s s JOIN m USING (grp))) < 1e-6 AS inertia_is_the_groups;
+              FROM krel_s s JOIN m USING (grp))) < 1e-6 AS inertia_is_the_groups;
 -- the aggregate's centroids, from the same sketches and parameters
-SELECT (SELECT jl_kmeans(sketch, 3, 5, 300, 2) FROM kr_s) =
-       (SELECT centroids FROM jl_kmeans('kr_s'::regclass, 3, seed => 5, n_init => 2)) AS same_as_aggregate;
+SELECT (SELECT jl_kmeans(sketch, 3, 5, 300, 2) FROM krel_s) =
+       (SELECT centroids FROM jl_kmeans('krel_s'::regclass, 3, seed => 5, n_init => 2)) AS same_as_aggregate;
 -- every row labelled in the same statement: three labels, one per group
 SELECT count(DISTINCT label) AS labels, count(DISTINCT (grp, label)) AS group_label_pairs
   FROM (SELECT s.grp, jl_nearest_centroid(s.sketch, k.centroids) AS label
-          FROM kr_s s, jl_kmeans('kr_s', 3) k WHERE s.sketch IS NOT NULL) x;
+          FROM krel_s s, jl_kmeans('krel_s', 3) k WHERE s.sketch IS NOT NULL) x;
 -- tol = 0 stops only when no assignment changes: never fewer iterations
-CREATE TABLE kr_u AS SELECT i AS id, ARRAY[sin(i * 1.3), cos(i * 2.1), sin(i * 0.7)]::float8[] AS sketch
+CREATE TABLE krel_u AS SELECT i AS id, ARRAY[sin(i * 1.3), cos(i * 2.1), sin(i * 0.7)]::float8[] AS sketch
   FROM generate_series(1, 2000) i;
-SELECT (SELECT iterations FROM jl_kmeans('kr_u', 8, tol => 0)) >=
-       (SELECT iterations FROM jl_kmeans('kr_u', 8)) AS tol_zero_runs_longer,
-       (SELECT iterations FROM jl_kmeans('kr_u', 8, max_iter => 3)) AS capped;
+SELECT (SELECT iterations FROM jl_kmeans('krel_u', 8, tol => 0)) >=
+       (SELECT iterations FROM jl_kmeans('krel_u', 8)) AS tol_zero_runs_longer,
+       (SELECT iterations FROM jl_kmeans('krel_u', 8, max_iter => 3)) AS capped;
 -- another column, a schema-qualified name, fewer distinct sketches than clusters
-CREATE SCHEMA kr_ns;
-CREATE TABLE kr_ns.t (v float8[]);
-INSERT INTO kr_ns.t VALUES ('{1,1}'), ('{1,1}'), ('{5,5}');
-SELECT centroids, sizes, inertia FROM jl_kmeans('kr_ns.t', 4, sketch_column => 'v');
+CREATE SCHEMA krel_ns;
+CREATE TABLE krel_ns.t (v float8[]);
+INSERT INTO krel_ns.t VALUES ('{1,1}'), ('{1,1}'), ('{5,5}');
+SELECT centroids, sizes, inertia FROM jl_kmeans('krel_ns.t', 4, sketch_column => 'v');
 -- no sketch: one row of NULLs
-CREATE TABLE kr_empty (sketch float8[]);
-SELECT * FROM jl_kmeans('kr_empty', 2);
+CREATE TABLE krel_empty (sketch float8[]);
+SELECT * FROM jl_kmeans('krel_empty', 2);
 
 -- refused, each with its own message
-CREATE FUNCTION kr_error(q text) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION krel_error(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE q;
   RETURN 'ok';
 EXCEPTION WHEN OTHERS THEN
   RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
-SELECT kr_error($$SELECT jl_kmeans('kr_s', 0)$$) AS no_clusters;
-SELECT kr_error($$SELECT jl_kmeans('kr_s', 3, max_iter => 0)$$) AS no_iterations;
-SELECT kr_error($$SELECT jl_kmeans('kr_s', 3, tol => 'NaN')$$) AS tol_nan;
-SELECT kr_error($$SELECT jl_kmeans('kr_s', 3, seed => NULL)$$) AS seed_null;
-SELECT kr_error($$SELECT jl_kmeans('kr_s', 3, sketch_column => 'grp')$$) AS not_float8_array;
-SELECT kr_error($$SELECT jl_kmeans('kr_s', 3, sketch_column => 'nosuch')$$) AS no_column;
-SELECT kr_error($$SELECT jl_kmeans('kr_nosuch', 3)$$) AS no_table;
-INSERT INTO kr_ns.t VALUES ('{1,2,3}');
-SELECT kr_error($$SELECT jl_kmeans('kr_ns.t', 2, sketch_column => 'v')$$) AS mixed_dimensions;
-INSERT INTO kr_empty VALUES ('{1,NaN}');
-SELECT kr_error($$SELECT jl_kmeans('kr_empty', 1)$$) AS not_finite;
+SELECT krel_error($$SELECT jl_kmeans('krel_s', 0)$$) AS no_clusters;
+SELECT krel_error($$SELECT jl_kmeans('krel_s', 3, max_iter => 0)$$) AS no_iterations;
+SELECT krel_error($$SELECT jl_kmeans('krel_s', 3, tol => 'NaN')$$) AS tol_nan;
+SELECT krel_error($$SELECT jl_kmeans('krel_s', 3, seed => NULL)$$) AS seed_null;
+SELECT krel_error($$SELECT jl_kmeans('krel_s', 3, sketch_column => 'grp')$$) AS not_float8_array;
+SELECT krel_error($$SELECT jl_kmeans('krel_s', 3, sketch_column => 'nosuch')$$) AS no_column;
+SELECT krel_error($$SELECT jl_kmeans('krel_nosuch', 3)$$) AS no_table;
+INSERT INTO krel_ns.t VALUES ('{1,2,3}');
+SELECT krel_error($$SELECT jl_kmeans('krel_ns.t', 2, sketch_column => 'v')$$) AS mixed_dimensions;
+INSERT INTO krel_empty VALUES ('{1,NaN}');
+SELECT krel_error($$SELECT jl_kmeans('krel_empty', 1)$$) AS not_finite;
 -- a role that may not read the table
 CREATE ROLE regress_kr_analyst;
 SET ROLE regress_kr_analyst;
-SELECT kr_error($$SELECT jl_kmeans('kr_s', 3)$$) AS may_not_read;
+SELECT krel_error($$SELECT jl_kmeans('krel_s', 3)$$) AS may_not_read;
 RESET ROLE;
-GRANT SELECT (sketch) ON kr_s TO regress_kr_analyst;
+GRANT SELECT (sketch) ON krel_s TO regress_kr_analyst;
 SET ROLE regress_kr_analyst;
-SELECT sizes FROM jl_kmeans('kr_s', 3) AS column_granted;
+SELECT sizes FROM jl_kmeans('krel_s', 3) AS column_granted;
 RESET ROLE;
-REVOKE SELECT (sketch) ON kr_s FROM regress_kr_analyst;
+REVOKE SELECT (sketch) ON krel_s FROM regress_kr_analyst;
 DROP ROLE regress_kr_analyst;
 
 -- the assignment steps in parallel workers (when the work is large enough
 -- and max_parallel_workers_per_gather allows): the serial result exactly
-CREATE TABLE kr_big AS
+CREATE TABLE krel_big AS
   SELECT i AS id, ARRAY(SELECT sin(i * j * 0.37) FROM generate_series(1, 20) j)::float8[] AS sketch
   FROM generate_series(1, 40000) i;
 SET max_parallel_workers_per_gather = 0;
-CREATE TEMP TABLE kr_serial AS SELECT * FROM jl_kmeans('kr_big', 32, n_init => 2);
+CREATE TEMP TABLE krel_serial AS SELECT * FROM jl_kmeans('krel_big', 32, n_init => 2);
 SET max_parallel_workers_per_gather = 2;
-CREATE TEMP TABLE kr_parallel AS SELECT * FROM jl_kmeans('kr_big', 32, n_init => 2);
+CREATE TEMP TABLE krel_parallel AS SELECT * FROM jl_kmeans('krel_big', 32, n_init => 2);
 RESET max_parallel_workers_per_gather;
 SELECT s.workers AS serial_workers, p.workers > 0 AS parallel_workers_used,
        s.centroids = p.centroids AS same_centroids, s.sizes = p.sizes AS same_sizes,
        s.inertia = p.inertia AS same_inertia, s.iterations = p.iterations AS same_iterations
-  FROM kr_serial s, kr_parallel p;
+  FROM krel_serial s, krel_parallel p;
 -- the aggregate (in a plan that is not parallel) gives them too
-SELECT jl_kmeans(sketch, 32, 0, 300, 2) = (SELECT centroids FROM kr_serial) AS aggregate_same FROM kr_big;
+SELECT jl_kmeans(sketch, 32, 0, 300, 2) = (SELECT centroids FROM krel_serial) AS aggregate_same FROM krel_big;

@@ -503,15 +503,21 @@ VACUUM ANALYZE km;
 SQL
 kmc=$(timeit "SELECT count(sketch) FROM km" "" 3)
 km8=$(timeit "SELECT jl_kmeans(sketch, 8) FROM km" "" 3)
+kmr0=$(timeit "SELECT * FROM jl_kmeans('km', 8)" "SET max_parallel_workers_per_gather = 0" 3)
+kmr2=$(timeit "SELECT * FROM jl_kmeans('km', 8)" "SET max_parallel_workers_per_gather = 2" 3)
+kmit=$(q -c "SELECT iterations FROM jl_kmeans('km', 8)")
 md ""
-md "$M uniform sketches of k = 20 in one query (serial; the aggregate collects"
-md "them, sorts them, seeds with k-means++ and iterates until scikit-learn's"
-md "tol = 1e-4 or no change), ms, fastest and median of 3:"
+md "$M uniform sketches of k = 20 in one query (the sketches collected, sorted,"
+md "seeded with k-means++, then $kmit iterations until scikit-learn's tol = 1e-4),"
+md "ms, fastest and median of 3; the one-call form with its assignment steps"
+md "in parallel workers (the same centroids):"
 md ""
 md "| query | fastest | median |"
 md "|---|---|---|"
 md "| \`SELECT count(sketch) FROM km\` | $(f1 "$kmc") | $(f2 "$kmc") |"
-md "| \`SELECT jl_kmeans(sketch, 8) FROM km\` | $(f1 "$km8") | $(f2 "$km8") |"
+md "| \`SELECT jl_kmeans(sketch, 8) FROM km\` (the aggregate, serial) | $(f1 "$km8") | $(f2 "$km8") |"
+md "| \`SELECT * FROM jl_kmeans('km', 8)\`, no parallel worker | $(f1 "$kmr0") | $(f2 "$kmr0") |"
+md "| \`SELECT * FROM jl_kmeans('km', 8)\`, 2 parallel workers | $(f1 "$kmr2") | $(f2 "$kmr2") |"
 md ""
 
 psql -qX -d postgres -c "DROP DATABASE $DB"

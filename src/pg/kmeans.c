@@ -91,7 +91,7 @@ jl_kmeans_too_large(int64 n, int32 k)
 			 errmsg("jl_kmeans cannot hold more than %lld sketches of %d dimensions",
 					(long long) (KM_MAX_BYTES / (sizeof(double) * k)), k),
 			 errdetail("The group has at least %lld sketches.", (long long) n),
-			 errhint("Cluster a sample, e.g. with TABLESAMPLE, then label every row with jl_nearest_centroid.")));
+			 errhint("Cluster a sample (TABLESAMPLE) and label every row with jl_nearest_centroid, or run Lloyd iterations over the whole table from a sample's centroids with jl_kmeans_lloyd(table, sketch_column, centroids), which holds only the centroids.")));
 }
 
 static void
@@ -394,7 +394,7 @@ jl_kmeans_final(PG_FUNCTION_ARGS)
 	/* in parallel workers when the plan is not parallel itself */
 	m = jl_kmeans_run_parallel(st->X, st->n, st->k, st->p.c, (uint64) st->p.seed,
 							   st->p.max_iter, KM_DEFAULT_TOL, st->p.n_init, centroids,
-							   &iterations, &inertia, &workers);
+							   &iterations, &inertia, &workers, NULL, false);
 	if (m < st->p.c)
 		ereport(NOTICE,
 				(errmsg("jl_kmeans: only %d distinct sketches for %d clusters, so the result has %d rows, one per distinct sketch",

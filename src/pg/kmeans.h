@@ -34,9 +34,13 @@ extern ArrayType *jl_kmeans_matrix(const double *v, int m, int k);
  * assignment steps in up to max_parallel_workers_per_gather parallel
  * workers when the work is large enough and the caller is not in parallel
  * mode (*workers: how many were launched); the same result as serially.
+ * With free_points, X (palloc'd) is freed, after its copy into shared
+ * memory when workers run, so that the points are held once.  sizes (m,
+ * if not NULL): each centroid's number of points.
  */
-extern int	jl_kmeans_run_parallel(const double *X, int64 n, int k, int c, uint64 seed,
+extern int	jl_kmeans_run_parallel(double *X, int64 n, int k, int c, uint64 seed,
 								   int max_iter, double tol, int n_init, double *centroids,
-								   int *iterations, double *inertia, int *workers);
+								   int *iterations, double *inertia, int *workers,
+								   int64 *sizes, bool free_points);
 
 #endif

@@ -159,10 +159,23 @@ km_workers(int64 n, int k, int c)
 	return max_parallel_workers_per_gather;
 }
 
+/* each centroid's number of points, by the labels jl_nearest_centroid gives */
+static void
+km_sizes(const double *X, int64 n, int k, const double *centroids, int m, int64 *sizes)
+{
+	memset(sizes, 0, sizeof(int64) * m);
+	for (int64 i = 0; i < n; i++)
+	{
+		sizes[jl_kmeans_nearest(X + i * k, centroids, m, k, NULL)]++;
+		if ((i & 65535) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+}
+
 int
-jl_kmeans_run_parallel(const double *X, int64 n, int k, int c, uint64 seed, int max_iter,
+jl_kmeans_run_parallel(double *X, int64 n, int k, int c, uint64 seed, int max_iter,
 					   double tol, int n_init, double *centroids, int *iterations,
-					   double *inertia, int *workers)
+					   double *inertia, int *workers, int64 *sizes, bool free_points)
 {
 	int			nworkers = km_workers(n, k, c);
 	Size		xbytes = mul_size(mul_size(sizeof(double), n), k),
@@ -181,6 +194,10 @@ jl_kmeans_run_parallel(const double *X, int64 n, int k, int c, uint64 seed, int 
 		m = jl_kmeans_run(X, n, k, c, seed, max_iter, tol, n_init, centroids, work,
 						  iterations, inertia, jl_kmeans_tick, NULL);
 		pfree(work);
+		if (sizes)
+			km_sizes(X, n, k, centroids, m, sizes);
+		if (free_points)
+			pfree(X);
 		return m;
 	}
 
@@ -204,6 +221,9 @@ jl_kmeans_run_parallel(const double *X, int64 n, int k, int c, uint64 seed, int 
 	xs = shm_toc_allocate(pcxt->toc, xbytes);
 	memcpy(xs, X, xbytes);
 	shm_toc_insert(pcxt->toc, KM_POINTS_KEY, xs);
+	/* held once from here on */
+	if (free_points)
+		pfree(X);
 	work = shm_toc_allocate(pcxt->toc, wbytes);
 	shm_toc_insert(pcxt->toc, KM_WORK_KEY, work);
 	km_map(pcxt->toc, &kp);
@@ -221,6 +241,8 @@ jl_kmeans_run_parallel(const double *X, int64 n, int k, int c, uint64 seed, int 
 	BarrierArriveAndWait(&kp.sh->barrier, PG_WAIT_EXTENSION);
 	BarrierDetach(&kp.sh->barrier);
 	WaitForParallelWorkersToFinish(pcxt);
+	if (sizes)
+		km_sizes(xs, n, k, centroids, m, sizes);
 	DestroyParallelContext(pcxt);
 	ExitParallelMode();
 	return m;

@@ -219,16 +219,10 @@ jl_kmeans_relation(PG_FUNCTION_ARGS)
 
 	jl_kmeans_sort(p.X, p.n, p.k);
 	centroids = palloc_extended(mul_size(mul_size(sizeof(double), c), p.k), MCXT_ALLOC_HUGE);
+	sizes = palloc(sizeof(int64) * c);
+	/* p.X is freed by it: the points are held once */
 	m = jl_kmeans_run_parallel(p.X, p.n, p.k, c, (uint64) seed, max_iter, tol, n_init, centroids,
-							   &iterations, &inertia, &workers);
-	/* each cluster's size, from the labels jl_nearest_centroid gives */
-	sizes = palloc0(sizeof(int64) * m);
-	for (int64 i = 0; i < p.n; i++)
-	{
-		sizes[jl_kmeans_nearest(p.X + i * p.k, centroids, m, p.k, NULL)]++;
-		if ((i & 65535) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
+							   &iterations, &inertia, &workers, sizes, true);
 	sd = palloc(sizeof(Datum) * m);
 	for (int j = 0; j < m; j++)
 		sd[j] = Int64GetDatum(sizes[j]);
