@@ -192,13 +192,20 @@ SELECT count(jl_recover_norm2(sketch, 'an_priv'::regclass)) AS estimates_need_no
 SELECT error($$SELECT jl_recover_inner('{1,2,3,4}', '{1,2,3,4}', 'an_src'::regclass)$$);
 DROP TABLE an_src, an_priv;
 
--- distinct sketches whose squared distances underflow to 0, and sketches
--- whose sums overflow: the seeds are sketches, the centroids finite means
-SELECT jl_kmeans(s, 2) AS underflow
-FROM (VALUES (ARRAY[0]::float8[]), (ARRAY[1e-200]), (ARRAY[2e-200])) t(s);
-SELECT jl_kmeans(s, 2) AS overflow
+-- sketches whose squared distances would underflow to 0 or overflow:
+-- refused (22003) with a hint, rather than clustered by distances that
+-- no longer order the points (before 0.4.1 some such cases were, others,
+-- at +-1e200, were silently wrong); scaled, the same sketches cluster
+SELECT error($$SELECT jl_kmeans(s, 2)
+FROM (VALUES (ARRAY[0]::float8[]), (ARRAY[1e-200]), (ARRAY[2e-200])) t(s)$$) AS underflow;
+SELECT jl_kmeans(s, 2) AS underflow_scaled
+FROM (VALUES (ARRAY[0]::float8[]), (ARRAY[1]), (ARRAY[2])) t(s);
+SELECT error($$SELECT jl_kmeans(s, 2)
 FROM (VALUES (ARRAY[1.5e308, 0]), (ARRAY[1.5e308, 1]), (ARRAY[1.5e308, 2]),
-             (ARRAY[1.5e308, 100]), (ARRAY[1.5e308, 101])) t(s);
+             (ARRAY[1.5e308, 100]), (ARRAY[1.5e308, 101])) t(s)$$) AS overflow;
+SELECT jl_kmeans(s, 2) AS overflow_scaled
+FROM (VALUES (ARRAY[1.5, 0]), (ARRAY[1.5, 1]), (ARRAY[1.5, 2]),
+             (ARRAY[1.5, 100]), (ARRAY[1.5, 101])) t(s);
 
 -- analysts need no key: all of these are executable by PUBLIC
 CREATE ROLE regress_jldp_km_analyst;

@@ -84,3 +84,12 @@ SELECT s.workers AS serial_workers, p.workers > 0 AS parallel_workers_used,
   FROM krel_serial s, krel_parallel p;
 -- the aggregate (in a plan that is not parallel) gives them too
 SELECT jl_kmeans(sketch, 32, 0, 300, 2) = (SELECT centroids FROM krel_serial) AS aggregate_same FROM krel_big;
+
+-- -0.0 is 0.0: the result does not depend on which copy comes first
+SELECT (SELECT jl_kmeans(s, 2) FROM (VALUES ('{0,1}'::float8[]), ('{-0,1}'), ('{5,5}')) v(s))::text =
+       (SELECT jl_kmeans(s, 2) FROM (VALUES ('{-0,1}'::float8[]), ('{0,1}'), ('{5,5}')) v(s))::text AS negative_zero_same,
+       (SELECT jl_kmeans(s, 2) FROM (VALUES ('{-0,1}'::float8[]), ('{0,1}'), ('{5,5}')) v(s))::text AS centroids;
+-- beyond the magnitudes k-means computes with: refused, not clustered wrong
+CREATE TABLE krel_huge AS SELECT i AS id,
+  ARRAY[(CASE WHEN i % 2 = 0 THEN -1e200 ELSE 1e200 END) + i * 1e197]::float8[] AS sketch FROM generate_series(1, 20) i;
+SELECT krel_error($$SELECT jl_kmeans('krel_huge', 2)$$) AS huge;

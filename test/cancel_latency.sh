@@ -25,6 +25,8 @@ CREATE TABLE edges AS SELECT i AS u, i % 40 + 1 AS v FROM generate_series(1, 40)
 SELECT jl_dataset_declare('lat', 100);
 CREATE TABLE km AS SELECT i AS id, ARRAY(SELECT random() FROM generate_series(1, 20) WHERE i > 0) AS sketch
   FROM generate_series(1, 100000) i;
+CREATE TABLE kmsz AS SELECT i AS id, ARRAY(SELECT ((i % 10000) * 7 + j)::float8 FROM generate_series(1, 100) j WHERE i > 0) AS sketch
+  FROM generate_series(1, 20000) i;
 SQL
 fail=0
 worst=0
@@ -51,6 +53,7 @@ the row statistics of P at d = 38000, k = 1024|SELECT jl_release_info(38000, 102
 the advisor's k for row neighbours over every k|SELECT jl_suggest_k(4, 40, 1e15, 1, NULL, 'row', 1, 'laplace', NULL, 'rademacher', 'exact', 'pinned')
 the streamed statistics of P at d = 2^31 - 1 (a reserved aggregate release)|BEGIN; SELECT jl_budget_reserve('lat', 1.0); SELECT jl_private_release_agg(1, 1, 2147483647, 4, 1.0, 'lat', 'element', 1, 'exact', NULL, 'pinned', 'rademacher', 'laplace') FROM generate_series(1, 3); ROLLBACK
 k-means of 100000 sketches into 64 clusters, 100000 iterations at most|SELECT jl_kmeans(sketch, 64, 0, 100000) FROM km
+k-means of 20000 sketches of 100 into 10000 clusters (the clusters' sizes counted)|SELECT * FROM jl_kmeans('kmsz', 10000)
 CALLS
 echo "     the longest time past a timeout: $worst ms"
 exit $fail

@@ -86,22 +86,125 @@ km_compare(const void *a, const void *b, void *arg)
 	return 0;
 }
 
-void
-jl_kmeans_sort(double *X, int64_t n, int k)
+size_t
+jl_kmeans_sort_bytes(int64_t n, int k)
 {
-	qsort_r(X, (size_t) n, sizeof(double) * k, km_compare, &k);
+	return 2 * (size_t) n * sizeof(int32_t) + (size_t) k * sizeof(double);
+}
+
+/* comparisons between two calls of tick */
+#define KM_SORT_TICK(k) ((INT64_C(1) << 24) / (k) + 1)
+
+void
+jl_kmeans_sort(double *X, int64_t n, int k, void *scratch, void (*tick) (void))
+{
+	int32_t    *idx = scratch,
+			   *tmp = idx + n,
+			   *a,
+			   *b;
+	double	   *row = (double *) (tmp + n);
+	int64_t		i,
+				width,
+				calls = 0,
+				every = KM_SORT_TICK(k);
+
+	/* -0.0 as 0.0: equal points are then the same bits, whichever comes first */
+	for (i = 0; i < n * k; i++)
+		if (X[i] == 0.0)
+			X[i] = 0.0;
+	for (i = 0; i < n; i++)
+		idx[i] = (int32_t) i;
+	/* bottom-up merge sort of the row numbers, ticking as it goes */
+	a = idx;
+	b = tmp;
+	for (width = 1; width < n; width *= 2)
+	{
+		for (i = 0; i < n; i += 2 * width)
+		{
+			int64_t		lo = i,
+						mid = i + width < n ? i + width : n,
+						hi = i + 2 * width < n ? i + 2 * width : n,
+						l = lo,
+						r = mid,
+						o = lo;
+
+			while (l < mid && r < hi)
+			{
+				if (tick && ++calls % every == 0)
+					tick();
+				if (km_compare(X + (size_t) a[r] * k, X + (size_t) a[l] * k, &k) < 0)
+					b[o++] = a[r++];
+				else
+					b[o++] = a[l++];
+			}
+			while (l < mid)
+				b[o++] = a[l++];
+			while (r < hi)
+				b[o++] = a[r++];
+		}
+		{
+			int32_t    *t = a;
+
+			a = b;
+			b = t;
+		}
+	}
+	/* the rows moved into their places, one cycle of the permutation at a time */
+	for (i = 0; i < n; i++)
+	{
+		int64_t		j = i;
+
+		if (a[i] < 0 || a[i] == i)
+			continue;
+		if (tick && ++calls % every == 0)
+			tick();
+		memcpy(row, X + (size_t) i * k, sizeof(double) * k);
+		for (;;)
+		{
+			int64_t		src = a[j];
+
+			a[j] = -1;
+			if (src == i)
+			{
+				memcpy(X + (size_t) j * k, row, sizeof(double) * k);
+				break;
+			}
+			memcpy(X + (size_t) j * k, X + (size_t) src * k, sizeof(double) * k);
+			j = src;
+		}
+	}
 }
 
 int64_t
-jl_kmeans_distinct(const double *X, int64_t n, int k)
+jl_kmeans_distinct(const double *X, int64_t n, int k, void (*tick) (void))
 {
 	int64_t		m = n > 0 ? 1 : 0;
-	int64_t		i;
+	int64_t		i,
+				every = KM_SORT_TICK(k);
 
 	for (i = 1; i < n; i++)
+	{
+		if (tick && i % every == 0)
+			tick();
 		if (km_compare(X + (i - 1) * k, X + i * k, &k) != 0)
 			m++;
+	}
 	return m;
+}
+
+int
+jl_kmeans_check_range(const double *X, int64_t n, int k)
+{
+	double		mx = 0.0;
+	int64_t		i;
+
+	for (i = 0; i < n * k; i++)
+		mx = fmax(mx, fabs(X[i]));
+	if (mx > JL_KMEANS_MAX_MAGNITUDE)
+		return 1;
+	if (mx > 0.0 && mx < JL_KMEANS_MIN_MAGNITUDE)
+		return -1;
+	return 0;
 }
 
 /* ||x - c||^2 / scale^2, for distances whose square overflows */
@@ -298,7 +401,11 @@ km_seed(const double *X, int64_t n, int k, int c, uint64_t seed,
 		pick = n - 1;
 	memcpy(C, X + pick * k, sizeof(double) * k);
 	for (i = 0; i < n; i++)
+	{
+		if (tick && i % (KM_TICK_WORK / k + 1) == 0)
+			tick();
 		dist[i] = jl_sqdist(X + i * k, C, k);
+	}
 
 	for (j = 1; j < c; j++)
 	{
@@ -619,30 +726,41 @@ km_update(const double *X, int64_t n, int k, double *C, int c, KmWork *w,
  * centroids' squared shifts in one update below which Lloyd stops.
  */
 static double
-km_tolerance(const double *X, int64_t n, int k, double tol)
+km_tolerance(const double *X, int64_t n, int k, double tol, double *mean, double *ss,
+			 void (*tick) (void))
 {
 	double		total = 0.0;
-	int64_t		i;
+	int64_t		i,
+				every = KM_TICK_WORK / k + 1;
 	int			t;
 
 	if (!(tol > 0.0))
 		return 0.0;
+	/* row by row, each coordinate's sums still in point order */
 	for (t = 0; t < k; t++)
+		mean[t] = ss[t] = 0.0;
+	for (i = 0; i < n; i++)
 	{
-		double		mean = 0.0,
-					ss = 0.0;
-
-		for (i = 0; i < n; i++)
-			mean += X[i * k + t];
-		mean /= (double) n;
-		for (i = 0; i < n; i++)
-		{
-			double		e = X[i * k + t] - mean;
-
-			ss += e * e;
-		}
-		total += ss / (double) n;
+		if (tick && i % every == every - 1)
+			tick();
+		for (t = 0; t < k; t++)
+			mean[t] += X[i * k + t];
 	}
+	for (t = 0; t < k; t++)
+		mean[t] /= (double) n;
+	for (i = 0; i < n; i++)
+	{
+		if (tick && i % every == every - 1)
+			tick();
+		for (t = 0; t < k; t++)
+		{
+			double		e = X[i * k + t] - mean[t];
+
+			ss[t] += e * e;
+		}
+	}
+	for (t = 0; t < k; t++)
+		total += ss[t] / (double) n;
 	return tol * total / k;
 }
 
@@ -721,8 +839,8 @@ jl_kmeans_lloyd_from(const double *X, int64_t n, int k, int c, int max_iter,
 	KmWork		w;
 
 	km_work(work, n, k, c, &w);
-	return km_iterate(X, n, k, c, max_iter, km_tolerance(X, n, k, tol), centroids, &w,
-					  iterations, tick);
+	return km_iterate(X, n, k, c, max_iter, km_tolerance(X, n, k, tol, w.sum, w.trial, tick),
+					  centroids, &w, iterations, tick);
 }
 
 int
@@ -740,7 +858,7 @@ jl_kmeans_run(const double *X, int64_t n, int k, int c, uint64_t seed,
 
 	*iterations = 0;
 	*inertia = 0.0;
-	if (jl_kmeans_distinct(X, n, k) <= c)
+	if (jl_kmeans_distinct(X, n, k, tick) <= c)
 	{
 		int			m = 0;
 
@@ -752,7 +870,7 @@ jl_kmeans_run(const double *X, int64_t n, int k, int c, uint64_t seed,
 
 	km_work(work, n, k, c, &w);
 	w.par = par;
-	tol_abs = km_tolerance(X, n, k, tol);
+	tol_abs = km_tolerance(X, n, k, tol, w.sum, w.trial, tick);
 	/* the first run is seeded by seed itself, the others from a stream */
 	best = km_lloyd(X, n, k, c, seed, max_iter, tol_abs, centroids, &w, iterations, tick);
 	km_random_init(&restarts, km_domain_restarts, seed);

@@ -28,14 +28,31 @@ typedef struct JlKmeansAssigner
 size_t		jl_kmeans_work_bytes(int64_t n, int k, int c);
 
 /*
- * Sort n points of k coordinates (row-major) lexicographically.  The result
- * of jl_kmeans_run on sorted points does not depend on the order the points
- * arrived in, which makes the aggregate the same in serial and parallel plans.
+ * Sort n points of k coordinates (row-major) lexicographically, -0.0 made
+ * 0.0 first (so that equal points are the same bits).  The result of
+ * jl_kmeans_run on sorted points does not depend on the order the points
+ * arrived in, which makes the aggregate the same in serial and parallel
+ * plans.  A merge sort of the row numbers in scratch
+ * (jl_kmeans_sort_bytes(n, k), which jl_kmeans_work_bytes(n, k, c)
+ * exceeds), then the rows moved; tick, if not NULL, is called within.
+ * n < 2^31.
  */
-void		jl_kmeans_sort(double *X, int64_t n, int k);
+size_t		jl_kmeans_sort_bytes(int64_t n, int k);
+void		jl_kmeans_sort(double *X, int64_t n, int k, void *scratch, void (*tick) (void));
 
-/* number of distinct points among n sorted points */
-int64_t		jl_kmeans_distinct(const double *X, int64_t n, int k);
+/*
+ * The magnitudes k-means computes with: every squared distance and sum of
+ * squares between points of at most JL_KMEANS_MAX_MAGNITUDE stays finite,
+ * and the largest at least JL_KMEANS_MIN_MAGNITUDE keeps them from
+ * underflowing.  jl_kmeans_check_range: 1 if a coordinate is larger, -1 if
+ * the largest is smaller (and not 0), else 0.
+ */
+#define JL_KMEANS_MAX_MAGNITUDE 1e150
+#define JL_KMEANS_MIN_MAGNITUDE 1e-150
+int			jl_kmeans_check_range(const double *X, int64_t n, int k);
+
+/* number of distinct points among n sorted points; tick as above */
+int64_t		jl_kmeans_distinct(const double *X, int64_t n, int k, void (*tick) (void));
 
 /*
  * k-means of n >= 1 sorted points X (n x k) into at most c clusters.

@@ -388,7 +388,7 @@ jl_kmeans_final(PG_FUNCTION_ARGS)
 	if (st->n == 0)
 		PG_RETURN_NULL();
 
-	jl_kmeans_sort(st->X, st->n, st->k);
+	jl_kmeans_prepare(st->X, st->n, st->k);
 	centroids = palloc_extended(mul_size(mul_size(sizeof(double), st->p.c), st->k),
 								MCXT_ALLOC_HUGE);
 	/* in parallel workers when the plan is not parallel itself */

@@ -30,6 +30,13 @@ extern void jl_kmeans_tick(void);
 extern ArrayType *jl_kmeans_matrix(const double *v, int m, int k);
 
 /*
+ * The n points X made ready for jl_kmeans_run_parallel: ERROR (22003)
+ * unless their largest coordinate lies within the magnitudes k-means
+ * computes with, then sorted (interruptible).
+ */
+extern void jl_kmeans_prepare(double *X, int64 n, int k);
+
+/*
  * jl_kmeans_run of the n sorted points X (kmeans_parallel.c), its
  * assignment steps in up to max_parallel_workers_per_gather parallel
  * workers when the work is large enough and the caller is not in parallel

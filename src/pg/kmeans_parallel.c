@@ -163,13 +163,35 @@ km_workers(int64 n, int k, int c)
 static void
 km_sizes(const double *X, int64 n, int k, const double *centroids, int m, int64 *sizes)
 {
+	int64		every = (INT64CONST(1) << 24) / ((int64) m * k) + 1;
+
 	memset(sizes, 0, sizeof(int64) * m);
 	for (int64 i = 0; i < n; i++)
 	{
-		sizes[jl_kmeans_nearest(X + i * k, centroids, m, k, NULL)]++;
-		if ((i & 65535) == 0)
+		if (i % every == 0)
 			CHECK_FOR_INTERRUPTS();
+		sizes[jl_kmeans_nearest(X + i * k, centroids, m, k, NULL)]++;
 	}
+}
+
+void
+jl_kmeans_prepare(double *X, int64 n, int k)
+{
+	void	   *scratch;
+	int			range = jl_kmeans_check_range(X, n, k);
+
+	if (range != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("k-means needs sketches whose largest coordinate lies within [%g, %g]",
+						JL_KMEANS_MIN_MAGNITUDE, JL_KMEANS_MAX_MAGNITUDE),
+				 errdetail("The largest |coordinate| is %s: squared distances would %s.",
+						   range > 0 ? "larger" : "smaller",
+						   range > 0 ? "overflow" : "underflow"),
+				 errhint("Scale the sketches (every coordinate by one factor): the clusters are the same.")));
+	scratch = palloc_extended(jl_kmeans_sort_bytes(n, k), MCXT_ALLOC_HUGE);
+	jl_kmeans_sort(X, n, k, scratch, jl_kmeans_tick);
+	pfree(scratch);
 }
 
 int
@@ -188,7 +210,7 @@ jl_kmeans_run_parallel(double *X, int64 n, int k, int c, uint64 seed, int max_it
 	int			m;
 
 	*workers = 0;
-	if (nworkers == 0 || jl_kmeans_distinct(X, n, k) <= c)
+	if (nworkers == 0 || jl_kmeans_distinct(X, n, k, jl_kmeans_tick) <= c)
 	{
 		work = palloc_extended(wbytes, MCXT_ALLOC_HUGE);
 		m = jl_kmeans_run(X, n, k, c, seed, max_iter, tol, n_init, centroids, work,

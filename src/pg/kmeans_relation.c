@@ -120,6 +120,8 @@ static void
 read_points(Oid relid, const char *column, KmPoints *p)
 {
 	MemoryContext caller = CurrentMemoryContext;
+	/* each batch's detoasted sketches, freed once copied */
+	MemoryContext batch = AllocSetContextCreate(caller, "jl_kmeans batch", ALLOCSET_DEFAULT_SIZES);
 	Portal		cur;
 
 	SPI_connect();
@@ -129,9 +131,12 @@ read_points(Oid relid, const char *column, KmPoints *p)
 									0, NULL, NULL, NULL, true, 0);
 	for (;;)
 	{
+		MemoryContext spi;
+
 		SPI_cursor_fetch(cur, true, KR_BATCH);
 		if (SPI_processed == 0)
 			break;
+		spi = MemoryContextSwitchTo(batch);
 		for (uint64 i = 0; i < SPI_processed; i++)
 		{
 			bool		isnull;
@@ -145,11 +150,14 @@ read_points(Oid relid, const char *column, KmPoints *p)
 			x = jl_array_vector(DatumGetArrayTypeP(d), "sketch", &k);
 			append_point(caller, p, x, k);
 		}
+		MemoryContextSwitchTo(spi);
+		MemoryContextReset(batch);
 		SPI_freetuptable(SPI_tuptable);
 		CHECK_FOR_INTERRUPTS();
 	}
 	SPI_cursor_close(cur);
 	SPI_finish();
+	MemoryContextDelete(batch);
 }
 
 /*
@@ -217,7 +225,7 @@ jl_kmeans_relation(PG_FUNCTION_ARGS)
 	if (p.n == 0)
 		PG_RETURN_NULL();
 
-	jl_kmeans_sort(p.X, p.n, p.k);
+	jl_kmeans_prepare(p.X, p.n, p.k);
 	centroids = palloc_extended(mul_size(mul_size(sizeof(double), c), p.k), MCXT_ALLOC_HUGE);
 	sizes = palloc(sizeof(int64) * c);
 	/* p.X is freed by it: the points are held once */

@@ -17,6 +17,16 @@
 #include "unit.h"
 #include "math/kmeans.h"
 
+/* jl_kmeans_sort with its scratch */
+static void
+sort_points(double *X, int64_t n, int k)
+{
+	void	   *scratch = malloc(jl_kmeans_sort_bytes(n, k));
+
+	jl_kmeans_sort(X, n, k, scratch, NULL);
+	free(scratch);
+}
+
 static uint64_t det = 20261123;
 
 static double
@@ -109,7 +119,7 @@ setting(const char *name, int d, int k, int c, int per, double nv, int reps)
 				memcpy(R + i * (k + 1), S + i * k, sizeof(double) * k);
 				R[i * (k + 1) + k] = label[i];
 			}
-			jl_kmeans_sort(R, n, k + 1);
+			sort_points(R, n, k + 1);
 			for (i = 0; i < n; i++)
 			{
 				memcpy(S + i * k, R + i * (k + 1), sizeof(double) * k);

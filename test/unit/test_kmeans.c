@@ -10,6 +10,16 @@
 #include "unit.h"
 #include "math/kmeans.h"
 
+/* jl_kmeans_sort with its scratch */
+static void
+sort_points(double *X, int64_t n, int k)
+{
+	void	   *scratch = malloc(jl_kmeans_sort_bytes(n, k));
+
+	jl_kmeans_sort(X, n, k, scratch, NULL);
+	free(scratch);
+}
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -59,7 +69,7 @@ run_init(double *X, int n, int k, int c, uint64_t seed, int max_iter,
 	double		v;
 	int			m;
 
-	jl_kmeans_sort(X, n, k);
+	sort_points(X, n, k);
 	m = jl_kmeans_run(X, n, k, c, seed, max_iter, 1e-4, n_init, C, work, iterations,
 					  &v, NULL, NULL);
 	if (inertia)
@@ -210,7 +220,7 @@ test_distinct(void)
 	m = run(X, 5, 2, 3, 0, 300, C, &it);
 	check(m == 3 && memcmp(C, want, sizeof(want)) == 0,
 		  "3 distinct points for 3 clusters: the 3 sorted points (%d rows)", m);
-	check(jl_kmeans_distinct(X, 5, 2) == 3, "distinct count of sorted points");
+	check(jl_kmeans_distinct(X, 5, 2, NULL) == 3, "distinct count of sorted points");
 }
 
 /* many clusters for few, clumped points: no centroid is left empty */
@@ -508,7 +518,7 @@ test_ticks(void)
 
 	for (i = 0; i < n * k; i++)
 		X[i] = u11();
-	jl_kmeans_sort(X, n, k);
+	sort_points(X, n, k);
 	ticks = 0;
 	{
 		double		inertia;
@@ -538,9 +548,70 @@ test_nearest_overflow(void)
 		  "nearest of ordinary distances unchanged");
 }
 
+static int
+cmp_rows3(const void *a, const void *b)
+{
+	const double *x = a,
+			   *y = b;
+
+	for (int j = 0; j < 3; j++)
+		if (x[j] != y[j])
+			return x[j] < y[j] ? -1 : 1;
+	return 0;
+}
+
+/* the merge sort orders as qsort does; -0.0 sorts (and is) 0.0; any input order */
+static void
+test_sort(void)
+{
+	enum
+	{
+		N = 10007
+	};
+	static double X[N * 3],
+				Y[N * 3],
+				Z[N * 3];
+	uint64_t	r = 20261128;
+	int			i,
+				negzero = 0;
+
+	for (i = 0; i < N * 3; i++)
+	{
+		/* few values, so that many rows are equal; some -0.0 */
+		int			v = (int) (unit_det_u01(&r) * 5.0);
+
+		X[i] = v == 0 ? (unit_det_u01(&r) < 0.5 ? -0.0 : 0.0) : (double) v;
+	}
+	memcpy(Y, X, sizeof(X));
+	for (i = 0; i < N * 3; i++)
+		if (Y[i] == 0.0)
+			Y[i] = 0.0;
+	qsort(Y, N, 3 * sizeof(double), cmp_rows3);
+	memcpy(Z, X, sizeof(X));
+	/* the same multiset of rows in reverse order */
+	for (i = 0; i < N; i++)
+		memcpy(Z + 3 * i, X + 3 * (N - 1 - i), 3 * sizeof(double));
+	sort_points(X, N, 3);
+	sort_points(Z, N, 3);
+	for (i = 0; i < N * 3; i++)
+		negzero += signbit(X[i]) != 0;
+	check(memcmp(X, Y, sizeof(X)) == 0 && memcmp(Z, Y, sizeof(Z)) == 0 && negzero == 0,
+		  "merge sort of %d rows: qsort's order, the same bits from reversed input, no -0.0 left", N);
+	check(jl_kmeans_check_range(X, N, 3) == 0, "the range check passes 0..4");
+	X[7] = 2e150;
+	check(jl_kmeans_check_range(X, N, 3) == 1, "a coordinate of 2e150 is beyond the range");
+	for (i = 0; i < N * 3; i++)
+		X[i] = 1e-200;
+	check(jl_kmeans_check_range(X, N, 3) == -1, "coordinates all 1e-200 are below it");
+	for (i = 0; i < N * 3; i++)
+		X[i] = 0.0;
+	check(jl_kmeans_check_range(X, N, 3) == 0, "all zero points pass");
+}
+
 int
 main(void)
 {
+	test_sort();
 	test_nearest_overflow();
 	test_blobs();
 	test_seeds();
