@@ -108,3 +108,24 @@ REVOKE ALL ON FUNCTION jl_budget_book(regclass, float8, float8, text) FROM regre
 REVOKE SELECT ON pg_rows FROM regress_pg_other;
 DROP ROLE regress_pg_other;
 SELECT n - :charges_before AS charges FROM pg_charges;
+
+-- spending granted by the table: jl_protect_grant, jl_protect_revoke
+CREATE ROLE regress_pg_spender;
+GRANT SELECT ON pg_rows TO regress_pg_spender;
+GRANT EXECUTE ON FUNCTION jl_budget_book(regclass, float8, float8, text) TO regress_pg_spender;
+SET ROLE regress_pg_spender;
+SELECT pg_error($$SELECT jl_budget_book('pg_rows', 0.1)$$) AS before_grant;
+RESET ROLE;
+SELECT jl_protect_grant('pg_rows', 'regress_pg_spender');
+SELECT spenders FROM jl_protected WHERE relation = 'pg_rows'::regclass;
+SET ROLE regress_pg_spender;
+SELECT jl_budget_book('pg_rows', 0.1) > 0 AS after_grant;
+RESET ROLE;
+SELECT jl_protect_revoke('pg_rows', 'regress_pg_spender');
+SET ROLE regress_pg_spender;
+SELECT pg_error($$SELECT jl_budget_book('pg_rows', 0.1)$$) AS after_revoke;
+RESET ROLE;
+SELECT pg_error($$SELECT jl_protect_grant('pg_edges_nokey', 'regress_pg_spender')$$) AS not_protected;
+REVOKE ALL ON FUNCTION jl_budget_book(regclass, float8, float8, text) FROM regress_pg_spender;
+REVOKE SELECT ON pg_rows FROM regress_pg_spender;
+DROP ROLE regress_pg_spender;

@@ -2492,3 +2492,52 @@ AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION @extschema@.jl_kmeans(text, int, bigint, int, int, float8, name) IS
   'jl_kmeans(release regclass, ...) with the table named as text: jl_kmeans(''customers_private'', 4).';
+
+-- spending a protected table, granted by its table (0.4.1)
+
+CREATE FUNCTION @extschema@.jl_protect_grant(protected regclass, spender regrole)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  ds text;
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
+  SELECT p.dataset INTO ds FROM @extschema@.jl_protected p WHERE p.relation = protected;
+  IF ds IS NULL THEN
+    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
+      USING ERRCODE = '55000',
+            HINT = 'Declare it with jl_protect; its owner (or a member of the owner''s role) grants spending.';
+  END IF;
+  PERFORM @extschema@.jl_dataset_grant(ds, spender);
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.jl_protect_grant(regclass, regrole) IS
+  'Let role spender release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): its declaration''s owner grants it.';
+REVOKE ALL ON FUNCTION @extschema@.jl_protect_grant(regclass, regrole) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.jl_protect_revoke(protected regclass, spender regrole)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  ds text;
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
+  SELECT p.dataset INTO ds FROM @extschema@.jl_protected p WHERE p.relation = protected;
+  IF ds IS NULL THEN
+    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
+      USING ERRCODE = '55000';
+  END IF;
+  PERFORM @extschema@.jl_dataset_revoke(ds, spender);
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.jl_protect_revoke(regclass, regrole) IS
+  'Take back what jl_protect_grant granted.';
+REVOKE ALL ON FUNCTION @extschema@.jl_protect_revoke(regclass, regrole) FROM PUBLIC;
