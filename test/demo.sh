@@ -127,9 +127,11 @@ analyse() {
   local t=$1
   q <<SQL
 SET ROLE jldp_demo_analyst;
+-- k-means in one call (the best of 10 k-means++ starts), every row
+-- labelled in the same statement
 CREATE TABLE analysis.${t}_labels AS
-  SELECT p.id, jl_nearest_centroid(p.sketch, c.c) AS cluster
-  FROM $t p, (SELECT jl_kmeans(sketch, $S, 1) AS c FROM $t) c;
+  SELECT p.id, jl_nearest_centroid(p.sketch, k.centroids) AS cluster
+  FROM $t p, jl_kmeans('$t', $S, seed => 1, n_init => 10) k;
 CREATE TABLE analysis.${t}_neighbours AS
   SELECT q.id AS query, n.id AS neighbour
   FROM $t q
@@ -137,7 +139,7 @@ CREATE TABLE analysis.${t}_neighbours AS
                       ORDER BY jl_recover_dist(p.sketch, q.sketch, '$t'::regclass)
                       LIMIT 10) n
   WHERE q.id <= $Q;
-SELECT format('%s: jl_kmeans(sketch, %s), cluster sizes %s; 10 nearest neighbours of %s patients', '$t', $S,
+SELECT format('%s: jl_kmeans(''%s'', %s, n_init => 10), cluster sizes %s; 10 nearest neighbours of %s patients', '$t', '$t', $S,
               (SELECT string_agg(n::text, ', ' ORDER BY cluster)
                FROM (SELECT cluster, count(*) AS n FROM analysis.${t}_labels GROUP BY cluster) s), $Q);
 SQL
