@@ -178,22 +178,18 @@ cached_rho(int r, double eps, double delta)
 static void
 calibrate(GraphRelease *gr)
 {
-	gr->rho = cached_rho(gr->r, gr->epsilon, gr->delta);
-	if (!(gr->rho > 0.0 && isfinite(gr->rho)))
-		elog(ERROR, "the graph accountant found no weight");
-	/* a hair up, so that rounding cannot cross the bisection's end */
-	gr->w0 = jl_graph_w0(gr->rho) * (1.0 + 1e-12);
-	gr->w_paper = jl_graph_w_paper(gr->r, gr->epsilon, gr->delta);
-	jl_graph_set_weight(gr);
-	/* checked again for this release: the bound holds at the weight used */
-	gr->w_delta = jl_graph_delta(gr->r, jl_graph_edge_rho(gr->n, gr->w), gr->epsilon);
-	if (!(gr->w_delta <= gr->delta))
-		elog(ERROR, "the graph accountant's weight does not meet delta");
+	jl_graph_set_weight(gr, cached_rho(gr->r, gr->epsilon, gr->delta), jl_graph_delta);
 }
 
 void
-jl_graph_set_weight(GraphRelease *gr)
+jl_graph_set_weight(GraphRelease *gr, double rho, double (*delta) (int r, double rho, double eps))
 {
+	if (!(rho > 0.0 && isfinite(rho)))
+		elog(ERROR, "the graph accountant found no weight");
+	gr->rho = rho;
+	/* a hair up, so that rounding cannot cross the bisection's end */
+	gr->w0 = jl_graph_w0(rho) * (1.0 + 1e-12);
+	gr->w_paper = jl_graph_w_paper(gr->r, gr->epsilon, gr->delta);
 	if (!(gr->w0 < gr->n))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -203,6 +199,10 @@ jl_graph_set_weight(GraphRelease *gr)
 						 ceil(gr->w0))));
 	gr->w = jl_graph_weight(gr->n, gr->w0);
 	gr->c = sqrt(1.0 - gr->w / gr->n);
+	/* checked again for this release: the bound holds at the weight used */
+	gr->w_delta = delta(gr->r, jl_graph_edge_rho(gr->n, gr->w), gr->epsilon);
+	if (!(gr->w_delta <= gr->delta))
+		elog(ERROR, "the graph accountant's weight does not meet delta");
 }
 
 static void

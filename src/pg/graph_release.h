@@ -60,10 +60,13 @@ typedef struct GraphRelease
 extern void jl_graph_check_memory(const GraphRelease *gr);
 
 /*
- * From gr->w0 (the accountant's weight for unit edges): ERROR unless
- * w0 < n; sets the overlay weight w of the release and an edge's term c.
+ * From rho, the largest whitened norm of an edge's row the accountant
+ * allows for (r, epsilon, delta): w0 = 2 / rho^2, ERROR unless w0 < n; sets
+ * the overlay weight w of the release and an edge's term c, and checks
+ * delta(r, the edge's whitened norm at w, epsilon) <= delta again.
  */
-extern void jl_graph_set_weight(GraphRelease *gr);
+extern void jl_graph_set_weight(GraphRelease *gr, double rho,
+								double (*delta) (int r, double rho, double eps));
 
 /*
  * After the charge, SPI connected: create the target (vertex, sketch),

@@ -18,6 +18,7 @@
 #include "math/projection.h"
 #include "pg/arrays.h"
 #include "pg/kmeans.h"
+#include "pg/options.h"
 
 PG_FUNCTION_INFO_V1(jl_kmeans_trans);
 PG_FUNCTION_INFO_V1(jl_kmeans_combine);
@@ -94,15 +95,6 @@ jl_kmeans_too_large(int64 n, int32 k)
 			 errhint("Cluster a sample (TABLESAMPLE) and label every row with jl_nearest_centroid, or run Lloyd iterations over the whole table from a sample's centroids with jl_kmeans_lloyd(table, sketch_column, centroids), which holds only the centroids.")));
 }
 
-static void
-km_not_null(FunctionCallInfo fcinfo, int arg, const char *name)
-{
-	if (PG_ARGISNULL(arg))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", name)));
-}
-
 void
 jl_kmeans_check_params(int c, int max_iter, int n_init)
 {
@@ -128,24 +120,24 @@ km_read_params(FunctionCallInfo fcinfo, KmParams *p)
 {
 	int			nargs = PG_NARGS();
 
-	km_not_null(fcinfo, 2, "n_clusters");
+	jl_require_arg(fcinfo, 2, "n_clusters");
 	p->c = PG_GETARG_INT32(2);
 	p->seed = 0;
 	p->max_iter = 300;
 	p->n_init = KM_DEFAULT_INIT;
 	if (nargs > 3)
 	{
-		km_not_null(fcinfo, 3, "seed");
+		jl_require_arg(fcinfo, 3, "seed");
 		p->seed = PG_GETARG_INT64(3);
 	}
 	if (nargs > 4)
 	{
-		km_not_null(fcinfo, 4, "max_iter");
+		jl_require_arg(fcinfo, 4, "max_iter");
 		p->max_iter = PG_GETARG_INT32(4);
 	}
 	if (nargs > 5)
 	{
-		km_not_null(fcinfo, 5, "n_init");
+		jl_require_arg(fcinfo, 5, "n_init");
 		p->n_init = PG_GETARG_INT32(5);
 	}
 	jl_kmeans_check_params(p->c, p->max_iter, p->n_init);

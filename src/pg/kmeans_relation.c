@@ -30,6 +30,7 @@
 
 #include "pg/arrays.h"
 #include "pg/kmeans.h"
+#include "pg/options.h"
 #include "pg/messages.h"
 
 #define RELEASE_ARG 0
@@ -50,15 +51,6 @@ typedef struct KmPoints
 				cap;
 	int			k;
 } KmPoints;
-
-static void
-required(FunctionCallInfo fcinfo, int arg, const char *name)
-{
-	if (PG_ARGISNULL(arg))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", name)));
-}
 
 /* the sketch column: float8[], readable by the caller; checked before reading */
 static void
@@ -193,13 +185,13 @@ jl_kmeans_relation(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "jl_kmeans must return a record");
-	required(fcinfo, RELEASE_ARG, "release");
-	required(fcinfo, CLUSTERS_ARG, "n_clusters");
-	required(fcinfo, SEED_ARG, "seed");
-	required(fcinfo, MAX_ITER_ARG, "max_iter");
-	required(fcinfo, N_INIT_ARG, "n_init");
-	required(fcinfo, TOL_ARG, "tol");
-	required(fcinfo, COLUMN_ARG, "sketch_column");
+	jl_require_arg(fcinfo, RELEASE_ARG, "release");
+	jl_require_arg(fcinfo, CLUSTERS_ARG, "n_clusters");
+	jl_require_arg(fcinfo, SEED_ARG, "seed");
+	jl_require_arg(fcinfo, MAX_ITER_ARG, "max_iter");
+	jl_require_arg(fcinfo, N_INIT_ARG, "n_init");
+	jl_require_arg(fcinfo, TOL_ARG, "tol");
+	jl_require_arg(fcinfo, COLUMN_ARG, "sketch_column");
 	relid = get_fn_expr_argtype(fcinfo->flinfo, RELEASE_ARG) == REGCLASSOID ?
 		PG_GETARG_OID(RELEASE_ARG) :
 		DatumGetObjectId(DirectFunctionCall1(regclassin,

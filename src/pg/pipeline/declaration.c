@@ -60,9 +60,9 @@ refuse_attr(const JlAttrDecl *a, const char *msg, const char *hint)
 			 hint ? errhint("%s", hint) : 0));
 }
 
-/* a field that must be given (not NULL) */
-static double
-required_float(HeapTupleHeader th, const JlAttrDecl *a, const char *name)
+/* a field that must be given, named label in the message after who */
+static Datum
+required_field(HeapTupleHeader th, const char *name, const char *who, const char *label)
 {
 	bool		isnull;
 	Datum		v = field(th, name, &isnull);
@@ -70,8 +70,16 @@ required_float(HeapTupleHeader th, const JlAttrDecl *a, const char *name)
 	if (isnull)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("attribute \"%s\": %s must not be NULL", jl_msg_str(a->column), name)));
-	return DatumGetFloat8(v);
+				 errmsg("%s: %s must not be NULL", who, label)));
+	return v;
+}
+
+/* a number that must be given (not NULL) */
+static double
+required_float(HeapTupleHeader th, const JlAttrDecl *a, const char *name)
+{
+	return DatumGetFloat8(required_field(th, name, psprintf("attribute \"%s\"", jl_msg_str(a->column)),
+										 name));
 }
 
 /* a field that belongs to another encoding must be NULL */
@@ -152,7 +160,9 @@ jl_attribute_read(Datum composite, JlAttrDecl *a)
 	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
 	bool		isnull;
 	Datum		v;
-	char	   *enc;
+	char	   *enc,
+			   *who,
+			   *edge;
 
 	memset(a, 0, sizeof(*a));
 	a->lo = a->hi = NAN;
@@ -162,6 +172,7 @@ jl_attribute_read(Datum composite, JlAttrDecl *a)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("an attribute's column_name must not be NULL")));
 	a->column = TextDatumGetCString(v);
+	who = psprintf("attribute \"%s\"", jl_msg_str(a->column));
 	if (a->column[0] == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -196,20 +207,10 @@ jl_attribute_read(Datum composite, JlAttrDecl *a)
 		a->kind = JL_ATTR_LONG;
 		read_bounds(th, a);
 		absent(th, a, "categories", enc);
-		v = field(th, "length", &isnull);
-		if (isnull)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("attribute \"%s\": d must not be NULL", jl_msg_str(a->column))));
-		a->length = DatumGetInt32(v);
+		a->length = DatumGetInt32(required_field(th, "length", who, "d"));
 		if (a->length < 1)
 			refuse_attr(a, "d must be at least 1", NULL);
-		v = field(th, "attribute_column", &isnull);
-		if (isnull)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("attribute \"%s\": attribute_column must not be NULL", jl_msg_str(a->column))));
-		a->attr_column = TextDatumGetCString(v);
+		a->attr_column = TextDatumGetCString(required_field(th, "attribute_column", who, "attribute_column"));
 		return;
 	}
 	else if (strcmp(enc, "edge") == 0)
@@ -220,33 +221,20 @@ jl_attribute_read(Datum composite, JlAttrDecl *a)
 		absent(th, a, "categories", enc);
 		if (a->weight != 1.0)
 			refuse_attr(a, "an edge has weight 1", "Build edges with jl_edge(u, v, vertices).");
-		v = field(th, "length", &isnull);
-		if (isnull)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("edge (%s, ...): vertices must not be NULL", jl_msg_str(a->column))));
-		a->length = DatumGetInt32(v);
+		edge = psprintf("edge (%s, ...)", jl_msg_str(a->column));
+		a->length = DatumGetInt32(required_field(th, "length", edge, "vertices"));
 		if (a->length < 2 || a->length > JL_MAX_VECTOR_LENGTH)
 			refuse_attr(a, psprintf("vertices must lie within [2, %d]", JL_MAX_VECTOR_LENGTH),
 						"The graph's vertices are 1 to vertices, public by declaration.");
-		v = field(th, "attribute_column", &isnull);
-		if (isnull)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("edge (%s, ...): the second endpoint must not be NULL", jl_msg_str(a->column))));
-		a->attr_column = TextDatumGetCString(v);
+		a->attr_column = TextDatumGetCString(required_field(th, "attribute_column", edge,
+															"the second endpoint"));
 	}
 	else
 	{
 		a->kind = JL_ATTR_VECTOR;
 		read_bounds(th, a);
 		absent(th, a, "categories", enc);
-		v = field(th, "length", &isnull);
-		if (isnull)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("attribute \"%s\": length must not be NULL", jl_msg_str(a->column))));
-		a->length = DatumGetInt32(v);
+		a->length = DatumGetInt32(required_field(th, "length", who, "length"));
 		if (a->length < 1 || a->length > JL_MAX_VECTOR_LENGTH)
 			refuse_attr(a, psprintf("length must lie within [1, %d]", JL_MAX_VECTOR_LENGTH), NULL);
 	}

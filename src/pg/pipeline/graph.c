@@ -57,19 +57,12 @@ graph_calibrate(JlPipeline *pl)
 	gr->neighbor = "edge row replaced";
 	gr->calibration = "exact accountant, replacement";
 	jl_graph_check_memory(gr);
-	/* the lift of rows of norm 1: whitened rows of norm 1 / l are private */
+	/*
+	 * The lift of rows of norm 1: whitened rows of norm 1 / l are private
+	 * against any replacement (jl_cov_delta bounds every such pair).
+	 */
 	l = jl_cov_lift(gr->r, gr->epsilon, gr->delta, 1.0);
-	if (!(l > 0.0 && isfinite(l)))
-		elog(ERROR, "the covariance accountant found no lift");
-	gr->rho = 1.0 / l;
-	/* a hair up, so that rounding cannot cross the bisection's end */
-	gr->w0 = jl_graph_w0(gr->rho) * (1.0 + 1e-12);
-	gr->w_paper = jl_graph_w_paper(gr->r, gr->epsilon, gr->delta);
-	jl_graph_set_weight(gr);
-	/* checked again at the weight used: an edge row's whitened norm */
-	gr->w_delta = jl_cov_delta(gr->r, jl_graph_edge_rho(gr->n, gr->w), gr->epsilon);
-	if (!(gr->w_delta <= gr->delta))
-		elog(ERROR, "the graph mechanism's weight does not meet delta");
+	jl_graph_set_weight(gr, l > 0.0 ? 1.0 / l : NAN, jl_cov_delta);
 	pl->delta_charged = spec->delta;
 	pl->noise_variance = gr->w;
 }
