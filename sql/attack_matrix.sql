@@ -16,6 +16,7 @@ INSERT INTO am_paths (path, call) VALUES
   ('sketch, Laplace',  $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => 'pinned')$$),
   ('sketch, Gaussian', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2, noise => 'gaussian', delta => 1e-7), key => 'pinned')$$),
   ('no projection',    $$SELECT jl_release(%L, %L, 0.5, jl_sketch(kind => 'identity'), key => 'pinned')$$),
+  ('advised (forced)', $$SELECT jl_release(%L, %L, 0.5, jl_advised(dist2 => 0.5, force => true), key => 'pinned')$$),
   ('covariance',       $$SELECT jl_release(%L, %L, 0.5, jl_covariance_mechanism(r => 8, delta => 1e-7), key => 'pinned')$$),
   ('dist2 (a value)',  $$SELECT jl_release_dist2(%L, 0.5), %L::text$$);
 

@@ -26,7 +26,7 @@
 #      0.2.0 in place.
 # Exits non-zero on any failure.
 set -euo pipefail
-OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0"
+OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1"
 NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../jldp.control")
 dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
 tmp=$(mktemp -d)

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 double
 jl_advise_dist_variance(double r2, int k, double s2, double f, bool gaussian,
@@ -202,6 +203,30 @@ double
 jl_advise_error(double score)
 {
 	return exp(score);
+}
+
+bool
+jl_advise_useful(const JlAdviseProblem *p, double error)
+{
+	if (isnan(error))
+		return false;
+	if (p->goal == JL_GOAL_CLUSTERING)
+		return error < JL_ADVISE_USEFUL_MISCLASSIFICATION;
+	return error < p->lo;
+}
+
+double
+jl_advise_noise_free_error(const JlAdviseProblem *p)
+{
+	JlAdviseCandidate c;
+
+	if (p->goal != JL_GOAL_CLUSTERING)
+		return 0.0;
+	memset(&c, 0, sizeof(c));
+	c.identity = true;
+	c.m4 = 1.0;
+	return jl_advise_error(jl_advise_score(p, &c, p->lo, (int) (p->d > INT32_MAX ? INT32_MAX : p->d),
+										   0.0, NULL));
 }
 
 /*

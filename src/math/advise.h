@@ -129,6 +129,21 @@ double		jl_advise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 /* The error itself: exp(score), 0 where that underflows. */
 double		jl_advise_error(double score);
 
+/*
+ * Whether an error at p->lo serves the goal: a recovered squared distance
+ * whose standard deviation is below the distance itself (distance), or a
+ * misclassification probability below JL_ADVISE_USEFUL_MISCLASSIFICATION,
+ * half of chance for two clusters (clustering).
+ */
+#define JL_ADVISE_USEFUL_MISCLASSIFICATION 0.25
+bool		jl_advise_useful(const JlAdviseProblem *p, double error);
+
+/*
+ * The clustering error with no noise and no projection (s2 = 0, P = I):
+ * what no epsilon can improve on.  0 for goal distance.
+ */
+double		jl_advise_noise_free_error(const JlAdviseProblem *p);
+
 /* Variance of a recovered squared distance, f as in jl_advise_score. */
 double		jl_advise_dist_variance(double r2, int k, double s2, double f,
 									bool gaussian, bool identity);

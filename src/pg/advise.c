@@ -128,9 +128,10 @@ kind_variance(void *ctx, int k, JlPShape *shape)
 		if (c->a->noise[noise])
 		{
 			JlMechanism m = release_options(c->a, (JlNoise) noise);
+			JlStatus	s = c->a->calibrate ?
+				c->a->calibrate(c->a->calibrate_ctx, &m, P) : jl_calibrate_status(&m, P);
 
-			c->s2[c->n][noise] =
-				noise_variance_of(jl_calibrate_status(&m, P), &m, &c->refusal[noise]);
+			c->s2[c->n][noise] = noise_variance_of(s, &m, &c->refusal[noise]);
 		}
 	return c->s2[c->n++][c->searching];
 }
@@ -223,6 +224,7 @@ read_advise_args(FunctionCallInfo fcinfo, JlAdviseArgs *a)
 	JlAdviseProblem *p = &a->p;
 	int32		d;
 
+	memset(a, 0, sizeof(*a));
 	jl_require_arg(fcinfo, 0, "d");
 	jl_require_arg(fcinfo, 1, "epsilon");
 	jl_require_arg(fcinfo, 2, "dist2");
@@ -266,19 +268,27 @@ kind_m4(JlKind kind, int64 d)
 
 /* No projection: P = I_d, k = d, calibrated to the identity's statistics. */
 static void
-identity_option(const JlAdviseArgs *a, JlNoise noise, JlAdviseCandidate *c,
-				Option *o)
+identity_option(const JlAdviseArgs *a, const uint8 *secret, JlNoise noise,
+				JlAdviseCandidate *c, Option *o)
 {
 	JlProjStats st;
 	JlMechanism m = release_options(a, noise);
+	JlStatus	s;
 	double		s2;
 
-	jl_identity_stats(a->p.d, &st);
 	o->kind = "identity";
 	o->kindv = JL_KIND_IDENTITY;
 	o->noise = noise;
 	o->refusal = JL_OK;
-	s2 = noise_variance_of(jl_calibrate_to(&m, &st), &m, &o->refusal);
+	if (a->calibrate)
+		s = a->calibrate(a->calibrate_ctx, &m,
+						 jl_projection_get(secret, JL_KIND_IDENTITY, (int) a->p.d, a->p.d));
+	else
+	{
+		jl_identity_stats(a->p.d, &st);
+		s = jl_calibrate_to(&m, &st);
+	}
+	s2 = noise_variance_of(s, &m, &o->refusal);
 	c->identity = true;
 	c->gaussian = noise == JL_NOISE_GAUSSIAN;
 	c->m4 = 1.0;
@@ -297,7 +307,7 @@ evaluate(const JlAdviseArgs *a, const uint8 *secret, JlAdviseCandidate *cs,
 
 	for (noise = 0; noise < 2; noise++)
 		if (a->noise[noise])
-			identity_option(a, (JlNoise) noise, &cs[n], &opts[n]), n++;
+			identity_option(a, secret, (JlNoise) noise, &cs[n], &opts[n]), n++;
 	for (i = 0; i < ADVISE_KINDS; i++)
 	{
 		memset(kc, 0, sizeof(*kc));
@@ -486,8 +496,8 @@ option_of(const JlAdviseArgs *a, const JlAdviseCandidate *c, const Option *o,
 	out->relative = c->relative;
 }
 
-void
-jl_advise_choose(const JlAdviseArgs *a, const uint8 *secret, JlAdviseChoice *choice)
+bool
+jl_advise_try_choose(const JlAdviseArgs *a, const uint8 *secret, JlAdviseChoice *choice)
 {
 	JlAdviseCandidate *cs = palloc0(sizeof(JlAdviseCandidate) * 2 * ADVISE_OPTIONS);
 	Option		opts[2 * ADVISE_OPTIONS];
@@ -496,10 +506,10 @@ jl_advise_choose(const JlAdviseArgs *a, const uint8 *secret, JlAdviseChoice *cho
 
 	memset(choice, 0, sizeof(*choice));
 	if (jl_advise_rank(&a->p, cs, n) < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("no release option is valid with these options"),
-				 errhint("jl_advise with the same arguments shows why each option is refused.")));
+	{
+		pfree(cs);
+		return false;
+	}
 	for (i = 0; i < n; i++)
 	{
 		if (!cs[i].found)
@@ -513,4 +523,15 @@ jl_advise_choose(const JlAdviseArgs *a, const uint8 *secret, JlAdviseChoice *cho
 		}
 	}
 	pfree(cs);
+	return true;
+}
+
+void
+jl_advise_choose(const JlAdviseArgs *a, const uint8 *secret, JlAdviseChoice *choice)
+{
+	if (!jl_advise_try_choose(a, secret, choice))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("no release option is valid with these options"),
+				 errhint("jl_advise with the same arguments shows why each option is refused.")));
 }

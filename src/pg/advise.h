@@ -16,6 +16,17 @@
 #include "math/mechanism.h"
 #include "math/projection.h"
 
+struct JlProjection;
+
+/*
+ * A calibration of m (its noise, epsilon, delta and calibration set) to p,
+ * the P of one candidate (P NULL: the identity), for releases whose
+ * sensitivity is not neighbor x bound: a protected table's declaration.
+ * Sets m's neighbour and bound; a status, never an error.
+ */
+typedef JlStatus (*JlAdviseCalibrateFn) (void *ctx, JlMechanism *m,
+										 struct JlProjection *p);
+
 /* what the options are ranked for */
 typedef struct JlAdviseArgs
 {
@@ -26,6 +37,9 @@ typedef struct JlAdviseArgs
 	JlNeighbor	neighbor;
 	bool		noise[2];		/* indexed by JlNoise: candidates with it */
 	int			kmax;
+	/* NULL: neighbor and bound; else every candidate calibrated by it */
+	JlAdviseCalibrateFn calibrate;
+	void	   *calibrate_ctx;
 } JlAdviseArgs;
 
 /* one ranked option */
@@ -68,5 +82,9 @@ extern const char *jl_advise_goal_name(JlAdviseGoal goal);
  */
 extern void jl_advise_choose(const JlAdviseArgs *a, const uint8 *secret,
 							 JlAdviseChoice *choice);
+
+/* The same, returning false instead of the error. */
+extern bool jl_advise_try_choose(const JlAdviseArgs *a, const uint8 *secret,
+								 JlAdviseChoice *choice);
 
 #endif

@@ -77,6 +77,7 @@ HOSTILE = {
     "jl_calibration": ["NULL", "'exact'", "'analytic'", "'classic'"],
     "jl_lift": ["NULL", "'always'", "'auto'"],
     "jl_covariance_method": ["NULL", "'gram'", "'product'"],
+    "jl_goal": ["NULL", "'distance'", "'clustering'"],
     "jl_attribute": ["NULL", "jl_numeric('a', 0, 7)", "ROW(NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL)::jl_attribute",
                      "ROW('a','category',NULL,NULL,1,'{}',NULL,NULL)::jl_attribute",
                      "ROW('a','numeric','NaN',1,1,NULL,NULL,NULL)::jl_attribute",
@@ -95,15 +96,19 @@ HOSTILE = {
                        "ARRAY[jl_numeric('id', 0, 7)]", "ARRAY[jl_vector('x', 4, 0, 7)]",
                        "ARRAY[jl_edge('u', 'v', 40)]", "ARRAY[jl_edge('u', 'v', 1000000)]"],
     "jl_mechanism": ["NULL", "jl_sketch(k => 4)", "jl_sketch(kind => 'identity')",
-                     "ROW('sketch', -1, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL)::jl_mechanism",
-                     "ROW('sketch', 10000, 'gaussian', 'gaussian', 1e-300, 'classic', NULL, NULL, NULL)::jl_mechanism",
-                     "ROW(NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL)::jl_mechanism",
+                     "ROW('sketch', -1, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism",
+                     "ROW('sketch', 10000, 'gaussian', 'gaussian', 1e-300, 'classic', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism",
+                     "ROW(NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism",
                      "jl_covariance_mechanism(8, 1e-6)", "jl_covariance_mechanism(100000, 1e-300, 'auto', 'product')",
-                     "ROW('covariance', NULL, NULL, NULL, 0.5, NULL, 2147483647, 'auto', 'gram')::jl_mechanism",
+                     "ROW('covariance', NULL, NULL, NULL, 0.5, NULL, 2147483647, 'auto', 'gram', NULL, NULL, NULL, NULL, NULL)::jl_mechanism",
                      "jl_sketch(k => 4, noise => 'gaussian', delta => 0.4)",
                      "jl_sketch(k => 10000, kind => 'gaussian')", "jl_graph(8, 1e-3)",
                      "jl_graph(100000, 1e-300)",
-                     "ROW('graph', NULL, NULL, NULL, 0.5, NULL, 2147483647, NULL, NULL)::jl_mechanism"],
+                     "ROW('graph', NULL, NULL, NULL, 0.5, NULL, 2147483647, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism",
+                     "jl_advised(dist2 => 1)", "jl_advised(dist2 => 1e-300, dist2_hi => 1e300, force => true)",
+                     "jl_advised('clustering', dist2 => 1e300, cluster_var => 1e300, delta => 1e-300)",
+                     "ROW('advised', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'clustering', 'NaN', NULL, NULL, true)::jl_mechanism",
+                     "ROW('advised', NULL, NULL, 'gaussian', NULL, NULL, NULL, NULL, NULL, 'distance', 1, 0.5, NULL, false)::jl_mechanism"],
 }
 
 # a plausible value by argument name, then by type
@@ -137,7 +142,7 @@ PLAUSIBLE_TYPE = {
     "boolean": "true", "boolean[]": "'{t,f}'", "bit varying": "B'101'",
     "jl_noise": "'laplace'", "jl_kind": "'rademacher'", "jl_neighbor": "'row'",
     "jl_calibration": "'exact'", "jl_attribute": "jl_numeric('a', 0, 7)",
-    "jl_lift": "'always'", "jl_covariance_method": "'gram'",
+    "jl_lift": "'always'", "jl_covariance_method": "'gram'", "jl_goal": "'distance'",
     "jl_attribute[]": "ARRAY[jl_numeric('a', 0, 7)]", "jl_mechanism": "jl_sketch(k => 4)",
 }
 

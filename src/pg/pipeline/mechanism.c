@@ -13,6 +13,7 @@
 #include "fmgr.h"
 #include "utils/builtins.h"
 
+#include "math/advise.h"
 #include "math/covariance_accountant.h"
 
 #include "pg/arrays.h"
@@ -65,14 +66,15 @@ absent(HeapTupleHeader th, const char *who, const char *const *names)
 		(void) field(th, *names, &isnull);
 		if (!isnull)
 			refuse(who, psprintf("%s does not go with this mechanism", *names),
-				   "Build the mechanism with its constructor: jl_sketch(...), jl_covariance_mechanism(...) or jl_graph(...).");
+				   "Build the mechanism with its constructor: jl_sketch(...), jl_advised(...), jl_covariance_mechanism(...) or jl_graph(...).");
 	}
 }
 
 static void
 read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
 {
-	static const char *const others[] = {"r", "lift", "method", NULL};
+	static const char *const others[] = {"r", "lift", "method", "goal", "dist2", "dist2_hi",
+	"cluster_var", "force", NULL};
 	bool		isnull;
 	Datum		v;
 
@@ -119,7 +121,8 @@ read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
 static void
 read_covariance(HeapTupleHeader th, JlCovarianceSpec *spec)
 {
-	static const char *const others[] = {"k", "kind", "noise", "calibration", NULL};
+	static const char *const others[] = {"k", "kind", "noise", "calibration", "goal", "dist2",
+	"dist2_hi", "cluster_var", "force", NULL};
 	bool		isnull;
 	Datum		v;
 
@@ -146,7 +149,8 @@ read_covariance(HeapTupleHeader th, JlCovarianceSpec *spec)
 static void
 read_graph(HeapTupleHeader th, JlGraphSpec *spec)
 {
-	static const char *const others[] = {"k", "kind", "noise", "calibration", "lift", "method", NULL};
+	static const char *const others[] = {"k", "kind", "noise", "calibration", "lift", "method",
+	"goal", "dist2", "dist2_hi", "cluster_var", "force", NULL};
 	bool		isnull;
 	Datum		v;
 
@@ -164,6 +168,65 @@ read_graph(HeapTupleHeader th, JlGraphSpec *spec)
 	spec->delta = DatumGetFloat8(v);
 	if (!(spec->delta > 0.0 && spec->delta < 1.0))
 		jl_report_status(JL_ERR_DELTA);
+}
+
+static void
+read_advised(HeapTupleHeader th, JlAdvisedSpec *spec)
+{
+	static const char *const others[] = {"k", "kind", "calibration", "r", "lift", "method", NULL};
+	bool		isnull;
+	Datum		v;
+	char	   *goal;
+
+	absent(th, "jl_advised", others);
+	v = required(th, "jl_advised", "goal");
+	goal = label(v);
+	spec->goal = strcmp(goal, "clustering") == 0 ? JL_GOAL_CLUSTERING : JL_GOAL_DISTANCE;
+	v = field(th, "dist2", &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("jl_advised: dist2 must not be NULL"),
+				 errdetail("The advice depends on the squared distance the sketches must resolve: a typical squared distance between two encoded rows (goal distance), or between the centres of two clusters (goal clustering)."),
+				 errhint("Estimate it privately with jl_release_dist2(protected, epsilon), or give the distance of interest.")));
+	spec->dist2 = DatumGetFloat8(v);
+	v = field(th, "dist2_hi", &isnull);
+	spec->dist2_hi = isnull ? spec->dist2 : DatumGetFloat8(v);
+	if (!(isfinite(spec->dist2) && spec->dist2 > 0.0 && isfinite(spec->dist2_hi) &&
+		  spec->dist2_hi >= spec->dist2 && spec->dist2_hi <= 1e300 && spec->dist2 >= 1e-300))
+		refuse("jl_advised", "the squared distances must satisfy 1e-300 <= dist2 <= dist2_hi <= 1e300",
+			   "dist2 is a typical squared distance between encoded rows, or with dist2_hi the low end of a range.");
+	v = field(th, "cluster_var", &isnull);
+	if (spec->goal == JL_GOAL_CLUSTERING)
+	{
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("jl_advised: goal 'clustering' needs cluster_var"),
+					 errhint("cluster_var is the variance of one encoded attribute of a row around its cluster's centre; 0 for points at their centres.")));
+		spec->cluster_var = DatumGetFloat8(v);
+		if (!(isfinite(spec->cluster_var) && spec->cluster_var >= 0.0 && spec->cluster_var <= 1e300))
+			refuse("jl_advised", "cluster_var must be a finite number >= 0", NULL);
+	}
+	else
+	{
+		if (!isnull)
+			refuse("jl_advised", "cluster_var goes with goal 'clustering'", NULL);
+		spec->cluster_var = NAN;
+	}
+	v = field(th, "noise", &isnull);
+	spec->noise_given = !isnull;
+	spec->noise = isnull ? JL_NOISE_LAPLACE : jl_parse_noise(cstring_to_text(label(v)));
+	v = field(th, "delta", &isnull);
+	spec->delta = isnull ? NAN : DatumGetFloat8(v);
+	if (!isnull && !(spec->delta > 0.0 && spec->delta < 1.0))
+		jl_report_status(JL_ERR_DELTA);
+	if (spec->noise_given && spec->noise == JL_NOISE_LAPLACE && !isnull)
+		refuse("jl_advised", "delta goes with noise 'gaussian'", "Laplace noise gives pure epsilon-DP: leave delta out, or leave noise out to rank both.");
+	if (spec->noise_given && spec->noise == JL_NOISE_GAUSSIAN && isnull)
+		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
+	v = required(th, "jl_advised", "force");
+	spec->force = DatumGetBool(v);
 }
 
 void
@@ -192,11 +255,16 @@ jl_mechanism_read(Datum composite, JlMechanismSpec *spec)
 		spec->kind = JL_MECHANISM_GRAPH;
 		read_graph(th, &spec->graph);
 	}
+	else if (strcmp(name, "advised") == 0)
+	{
+		spec->kind = JL_MECHANISM_ADVISED;
+		read_advised(th, &spec->advised);
+	}
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown mechanism \"%s\"", name),
-				 errhint("Build the mechanism with its constructor: jl_sketch(k => 20), jl_covariance_mechanism(r => 100, delta => 1e-6), or jl_graph(r => 100, delta => 1e-6).")));
+				 errhint("Build the mechanism with its constructor: jl_sketch(k => 20), jl_advised(dist2 => 0.5), jl_covariance_mechanism(r => 100, delta => 1e-6), or jl_graph(r => 100, delta => 1e-6).")));
 }
 
 /* jl_mechanism_checked(jl_mechanism) RETURNS jl_mechanism */

@@ -39,11 +39,28 @@ typedef struct JlGraphSpec
 	double		delta;
 } JlGraphSpec;
 
+/*
+ * jl_advised: the sketch the advisor ranks first for the goal, refused
+ * when it would not serve the goal unless forced
+ */
+typedef struct JlAdvisedSpec
+{
+	int			goal;			/* JlAdviseGoal */
+	double		dist2,
+				dist2_hi;
+	double		cluster_var;	/* NaN for goal distance */
+	bool		noise_given;
+	JlNoise		noise;
+	double		delta;			/* NaN when not given */
+	bool		force;
+} JlAdvisedSpec;
+
 typedef enum JlMechanismKind
 {
 	JL_MECHANISM_SKETCH,
 	JL_MECHANISM_COVARIANCE,
-	JL_MECHANISM_GRAPH
+	JL_MECHANISM_GRAPH,
+	JL_MECHANISM_ADVISED
 } JlMechanismKind;
 
 typedef struct JlMechanismSpec
@@ -52,6 +69,7 @@ typedef struct JlMechanismSpec
 	JlSketchSpec sketch;
 	JlCovarianceSpec covariance;
 	JlGraphSpec graph;
+	JlAdvisedSpec advised;
 } JlMechanismSpec;
 
 /* A jl_mechanism value, checked (ERROR naming what is wrong). */

@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include "pg/keystore.h"
+#include "pg/projection_cache.h"
 #include "pg/pipeline/declaration.h"
 #include "pg/pipeline/mechanism.h"
 
@@ -35,6 +36,7 @@ typedef struct JlPipeline
 	int64		nrows;
 	double		noise_variance; /* of the release, for the caller */
 	void	   *state;			/* the mechanism's own */
+	char	   *advice_json;	/* jl_advised: what was chosen and why */
 	/* a shard's part of a distributed release (jl_release_part) */
 	bool		part;
 	char	   *part_lower;		/* the partition's range, NULL unbounded */
@@ -63,6 +65,20 @@ extern const JlMechanismOps jl_sketch_ops;
 extern const JlMechanismOps jl_covariance_ops;
 extern const JlMechanismOps jl_dist2_ops;
 extern const JlMechanismOps jl_graph_ops;
+extern const JlMechanismOps jl_advised_ops;
+
+/*
+ * The sketch's calibration of m (noise, epsilon, delta and calibration set)
+ * to p, the P (d x k; P NULL for the identity) of a release of the
+ * declaration: row neighbours at the L2 distance of two encoded rows,
+ * attribute neighbours at the largest move of one declared attribute.
+ * *scale is that distance or that move.  strict: errors as ERROR (a
+ * release); otherwise a status (the advisor ranking candidates).
+ */
+extern JlStatus jl_sketch_calibrate_declared(JlMechanism *m, const JlDeclaration *decl,
+											 JlProjection *p, int k, bool strict,
+											 double *scale);
+
 
 /* dist2's value (dist2.c), for jl_release_dist2 over a protected table */
 typedef struct JlDist2Value

@@ -75,6 +75,8 @@ ops_of(const JlPipeline *pl)
 			return &jl_covariance_ops;
 		case JL_MECHANISM_GRAPH:
 			return &jl_graph_ops;
+		case JL_MECHANISM_ADVISED:
+			return &jl_advised_ops;
 		default:
 			return &jl_sketch_ops;
 	}

@@ -45,6 +45,61 @@ typedef struct SketchState
 	double		bound;			/* row neighbours: the L2 distance of two rows */
 } SketchState;
 
+/* the L2 distance of two encoded rows under row neighbours */
+static double
+declared_row_bound(const JlDeclaration *decl)
+{
+	double		diam = jl_attribute_diameter(decl->spans, decl->nattrs, decl->d);
+
+	if (diam < 0.0)
+		return diam;
+	return isnan(decl->row_clip) ? diam : fmin(2.0 * decl->row_clip, diam);
+}
+
+JlStatus
+jl_sketch_calibrate_declared(JlMechanism *m, const JlDeclaration *decl, JlProjection *p,
+							 int k, bool strict, double *scale)
+{
+	if (decl->row)
+	{
+		*scale = declared_row_bound(decl);
+		if (*scale < 0.0)
+		{
+			if (strict)
+				elog(ERROR, "the declaration of %s has an invalid attribute span", decl->relation_q);
+			return JL_ERR_BOUND;
+		}
+		if (strict)
+			jl_require_scales(m->epsilon, *scale);
+		m->neighbor = JL_NEIGHBOR_ROW;
+		m->bound = *scale;
+		return strict ? (jl_calibrate_on(m, p), JL_OK) : jl_calibrate_status(m, p);
+	}
+	else
+	{
+		JlProjStats stats = p->stats;
+
+		*scale = jl_attribute_sensitivity(p->P, decl->d, k, decl->spans, decl->nattrs,
+										  m->noise == JL_NOISE_LAPLACE ? 1 : 2);
+		CHECK_FOR_INTERRUPTS();
+		if (*scale < 0.0)
+		{
+			if (strict)
+				elog(ERROR, "the declaration of %s has an invalid attribute span", decl->relation_q);
+			return JL_ERR_BOUND;
+		}
+		if (strict)
+			jl_require_scales(m->epsilon, *scale);
+		if (m->noise == JL_NOISE_LAPLACE)
+			stats.max_row_l1 = *scale;
+		else
+			stats.max_row_l2 = *scale;
+		m->neighbor = JL_NEIGHBOR_ELEMENT;
+		m->bound = 1.0;
+		return jl_calibrate_to(m, &stats);
+	}
+}
+
 static void
 sketch_calibrate(JlPipeline *pl)
 {
@@ -71,9 +126,7 @@ sketch_calibrate(JlPipeline *pl)
 		 */
 		if (decl->row)
 		{
-			double		diam = jl_attribute_diameter(decl->spans, decl->nattrs, decl->d);
-
-			st->bound = isnan(decl->row_clip) ? diam : fmin(2.0 * decl->row_clip, diam);
+			st->bound = declared_row_bound(decl);
 			m->neighbor = JL_NEIGHBOR_ROW;
 		}
 		else
@@ -89,37 +142,9 @@ sketch_calibrate(JlPipeline *pl)
 		goto calibrated;
 	}
 	p = jl_projection_get(pl->key.secret, st->rows.kind, st->rows.k, decl->d);
-	if (decl->row)
-	{
-		double		diam = jl_attribute_diameter(decl->spans, decl->nattrs, decl->d);
-
-		if (diam < 0.0)
-			elog(ERROR, "the declaration of %s has an invalid attribute span", decl->relation_q);
-		st->bound = isnan(decl->row_clip) ? diam : fmin(2.0 * decl->row_clip, diam);
-		jl_require_scales(pl->epsilon, st->bound);
-		m->neighbor = JL_NEIGHBOR_ROW;
-		m->bound = st->bound;
-		jl_calibrate_on(m, p);
-	}
-	else
-	{
-		JlProjStats stats = p->stats;
-		double		s = jl_attribute_sensitivity(p->P, decl->d, st->rows.k, decl->spans,
-												 decl->nattrs, m->noise == JL_NOISE_LAPLACE ? 1 : 2);
-
-		CHECK_FOR_INTERRUPTS();
-		if (s < 0.0)
-			elog(ERROR, "the declaration of %s has an invalid attribute span", decl->relation_q);
-		jl_require_scales(pl->epsilon, s);
-		if (m->noise == JL_NOISE_LAPLACE)
-			stats.max_row_l1 = s;
-		else
-			stats.max_row_l2 = s;
-		m->neighbor = JL_NEIGHBOR_ELEMENT;
-		m->bound = 1.0;
+	jl_report_status(jl_sketch_calibrate_declared(m, decl, p, st->rows.k, true, &st->bound));
+	if (!decl->row)
 		st->bound = NAN;
-		jl_report_status(jl_calibrate_to(m, &stats));
-	}
 calibrated:
 	jl_refuse_invalid(m);
 	jl_warn_saturation(m, JL_KIND_IS_IDENTITY(jl_kind_resolve(st->rows.kind, decl->d)));
@@ -372,8 +397,12 @@ sketch_record(JlPipeline *pl, const char *guarantee)
 	initStringInfo(&info);
 	jl_calibration_json(&info, JL_MECHANISM_PROJECTION, &st->rows.m,
 						jl_kind_resolve(st->rows.kind, pl->decl.d), pl->key.fingerprint);
-	appendStringInfo(&info, ", \"rows\": %lld, \"release\": \"jl_release\", \"release_mechanism\": \"sketch\", %s, \"guarantee\": ",
-					 (long long) pl->nrows, jl_declaration_json(&pl->decl));
+	appendStringInfo(&info, ", \"rows\": %lld, \"release\": \"jl_release\", \"release_mechanism\": \"%s\", %s",
+					 (long long) pl->nrows, pl->advice_json ? "advised" : "sketch",
+					 jl_declaration_json(&pl->decl));
+	if (pl->advice_json)
+		appendStringInfoString(&info, pl->advice_json);
+	appendStringInfoString(&info, ", \"guarantee\": ");
 	escape_json(&info, guarantee);
 	if (pl->part)
 		appendStringInfo(&info, ", %s", jl_pipeline_part_json(pl));
