@@ -101,7 +101,7 @@ CREATE TABLE adv_c AS
 ALTER TABLE adv_c ADD PRIMARY KEY (id);
 SELECT dataset, d FROM jl_protect('adv_c', 'id',
     ARRAY[jl_numeric('a', 0, 10), jl_category('g', '{x,y,z,w}', 2)],
-    neighbor => 'attribute', epsilon_cap => 200);
+    neighbor => 'attribute', epsilon_cap => 400, delta_cap => 1e-5);
 SELECT released, noise_variance AS advised_variance
   FROM jl_release('adv_c', 'adv_c1', 100, jl_advised(dist2 => 3), key => 'pinned') \gset
 SELECT info->'advice'->'chosen'->>'kind' AS kind, (info->'advice'->'chosen'->>'k')::int AS k,
@@ -120,6 +120,30 @@ SELECT abs(noise_variance / :advised_variance - 1) < 1e-12 AS same_as_jl_sketch
 SELECT abs((info->'advice'->'chosen'->>'predicted_error')::float8
            / sqrt(8 * :advised_variance * 3 + 14 * 5 * :advised_variance ^ 2) - 1) < 1e-12 AS predicted_error_by_formula
   FROM jl_releases WHERE target = 'adv_c1'::regclass;
+
+-- delta given and no noise named: both noises are ranked, and the charge
+-- is for the noise released.  Laplace wins on adv_c (charged delta 0)...
+SELECT epsilon_charged, delta_charged
+  FROM jl_release('adv_c', 'adv_c3', 100, jl_advised(dist2 => 3, delta => 1e-6), key => 'pinned');
+SELECT info->'advice'->>'noises' AS noises, info->'advice'->'chosen'->>'noise' AS chosen
+  FROM jl_releases WHERE target = 'adv_c3'::regclass;
+-- ... and Gaussian noise without a projection on 50 attributes under row
+-- neighbours (charged the delta), as jl_advise ranks it for the row bound
+-- min(2 x 2, sqrt(50)) = 4
+CREATE TABLE adv_w AS
+  SELECT i AS id, ARRAY(SELECT ((i * j) % 13) / 13.0 FROM generate_series(1, 50) j WHERE i > 0)::float8[] AS v
+  FROM generate_series(1, 300) i;
+ALTER TABLE adv_w ADD PRIMARY KEY (id);
+SELECT dataset, d FROM jl_protect('adv_w', 'id', ARRAY[jl_vector('v', 50, 0, 1)],
+    neighbor => 'row', row_clip => 2, epsilon_cap => 100, delta_cap => 1e-3);
+SELECT epsilon_charged, delta_charged
+  FROM jl_release('adv_w', 'adv_w1', 40, jl_advised(dist2 => 20, delta => 1e-6), key => 'pinned');
+SELECT r.info->'advice'->'chosen'->>'kind' AS kind, r.info->'advice'->'chosen'->>'noise' AS noise,
+       a.kind = r.info->'advice'->'chosen'->>'kind' AND a.noise = r.info->'advice'->'chosen'->>'noise'
+       AND a.k = (r.info->'advice'->'chosen'->>'k')::int AS same_as_jl_advise
+  FROM jl_releases r,
+       jl_advise(50, 40, 20, neighbor => 'row', bound => 4, delta => 1e-6, key => 'pinned') a
+ WHERE r.target = 'adv_w1'::regclass AND a.rank = 1;
 
 -- forced: released with a warning, recorded as not useful
 SET client_min_messages = warning;
