@@ -303,6 +303,17 @@ SELECT vector, d, k, neighbor, bound, info->'declaration'->'attributes'->0->>'en
   FROM jl_releases WHERE target = 'pt_facts_id'::regclass;
 -- a projection to k = 3 with row neighbours clipped to norm 2: one sketch
 -- per user
+-- once spent for users, the facts cannot be re-declared for another unit:
+-- an attribute as the unit would gather several users' releases under a
+-- budget that never counted them together (nothing changes, 55000)
+SELECT pt_error($$SELECT jl_protect('pt_facts', 'attr', ARRAY[jl_long('user_id', 'val', 4, 0, 10)], epsilon_cap => 10000)$$) AS unit_changed;
+SELECT unit, epsilon_spent FROM jl_protected WHERE relation = 'pt_facts'::regclass;
+-- a value release (dist2) in a read-only transaction: refused before the charge
+SELECT n AS charges_before FROM pt_charges \gset
+BEGIN TRANSACTION READ ONLY;
+SELECT pt_error($$SELECT jl_release_dist2('pt_facts', 1)$$) AS read_only_dist2;
+ROLLBACK;
+SELECT n - :charges_before AS charged FROM pt_charges;
 CREATE TABLE pt_facts_rows AS SELECT * FROM pt_facts;
 ALTER TABLE pt_facts_rows ADD PRIMARY KEY (user_id, attr);
 SELECT d FROM jl_protect('pt_facts_rows', 'user_id', ARRAY[jl_long('attr', 'val', 4, 0, 10)],
@@ -331,9 +342,9 @@ SELECT * FROM jl_protect('pt_legacy', 'id', ARRAY[jl_numeric('a', 0, 10)], neigh
 SELECT name, epsilon_cap, epsilon_spent FROM jldp_dataset WHERE source = 'pt_legacy'::regclass;
 SELECT released, epsilon_charged FROM jl_release('pt_legacy', 'pt_legacy_04', 1, jl_sketch(k => 1), key => 'pinned');
 SELECT epsilon_spent FROM jldp_dataset WHERE name = 'legacy';
--- the declarations, as the view shows them
+-- this file's declarations, as the view shows them
 SELECT relation, dataset, unit, neighbor, row_clip, d, epsilon_cap, epsilon_remaining
-  FROM jl_protected ORDER BY dataset;
+  FROM jl_protected WHERE relation::text LIKE 'pt\_%' ORDER BY dataset;
 SELECT n AS charges_before FROM pt_charges \gset
 
 -- another role: may not declare a table it does not own, nor release one

@@ -731,10 +731,17 @@ jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl)
 	args[0] = ObjectIdGetDatum(relid);
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
+
+	/*
+	 * Read with a snapshot taken now, after the lock (not read-only: SPI
+	 * takes a fresh one at read committed, which every release requires).
+	 * The statement's snapshot predates a wait for a re-declaration, whose
+	 * ledger the release would charge while calibrating to the old one.
+	 */
 	if (SPI_execute_with_args(psprintf("SELECT name, unit, attributes, neighbor::pg_catalog.text, row_clip "
 									   "FROM %s WHERE source OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
 									   jl_qualified(nsp, "jldp_dataset")),
-							  1, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
+							  1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the declaration of %s", decl->relation_q);
 	jl_restore_user(&scope);
 	if (SPI_processed == 0)

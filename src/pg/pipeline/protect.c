@@ -105,26 +105,46 @@ bound_dataset(Oid nsp, Oid relid)
  * other way is fine: a row-level guarantee holds for one attribute too).
  */
 static void
-check_notion_change(Oid nsp, const char *dataset, bool row)
+check_redeclaration(Oid nsp, const char *dataset, const JlDeclaration *decl)
 {
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {CStringGetTextDatum(dataset)};
 	bool		n_null,
-				spent_null;
-	Datum		n;
+				spent_null,
+				unit_null;
+	Datum		n,
+				unit;
 	bool		spent;
 
-	if (!row)
-		return;
 	if (SPI_execute_with_args(psprintf("SELECT neighbor::pg_catalog.text, epsilon_spent OPERATOR(pg_catalog.>) 0 "
-									   "OR delta_spent OPERATOR(pg_catalog.>) 0 FROM %s WHERE name OPERATOR(pg_catalog.=) $1",
+									   "OR delta_spent OPERATOR(pg_catalog.>) 0, unit FROM %s WHERE name OPERATOR(pg_catalog.=) $1",
 									   jl_qualified(nsp, "jldp_dataset")),
 							  1, types, values, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not read dataset \"%s\"", dataset);
 	n = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &n_null);
 	spent = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &spent_null));
+	unit = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &unit_null);
 	if (spent_null || !spent)
 		return;
+
+	/*
+	 * What was spent bounds the loss of one unit of the unit it was spent
+	 * for: another unit (a long-format table's attribute column, say) would
+	 * gather several old units' releases under a budget that never counted
+	 * them together
+	 */
+	if (!unit_null && strcmp(TextDatumGetCString(unit), decl->unit) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("dataset \"%s\" has spent budget for unit \"%s\": it cannot protect unit \"%s\"",
+						jl_msg_str(dataset), jl_msg_str(TextDatumGetCString(unit)), jl_msg_str(decl->unit)),
+				 errdetail("What was spent bounds the loss of one %s; one unit of another column may hold several of them.",
+						   jl_msg_str(TextDatumGetCString(unit))),
+				 errhint("Keep unit => %s (rename the column back if it was renamed), or protect the other unit in a table of its own.",
+						 quote_literal_cstr(TextDatumGetCString(unit)))));
+	if (!decl->row)
+		return;
+
 	/*
 	 * a dataset of 0.3 (no notion yet) was charged by releases under
 	 * element neighbours or row neighbours, which together bound only the
@@ -240,7 +260,7 @@ jl_protect(PG_FUNCTION_ARGS)
 		jl_budget_lock_existing(nsp, dataset, &ds);
 		jl_budget_check_manage(&a, &ds, dataset);
 		check_not_raised(nsp, dataset, eps_cap, delta_cap);
-		check_notion_change(nsp, dataset, decl.row);
+		check_redeclaration(nsp, dataset, &decl);
 	}
 	else
 	{

@@ -232,6 +232,13 @@ check_shape(const JlPipeline *pl, const JlMechanismOps *ops)
 static void
 require_read_committed(const char *who)
 {
+	/* a release writes its ledger mark, its target and its record */
+	if (XactReadOnly)
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("%s cannot run in a read-only transaction", who),
+				 errdetail("Its charge is committed at once, and what it writes afterwards would fail."),
+				 errhint("Call it in a read-write transaction (on a primary, not a standby).")));
 	if (IsolationUsesXactSnapshot())
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
