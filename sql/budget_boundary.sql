@@ -1,5 +1,8 @@
 -- The privacy budget as a boundary between roles (docs/threat_model.md):
 -- curators A and B, a release operator, an analyst, attacking each other.
+-- Releases go through protected tables (jl_protect, jl_release); the cost
+-- of an unbudgeted primitive is booked with jl_budget_book; spending is
+-- granted by the table (jl_protect_grant).
 CREATE ROLE regress_jb_a;
 CREATE ROLE regress_jb_a_member IN ROLE regress_jb_a;
 CREATE ROLE regress_jb_b;
@@ -21,19 +24,22 @@ GRANT EXECUTE ON FUNCTION
     jl_dataset_declare(text, float8, float8, regclass, text),
     jl_dataset_set_cap(text, float8, float8),
     jl_dataset_reset(text),
-    jl_budget_reserve(text, float8, float8),
-    jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8,
-                     text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint),
-    jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text)
+    jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
+    jl_release(regclass, text, float8, jl_mechanism, text),
+    jl_budget_book(regclass, float8, float8, text)
   TO regress_jb_a, regress_jb_b, regress_jb_op;
-GRANT EXECUTE ON FUNCTION jl_dataset_grant(text, regrole), jl_dataset_revoke(text, regrole)
+-- (jl_protect_grant runs jl_dataset_grant with the caller's rights: a
+-- role granting spending needs both)
+GRANT EXECUTE ON FUNCTION jl_protect_grant(regclass, regrole), jl_protect_revoke(regclass, regrole),
+                          jl_dataset_grant(text, regrole), jl_dataset_revoke(text, regrole)
   TO regress_jb_a, regress_jb_b;
 GRANT CREATE ON SCHEMA public TO regress_jb_a, regress_jb_b;
 
--- a dataset of the superuser
+-- a dataset of the superuser (a budget of its own, bound to no table)
 SELECT jl_dataset_declare('jb_super', 1.0);
 
--- curator A: a raw table, a dataset bound to it, one that is not
+-- curator A: three raw tables, two of them protected (B may read the
+-- second and the third, the operator the second), and a long-format table
 SET ROLE regress_jb_a;
 CREATE TABLE jb_a_raw AS SELECT i AS id, ARRAY[i % 7, i % 5, i % 3]::float8[] AS x FROM generate_series(1, 40) i;
 ALTER TABLE jb_a_raw ADD PRIMARY KEY (id);
@@ -42,114 +48,137 @@ ALTER TABLE jb_a_raw2 ADD PRIMARY KEY (id);
 CREATE TABLE jb_a_raw3 AS SELECT * FROM jb_a_raw;
 ALTER TABLE jb_a_raw3 ADD PRIMARY KEY (id);
 GRANT SELECT ON jb_a_raw2, jb_a_raw3 TO regress_jb_b;
-SELECT jl_dataset_declare('jb_a', 2.0, source => 'jb_a_raw');
-SELECT jl_dataset_declare('jb_a_free', 1.0);
-SELECT jl_release_table('jb_a_raw', 'id', '{x}', 'jb_a_out', 2, 0.5, key => 'pinned') > 0 AS released;
--- an aggregate release consumes a reservation (marked used at commit)
+GRANT SELECT ON jb_a_raw2 TO regress_jb_op;
+SELECT * FROM jl_protect('jb_a_raw', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 2);
+SELECT * FROM jl_protect('jb_a_raw2', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 1);
+SELECT released, epsilon_charged FROM jl_release('jb_a_raw', 'jb_a_out', 0.5, jl_sketch(k => 2), key => 'pinned');
+-- long format, (row, attribute, value): one sketch per row_id, as the
+-- aggregate released it under 0.3 (10 rows of 4 attributes)
 CREATE TABLE jb_a_facts AS SELECT r AS row_id, a AS attr, (r * a % 5)::float8 AS val
   FROM generate_series(1, 10) r, generate_series(1, 4) a;
-BEGIN;
-SELECT jl_budget_reserve('jb_a_free', 0.5) > 0 AS reserved;
-SELECT count(z) AS released FROM (SELECT jl_private_release_agg(attr, val, 4, 2, 0.5, 'jb_a_free', 'element', 1, 'exact', NULL, 'pinned') AS z
-  FROM jb_a_facts GROUP BY row_id) s;
-COMMIT;
+ALTER TABLE jb_a_facts ADD PRIMARY KEY (row_id, attr);
+SELECT * FROM jl_protect('jb_a_facts', 'row_id', ARRAY[jl_long('attr', 'val', 4, 0, 4)],
+                         neighbor => 'attribute', epsilon_cap => 1);
+SELECT released, epsilon_charged FROM jl_release('jb_a_facts', 'jb_a_facts_out', 0.5, jl_sketch(k => 2), key => 'pinned');
+SELECT count(*) AS released, count(DISTINCT id) AS row_ids FROM jb_a_facts_out;
 -- (1) A owns and sees its datasets, and the ledger names A
 SELECT name, epsilon_cap, epsilon_spent, owner FROM jl_budgets ORDER BY name;
+SELECT relation, dataset, unit, neighbor, epsilon_remaining, owner FROM jl_protected ORDER BY dataset;
 SELECT dataset, event, epsilon, role FROM jl_ledger ORDER BY id;
 RESET ROLE;
 
 -- (1) curator B changes nobody's budget but its own
 SET ROLE regress_jb_b;
-SELECT jb_error($$SELECT jl_dataset_reset('jb_a')$$);
-SELECT jb_error($$SELECT jl_dataset_set_cap('jb_a', 1000)$$);
+SELECT jb_error($$SELECT jl_dataset_reset('public.jb_a_raw')$$);
+SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 1000)$$);
 SELECT jb_error($$SELECT jl_dataset_reset('jb_super')$$);
 SELECT jb_error($$SELECT jl_dataset_set_cap('jb_super', 1000, 0.5)$$);
-SELECT jb_error($$SELECT jl_dataset_grant('jb_a', 'regress_jb_b')$$);
-SELECT count(*) AS budgets_b_sees, (SELECT count(*) FROM jl_ledger) AS ledger_rows_b_sees FROM jl_budgets;
--- (6) B burns nothing of A's: neither by a reservation nor by a release
--- of its own table charged to A's dataset
-SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 1.0)$$);
-SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 100)$$);
+SELECT jb_error($$SELECT jl_protect_grant('jb_a_raw', 'regress_jb_b')$$);
+SELECT jb_error($$SELECT jl_dataset_grant('public.jb_a_raw', 'regress_jb_b')$$);
+SELECT count(*) AS budgets_b_sees, (SELECT count(*) FROM jl_ledger) AS ledger_rows_b_sees,
+       (SELECT count(*) FROM jl_protected) AS protected_b_sees FROM jl_budgets;
+-- (6) B burns nothing of A's, which it may read: neither by booking nor
+-- by a release (a release of B's own table is charged to B's own table)
+SELECT jb_error($$SELECT jl_budget_book('jb_a_raw2', 1.0)$$);
+SELECT jb_error($$SELECT jl_budget_book('jb_a_raw2', 100)$$);
+SELECT jb_error($$SELECT jl_release('jb_a_raw2', 'jb_b_out2', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
+-- (nor jb_a_raw's, which it may not read: refused before the spender is
+-- even looked at)
+SELECT jb_error($$SELECT jl_budget_book('jb_a_raw', 1.0)$$);
 CREATE TABLE jb_b_raw AS SELECT i AS id, ARRAY[i % 2, i % 3]::float8[] AS x FROM generate_series(1, 10) i;
 ALTER TABLE jb_b_raw ADD PRIMARY KEY (id);
-SELECT jb_error($$SELECT jl_release_table('jb_b_raw', 'id', '{x}', 'jb_b_out', 2, 1.0, key => 'pinned', dataset => 'jb_a')$$);
--- (4) squatting: B reads jb_a_raw2 but does not own it, and cannot bind a
--- dataset to it (nor to jb_a_raw, which it cannot even read)
-SELECT jb_error($$SELECT jl_dataset_declare('jb_squat', 100, source => 'jb_a_raw2')$$);
-SELECT jb_error($$SELECT jl_dataset_declare('jb_squat', 100, source => 'jb_a_raw')$$);
--- nor take the default dataset of A's relation by its name
+SELECT * FROM jl_protect('jb_b_raw', 'id', ARRAY[jl_vector('x', 2, 0, 2)], epsilon_cap => 5);
+SELECT released, epsilon_charged FROM jl_release('jb_b_raw', 'jb_b_out', 1.0, jl_sketch(k => 2), key => 'pinned');
+SELECT name, epsilon_spent FROM jl_budgets ORDER BY name;
+-- (4) squatting: B reads jb_a_raw3 but does not own it, and cannot
+-- protect it (nor jb_a_raw, which it cannot even read) ...
+SELECT jb_error($$SELECT jl_protect('jb_a_raw3', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 100)$$);
+SELECT jb_error($$SELECT jl_protect('jb_a_raw', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 100)$$);
+-- ... nor re-declare A's protected jb_a_raw2 (a cap or a unit of its own)
+SELECT jb_error($$SELECT jl_protect('jb_a_raw2', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 100)$$);
+-- it can take the name jl_protect would give jb_a_raw3's dataset
 SELECT jl_dataset_declare('public.jb_a_raw3', 100);
 RESET ROLE;
 SELECT name, epsilon_spent, owner::text = current_user AS superusers FROM jl_budgets
- WHERE name IN ('jb_a', 'jb_super') ORDER BY name;
+ WHERE name IN ('public.jb_a_raw', 'jb_super') ORDER BY name;
 
 SET ROLE regress_jb_a;
--- the owner declares the relation B could not squat
-SELECT jl_dataset_declare('jb_a2', 1.0, source => 'jb_a_raw2');
--- the default release of jb_a_raw3 is not charged to B's dataset
-SELECT jb_error($$SELECT jl_release_table('jb_a_raw3', 'id', '{x}', 'jb_a_out3', 2, 0.5, key => 'pinned')$$);
+-- B's dataset of jb_a_raw3's name does not become the table's budget:
+-- the declaration is refused (42710), the table stays unreleasable ...
+SELECT jb_error($$SELECT jl_protect('jb_a_raw3', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 1)$$);
+SELECT jb_error($$SELECT jl_release('jb_a_raw3', 'jb_a_out3', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
+-- ... until its owner binds a dataset of another name to it, which
+-- jl_protect then completes (and charges)
+SELECT jl_dataset_declare('jb_a3', 1.0, source => 'jb_a_raw3');
+SELECT * FROM jl_protect('jb_a_raw3', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 1);
+SELECT released, epsilon_charged FROM jl_release('jb_a_raw3', 'jb_a_out3', 0.5, jl_sketch(k => 2), key => 'pinned');
 RESET ROLE;
-SELECT name, epsilon_spent FROM jl_budgets WHERE name = 'public.jb_a_raw3';
+SELECT name, epsilon_spent, source, owner FROM jl_budgets WHERE name IN ('public.jb_a_raw3', 'jb_a3') ORDER BY name;
 
--- (1) a member of A's role manages A's datasets
+-- (1) a member of A's role manages A's budgets
 SET ROLE regress_jb_a_member;
-SELECT jl_dataset_set_cap('jb_a', 3.0);
+SELECT jl_dataset_set_cap('public.jb_a_raw', 3.0);
 RESET ROLE;
 
--- (6) the operator spends only what an owner granted it
+-- (6) the operator spends only what an owner granted it (it may read
+-- jb_a_raw2)
 SET ROLE regress_jb_op;
-SELECT jb_error($$SELECT jl_release_table('jb_a_raw2', 'id', '{x}', 'pg_temp.jb_op_out2', 2, 0.5, key => 'pinned')$$);
+SELECT jb_error($$SELECT jl_release('jb_a_raw2', 'pg_temp.jb_op_out2', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
+SELECT jb_error($$SELECT jl_budget_book('jb_a_raw2', 0.5)$$);
 RESET ROLE;
 SET ROLE regress_jb_a;
-SELECT jl_dataset_grant('jb_a', 'regress_jb_op');
-SELECT jl_dataset_grant('jb_a2', 'regress_jb_op');
-GRANT SELECT ON jb_a_raw2 TO regress_jb_op;
+SELECT jl_protect_grant('jb_a_raw', 'regress_jb_op');
+SELECT jl_protect_grant('jb_a_raw2', 'regress_jb_op');
 -- a release through A's function: the operator cannot read the raw table
 CREATE FUNCTION jb_a_release(target text) RETURNS bigint
   LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp
-  AS $$ SELECT jl_release_table('jb_a_raw', 'id', '{x}', target, 2, 0.25, key => 'pinned') $$;
+  AS $$ SELECT release_id FROM jl_release('jb_a_raw', target, 0.25, jl_sketch(k => 2), key => 'pinned') $$;
 REVOKE ALL ON FUNCTION jb_a_release(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION jb_a_release(text) TO regress_jb_op;
 RESET ROLE;
 SET ROLE regress_jb_op;
--- (10) a granted spender does not reserve for the free-form aggregate,
--- which cannot see repeated rows; it releases with jl_release_table
-SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 0.5)$$);
 SELECT jb_a_release('jb_op_out') > 0 AS released_by_wrapper;
 SELECT jb_error($$SELECT count(*) FROM jb_a_raw$$);
+-- nor release it directly: a granted spender still reads only what it may
+SELECT jb_error($$SELECT jl_release('jb_a_raw', 'pg_temp.jb_op_out1', 0.25, jl_sketch(k => 2), key => 'pinned')$$);
 -- (a target it cannot create is refused before the charge)
-SELECT jb_error($$SELECT jl_release_table('jb_a_raw2', 'id', '{x}', 'public.jb_op_out2', 2, 0.5, key => 'pinned')$$);
-SELECT jl_release_table('jb_a_raw2', 'id', '{x}', 'pg_temp.jb_op_out2', 2, 0.5, key => 'pinned') > 0 AS released_granted;
+SELECT jb_error($$SELECT jl_release('jb_a_raw2', 'public.jb_op_out2', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
+SELECT released, epsilon_charged FROM jl_release('jb_a_raw2', 'pg_temp.jb_op_out2', 0.5, jl_sketch(k => 2), key => 'pinned');
+-- a granted spender may book the cost of an unbudgeted release
+SELECT jl_budget_book('jb_a_raw2', 0.25, note => 'by the operator') > 0 AS booked_granted;
 -- the refusal says the request does not fit, not what is left or the caps
-SELECT jb_error($$SELECT jl_release_table('jb_a_raw2', 'id', '{x}', 'pg_temp.jb_op_out3', 2, 100, key => 'pinned')$$);
-SELECT jb_error($$SELECT jl_dataset_reset('jb_a')$$);
-SELECT jb_error($$SELECT jl_dataset_set_cap('jb_a', 100)$$);
-SELECT jb_error($$SELECT jl_dataset_grant('jb_a', 'regress_jb_analyst')$$);
-SELECT count(*) AS budgets_op_sees FROM jl_budgets;
+SELECT jb_error($$SELECT jl_release('jb_a_raw2', 'pg_temp.jb_op_out3', 100, jl_sketch(k => 2), key => 'pinned')$$);
+SELECT jb_error($$SELECT jl_budget_book('jb_a_raw2', 100)$$);
+SELECT jb_error($$SELECT jl_dataset_reset('public.jb_a_raw')$$);
+SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 100)$$);
+SELECT jb_error($$SELECT jl_protect_grant('jb_a_raw', 'regress_jb_analyst')$$);
+SELECT jb_error($$SELECT jl_protect('jb_a_raw2', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 1)$$);
+SELECT count(*) AS budgets_op_sees, (SELECT count(*) FROM jl_protected) AS protected_op_sees FROM jl_budgets;
 RESET ROLE;
 SET ROLE regress_jb_a;
--- the owner's refusal does give the figures
-SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 100)$$);
-SELECT jl_dataset_revoke('jb_a', 'regress_jb_op');
-SELECT jl_dataset_revoke('jb_a2', 'regress_jb_op');
+-- the owner's refusal does give the figures: spent 0.5 + 0.25 of the cap
+-- 3 (raised by the member), 2.25 left
+SELECT jb_error($$SELECT jl_budget_book('jb_a_raw', 100)$$);
+SELECT jl_protect_revoke('jb_a_raw', 'regress_jb_op');
+SELECT jl_protect_revoke('jb_a_raw2', 'regress_jb_op');
 RESET ROLE;
 SET ROLE regress_jb_op;
-SELECT jb_error($$SELECT jl_release_table('jb_a_raw2', 'id', '{x}', 'pg_temp.jb_op_out3', 2, 0.1, key => 'pinned')$$);
+SELECT jb_error($$SELECT jl_release('jb_a_raw2', 'pg_temp.jb_op_out3', 0.1, jl_sketch(k => 2), key => 'pinned')$$);
+SELECT jb_error($$SELECT jl_budget_book('jb_a_raw2', 0.1)$$);
 RESET ROLE;
 
 -- the analyst: no budget functions, no budget rows
 SET ROLE regress_jb_analyst;
-SELECT jb_error($$SELECT jl_budget_reserve('jb_a', 0.5)$$);
-SELECT jb_error($$SELECT jl_dataset_reset('jb_a')$$);
-SELECT count(*) AS budgets_analyst_sees, (SELECT count(*) FROM jl_ledger) AS ledger_rows FROM jl_budgets;
+SELECT jb_error($$SELECT jl_budget_book('jb_a_raw', 0.5)$$);
+SELECT jb_error($$SELECT jl_release('jb_a_raw', 'pg_temp.jb_an_out', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
+SELECT jb_error($$SELECT jl_dataset_reset('public.jb_a_raw')$$);
+SELECT count(*) AS budgets_analyst_sees, (SELECT count(*) FROM jl_ledger) AS ledger_rows,
+       (SELECT count(*) FROM jl_protected) AS protected_analyst_sees FROM jl_budgets;
 RESET ROLE;
 
 -- the superuser sees every dataset; the ledger names who did what
 SELECT dataset, event, epsilon, what, role FROM jl_ledger
- WHERE dataset IN ('jb_a', 'jb_a2', 'public.jb_a_raw3') ORDER BY id;
--- reservations have identities that do not recur
-SELECT dataset, role, used, count(*) AS reservations, count(DISTINCT token) AS tokens
-  FROM jldp_reservation WHERE dataset IN ('jb_a', 'jb_a_free') GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+ WHERE dataset IN ('public.jb_a_raw', 'public.jb_a_raw2', 'public.jb_a_raw3', 'jb_a3') ORDER BY id;
 
 -- DROP EXTENSION keeps no keys or ledger unless asked to
 BEGIN;
@@ -161,17 +190,17 @@ SELECT to_regclass('jldp_key') IS NULL AS dropped_when_allowed;
 ROLLBACK;
 
 DROP FUNCTION jb_a_release(text);
-DROP TABLE jb_a_raw, jb_a_raw2, jb_a_raw3, jb_a_facts, jb_a_out, jb_op_out, jb_b_raw;
+DROP TABLE jb_a_raw, jb_a_raw2, jb_a_raw3, jb_a_facts, jb_a_out, jb_a_out3, jb_a_facts_out, jb_op_out, jb_b_raw, jb_b_out;
 REVOKE ALL ON FUNCTION
     jl_dataset_declare(text, float8, float8, regclass, text),
     jl_dataset_set_cap(text, float8, float8),
     jl_dataset_reset(text),
-    jl_budget_reserve(text, float8, float8),
-    jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8,
-                     text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint),
-    jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text)
+    jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
+    jl_release(regclass, text, float8, jl_mechanism, text),
+    jl_budget_book(regclass, float8, float8, text)
   FROM regress_jb_a, regress_jb_b, regress_jb_op;
-REVOKE ALL ON FUNCTION jl_dataset_grant(text, regrole), jl_dataset_revoke(text, regrole)
+REVOKE ALL ON FUNCTION jl_protect_grant(regclass, regrole), jl_protect_revoke(regclass, regrole),
+                       jl_dataset_grant(text, regrole), jl_dataset_revoke(text, regrole)
   FROM regress_jb_a, regress_jb_b;
 REVOKE CREATE ON SCHEMA public FROM regress_jb_a, regress_jb_b;
 DROP FUNCTION jb_error(text);
