@@ -2,7 +2,9 @@
 -- charge (docs/threat_model.md, attack 10): a cross join with
 -- generate_series(1, 100), or a view repeating each row, released 100
 -- sketches per unit for one charge before (averaging them cut the noise
--- variance 100-fold).
+-- variance 100-fold).  A release now reads a protected table, whose
+-- declaration fixes the unit (unique by a constraint): views are never
+-- declared, and a release takes no unit of its own.
 CREATE ROLE regress_ju_owner;
 CREATE ROLE regress_ju_op;
 CREATE FUNCTION ju_error(sql text) RETURNS text LANGUAGE plpgsql AS $$
@@ -14,125 +16,115 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 GRANT EXECUTE ON FUNCTION ju_error(text) TO PUBLIC;
 GRANT EXECUTE ON FUNCTION
-    jl_dataset_declare(text, float8, float8, regclass, text),
-    jl_dataset_grant(text, regrole),
-    jl_budget_reserve(text, float8, float8),
-    jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8,
-                     text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint),
-    jl_release_long(regclass, text, text, text, int, text, int, float8, text, float8,
-                    text, float8, text, text, text, text),
-    jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text),
-    jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text)
+    jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
+    jl_release(regclass, text, float8, jl_mechanism, text)
   TO regress_ju_owner, regress_ju_op;
+-- (jl_protect_grant runs jl_dataset_grant with the caller's rights)
+GRANT EXECUTE ON FUNCTION jl_protect_grant(regclass, regrole), jl_dataset_grant(text, regrole)
+  TO regress_ju_owner;
 GRANT CREATE ON SCHEMA public TO regress_ju_owner, regress_ju_op;
 
 SET ROLE regress_ju_owner;
--- long format: 10 users, 3 attributes each
+-- long format: 10 users, 3 attributes each (values 0 to 4), the user and
+-- the attribute unique together
 CREATE TABLE ju_facts AS SELECT u AS user_id, a AS attr, (u * a % 5)::float8 AS val
   FROM generate_series(1, 10) u, generate_series(1, 3) a;
-SELECT jl_dataset_declare('ju_logs', 1.0, source => 'ju_facts', unit => 'user_id');
-SELECT jl_dataset_grant('ju_logs', 'regress_ju_op');
+ALTER TABLE ju_facts ADD PRIMARY KEY (user_id, attr);
+SELECT * FROM jl_protect('ju_facts', 'user_id', ARRAY[jl_long('attr', 'val', 3, 0, 4)],
+                         neighbor => 'attribute', epsilon_cap => 1.0);
+SELECT jl_protect_grant('ju_facts', 'regress_ju_op');
 GRANT SELECT ON ju_facts TO regress_ju_op;
--- dense rows with a primary key
+-- dense rows with a primary key (and another unique column)
 CREATE TABLE ju_dense (id int PRIMARY KEY, row_no int NOT NULL UNIQUE, x float8[] NOT NULL);
 INSERT INTO ju_dense SELECT i, 100 + i, ARRAY[i % 7, i % 5]::float8[] FROM generate_series(1, 20) i;
-SELECT jl_dataset_declare('ju_rows', 1.0, source => 'ju_dense', unit => 'id');
-SELECT jl_dataset_grant('ju_rows', 'regress_ju_op');
+SELECT * FROM jl_protect('ju_dense', 'id', ARRAY[jl_vector('x', 2, 0, 6)], epsilon_cap => 1.0);
+SELECT jl_protect_grant('ju_dense', 'regress_ju_op');
 GRANT SELECT ON ju_dense TO regress_ju_op;
 RESET ROLE;
 
--- 1. the cross-join attack: a granted spender cannot reserve for the
--- free-form aggregate at all ...
+-- 1. long format: the release groups by the declared unit itself, one
+-- sketch per user (10 users)
 SET ROLE regress_ju_op;
-SELECT ju_error($$SELECT jl_budget_reserve('ju_logs', 1.0)$$);
--- ... and jl_release_long groups by the unit itself: one sketch per user
-SELECT jl_release_long('ju_facts', 'user_id', 'attr', 'val', 3, 'ju_long', 2, 0.5, key => 'pinned') > 0 AS released;
+SELECT released, epsilon_charged FROM jl_release('ju_facts', 'ju_long', 0.5, jl_sketch(k => 2), key => 'pinned');
 SELECT count(*) AS sketches, count(DISTINCT id) AS users, min(array_length(sketch, 1)) AS k FROM ju_long;
 RESET ROLE;
+-- a view repeating each user's rows 100 times: not declarable (42809),
+-- so not releasable
 SET ROLE regress_ju_owner;
 CREATE VIEW ju_facts_x100 AS SELECT f.user_id, f.attr, f.val FROM ju_facts f, generate_series(1, 100) g;
 GRANT SELECT ON ju_facts_x100 TO regress_ju_op;
+SELECT ju_error($$SELECT jl_protect('ju_facts_x100', 'user_id', ARRAY[jl_long('attr', 'val', 3, 0, 4)], neighbor => 'attribute', epsilon_cap => 1000)$$);
 RESET ROLE;
 SET ROLE regress_ju_op;
-SELECT ju_error($$SELECT jl_release_long('ju_facts_x100', 'user_id', 'attr', 'val', 3, 'ju_long2', 2, 0.5, key => 'pinned')$$);
--- the dataset's privacy unit is user_id: grouping by another column is refused
-SELECT ju_error($$SELECT jl_release_long('ju_facts', 'attr', 'user_id', 'val', 10, 'ju_long2', 2, 0.5, key => 'pinned')$$);
+SELECT ju_error($$SELECT jl_release('ju_facts_x100', 'ju_long2', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
+-- the declared unit is user_id: a spender cannot make attr the unit (a
+-- declaration is its table owner's)
+SELECT ju_error($$SELECT jl_protect('ju_facts', 'attr', ARRAY[jl_long('user_id', 'val', 10, 0, 4)], neighbor => 'attribute', epsilon_cap => 1)$$);
 RESET ROLE;
--- the owner keeps the aggregate, as a safety rail for a role that reads
--- the raw rows anyway (like jl_private_release)
-SET ROLE regress_ju_owner;
-BEGIN;
-SELECT jl_budget_reserve('ju_logs', 0.5) > 0 AS reserved;
-SELECT count(z) AS owner_release FROM (
-  SELECT jl_private_release_agg(attr, val, 3, 2, 0.5, 'ju_logs', 'element', 1, 'exact', NULL, 'pinned') AS z
-  FROM ju_facts GROUP BY user_id) s;
-COMMIT;
-RESET ROLE;
-SELECT name, epsilon_spent, unit FROM jl_budgets WHERE name = 'ju_logs';
-SELECT event, epsilon, what, role FROM jl_ledger WHERE dataset = 'ju_logs' AND event IN ('charge', 'reserve') ORDER BY id;
-SELECT source, id_column, d, k, dataset, info->>'rows' AS rows, info->>'format' AS format
+SELECT name, epsilon_spent, unit FROM jl_budgets WHERE name = 'public.ju_facts';
+SELECT event, epsilon, what, role FROM jl_ledger WHERE dataset = 'public.ju_facts' AND event = 'charge' ORDER BY id;
+SELECT source, id_column, d, k, dataset, info->>'rows' AS rows
   FROM jl_releases WHERE target = 'ju_long'::regclass;
 
 -- 2. dense rows: one row per unit, by the schema
 SET ROLE regress_ju_owner;
--- a view repeating each row, or a table copied with repeats: refused
+-- views repeating each row, a view whose id is not unique, a table
+-- copied with repeats (no unique id): none can be declared (views:
+-- 42809; the copy: 55000), so none released
 CREATE VIEW ju_dense_x100 AS SELECT d.id, d.x FROM ju_dense d, generate_series(1, 100) g;
 CREATE VIEW ju_dense_srf AS SELECT id, x, generate_series(1, 100) AS g FROM ju_dense;
 CREATE VIEW ju_dense_mod AS SELECT id % 3 AS id, x FROM ju_dense;
 CREATE TABLE ju_dense_copy AS SELECT d.id, d.x FROM ju_dense d, generate_series(1, 2) g;
-SELECT v, ju_error(format($$SELECT jl_release_table(%L, 'id', '{x}', 'ju_out_bad', 2, 0.1, key => 'pinned')$$, v))
+SELECT v, ju_error(format($$SELECT jl_protect(%L, 'id', ARRAY[jl_vector('x', 2, 0, 6)], epsilon_cap => 1000)$$, v)) AS declared,
+       ju_error(format($$SELECT jl_release(%L, 'ju_out_bad', 0.1, jl_sketch(k => 2), key => 'pinned')$$, v)) AS released
   FROM unnest(ARRAY['ju_dense_x100', 'ju_dense_srf', 'ju_dense_mod', 'ju_dense_copy']) v;
--- the unit is id: row_no, although unique, is not the unit
-SELECT ju_error($$SELECT jl_release_table('ju_dense', 'row_no', '{x}', 'ju_out_bad', 2, 0.1, key => 'pinned')$$);
--- the key column released through a simple view is the table's id
+-- a filtered view of the protected table: refused as well (0.3 released
+-- it, charged to the table)
 CREATE VIEW ju_dense_view AS SELECT id AS person, x FROM ju_dense WHERE id > 5;
-SELECT jl_release_table('ju_dense_view', 'person', '{x}', 'ju_out', 2, 0.5, key => 'pinned') > 0 AS released;
+SELECT ju_error($$SELECT jl_release('ju_dense_view', 'ju_out_bad', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
+-- the table itself: one sketch per id (20)
+SELECT released, epsilon_charged FROM jl_release('ju_dense', 'ju_out', 0.5, jl_sketch(k => 2), key => 'pinned');
 SELECT count(*) AS rows, count(DISTINCT id) AS units FROM ju_out;
--- unique only by a deferrable constraint, a partial index, or with NULLs: refused
+-- unique only by a deferrable constraint, a unique index that is no
+-- constraint (on a column with NULLs), a partial unique index: refused
 CREATE TABLE ju_weak (id int, id2 int, id3 int NOT NULL, x float8[]);
 ALTER TABLE ju_weak ADD UNIQUE (id) DEFERRABLE INITIALLY DEFERRED;
 ALTER TABLE ju_weak ALTER COLUMN id SET NOT NULL;
 CREATE UNIQUE INDEX ON ju_weak (id2);
 CREATE UNIQUE INDEX ON ju_weak (id3) WHERE id3 > 0;
 INSERT INTO ju_weak VALUES (1, 1, 1, '{1,2}');
-SELECT c, ju_error(format($$SELECT jl_release_table('ju_weak', %L, '{x}', 'ju_out_bad', 2, 0.1, key => 'pinned')$$, c))
+SELECT c, ju_error(format($$SELECT jl_protect('ju_weak', %L, ARRAY[jl_vector('x', 2, 0, 6)], epsilon_cap => 1)$$, c))
   FROM unnest(ARRAY['id', 'id2', 'id3']) c;
 RESET ROLE;
-SELECT name, epsilon_spent FROM jl_budgets WHERE name IN ('ju_rows', 'public.ju_dense_copy', 'public.ju_weak') ORDER BY name;
+SELECT name, epsilon_spent FROM jl_budgets
+ WHERE name IN ('public.ju_dense', 'public.ju_dense_copy', 'public.ju_weak')
+    OR name LIKE 'public.ju_dense\_%' ORDER BY name;
 
--- 3. a dataset's unit is a column of its relation
+-- 3. a unit is a column of its relation
+SELECT ju_error($$SELECT jl_protect('ju_weak', 'nope', ARRAY[jl_vector('x', 2, 0, 6)], epsilon_cap => 1)$$);
+-- (0.3's free dataset with a unit and no relation: refused)
 SELECT ju_error($$SELECT jl_dataset_declare('ju_bad', 1.0, unit => 'id')$$);
-SELECT ju_error($$SELECT jl_dataset_declare('ju_bad', 1.0, source => 'ju_weak', unit => 'nope')$$);
 
--- 4. a jl_release_long that fails after its charge (here: an attribute
--- past d, inside its own query) leaves no reservation behind: the free-form
--- aggregate over a cross join found it before, 100 sketches per user
-SELECT jl_dataset_set_cap('ju_logs', 2.0);
+-- 4. two releases in one transaction are charged once each
 SET ROLE regress_ju_op;
 BEGIN;
-SELECT ju_error($$SELECT jl_release_long('ju_facts', 'user_id', 'attr', 'val', 1, 'ju_long_f', 2, 0.25, key => 'pinned')$$);
-SELECT ju_error($$SELECT count(z) FROM (SELECT jl_private_release_agg(attr, val, 3, 2, 0.25, 'ju_logs', 'element', 1, 'exact', NULL, 'pinned') AS z
-  FROM ju_facts CROSS JOIN generate_series(1, 100) g GROUP BY user_id, g) s$$);
--- the same transaction releases again with a charge of its own
-SELECT jl_release_long('ju_facts', 'user_id', 'attr', 'val', 3, 'ju_long_ok', 2, 0.25, key => 'pinned') > 0 AS released;
+SELECT released, epsilon_charged FROM jl_release('ju_facts', 'ju_long_ok', 0.25, jl_sketch(k => 2), key => 'pinned');
+SELECT released, epsilon_charged FROM jl_release('ju_facts', 'ju_long_ok2', 0.25, jl_sketch(k => 2), key => 'pinned');
 SELECT count(*) AS sketches, count(DISTINCT id) AS users FROM ju_long_ok;
 COMMIT;
+-- the cap (1) is now spent: 0.5 + 0.25 + 0.25
+SELECT ju_error($$SELECT jl_release('ju_facts', 'ju_long_over', 0.01, jl_sketch(k => 2), key => 'pinned')$$);
 RESET ROLE;
-SELECT name, epsilon_spent FROM jl_budgets WHERE name = 'ju_logs';
+SELECT name, epsilon_spent FROM jl_budgets WHERE name = 'public.ju_facts';
 
 DROP VIEW ju_facts_x100, ju_dense_x100, ju_dense_srf, ju_dense_mod, ju_dense_view;
-DROP TABLE ju_facts, ju_long, ju_long_ok, ju_dense, ju_dense_copy, ju_out, ju_weak;
+DROP TABLE ju_facts, ju_long, ju_long_ok, ju_long_ok2, ju_dense, ju_dense_copy, ju_out, ju_weak;
 REVOKE ALL ON FUNCTION
-    jl_dataset_declare(text, float8, float8, regclass, text),
-    jl_dataset_grant(text, regrole),
-    jl_budget_reserve(text, float8, float8),
-    jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8,
-                     text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint),
-    jl_release_long(regclass, text, text, text, int, text, int, float8, text, float8,
-                    text, float8, text, text, text, text),
-    jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text),
-    jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text)
+    jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
+    jl_release(regclass, text, float8, jl_mechanism, text)
   FROM regress_ju_owner, regress_ju_op;
+REVOKE ALL ON FUNCTION jl_protect_grant(regclass, regrole), jl_dataset_grant(text, regrole)
+  FROM regress_ju_owner;
 REVOKE CREATE ON SCHEMA public FROM regress_ju_owner, regress_ju_op;
 DROP FUNCTION ju_error(text);
 DROP ROLE regress_ju_owner, regress_ju_op;
