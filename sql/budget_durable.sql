@@ -108,7 +108,6 @@ SELECT count(*) AS datasets_of_uncommitted FROM jl_budgets WHERE name LIKE '%jd_
 BEGIN;
 SELECT name FROM jldp_dataset WHERE name = 'public.jd_raw' FOR UPDATE;
 SELECT jd_error($$SELECT jl_release('jd_raw', 'jd_out4', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
-SELECT jd_error($$SELECT jl_budget_book('jd_raw', 0.5)$$);
 ROLLBACK;
 SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.jd_raw';
 
