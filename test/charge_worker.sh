@@ -3,6 +3,8 @@
 # without a verdict.  Assumes the PG* variables point at a server with jldp
 # installable (superuser connection) whose data directory this script may
 # configure (ALTER SYSTEM, reset at the end).
+# Every release is jl_release of a protected table (jl_protect) with
+# jl_sketch; its budget is the table's dataset, public.src.
 #   1. The worker cannot load the library (a reinstall replaces the file for
 #      a moment; here dynamic_library_path points the workers at an
 #      unreadable copy): nothing is charged; after a few workers in a row
@@ -41,15 +43,16 @@ CREATE EXTENSION jldp;
 SELECT jl_key_import('cw', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
 CREATE TABLE src AS SELECT i AS id, ARRAY[i % 3, i % 5]::float8[] AS x FROM generate_series(1, 50) i;
 ALTER TABLE src ADD PRIMARY KEY (id);
-SELECT jl_dataset_declare('cw', 100, source => 'src');
+-- the protected table; its budget (the dataset the worker charges) is public.src
+SELECT d FROM jl_protect('src', 'id', ARRAY[jl_vector('x', 2, 0, 4)], epsilon_cap => 100);
 SQL
-charges() { q -c "SELECT count(*) FROM jl_ledger WHERE dataset = 'cw' AND event = 'charge'"; }
+charges() { q -c "SELECT count(*) FROM jl_ledger WHERE dataset = 'public.src' AND event = 'charge'"; }
 # the SQLSTATE of a release into $1 (ok when it succeeds), with psql options $2...
 release() {
   local target=$1
   shift
   psql -qXAt -d "$db" -v VERBOSITY=verbose "$@" \
-       -c "SELECT jl_release_table('src', 'id', '{x}', '$target', 2, 1.0, key => 'cw')" 2>&1 \
+       -c "SELECT release_id FROM jl_release('src', '$target', 1.0, jl_sketch(k => 2), key => 'cw')" 2>&1 \
     | sed -n 's/^.*ERROR:  \([0-9A-Z]\{5\}\):.*$/\1/p; s/^[0-9][0-9]*$/ok/p' | head -1 || true
 }
 
@@ -75,7 +78,7 @@ fi
 
 # 2. the worker terminated while it waits for the dataset's row
 before=$(charges)
-( q -c "BEGIN; SELECT 1 FROM jldp_dataset WHERE name = 'cw' FOR UPDATE; SELECT pg_sleep(4); COMMIT;" >/dev/null ) &
+( q -c "BEGIN; SELECT 1 FROM jldp_dataset WHERE name = 'public.src' FOR UPDATE; SELECT pg_sleep(4); COMMIT;" >/dev/null ) &
 holder=$!
 sleep 0.5
 ( release cw_t2 > "$tmp/release2" ) &
@@ -97,7 +100,7 @@ jl_check "  nothing was charged" "$(charges)" "$before"
 
 # 3. the release cancelled while its worker waits
 before=$(charges)
-( q -c "BEGIN; SELECT 1 FROM jldp_dataset WHERE name = 'cw' FOR UPDATE; SELECT pg_sleep(3); COMMIT;" >/dev/null ) &
+( q -c "BEGIN; SELECT 1 FROM jldp_dataset WHERE name = 'public.src' FOR UPDATE; SELECT pg_sleep(3); COMMIT;" >/dev/null ) &
 holder=$!
 sleep 0.5
 jl_check "a release cancelled while its worker waits: 57014" \
@@ -109,7 +112,7 @@ jl_check "  nothing was charged" "$(charges)" "$before"
 jl_check "  the next release is charged once" "$(release cw_t3)" ok
 jl_check "  once" "$(charges)" "$((before + 1))"
 jl_check "every charge was recorded by its release (jl_ledger.released)" \
-  "$(q -c "SELECT count(*) FILTER (WHERE released) || '/' || count(*) FROM jl_ledger WHERE dataset = 'cw' AND event = 'charge'")" \
+  "$(q -c "SELECT count(*) FILTER (WHERE released) || '/' || count(*) FROM jl_ledger WHERE dataset = 'public.src' AND event = 'charge'")" \
   "$(charges)/$(charges)"
 
 # 4. a database whose owner turned synchronous_commit off: the worker
@@ -126,13 +129,14 @@ CREATE EXTENSION jldp;
 SELECT jl_key_import('cw', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
 CREATE TABLE src AS SELECT i AS id, ARRAY[i % 3, i % 5]::float8[] AS x FROM generate_series(1, 50) i;
 ALTER TABLE src ADD PRIMARY KEY (id);
-SELECT jl_dataset_declare('cw', 100, source => 'src');
+-- the protected table; its budget (the dataset the worker charges) is public.src
+SELECT d FROM jl_protect('src', 'id', ARRAY[jl_vector('x', 2, 0, 4)], epsilon_cap => 100);
 ALTER DATABASE postgres SET synchronous_commit = off;
 SQL
 # the output read in an open transaction, then the server stopped at once
 ( m >/dev/null 2>&1 <<'SQL'
 BEGIN;
-SELECT jl_release_table('src', 'id', '{x}', 'cw_sync', 2, 1.0, key => 'cw') > 0;
+SELECT release_id > 0 FROM jl_release('src', 'cw_sync', 1.0, jl_sketch(k => 2), key => 'cw');
 SELECT count(*) FROM cw_sync;
 SELECT pg_sleep(30);
 SQL
@@ -146,6 +150,6 @@ wait
 as_pg "$PGBIN/pg_ctl" -D "$sd/sync" -l "$sd/sync.log" -w \
   -o "-p $sp -k $sd -c listen_addresses='' -c fsync=off -c wal_writer_delay=10000ms" start >/dev/null
 jl_check "synchronous_commit off for the database, an immediate stop after the release: the charge stands" \
-  "$(m -c "SELECT count(*) FROM jldp_ledger WHERE dataset = 'cw' AND event = 'charge'")" 1
+  "$(m -c "SELECT count(*) FROM jldp_ledger WHERE dataset = 'public.src' AND event = 'charge'")" 1
 
 exit $fail
