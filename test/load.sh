@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Load: CLIENTS concurrent pgbench sessions for DURATION seconds, mixing
-# budgeted table releases, long-format releases, reservations with an
-# aggregate release, cap raises and reads of the views, against datasets
-# with small caps so that refusals are frequent.  Assumes the PG* variables
+# budgeted releases of protected tables (jl_release with jl_sketch) of
+# four wide tables and a long-format one, bookings (jl_budget_book) each
+# paying for an unbudgeted release (jl_private_release of every user's
+# row, as 0.3's reservation paid for an aggregate release), cap raises and
+# reads of the views, against small caps so that refusals are frequent.  Assumes the PG* variables
 # point at a server with jldp installed (superuser connection); without
 # them, jldp is built and installed and a throwaway cluster is made.
 #   - No error other than the documented refusal (SQLSTATE 53400, budget
 #     exceeded) may occur: every statement runs through jl_load_try, which
 #     turns only that refusal into a result; anything else aborts the
 #     client and fails the run.
-#   - The ledger's sum equals the sum released: every charge has its
-#     registry row and every reservation was used, per dataset.
+#   - The ledger's sum equals the sum released: every release's charge has
+#     its registry row and every booking its unbudgeted release (recorded
+#     in load_booked by the transaction that made it), per dataset.
 #   - No dataset is ever above its cap (checked by readers during the run
 #     and at the end).
 #   - Backend memory is flat: each session records the total of its memory
@@ -42,18 +45,22 @@ q() { psql -qXAt -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 q <<'SQL' >/dev/null
 CREATE EXTENSION jldp;
 SELECT jl_key_import('load', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
--- four dense tables, each with its dataset (caps small: refusals are frequent)
+-- four dense tables, each protected (caps small: refusals are frequent);
+-- their datasets are public.t0 to public.t3
 DO $$ BEGIN
   FOR i IN 0..3 LOOP
     EXECUTE format('CREATE TABLE t%s (id int PRIMARY KEY, x float8[] NOT NULL)', i);
     EXECUTE format('INSERT INTO t%s SELECT j, ARRAY[random(), random(), random(), random()] FROM generate_series(1, 300) j', i);
-    PERFORM jl_dataset_declare('d' || i, 2.0, source => ('t' || i)::regclass, unit => 'id');
+    PERFORM jl_protect(('t' || i)::regclass, 'id', ARRAY[jl_vector('x', 4, 0, 1)], epsilon_cap => 2.0);
   END LOOP;
 END $$;
--- long format: 100 users, 8 of 50 attributes each
+-- long format: 100 users, 8 of 50 attributes each (j * 13 mod 50 differs
+-- for j = 1..8, so a user's attributes are distinct); dataset public.facts
 CREATE TABLE facts AS SELECT u AS user_id, (u * 7 + j * 13) % 50 + 1 AS attr, random() AS val
   FROM generate_series(1, 100) u, generate_series(1, 8) j;
-SELECT jl_dataset_declare('lf', 2.0, source => 'facts', unit => 'user_id');
+ALTER TABLE facts ADD PRIMARY KEY (user_id, attr);
+SELECT d FROM jl_protect('facts', 'user_id', ARRAY[jl_long('attr', 'val', 50, 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 2.0);
 -- the memory each session's backend holds, sampled
 CREATE TABLE load_mem (pid int, at timestamptz, bytes bigint);
 CREATE TABLE load_mem_ctx (pid int, at timestamptz, name text, bytes bigint);
@@ -70,17 +77,34 @@ EXCEPTION WHEN SQLSTATE '53400' THEN
   PERFORM nextval('load_refused');
   RETURN 'refused';
 END $f$;
--- a reservation and the aggregate release it pays for, in one transaction
+-- a booking and the unbudgeted release it pays for, in one transaction:
+-- each user's dense row (x[attr] = val, 0 elsewhere), released by
+-- jl_private_release with the options of 0.3's aggregate release (k 3,
+-- attribute neighbours, bound 1), which released exactly this (its
+-- aggregate needed a reservation; there is no unbudgeted aggregate).  The
+-- booking commits at once; load_booked, written with the release, records
+-- which booking paid for it and how many sketches it released.
+CREATE TABLE load_booked (ledger_id bigint PRIMARY KEY, epsilon numeric NOT NULL, sketches bigint NOT NULL);
 CREATE FUNCTION jl_load_agg(eps float8) RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE
+  lid bigint;
   n bigint;
 BEGIN
-  IF jl_load_try(format('SELECT jl_budget_reserve(%L, %s)', 'lf', eps)) = 'refused' THEN
+  BEGIN
+    lid := jl_budget_book('facts', eps, 0, 'load: jl_private_release of each user''s row');
+  EXCEPTION WHEN SQLSTATE '53400' THEN
+    PERFORM nextval('load_refused');
     RETURN 'refused';
-  END IF;
-  SELECT count(z) INTO n FROM (SELECT jl_private_release_agg(attr, val, 50, 3, eps, 'lf', 'element', 1,
-                                                             'exact', NULL, 'load') AS z
-                               FROM facts GROUP BY user_id) s;
+  END;
+  PERFORM nextval('load_ok');
+  SELECT count(z) INTO n
+    FROM (SELECT jl_private_release(v, 3, eps, 'element', 1, 'exact', NULL, 'load') AS z
+            FROM (SELECT u.user_id,
+                         (SELECT array_agg(coalesce(f.val, 0) ORDER BY a)
+                            FROM generate_series(1, 50) a
+                            LEFT JOIN facts f ON f.user_id = u.user_id AND f.attr = a) AS v
+                    FROM (SELECT DISTINCT user_id FROM facts) u) r) s;
+  INSERT INTO load_booked VALUES (lid, eps::numeric, n);
   RETURN 'ok';
 END $f$;
 SQL
@@ -88,11 +112,11 @@ SQL
 cat > "$tmp/release.sql" <<'SQL'
 \set i random(0, 3)
 DROP TABLE IF EXISTS pg_temp.o;
-SELECT jl_load_try(format('SELECT jl_release_table(%L, %L, %L, %L, 2, 0.05, key => %L)', 't' || :i, 'id', '{x}', 'pg_temp.o', 'load'));
+SELECT jl_load_try(format('SELECT jl_release(%L, %L, 0.05, jl_sketch(k => 2), key => %L)', 't' || :i, 'pg_temp.o', 'load'));
 SQL
 cat > "$tmp/long.sql" <<'SQL'
 DROP TABLE IF EXISTS pg_temp.l;
-SELECT jl_load_try(format('SELECT jl_release_long(%L, %L, %L, %L, 50, %L, 3, 0.05, key => %L)', 'facts', 'user_id', 'attr', 'val', 'pg_temp.l', 'load'));
+SELECT jl_load_try(format('SELECT jl_release(%L, %L, 0.05, jl_sketch(k => 3), key => %L)', 'facts', 'pg_temp.l', 'load'));
 SQL
 cat > "$tmp/agg.sql" <<'SQL'
 BEGIN;
@@ -102,11 +126,11 @@ SQL
 cat > "$tmp/cap.sql" <<'SQL'
 \set i random(0, 4)
 SELECT jl_dataset_set_cap(name, epsilon_cap + 0.1) FROM jl_budgets
- WHERE name = CASE WHEN :i = 4 THEN 'lf' ELSE 'd' || :i END;
+ WHERE name = CASE WHEN :i = 4 THEN 'public.facts' ELSE 'public.t' || :i END;
 SQL
 cat > "$tmp/read.sql" <<'SQL'
 SELECT count(*), sum(epsilon_spent) FROM jl_budgets;
-SELECT count(*) FROM jl_ledger WHERE event IN ('charge', 'reserve');
+SELECT count(*) FROM jl_ledger WHERE event = 'charge';
 SELECT count(*) FROM jl_releases;
 INSERT INTO load_violation SELECT clock_timestamp(), name || ' spent ' || epsilon_spent || ' of ' || epsilon_cap
   FROM jl_budgets WHERE epsilon_spent > epsilon_cap;
@@ -117,7 +141,7 @@ INSERT INTO load_mem_ctx SELECT pg_backend_pid(), clock_timestamp(), name, sum(t
   FROM pg_backend_memory_contexts WHERE name <> 'LocalBufferContext' GROUP BY name;
 SQL
 
-echo "load: $CLIENTS sessions for ${DURATION}s (release 30, long 15, aggregate 15, cap 5, read 10)"
+echo "load: $CLIENTS sessions for ${DURATION}s (release 30, long 15, booking with a release 15, cap 5, read 10)"
 if ! "$PGBENCH" -n -c "$CLIENTS" -j 2 -T "$DURATION" -d "$db" \
      -f "$tmp/release.sql@30" -f "$tmp/long.sql@15" -f "$tmp/agg.sql@15" \
      -f "$tmp/cap.sql@5" -f "$tmp/read.sql@10" > "$tmp/pgbench.out" 2>&1; then
@@ -132,24 +156,26 @@ check() {
   if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "FAIL $1: got '$2', expected '$3'"; fail=1; fi
 }
 q <<'SQL' | sed 's/^/     /'
-SELECT format('%s: cap %s, spent %s; charges %s, table releases %s, reservations used %s',
+SELECT format('%s: cap %s, spent %s; charges %s, releases %s, bookings with their release %s',
               name, epsilon_cap, epsilon_spent,
-              (SELECT count(*) FROM jl_ledger l WHERE l.dataset = b.name AND l.event IN ('charge', 'reserve')),
+              (SELECT count(*) FROM jl_ledger l WHERE l.dataset = b.name AND l.event = 'charge'),
               (SELECT count(*) FROM jldp_release r WHERE r.dataset = b.name),
-              (SELECT count(*) FROM jldp_reservation v WHERE v.dataset = b.name AND v.used))
+              (SELECT count(*) FROM load_booked k JOIN jldp_ledger l ON l.id = k.ledger_id WHERE l.dataset = b.name))
   FROM jl_budgets b ORDER BY name;
 SQL
 check "aborted clients" "$(grep -c 'aborted in command' "$tmp/pgbench.out" || true)" "0"
 check "datasets above their cap, during the run and at the end" \
   "$(q -c "SELECT (SELECT count(*) FROM load_violation) + (SELECT count(*) FROM jl_budgets WHERE epsilon_spent > epsilon_cap OR delta_spent > delta_cap)")" "0"
 check "spent equals the sum of the ledger's charges, per dataset" \
-  "$(q -c "SELECT count(*) FROM jl_budgets b WHERE epsilon_spent <> (SELECT coalesce(sum(epsilon), 0) FROM jl_ledger l WHERE l.dataset = b.name AND l.event IN ('charge', 'reserve'))")" "0"
+  "$(q -c "SELECT count(*) FROM jl_budgets b WHERE epsilon_spent <> (SELECT coalesce(sum(epsilon), 0) FROM jl_ledger l WHERE l.dataset = b.name AND l.event = 'charge')")" "0"
+# a booking's charge is recorded by no release (jl_ledger.released is NULL);
+# every other charge is a release's
 check "charges without a release, releases without a charge" \
-  "$(q -c "SELECT (SELECT count(*) FROM jldp_ledger l WHERE l.event = 'charge' AND NOT EXISTS (SELECT FROM jldp_release r WHERE r.ledger_id = l.id)) + (SELECT count(*) FROM jldp_release r WHERE NOT EXISTS (SELECT FROM jldp_ledger l WHERE l.id = r.ledger_id AND l.event = 'charge'))")" "0"
-check "reservations not used by a release" \
-  "$(q -c "SELECT count(*) FROM jldp_reservation WHERE NOT used")" "0"
+  "$(q -c "SELECT (SELECT count(*) FROM jldp_ledger l WHERE l.event = 'charge' AND l.what NOT LIKE 'jl_budget_book%' AND NOT EXISTS (SELECT FROM jldp_release r WHERE r.ledger_id = l.id)) + (SELECT count(*) FROM jldp_release r WHERE NOT EXISTS (SELECT FROM jldp_ledger l WHERE l.id = r.ledger_id AND l.event = 'charge' AND l.what NOT LIKE 'jl_budget_book%'))")" "0"
+check "bookings without their release (one sketch per user), releases without a booking" \
+  "$(q -c "SELECT (SELECT count(*) FROM jldp_ledger l WHERE l.event = 'charge' AND l.what LIKE 'jl_budget_book%' AND NOT EXISTS (SELECT FROM load_booked k WHERE k.ledger_id = l.id AND k.epsilon = l.epsilon AND k.sketches = 100)) + (SELECT count(*) FROM load_booked k WHERE NOT EXISTS (SELECT FROM jldp_ledger l WHERE l.id = k.ledger_id AND l.event = 'charge' AND l.what LIKE 'jl_budget_book%' AND l.dataset = 'public.facts'))")" "0"
 check "the sum released equals the ledger's sum" \
-  "$(q -c "SELECT (SELECT sum(epsilon) FROM jldp_ledger WHERE event IN ('charge', 'reserve')) = (SELECT sum(epsilon::numeric) FROM jldp_release) + (SELECT coalesce(sum(epsilon), 0) FROM jldp_reservation WHERE used AND ledger_id NOT IN (SELECT ledger_id FROM jldp_release))")" "t"
+  "$(q -c "SELECT (SELECT sum(epsilon) FROM jldp_ledger WHERE event = 'charge') = (SELECT sum(epsilon::numeric) FROM jldp_release) + (SELECT coalesce(sum(epsilon), 0) FROM load_booked)")" "t"
 # memory: per backend, the largest sample of the last quarter of its
 # samples against the largest of its first quarter
 q <<'SQL' > "$tmp/mem"
