@@ -37,6 +37,11 @@
 #   9. An inheritance child created (every row copied into it) while a
 #      release of its parent waits for its charge: the release reads only
 #      the parent, each unit once.
+#  10. A re-declaration (attribute to row neighbours, row_clip 0.1) held
+#      open while a release waits for the declaration's lock: the release
+#      reads the declaration after the lock and is calibrated to the rows
+#      it is charged for (it read the old one with the statement's snapshot
+#      and charged the new ledger with an attribute's calibration).
 # Exits non-zero on any violation.
 set -euo pipefail
 ROUNDS=${JLDP_RACE_ROUNDS:-20}
@@ -329,6 +334,25 @@ if grep -q '^kid_out$' "$tmp/kid.b" && [ "$rows" = "50 rows, 50 units" ]; then
   echo "ok   an inheritance child created while its parent's release waited: the release read only the parent: $rows"
 else
   echo "FAIL an inheritance child created while its parent's release waited: output $rows; the release said: $(cat "$tmp/kid.b")"
+  fail=1
+fi
+
+# 10. a re-declaration while a release waits for the declaration
+q <<'SQL' >/dev/null
+CREATE TABLE redecl_src (id int PRIMARY KEY, a float8, b float8, c float8);
+INSERT INTO redecl_src SELECT g, (g % 7) / 7.0, (g % 5) / 5.0, (g % 3) / 3.0 FROM generate_series(1, 100) g;
+SELECT d FROM jl_protect('redecl_src', 'id', ARRAY[jl_numeric('a', 0, 1), jl_numeric('b', 0, 1), jl_numeric('c', 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 5);
+SQL
+hold_then_run "SELECT d FROM jl_protect('redecl_src', 'id', ARRAY[jl_numeric('a', 0, 1), jl_numeric('b', 0, 1), jl_numeric('c', 0, 1)], neighbor => 'row', row_clip => 0.1, epsilon_cap => 5)" \
+  "SELECT released FROM jl_release('redecl_src', 'redecl_out', 0.5, jl_sketch(k => 2), key => 'race')" redecl
+as_released=$(q -c "SELECT info->'declaration'->>'neighbor' || ', ' || neighbor FROM jl_releases WHERE target = 'redecl_out'::regclass" 2>&1 || true)
+ledger=$(q -c "SELECT string_agg(event, ' ' ORDER BY id) FROM jl_ledger WHERE dataset = 'public.redecl_src'" 2>&1 || true)
+if grep -q '^redecl_out$' "$tmp/redecl.b" && [ "$as_released" = "row, row" ] && \
+   [ "$ledger" = "declare declare charge" ] && awk -v w="$waited" 'BEGIN { exit !(w >= 0.5) }'; then
+  echo "ok   a re-declaration the release waited for (${waited}s): released as declared for rows ($as_released), charged after the re-declaration ($ledger)"
+else
+  echo "FAIL a re-declaration the release waited for (${waited}s): released as '$as_released', ledger '$ledger'; the release said: $(cat "$tmp/redecl.b")"
   fail=1
 fi
 
