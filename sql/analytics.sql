@@ -168,8 +168,11 @@ CREATE TABLE an_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0]::float8[] AS x
   FROM generate_series(1, 40) i;
 ALTER TABLE an_src ADD PRIMARY KEY (pid);
-SELECT jl_release_table('an_src', 'pid', '{x}', 'an_priv', 4, 1.0,
-                        key => 'pinned', clip_lo => 0, clip_hi => 1) > 0 AS released;
+-- declared with its three elements in [0, 1] (weight 1 = hi - lo: the
+-- encoding is x itself), released through the pipeline
+SELECT d FROM jl_protect('an_src', 'pid', ARRAY[jl_vector('x', 3, 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 1);
+SELECT released FROM jl_release('an_src', 'an_priv', 1.0, jl_sketch(k => 4), key => 'pinned');
 SELECT bool_and(jl_recover_inner(p.sketch, q.sketch, 'an_priv'::regclass)
                 = jl_recover_inner(p.sketch, q.sketch, r.noise_variance)) AS inner_as_by_hand,
        bool_and(jl_recover_inner_stddev(p.sketch, q.sketch, 'an_priv'::regclass)
