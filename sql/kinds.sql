@@ -101,15 +101,20 @@ CREATE TABLE kr_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, 2.0]::float8[] AS x
   FROM generate_series(1, 300) i;
 ALTER TABLE kr_src ADD PRIMARY KEY (pid);
-SELECT jl_release_table('kr_src', 'pid', '{x}', 'kr_sparse', 4, 1.0, key => 'pinned',
-                        clip_lo => 0, clip_hi => 2, kind => 'sparse') > 0 AS released;
-SELECT jl_release_table('kr_src', 'pid', '{x}', 'kr_rad', 4, 1.0, key => 'pinned',
-                        clip_lo => 0, clip_hi => 2, kind => 'rademacher') > 0 AS released;
+-- declared once: x's four elements in [0, 2] with weight 2 = hi - lo (the
+-- encoding is x - 0, x itself), attribute neighbours: one element moves by
+-- at most 2, so the calibration is jl_release_info's for element bound 2
+SELECT d FROM jl_protect('kr_src', 'pid', ARRAY[jl_vector('x', 4, 0, 2, 2)],
+                         neighbor => 'attribute', epsilon_cap => 2);
+SELECT released FROM jl_release('kr_src', 'kr_sparse', 1.0, jl_sketch(k => 4, kind => 'sparse'), key => 'pinned');
+SELECT released FROM jl_release('kr_src', 'kr_rad', 1.0, jl_sketch(k => 4, kind => 'rademacher'), key => 'pinned');
 SELECT target, projection, info->>'projection' AS name, info->>'density' AS density, info->>'kind' AS kind,
        noise_variance = (jl_release_info(4, 4, 1.0, 'element', 2, key => 'pinned', kind => projection)->>'noise_variance')::float8 AS variance_as_info
   FROM jl_releases WHERE target IN ('kr_sparse'::regclass, 'kr_rad'::regclass) ORDER BY id;
 SELECT count(*) AS rows, bool_and(array_length(sketch, 1) = 4) AS k4 FROM kr_sparse;
-SELECT error($$SELECT jl_release_table('kr_src', 'pid', '{x}', 'kr_bad', 4, 1.0, key => 'pinned', kind => 'orthogonal')$$);
+-- an unknown kind: jl_kind's own input error (nothing charged: 2 of 2 spent)
+SELECT error($$SELECT jl_release('kr_src', 'kr_bad', 1.0, jl_sketch(k => 4, kind => 'orthogonal'), key => 'pinned')$$);
+SELECT epsilon_spent FROM jldp_dataset WHERE source = 'kr_src'::regclass;
 DROP TABLE kr_src, kr_sparse, kr_rad;
 
 -- aggregates: a sparse kind equals jl_project of the dense vector
@@ -133,23 +138,34 @@ SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', 'sparse') FROM ka_f
 SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', 'dense') FROM ka_facts$$);
 -- the kind must not change within a group
 SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', CASE WHEN attr < 5 THEN 'rademacher' ELSE 'achlioptas' END) FROM ka_facts$$);
--- release: 'sparse' resolves with d, as jl_private_release
-SELECT jl_dataset_declare('kinds_data', 10);
-BEGIN;
-SELECT jl_budget_reserve('kinds_data', 1.0) > 0 AS reserved;
-SELECT row_id, array_length(z, 1) AS k,
-       (SELECT bool_and(v / (jl_release_info(16, 8, 1.0, key => 'pinned', kind => 'sparse')->>'grid')::float8
-                        = round(v / (jl_release_info(16, 8, 1.0, key => 'pinned', kind => 'sparse')->>'grid')::float8))
-          FROM unnest(z) v) AS on_grid
-  FROM (SELECT row_id, jl_private_release_agg(attr, val, 16, 8, 1.0, 'kinds_data', 'element', 1, 'exact', NULL, 'pinned', 'sparse') AS z
-          FROM ka_facts GROUP BY row_id) s ORDER BY row_id;
+-- release of long-format rows (jl_long, one sketch per row_id): 'sparse'
+-- resolves with the declared d, as jl_private_release.  The values lie in
+-- [-1.25, 1.25]; weight 2.5 = hi - lo keeps their scale, so one attribute
+-- moves by at most 2.5 and the calibration is jl_release_info's for
+-- element bound 2.5 at d = 16 (density 1/sqrt(16) = 0.25)
+ALTER TABLE ka_facts ADD PRIMARY KEY (row_id, attr);
+SELECT d FROM jl_protect('ka_facts', 'row_id', ARRAY[jl_long('attr', 'val', 16, -1.25, 1.25, 2.5)],
+                         neighbor => 'attribute', epsilon_cap => 10);
+SELECT released FROM jl_release('ka_facts', 'ka_sparse', 1.0, jl_sketch(k => 8, kind => 'sparse'), key => 'pinned');
+SELECT projection, info->>'kind' AS kind_word,
+       noise_variance = (jl_release_info(16, 8, 1.0, 'element', 2.5, key => 'pinned', kind => 'sparse')->>'noise_variance')::float8 AS variance_as_info,
+       grid = (jl_release_info(16, 8, 1.0, 'element', 2.5, key => 'pinned', kind => 'sparse')->>'grid')::float8 AS grid_as_info
+  FROM jl_releases WHERE target = 'ka_sparse'::regclass;
+SELECT s.id AS row_id, array_length(sketch, 1) AS k,
+       (SELECT bool_and(v / r.grid = round(v / r.grid)) FROM unnest(sketch) v) AS on_grid
+  FROM ka_sparse s, jl_releases r WHERE r.target = 'ka_sparse'::regclass ORDER BY s.id;
 -- large d: P is never materialized, its rows are generated on demand
-SELECT jl_budget_reserve('kinds_data', 1.0) > 0 AS reserved;
-SELECT row_id, array_length(z, 1) AS k
-  FROM (SELECT row_id, jl_private_release_agg(attr * 60000, val, 1000000, 8, 1.0, 'kinds_data', 'element', 1, 'exact', NULL, 'pinned', 'sparse') AS z
-          FROM ka_facts GROUP BY row_id) s ORDER BY row_id;
-COMMIT;
-SELECT error($$SELECT jl_private_release_agg(attr, val, 16, 8, 1.0, 'kinds_data', 'element', 1, 'exact', NULL, 'pinned', 'sparse(3)') FROM ka_facts$$);
+-- (attributes 60000 to 960000 of d = 1000000; the density is
+-- jl_release_info's for that d)
+CREATE TABLE ka_wide AS SELECT row_id, attr * 60000 AS attr, val FROM ka_facts;
+ALTER TABLE ka_wide ADD PRIMARY KEY (row_id, attr);
+SELECT d FROM jl_protect('ka_wide', 'row_id', ARRAY[jl_long('attr', 'val', 1000000, -1.25, 1.25, 2.5)],
+                         neighbor => 'attribute', epsilon_cap => 10);
+SELECT released FROM jl_release('ka_wide', 'ka_wide_sparse', 1.0, jl_sketch(k => 8, kind => 'sparse'), key => 'pinned');
+SELECT info->>'kind' = jl_release_info(1000000, 8, 1.0, key => 'pinned', kind => 'sparse')->>'kind' AS kind_as_info
+  FROM jl_releases WHERE target = 'ka_wide_sparse'::regclass;
+SELECT id AS row_id, array_length(sketch, 1) AS k FROM ka_wide_sparse ORDER BY id;
+DROP TABLE ka_sparse, ka_wide, ka_wide_sparse;
 
 -- combine refuses partial states of different kinds
 CREATE TABLE ka_parted (part int, attr int, val float8, kind text) PARTITION BY LIST (part);
