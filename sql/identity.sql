@@ -52,37 +52,51 @@ SELECT error($$SELECT jl_suggest_k(10, 100, 1.0, 5.0, key => 'pinned', kind => '
 -- its detail and hint
 SELECT jl_release_info(10, 4, 1.0, key => 'pinned', kind => 'identity');
 
--- jl_release_table: clipping, budget and registry
+-- jl_release (jl_sketch(kind => 'identity')) of a protected table:
+-- clamping, budget and registry
 CREATE TABLE id_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, 2.0]::float8[] AS x,
          (i % 11)::float8 AS a, (i % 13)::int AS b
   FROM generate_series(1, 500) i;
 ALTER TABLE id_src ADD PRIMARY KEY (pid);
-SELECT jl_dataset_declare('id_data', 2e9, source => 'id_src') IS NOT NULL AS declared;
-SELECT jl_release_table('id_src', 'pid', '{x}', 'id_elem', 4, 1e9, key => 'pinned',
-                        dataset => 'id_data', clip_lo => 0, clip_hi => 1, kind => 'identity') > 0 AS released;
--- clipped to [0, 1] (the constant 2.0 becomes 1), otherwise x itself
+-- x's four elements in [0, 1] (weight 1 = hi - lo: the encoding is x
+-- clamped), attribute neighbours: one element moves by at most 1
+SELECT d FROM jl_protect('id_src', 'pid', ARRAY[jl_vector('x', 4, 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 2e9);
+SELECT released FROM jl_release('id_src', 'id_elem', 1e9, jl_sketch(kind => 'identity'), key => 'pinned');
+-- clamped to [0, 1] (the constant 2.0 becomes 1), otherwise x itself
 SELECT count(*) AS rows,
        bool_and((SELECT array_agg(round(v::numeric, 6)) FROM unnest(e.sketch) v)
                 = (SELECT array_agg(round(least(greatest(v, 0), 1)::numeric, 6)) FROM unnest(s.x) v)) AS clipped_x
   FROM id_elem e JOIN id_src s ON s.pid = e.id;
+-- the calibration is jl_release_info's for element bound 1, field for
+-- field, except the sensitivities, which the pipeline computes over the
+-- declared attributes and rounds up by a few ulps more (so epsilon
+-- effective differs in the same digits): equal within 1e-12
 SELECT d, k, projection, neighbor, bound, clipping, info->>'mechanism' AS mechanism, info->>'kind' AS kind_word,
-       info - 'rows' = jl_release_info(4, 4, 1e9, 'element', 1, key => 'pinned', kind => 'identity') AS info_as_release_info
+       (SELECT array_agg(e.key ORDER BY e.key) FROM jsonb_each(jl_release_info(4, 4, 1e9, 'element', 1, key => 'pinned', kind => 'identity')) e
+         WHERE e.value IS DISTINCT FROM info->e.key) AS differ_from_info,
+       (SELECT bool_and(abs((info->>f)::float8 / (jl_release_info(4, 4, 1e9, 'element', 1, key => 'pinned', kind => 'identity')->>f)::float8 - 1) < 1e-12)
+          FROM unnest(ARRAY['sensitivity', 'projection_sensitivity', 'epsilon_effective']) f) AS within_1e_12
   FROM jl_releases WHERE target = 'id_elem'::regclass;
--- numeric columns, row neighbours (clip_norm 2, bound 4): every sketch on the grid
-SELECT jl_release_table('id_src', 'pid', '{a,b}', 'id_row', 2, 1.0, 'row', key => 'pinned',
-                        dataset => 'id_data', clip_norm => 2, kind => 'identity') > 0 AS released;
+-- numeric columns, row neighbours: a in [0, 10], b in [0, 12] with
+-- weights 10 and 12 (their own scale), encoded rows scaled to norm 2, so
+-- bound min(2 x 2, sqrt(10^2 + 12^2)) = 4; every sketch on the grid.  A
+-- table of its own: rows cannot be declared where attribute neighbours spent
+CREATE TABLE id_src_rows AS SELECT * FROM id_src;
+ALTER TABLE id_src_rows ADD PRIMARY KEY (pid);
+SELECT d FROM jl_protect('id_src_rows', 'pid', ARRAY[jl_numeric('a', 0, 10, 10), jl_numeric('b', 0, 12, 12)],
+                         neighbor => 'row', row_clip => 2, epsilon_cap => 2);
+SELECT released FROM jl_release('id_src_rows', 'id_row', 1.0, jl_sketch(kind => 'identity'), key => 'pinned');
 SELECT d, k, projection, bound, clipping,
        (SELECT bool_and(v / r.grid = round(v / r.grid)) FROM id_row, unnest(sketch) v) AS on_grid
   FROM jl_releases r WHERE target = 'id_row'::regclass;
--- k <> d: refused before anything is charged (named columns), or at the
--- first row (an array column), after the charge, which stands
-SELECT epsilon_spent FROM jl_budgets WHERE name = 'id_data';
-SELECT error($$SELECT jl_release_table('id_src', 'pid', '{a,b}', 'id_bad', 3, 0.1, key => 'pinned',
-                                        dataset => 'id_data', kind => 'identity')$$);
-SELECT error($$SELECT jl_release_table('id_src', 'pid', '{x}', 'id_bad', 3, 0.1, key => 'pinned',
-                                        dataset => 'id_data', clip_lo => 0, clip_hi => 1, kind => 'identity')$$);
-SELECT epsilon_spent FROM jl_budgets WHERE name = 'id_data';
+-- k <> d: refused before anything is charged, d being the declaration's
+-- (0.3 learnt an array column's d at the first row, after the charge)
+SELECT epsilon_spent FROM jl_protected WHERE relation IN ('id_src'::regclass, 'id_src_rows'::regclass) ORDER BY dataset;
+SELECT error($$SELECT jl_release('id_src_rows', 'id_bad', 0.1, jl_sketch(k => 3, kind => 'identity'), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('id_src', 'id_bad', 0.1, jl_sketch(k => 3, kind => 'identity'), key => 'pinned')$$);
+SELECT epsilon_spent FROM jl_protected WHERE relation IN ('id_src'::regclass, 'id_src_rows'::regclass) ORDER BY dataset;
 
 -- recovery by release: the identity form (no variance over P), here with
 -- tiny noise, so the over-P term 2 r^4/k would dominate
@@ -114,29 +128,32 @@ SELECT error($$SELECT jl_recover_dist_stddev('{1}', '{2}', 0.5, 'laplace', 'iden
 SELECT (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project_agg(a, v, 5, 'pinned', 'identity')) v) AS project_agg
   FROM (VALUES (4, 1.5::float8), (2, -2.0), (4, 0.25)) t(a, v);
 SELECT error($$SELECT jl_project_agg(a, v, 3, 'pinned', 'identity') FROM (VALUES (4, 1.0::float8)) t(a, v)$$);
-SELECT jl_dataset_declare('id_agg', 2e9) IS NOT NULL AS declared;
-BEGIN;
-SELECT jl_budget_reserve('id_agg', 1e9) > 0 AS reserved;
--- the aggregate of a group is the dense release of its vector: x plus
--- negligible noise, length d, on the grid
-SELECT row_id, array_length(z, 1) AS len,
-       (SELECT array_agg(round(v::numeric, 6)) FROM unnest(z) v) AS z_rounded,
-       (SELECT bool_and(v / g = round(v / g)) FROM unnest(z) v) AS on_grid
-  FROM (SELECT row_id, jl_private_release_agg(attr, val, 6, 6, 1e9, 'id_agg', 'element', 1, 'exact', NULL,
-                                              'pinned', 'identity') AS z
-          FROM (VALUES (1, 2, 0.5::float8), (1, 6, -1.0), (2, 1, 3.0), (2, 1, 0.25)) f(row_id, attr, val)
-         GROUP BY row_id) s,
-       (SELECT (jl_release_info(6, 6, 1e9, key => 'pinned', kind => 'identity')->>'grid')::float8 AS g) i
- ORDER BY row_id;
-COMMIT;
--- d = k = 2000: past the aggregate's dense limit, the statistics of P = I
--- are not streamed but known in closed form; still x itself
-BEGIN;
-SELECT jl_budget_reserve('id_agg', 1e9) > 0 AS reserved;
-SELECT array_length(z, 1) AS len, round(z[7]::numeric, 6) AS z7, round(z[1999]::numeric, 6) AS z1999,
-       (SELECT max(abs(v)) FROM unnest(z) WITH ORDINALITY u(v, i) WHERE i NOT IN (7, 1999)) < 1e-6 AS others_zero
-  FROM (SELECT jl_private_release_agg(attr, val, 2000, 2000, 1e9, 'id_agg', 'element', 1, 'exact', NULL,
-                                      'pinned', 'identity') AS z
-          FROM (VALUES (1999, -4.5::float8), (7, 2.0)) f(attr, val)) s;
-COMMIT;
-SELECT error($$SELECT jl_private_release_agg(1, 1.0, 6, 4, 1.0, 'id_agg', 'element', 1, 'exact', NULL, 'pinned', 'identity')$$);
+-- long format (jl_long, one sketch per row_id): a unit's sketch is its
+-- encoded vector plus negligible noise, length d, on the grid.  Values in
+-- [-1, 3], weight 4 = hi - lo: the encoding is val + 1; attributes a unit
+-- has no row for read as 0 (docs/design-1.0.md, jl_long)
+CREATE TABLE id_long (row_id int, attr int, val float8, PRIMARY KEY (row_id, attr));
+INSERT INTO id_long VALUES (1, 2, 0.5), (1, 6, -1.0), (2, 1, 3.0), (2, 4, 0.25);
+SELECT d FROM jl_protect('id_long', 'row_id', ARRAY[jl_long('attr', 'val', 6, -1, 3, 4)],
+                         neighbor => 'attribute', epsilon_cap => 2e9);
+SELECT released FROM jl_release('id_long', 'id_long_rel', 1e9, jl_sketch(kind => 'identity'), key => 'pinned');
+-- expected: row 1 {0, 1.5, 0, 0, 0, 0}, row 2 {4, 0, 0, 1.25, 0, 0}
+SELECT s.id AS row_id, array_length(sketch, 1) AS len,
+       (SELECT array_agg(round(v::numeric, 6)) FROM unnest(sketch) v) AS z_rounded,
+       (SELECT bool_and(v / r.grid = round(v / r.grid)) FROM unnest(sketch) v) AS on_grid,
+       r.grid = (jl_release_info(6, 6, 1e9, 'element', 4, key => 'pinned', kind => 'identity')->>'grid')::float8 AS grid_as_info
+  FROM id_long_rel s, jl_releases r WHERE r.target = 'id_long_rel'::regclass
+ ORDER BY s.id;
+-- d = k = 2000: past the dense limit, the statistics of P = I are not
+-- streamed but known in closed form; still the encoding itself.  Values
+-- in [-5, 5], weight 10: expected z7 = 2 + 5 = 7, z1999 = -4.5 + 5 = 0.5
+CREATE TABLE id_wide (row_id int, attr int, val float8, PRIMARY KEY (row_id, attr));
+INSERT INTO id_wide VALUES (1, 1999, -4.5), (1, 7, 2.0);
+SELECT d FROM jl_protect('id_wide', 'row_id', ARRAY[jl_long('attr', 'val', 2000, -5, 5, 10)],
+                         neighbor => 'attribute', epsilon_cap => 2e9);
+SELECT released FROM jl_release('id_wide', 'id_wide_rel', 1e9, jl_sketch(kind => 'identity'), key => 'pinned');
+SELECT array_length(sketch, 1) AS len, round(sketch[7]::numeric, 6) AS z7, round(sketch[1999]::numeric, 6) AS z1999,
+       (SELECT max(abs(v)) FROM unnest(sketch) WITH ORDINALITY u(v, i) WHERE i NOT IN (7, 1999)) < 1e-6 AS others_zero
+  FROM id_wide_rel;
+SELECT error($$SELECT jl_release('id_long', 'id_bad', 1.0, jl_sketch(k => 4, kind => 'identity'), key => 'pinned')$$);
+DROP TABLE id_long, id_long_rel, id_wide, id_wide_rel;
