@@ -87,22 +87,37 @@ CREATE TABLE g_src AS
   SELECT i AS pid, ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0]::float8[] AS x
   FROM generate_series(1, 500) i;
 ALTER TABLE g_src ADD PRIMARY KEY (pid);
-SELECT jl_dataset_declare('g_data', 2.0, 1e-5, source => 'g_src');
-SELECT error($$SELECT jl_release_table('g_src', 'pid', '{x}', 'g_bad', 4, 1.0, key => 'pinned', dataset => 'g_data', noise => 'gaussian')$$);
-SELECT jl_release_table('g_src', 'pid', '{x}', 'g_rel', 4, 1.0, delta => 4e-6, key => 'pinned',
-                        dataset => 'g_data', clip_lo => 0, clip_hi => 1, noise => 'gaussian') > 0 AS released;
+-- declared with x's three elements in [0, 1] (weight 1 = hi - lo: the
+-- encoding is x clamped), attribute neighbours: one element moves by at
+-- most 1, so the calibration is jl_release_info's for element bound 1
+SELECT * FROM jl_protect('g_src', 'pid', ARRAY[jl_vector('x', 3, 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 2.0, delta_cap => 1e-5);
+-- Gaussian noise without delta: refused by the mechanism's constructor
+SELECT error($$SELECT jl_release('g_src', 'g_bad', 1.0, jl_sketch(k => 4, noise => 'gaussian'), key => 'pinned')$$);
+SELECT released, epsilon_charged, delta_charged
+  FROM jl_release('g_src', 'g_rel', 1.0, jl_sketch(k => 4, noise => 'gaussian', delta => 4e-6), key => 'pinned');
 SELECT info->>'noise' AS noise, calibration, epsilon, delta, (info->>'delta_holding')::float8 <= delta AS holds,
        noise_variance = (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>'noise_variance')::float8 AS variance_as_info,
        grid = (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>'grid')::float8 AS grid_as_info
   FROM jl_releases WHERE target = 'g_rel'::regclass;
-SELECT info - 'rows' = jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian') AS info_as_release_info
+-- field for field jl_release_info's, but for the sensitivities, which the
+-- pipeline computes over the declared attributes and rounds up by a few
+-- ulps more, and what follows from them before the grid (rho, the analytic
+-- sigma, the epsilon that holds): every number within 1e-12 (sigma, the
+-- grid and the noise variance equal, as above)
+SELECT (SELECT array_agg(e.key ORDER BY e.key) FROM jsonb_each(jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')) e
+         WHERE e.value IS DISTINCT FROM info->e.key) AS differ_from_info,
+       (SELECT bool_and(abs((info->>f)::float8 / (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>f)::float8 - 1) < 1e-12)
+          FROM jsonb_object_keys(info) f
+         WHERE jsonb_typeof(info->f) = 'number' AND f IN (SELECT jsonb_object_keys(jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')))) AS numbers_within_1e_12
   FROM jl_releases WHERE target = 'g_rel'::regclass;
-SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_data';
-SELECT event, epsilon, delta FROM jl_ledger WHERE dataset = 'g_data' ORDER BY id;
+SELECT epsilon_spent, delta_spent FROM jl_protected WHERE relation = 'g_src'::regclass;
+SELECT event, epsilon, delta FROM jl_ledger WHERE dataset = 'public.g_src' ORDER BY id;
 SELECT count(*) AS rows, bool_and(v / r.grid = round(v / r.grid)) AS on_grid
   FROM g_rel, unnest(sketch) v, jl_releases r WHERE r.target = 'g_rel'::regclass;
 -- the delta cap refuses a second release: 4e-6 + 7e-6 > 1e-5
-SELECT error($$SELECT jl_release_table('g_src', 'pid', '{x}', 'g_rel2', 4, 0.5, delta => 7e-6, key => 'pinned', dataset => 'g_data', clip_lo => 0, clip_hi => 1, noise => 'gaussian')$$);
+SELECT error($$SELECT jl_release('g_src', 'g_rel2', 0.5, jl_sketch(k => 4, noise => 'gaussian', delta => 7e-6), key => 'pinned')$$);
+SELECT epsilon_spent, delta_spent FROM jl_protected WHERE relation = 'g_src'::regclass;
 -- recovery by release uses the Gaussian formula, as the registry says
 SELECT bool_and(jl_recover_dist_stddev(p.sketch, q.sketch, 'g_rel'::regclass) =
                 jl_recover_dist_stddev(p.sketch, q.sketch, r.noise_variance, 'gaussian')) AS gaussian_by_release,
@@ -110,28 +125,29 @@ SELECT bool_and(jl_recover_dist_stddev(p.sketch, q.sketch, 'g_rel'::regclass) =
                jl_recover_dist_stddev(p.sketch, q.sketch, r.noise_variance)) AS not_laplace
   FROM g_rel p JOIN g_rel q ON q.id = p.id + 1, jl_releases r WHERE r.target = 'g_rel'::regclass AND p.id < 20;
 
--- the aggregate with Gaussian noise: reserve (epsilon, delta), mixed noise refused
+-- long-format rows with Gaussian noise and a Gaussian P (jl_long, one
+-- sketch per row_id): charged (epsilon, delta), on the grid of
+-- jl_release_info's calibration for d = 3, element bound 1 (the values
+-- lie in [0, 0.8]: declared in [0, 1], weight 1, the encoding is val)
 CREATE TABLE g_long AS
   SELECT r AS row_id, a AS attr, ((r * a) % 5) / 5.0 AS val
   FROM generate_series(1, 20) r, generate_series(1, 3) a;
+ALTER TABLE g_long ADD PRIMARY KEY (row_id, attr);
+SELECT d FROM jl_protect('g_long', 'row_id', ARRAY[jl_long('attr', 'val', 3, 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 5.0, delta_cap => 1e-4);
+SELECT released, epsilon_charged, delta_charged
+  FROM jl_release('g_long', 'g_long_rel', 1.0, jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), key => 'pinned');
+SELECT count(DISTINCT s.id) AS groups, min(array_length(sketch, 1)) AS k,
+       bool_and(v / r.grid = round(v / r.grid)) AS on_grid,
+       min(r.grid) = (jl_release_info(3, 4, 1.0, 'element', 1, delta => 1e-5, key => 'pinned', kind => 'gaussian', noise => 'gaussian')->>'grid')::float8 AS grid_as_info,
+       min(r.noise_variance) = (jl_release_info(3, 4, 1.0, 'element', 1, delta => 1e-5, key => 'pinned', kind => 'gaussian', noise => 'gaussian')->>'noise_variance')::float8 AS variance_as_info
+  FROM g_long_rel s, unnest(sketch) v, jl_releases r WHERE r.target = 'g_long_rel'::regclass;
+SELECT epsilon_spent, delta_spent FROM jl_protected WHERE relation = 'g_long'::regclass;
+
+-- kept on the 0.3 aggregate (a reservation pays for it): no form of
+-- jl_private_release_agg without a reservation exists yet, and these test
+-- the aggregate itself, which no pipeline release runs
 SELECT jl_dataset_declare('g_agg', 5.0, 1e-4);
-BEGIN;
-SELECT jl_budget_reserve('g_agg', 1.0, 1e-5) > 0 AS reserved;
-SELECT count(DISTINCT row_id) AS groups, min(array_length(z, 1)) AS k,
-       bool_and(v / (jl_release_info(3, 4, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'grid')::float8 =
-                round(v / (jl_release_info(3, 4, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'grid')::float8)) AS on_dense_grid
-  FROM (SELECT row_id, jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian') z
-        FROM g_long GROUP BY row_id) s, unnest(z) v;
-COMMIT;
-SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
--- a Laplace reservation (delta 0) does not cover a Gaussian release (and
--- stays charged after the ROLLBACK)
-BEGIN;
-SELECT jl_budget_reserve('g_agg', 1.0) > 0 AS reserved;
-SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);
-ROLLBACK;
-SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, NULL, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);
-SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, 'exact', 1e-5, 'pinned', 'gaussian', 'gaussian') FROM g_long GROUP BY row_id$$);
 -- one group whose rows ask for different noise
 SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian',
                                             CASE WHEN attr = 1 THEN 'gaussian' ELSE 'laplace' END) FROM g_long GROUP BY row_id$$);
@@ -167,11 +183,13 @@ ROLLBACK;
 
 -- the budget charges what the release is calibrated to: 0.1 + 0.2 is
 -- 0.30000000000000004 and 1e-5 + 2e-5 is 3.0000000000000004e-05, neither fits
--- a cap of 0.3 or 3e-5 (charging them rounded to 15 digits would)
-SELECT jl_dataset_declare('g_round', 0.3, 3e-5);
-SELECT error($$SELECT jl_budget_reserve('g_round', 0.1::float8 + 0.2::float8, 1e-5)$$);
-SELECT error($$SELECT jl_budget_reserve('g_round', 0.1, 1e-5::float8 + 2e-5::float8)$$);
-SELECT jl_budget_reserve('g_round', 0.3, 3e-5) > 0 AS exact_cap_fits;
-SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_round';
+-- a cap of 0.3 or 3e-5 (charging them rounded to 15 digits would); booked
+-- on a protected table with those caps (jl_budget_book)
+CREATE TABLE g_round (id int PRIMARY KEY, a float8);
+SELECT d FROM jl_protect('g_round', 'id', ARRAY[jl_numeric('a', 0, 1)], epsilon_cap => 0.3, delta_cap => 3e-5);
+SELECT error($$SELECT jl_budget_book('g_round', 0.1::float8 + 0.2::float8, 1e-5)$$);
+SELECT error($$SELECT jl_budget_book('g_round', 0.1, 1e-5::float8 + 2e-5::float8)$$);
+SELECT jl_budget_book('g_round', 0.3, 3e-5) > 0 AS exact_cap_fits;
+SELECT epsilon_spent, delta_spent FROM jl_protected WHERE relation = 'g_round'::regclass;
 
-DROP TABLE g_src, g_rel, g_long, g_par;
+DROP TABLE g_src, g_rel, g_long, g_long_rel, g_par, g_round;
