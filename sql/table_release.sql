@@ -5,9 +5,14 @@ CREATE TABLE tr_src AS
   FROM generate_series(1, 3000) i;
 ALTER TABLE tr_src ADD PRIMARY KEY (pid);
 
--- a float8[] column, elements clamped to [0, 1] (bound 1)
-SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_elem', 4, 1.0,
-                        key => 'pinned', clip_lo => 0, clip_hi => 1) > 0 AS released;
+-- a float8[] column declared as four elements clamped to [0, 1] (weight
+-- 1 = hi - lo: the encoding is x clamped), attribute neighbours: one
+-- element moves by at most 1, the calibration jl_release_info's for
+-- element bound 1
+SELECT * FROM jl_protect('tr_src', 'pid', ARRAY[jl_vector('x', 4, 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 10);
+SELECT released, epsilon_charged, delta_charged
+  FROM jl_release('tr_src', 'tr_elem', 1.0, jl_sketch(k => 4), key => 'pinned');
 SELECT count(*) AS rows, count(DISTINCT id) AS ids, min(array_length(sketch, 1)) AS k
   FROM tr_elem;
 -- the registry: what the release used and guarantees
@@ -17,17 +22,31 @@ SELECT target, source, id_column, vector, d, k, projection, neighbor, bound, cli
        grid = (jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')->>'grid')::float8 AS grid_as_info,
        released_by = current_user AS by_me
   FROM jl_releases WHERE target = 'tr_elem'::regclass;
--- its info is jl_release_info's, field for field, and the rows read
-SELECT info - 'rows' = jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned') AS info_as_release_info,
+-- its info is jl_release_info's, field for field, but for the
+-- sensitivities, which the pipeline computes over the declared attributes
+-- and rounds up by a few ulps more (and the epsilon that holds, computed
+-- from them): within 1e-12; besides, the rows read and the declaration
+SELECT (SELECT array_agg(e.key ORDER BY e.key) FROM jsonb_each(jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')) e
+         WHERE e.value IS DISTINCT FROM info->e.key) AS differ_from_info,
+       (SELECT bool_and(abs((info->>f)::float8 / (jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')->>f)::float8 - 1) < 1e-12)
+          FROM unnest(ARRAY['sensitivity', 'projection_sensitivity', 'epsilon_effective']) f) AS within_1e_12,
+       (SELECT array_agg(f ORDER BY f) FROM jsonb_object_keys(info - ARRAY(SELECT jsonb_object_keys(jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')))) f) AS added,
        info->>'mechanism' AS mechanism, info->'rows' AS rows
   FROM jl_releases WHERE target = 'tr_elem'::regclass;
 -- every sketch on the release's grid
 SELECT bool_and(v / r.grid = round(v / r.grid)) AS on_grid
   FROM tr_elem, unnest(sketch) v, jl_releases r WHERE r.target = 'tr_elem'::regclass;
 
--- numeric columns as the vector, rows scaled to norm <= 2 (bound 4)
-SELECT jl_release_table('tr_src', 'pid', '{a,b}', 'tr_row', 3, 0.5, 'row',
-                        key => 'pinned', clip_norm => 2) > 0 AS released;
+-- numeric columns, row neighbours: a in [0, 10] and b in [0, 12] with
+-- weights 10 and 12 (their own scale), encoded rows scaled to norm <= 2,
+-- so two rows are min(2 x 2, sqrt(10^2 + 12^2)) = 4 apart at most (bound
+-- 4).  A copy of tr_src: rows cannot be declared on a ledger spent for
+-- attributes
+CREATE TABLE tr_src_rows AS SELECT * FROM tr_src;
+ALTER TABLE tr_src_rows ADD PRIMARY KEY (pid);
+SELECT d FROM jl_protect('tr_src_rows', 'pid', ARRAY[jl_numeric('a', 0, 10, 10), jl_numeric('b', 0, 12, 12)],
+                         neighbor => 'row', row_clip => 2, epsilon_cap => 1);
+SELECT released FROM jl_release('tr_src_rows', 'tr_row', 0.5, jl_sketch(k => 3), key => 'pinned');
 SELECT d, k, neighbor, bound, clipping FROM jl_releases WHERE target = 'tr_row'::regclass;
 
 -- recovery by release reads the noise variance from the registry
@@ -40,77 +59,80 @@ SELECT bool_and(jl_recover_dist(p.sketch, q.sketch, 'tr_elem'::regclass) =
 SELECT error($$SELECT jl_recover_dist('{1,2,3,4}', '{1,2,3,4}', 'tr_src'::regclass)$$);
 SELECT error($$SELECT jl_recover_dist('{1,2,3}', '{1,2,3}', 'tr_elem'::regclass)$$);
 
--- the default dataset of a source is tracked without a cap
+-- the source's dataset is its declaration's, with the declared cap
 SELECT name, epsilon_cap, epsilon_spent, source FROM jl_budgets WHERE name = 'public.tr_src';
 
--- a declared dataset with a cap: releases are charged until it is reached
+-- a protected table with a cap: releases are charged until it is reached
 CREATE TABLE tr_capped AS SELECT * FROM tr_src;
 ALTER TABLE tr_capped ADD PRIMARY KEY (pid);
-SELECT jl_dataset_declare('tr_data', 1.0, source => 'tr_capped');
-SELECT jl_release_table('tr_capped', 'pid', '{x}', 'tr_a', 4, 0.6, key => 'pinned', dataset => 'tr_data') > 0 AS first;
-SELECT error($$SELECT jl_release_table('tr_capped', 'pid', '{x}', 'tr_b', 4, 0.6, key => 'pinned', dataset => 'tr_data')$$);
+SELECT * FROM jl_protect('tr_capped', 'pid', ARRAY[jl_vector('x', 4, 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 1.0);
+SELECT released FROM jl_release('tr_capped', 'tr_a', 0.6, jl_sketch(k => 4), key => 'pinned');
+SELECT error($$SELECT jl_release('tr_capped', 'tr_b', 0.6, jl_sketch(k => 4), key => 'pinned')$$);
 -- refused before any output: no table, no registry row, nothing charged
 SELECT to_regclass('tr_b') IS NULL AS no_target,
-       (SELECT count(*) FROM jl_releases WHERE dataset = 'tr_data') AS registry_rows,
-       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'tr_data') AS spent;
-SELECT jl_release_table('tr_capped', 'pid', '{x}', 'tr_b', 4, 0.4, key => 'pinned', dataset => 'tr_data') > 0 AS exactly_to_the_cap;
-SELECT epsilon_spent, epsilon_remaining FROM jl_budgets WHERE name = 'tr_data';
+       (SELECT count(*) FROM jl_releases WHERE dataset = 'public.tr_capped') AS registry_rows,
+       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.tr_capped') AS spent;
+SELECT released FROM jl_release('tr_capped', 'tr_b', 0.4, jl_sketch(k => 4), key => 'pinned');
+SELECT epsilon_spent, epsilon_remaining FROM jl_budgets WHERE name = 'public.tr_capped';
 -- the curator raises the cap; every change is in the ledger
-SELECT jl_dataset_set_cap('tr_data', 2.0);
-SELECT jl_dataset_reset('tr_data');
-SELECT event, epsilon, delta, epsilon_spent, what FROM jl_ledger WHERE dataset = 'tr_data' ORDER BY id;
+SELECT jl_dataset_set_cap('public.tr_capped', 2.0);
+SELECT jl_dataset_reset('public.tr_capped');
+SELECT event, epsilon, delta, epsilon_spent, what FROM jl_ledger WHERE dataset = 'public.tr_capped' ORDER BY id;
 
--- a dataset declared for the source is charged when none is named, so
--- leaving the dataset out cannot escape its cap
+-- a dataset declared for the source before it was protected is the one
+-- its declaration charges, so protecting it cannot escape that cap
 CREATE TABLE tr_src2 AS SELECT * FROM tr_src;
 ALTER TABLE tr_src2 ADD PRIMARY KEY (pid);
 SELECT jl_dataset_declare('tr_bound', 0.5, source => 'tr_src2');
-SELECT jl_release_table('tr_src2', 'pid', '{x}', 'tr_e', 4, 0.5, key => 'pinned') > 0 AS charged_to_declared;
-SELECT error($$SELECT jl_release_table('tr_src2', 'pid', '{x}', 'tr_f', 4, 0.5, key => 'pinned')$$);
+SELECT * FROM jl_protect('tr_src2', 'pid', ARRAY[jl_vector('x', 4, 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 0.5);
+SELECT released FROM jl_release('tr_src2', 'tr_e', 0.5, jl_sketch(k => 4), key => 'pinned');
+SELECT error($$SELECT jl_release('tr_src2', 'tr_f', 0.5, jl_sketch(k => 4), key => 'pinned')$$);
 SELECT dataset FROM jl_releases WHERE target = 'tr_e'::regclass;
--- one dataset per source; the default one of tr_src exists already
+-- one dataset per source; a protected table's exists already
 SELECT error($$SELECT jl_dataset_declare('tr_bound2', 0.5, source => 'tr_src2')$$);
 SELECT error($$SELECT jl_dataset_declare('tr_bound3', 0.5, source => 'tr_src')$$);
 DROP TABLE tr_e, tr_src2;
 
--- reservations for releases that cannot write themselves: committed on
--- their own, so a rollback leaves them charged
+-- a booked charge (for an unbudgeted primitive's release) is committed on
+-- its own, so a rollback leaves it charged
 BEGIN;
-SELECT jl_budget_reserve('tr_data', 0.5) > 0 AS reserved;
-SELECT epsilon_spent FROM jl_budgets WHERE name = 'tr_data';
+SELECT jl_budget_book('tr_capped', 0.5) > 0 AS booked;
+SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.tr_capped';
 ROLLBACK;
-SELECT epsilon_spent AS after_rollback FROM jl_budgets WHERE name = 'tr_data';
+SELECT epsilon_spent AS after_rollback FROM jl_budgets WHERE name = 'public.tr_capped';
 
--- bad input
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 4, 1.0, key => 'pinned', dataset => 'no such dataset')$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'nope', '{x}', 'tr_c', 4, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{nope}', 'tr_c', 4, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{}', 'tr_c', 4, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{pid,x}', 'tr_c', 4, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_elem', 4, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c; DROP TABLE tr_src', 4, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'a.b.c.d', 4, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 4, 1.0, key => 'pinned', clip_lo => 0)$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 4, 1.0, key => 'pinned', clip_lo => 1, clip_hi => 0)$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 4, 1.0, 'row', key => 'pinned', clip_lo => 0, clip_hi => 1)$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 4, 1.0, key => 'pinned', clip_norm => 1)$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 4, 1.0, key => 'pinned', clip_lo => 0, clip_hi => 1, bound => 0.5)$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 4, 0, key => 'pinned')$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 0, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_c', 4, 1.0, key => 'missing')$$);
-CREATE TABLE tr_bad AS SELECT 1 AS pid, '{1,2}'::float8[] AS x UNION ALL SELECT 2, '{1,NaN}';
-ALTER TABLE tr_bad ADD PRIMARY KEY (pid);
-SELECT error($$SELECT jl_release_table('tr_bad', 'pid', '{x}', 'tr_c', 2, 1.0, key => 'pinned')$$);
-SELECT to_regclass('tr_c') IS NULL AS nothing_left_behind;
-CREATE TABLE tr_ragged AS SELECT 1 AS pid, '{1,2}'::float8[] AS x UNION ALL SELECT 2, '{1,2,3}';
-ALTER TABLE tr_ragged ADD PRIMARY KEY (pid);
-SELECT error($$SELECT jl_release_table('tr_ragged', 'pid', '{x}', 'tr_c', 2, 1.0, key => 'pinned')$$);
+-- bad input, to the declaration
+CREATE TABLE tr_fresh AS SELECT * FROM tr_src;
+ALTER TABLE tr_fresh ADD PRIMARY KEY (pid);
+SELECT error($$SELECT jl_protect('tr_fresh', 'nope', ARRAY[jl_vector('x', 4, 0, 1)], epsilon_cap => 1)$$);
+SELECT error($$SELECT jl_protect('tr_fresh', 'pid', ARRAY[jl_numeric('nope', 0, 1)], epsilon_cap => 1)$$);
+SELECT error($$SELECT jl_protect('tr_fresh', 'pid', ARRAY[]::jl_attribute[], epsilon_cap => 1)$$);
+SELECT error($$SELECT jl_protect('tr_fresh', 'pid', ARRAY[jl_numeric('x', 0, 1)], epsilon_cap => 1)$$);
+SELECT error($$SELECT jl_vector('x', 4, 1, 0)$$);
+SELECT error($$SELECT jl_protect('tr_fresh', 'pid', ARRAY[jl_vector('x', 4, 0, 1)], neighbor => 'attribute', row_clip => 1, epsilon_cap => 1)$$);
+SELECT count(*) AS fresh_declared FROM jldp_dataset WHERE source = 'tr_fresh'::regclass;
+DROP TABLE tr_fresh;
+-- and to the release.  (0.3's refusals of a NaN element, of a ragged
+-- array, of a per-release bound below the clipping, of clip_lo without
+-- clip_hi and of element clipping with row neighbours have no counterpart:
+-- a declaration reads NaN as lo and an array at its declared length, and
+-- its bounds are the attributes', for either neighbour notion)
+SELECT error($$SELECT jl_release('tr_src', 'tr_elem', 1.0, jl_sketch(k => 4), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('tr_src', 'tr_c; DROP TABLE tr_src', 1.0, jl_sketch(k => 4), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('tr_src', 'a.b.c.d', 1.0, jl_sketch(k => 4), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('tr_src', 'tr_c', 0, jl_sketch(k => 4), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('tr_src', 'tr_c', 1.0, jl_sketch(k => 0), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('tr_src', 'tr_c', 1.0, jl_sketch(k => 4), key => 'missing')$$);
+SELECT to_regclass('tr_c') IS NULL AS nothing_left_behind,
+       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.tr_src') AS spent;
 
 -- a temporary table of the same name does not capture the release
 CREATE TEMP TABLE tr_shadow (id text, sketch text);
-SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_shadow', 2, 1.0, key => 'pinned', clip_lo => 0, clip_hi => 1) > 0 AS released;
+SELECT released FROM jl_release('tr_src', 'tr_shadow', 1.0, jl_sketch(k => 2), key => 'pinned');
 SELECT (SELECT count(*) FROM public.tr_shadow) AS in_public, (SELECT count(*) FROM pg_temp.tr_shadow) AS in_temp;
-SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_unqualified', 2, 1.0, key => 'pinned', clip_lo => 0, clip_hi => 1) > 0 AS released;
+SELECT released FROM jl_release('tr_src', 'tr_unqualified', 1.0, jl_sketch(k => 2), key => 'pinned');
 SELECT target FROM jl_releases WHERE target IN ('public.tr_shadow'::regclass, 'tr_unqualified'::regclass) ORDER BY id;
 DROP TABLE pg_temp.tr_shadow;
 DROP TABLE public.tr_shadow, tr_unqualified;
@@ -126,9 +148,9 @@ SELECT count(*) > 0 AS reader_recovers
   FROM tr_elem p JOIN tr_elem q ON q.id = p.id + 1
  WHERE jl_recover_dist(p.sketch, q.sketch, 'tr_elem'::regclass) IS NOT NULL;
 SELECT count(*) AS budgets_seen FROM jl_budgets;
-SELECT error($$SELECT jl_release_table('tr_src', 'pid', '{x}', 'tr_d', 4, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_dataset_set_cap('tr_data', 100)$$);
+SELECT error($$SELECT jl_release('tr_src', 'tr_d', 1.0, jl_sketch(k => 4), key => 'pinned')$$);
+SELECT error($$SELECT jl_dataset_set_cap('public.tr_capped', 100)$$);
 RESET ROLE;
 REVOKE ALL ON tr_elem FROM regress_jldp_reader;
 DROP ROLE regress_jldp_reader;
-DROP TABLE tr_capped, tr_src, tr_elem, tr_row, tr_a, tr_b, tr_bad, tr_ragged;
+DROP TABLE tr_capped, tr_src, tr_src_rows, tr_elem, tr_row, tr_a, tr_b;
