@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Kenthapadi et al. 4.3.3: on 0/1 data at equal epsilon, the error of the
 # recovered squared distance against the true (Hamming) distance for
-#   projection + Laplace noise      (jl_private_release_agg, pure epsilon)
+#   projection + Laplace noise      (jl_release of the ones as a protected
+#                                    long-format table, pure epsilon)
 #   projection + Gaussian noise     (the same with noise => 'gaussian', delta 1/n)
 #   randomized response             (jl_randomized_response on bit strings)
 #   noise on the distance matrix    (Algorithms 3-4: jl_add_discrete_laplace on
@@ -46,9 +47,9 @@ psql_db -o /dev/null <<SQL
 SET client_min_messages = warning;
 CREATE EXTENSION jldp;
 SELECT jl_key_import('kent', '\\x$key');
-SELECT jl_dataset_declare('kenthapadi', epsilon_cap => 100, delta_cap => 0.5);
 CREATE TABLE rows (id int PRIMARY KEY, fam int, x bit varying);
-CREATE TABLE facts (id int, attr int);
+-- the ones, long format: (row, attribute, 1.0)
+CREATE TABLE facts (id int, attr int, val float8 NOT NULL DEFAULT 1.0, PRIMARY KEY (id, attr));
 SQL
 
 # the data (synthetic, fixed seed): ones as (id, attr) and the rows as bit strings
@@ -72,26 +73,23 @@ with open(f"{tmp}/rows.txt", "w") as fr, open(f"{tmp}/facts.txt", "w") as ff:
         # bit strings in hex; d is a multiple of 4
         fr.write(f"{i}\t{f}\tX{np.packbits(x).tobytes().hex()[: d // 4]}\n")
 PY
-psql_db -c "\\copy rows FROM '$tmp/rows.txt'" -c "\\copy facts FROM '$tmp/facts.txt'"
+psql_db -c "\\copy rows FROM '$tmp/rows.txt'" -c "\\copy facts (id, attr) FROM '$tmp/facts.txt'"
+# protected: one bit (attribute, in [0, 1]) of one row is the neighbour notion
+psql_db -o /dev/null -c "SELECT jl_protect('facts', 'id', ARRAY[jl_long('attr', 'val', $d, 0, 1)], neighbor => 'attribute', epsilon_cap => 100, delta_cap => 0.5)"
 
 gaussian=$(psql_db -At -c "SELECT count(*) > 0 FROM pg_proc WHERE proname = 'jl_release_info' AND 'noise' = ANY (proargnames)")
 
-# the releases, one charge each on the dataset
+# the releases, one charge each on the protected table's budget
 psql_db -o /dev/null <<SQL
 SET client_min_messages = warning;
 SET work_mem = '256MB';
-BEGIN;
-SELECT jl_budget_reserve('kenthapadi', $eps);
-CREATE TABLE pp_laplace AS
-  SELECT id, jl_private_release_agg(attr, 1.0::float8, $d, $k, $eps, 'kenthapadi', 'element', 1.0, 'exact', NULL, 'kent', 'gaussian') AS s
-  FROM facts GROUP BY id;
-COMMIT;
+SELECT released FROM jl_release('facts', 'pp_laplace', $eps, jl_sketch(k => $k, kind => 'gaussian'), key => 'kent');
 CREATE TABLE rr AS SELECT id, jl_randomized_response(x, $eps) AS y FROM rows;
 CREATE TABLE pairs AS
   SELECT a.id AS i, b.id AS j, bit_count(a.x # b.x) AS r2
   FROM rows a JOIN rows b ON a.id < b.id;
 CREATE TABLE cfg AS
-  SELECT (jl_release_info($d, $k, $eps, key => 'kent', kind => 'gaussian')->>'noise_variance')::float8 AS nv_laplace,
+  SELECT (SELECT noise_variance FROM jl_releases WHERE target = 'pp_laplace'::regclass) AS nv_laplace,
          NULL::float8 AS nv_gaussian,
          jl_rr_flip_probability($eps) AS p,
          jl_discrete_laplace_variance($eps, $n - 1) AS nv_matrix,
@@ -103,23 +101,18 @@ if [ "$gaussian" = t ]; then
   psql_db -o /dev/null <<SQL
 SET client_min_messages = warning;
 SET work_mem = '256MB';
-BEGIN;
-SELECT jl_budget_reserve('kenthapadi', $eps, $delta);
-CREATE TABLE pp_gaussian AS
-  SELECT id, jl_private_release_agg(attr, 1.0::float8, $d, $k, $eps, 'kenthapadi', 'element', 1.0,
-                                    NULL::text, $delta, 'kent', 'gaussian', 'gaussian') AS s
-  FROM facts GROUP BY id;
-COMMIT;
-UPDATE cfg SET nv_gaussian = (jl_release_info($d, $k, $eps, noise => 'gaussian', delta => $delta, key => 'kent', kind => 'gaussian')->>'noise_variance')::float8;
+SELECT released FROM jl_release('facts', 'pp_gaussian', $eps,
+                                jl_sketch(k => $k, kind => 'gaussian', noise => 'gaussian', delta => $delta), key => 'kent');
+UPDATE cfg SET nv_gaussian = (SELECT noise_variance FROM jl_releases WHERE target = 'pp_gaussian'::regclass);
 SQL
 fi
 
 gjoin=""; gcol="NULL::float8"
 if [ "$gaussian" = t ]; then
   gjoin="JOIN pp_gaussian ga ON ga.id = q.i JOIN pp_gaussian gb ON gb.id = q.j"
-  gcol="jl_recover_dist(ga.s, gb.s, c.nv_gaussian)"
+  gcol="jl_recover_dist(ga.sketch, gb.sketch, c.nv_gaussian)"
 fi
-psql_db -c "\\copy (SELECT q.r2, jl_recover_dist(la.s, lb.s, c.nv_laplace) AS pp_laplace, $gcol AS pp_gaussian, jl_recover_dist_rr(ra.y, rb.y, c.p) AS rr, jl_add_discrete_laplace(q.r2, $eps, $n - 1) AS matrix FROM pairs q CROSS JOIN cfg c JOIN pp_laplace la ON la.id = q.i JOIN pp_laplace lb ON lb.id = q.j JOIN rr ra ON ra.id = q.i JOIN rr rb ON rb.id = q.j $gjoin) TO '$tmp/pairs.csv' CSV HEADER"
+psql_db -c "\\copy (SELECT q.r2, jl_recover_dist(la.sketch, lb.sketch, c.nv_laplace) AS pp_laplace, $gcol AS pp_gaussian, jl_recover_dist_rr(ra.y, rb.y, c.p) AS rr, jl_add_discrete_laplace(q.r2, $eps, $n - 1) AS matrix FROM pairs q CROSS JOIN cfg c JOIN pp_laplace la ON la.id = q.i JOIN pp_laplace lb ON lb.id = q.j JOIN rr ra ON ra.id = q.i JOIN rr rb ON rb.id = q.j $gjoin) TO '$tmp/pairs.csv' CSV HEADER"
 psql_db -At -F, -c "SELECT nv_laplace, coalesce(nv_gaussian::text, ''), p, nv_matrix, nv_raw FROM cfg" > "$tmp/cfg.csv"
 suggest=$(psql_db -At -c "SELECT jl_suggest_k($d, $n, $eps, 100, 10000, key => 'kent')")
 
