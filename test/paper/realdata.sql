@@ -25,8 +25,9 @@ CREATE TABLE rd_run (ds text, epsilon float8, noise text, rep int, kind text, k 
 					 PRIMARY KEY (ds, epsilon, noise, rep, kind, k));
 CREATE TEMP TABLE rd_sk (id int PRIMARY KEY, label int, s float8[]);
 -- goal 'distance, estimated': dist2 released by jl_release_dist2 (epsilon
--- est_eps, charged beside the release's) from the clipped rows of the data
--- set, from a table of its rows (the function reads whole tables)
+-- est_eps, charged beside the release's) from the clamped rows of the data
+-- set, from a protected table of its rows (the function reads whole
+-- protected tables)
 CREATE TABLE rd_estimate (ds text, epsilon float8, noise text, rep int, est_epsilon float8,
 						  dist2 float8, stddev float8, PRIMARY KEY (ds, epsilon, noise, rep));
 
@@ -85,15 +86,22 @@ BEGIN
 	WHERE p.ds = s.ds;
 END $$;
 
--- each data set's rows as a table of its own, for jl_release_dist2, which
--- reads whole tables; created (and committed) before the experiment, as a
+-- each data set's rows as a protected table of its own, for
+-- jl_release_dist2, which reads whole protected tables: x's d elements in
+-- [0, 1] (weight 1 = hi - lo: the encoding is x clamped, as rd_clip does),
+-- attribute neighbours (one element of one row, 0.3's element bound 1),
+-- a cap the experiment never reaches (reps x epsilons x 2 noises x est_eps
+-- is 24 at most); created (and committed) before the experiment, as a
 -- release's charge needs its relation committed
 CREATE FUNCTION rd_tables() RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	s rd_set;
 BEGIN
 	FOR s IN SELECT * FROM rd_set LOOP
-		EXECUTE format('CREATE TABLE %I AS SELECT x FROM rd_row WHERE ds = %L', 'rd_t_' || s.ds, s.ds);
+		EXECUTE format('CREATE TABLE %I (id int PRIMARY KEY, x float8[])', 'rd_t_' || s.ds);
+		EXECUTE format('INSERT INTO %I SELECT id, x FROM rd_row WHERE ds = %L', 'rd_t_' || s.ds, s.ds);
+		PERFORM jl_protect(('rd_t_' || s.ds)::regclass, 'id', ARRAY[jl_vector('x', s.d, 0, 1)],
+						   neighbor => 'attribute', epsilon_cap => 1000);
 	END LOOP;
 END $$;
 
@@ -147,8 +155,7 @@ BEGIN
 					WHERE a.rank = 1;
 					-- dist2 read from the data under a budget of its own
 					SELECT e.dist2, e.stddev INTO est
-					FROM jl_release_dist2(('rd_t_' || s.ds)::regclass, '{x}', est_eps,
-										  clip_lo => 0, clip_hi => 1) e;
+					FROM jl_release_dist2(('rd_t_' || s.ds)::regclass, est_eps) e;
 					INSERT INTO rd_estimate VALUES (s.ds, eps, nz, rep, est_eps, est.dist2, est.stddev);
 					INSERT INTO rd_advice
 					SELECT s.ds, eps, nz, rep, 'distance, estimated', a.kind, a.k, a.noise_variance,
