@@ -131,7 +131,8 @@ SELECT error($$SELECT jl_project_agg(a, v, 3, 'pinned', 'identity') FROM (VALUES
 -- long format (jl_long, one sketch per row_id): a unit's sketch is its
 -- encoded vector plus negligible noise, length d, on the grid.  Values in
 -- [-1, 3], weight 4 = hi - lo: the encoding is val + 1; attributes a unit
--- has no row for read as 0 (docs/design-1.0.md, jl_long)
+-- has no row for read as lo (encoded 0, not the 1 of a raw 0), as a
+-- vector's missing elements do (jl_vector's comment)
 CREATE TABLE id_long (row_id int, attr int, val float8, PRIMARY KEY (row_id, attr));
 INSERT INTO id_long VALUES (1, 2, 0.5), (1, 6, -1.0), (2, 1, 3.0), (2, 4, 0.25);
 SELECT d FROM jl_protect('id_long', 'row_id', ARRAY[jl_long('attr', 'val', 6, -1, 3, 4)],
