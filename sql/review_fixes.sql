@@ -44,83 +44,51 @@ EXCEPTION WHEN undefined_object THEN
   RAISE NOTICE 'dropped key refused: %', SQLERRM;
 END $$;
 
--- 2. partitionwise aggregation grouped by the partition key: one node per
--- partition, each group in one partition; one reservation covers them all,
--- and never the same rows twice
-CREATE TABLE rf_facts (row_id int, attr int, val float8) PARTITION BY HASH (row_id);
+-- 2. partitionwise aggregation grouped by the partition key (the planner
+-- may aggregate each partition in a node of its own).  0.3 released with the
+-- aggregate under a reservation (one reservation for all the partitions'
+-- groups, never the same rows twice, a reservation per rescan of the
+-- Append); the aggregate's reservations are retired, and the pipeline
+-- reads a protected long-format table itself, grouped by its unit: here,
+-- with the planner's partitionwise aggregation on (and then sorted
+-- aggregation too), each unit must still be one whole group (one sketch
+-- per unit, of all its attributes) for one charge per release
+CREATE TABLE rf_facts (row_id int, attr int, val float8, PRIMARY KEY (row_id, attr)) PARTITION BY HASH (row_id);
 CREATE TABLE rf_facts_0 PARTITION OF rf_facts FOR VALUES WITH (MODULUS 3, REMAINDER 0);
 CREATE TABLE rf_facts_1 PARTITION OF rf_facts FOR VALUES WITH (MODULUS 3, REMAINDER 1);
 CREATE TABLE rf_facts_2 PARTITION OF rf_facts FOR VALUES WITH (MODULUS 3, REMAINDER 2);
 INSERT INTO rf_facts SELECT r, a, (r * a % 5)::float8 FROM generate_series(1, 30) r, generate_series(1, 4) a;
 ANALYZE rf_facts;
-SELECT jl_dataset_declare('rf_parts', 10.0, source => 'rf_facts') IS NOT NULL AS declared;
+-- values in [0, 4] with weight 4: the encoding is the value itself
+SELECT d FROM jl_protect('rf_facts', 'row_id', ARRAY[jl_long('attr', 'val', 4, 0, 4, weight => 4)],
+                         neighbor => 'attribute', epsilon_cap => 10000);
 SET enable_partitionwise_aggregate = on;
-EXPLAIN (COSTS OFF)
-  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned')
-  FROM rf_facts GROUP BY row_id;
-BEGIN;
-SELECT jl_budget_reserve('rf_parts', 1.0) > 0 AS reserved;
-SELECT count(*) AS groups, count(DISTINCT z) AS releases
-  FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
-        FROM rf_facts GROUP BY row_id) s;
--- the reservation is used up
-SELECT error($$SELECT count(z) FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
-        FROM rf_facts GROUP BY row_id) s$$);
-COMMIT;
-SELECT event, epsilon FROM jl_ledger WHERE dataset = 'rf_parts' ORDER BY id;
--- two releases of the same rows in one query need two reservations
-BEGIN;
-SELECT jl_budget_reserve('rf_parts', 1.0) > 0 AS reserved;
-EXPLAIN (COSTS OFF) SELECT count(z) FROM (
-  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z FROM rf_facts GROUP BY row_id
-  UNION ALL
-  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') FROM rf_facts GROUP BY row_id) s;
-SELECT error($$SELECT count(z) FROM (
-  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z FROM rf_facts GROUP BY row_id
-  UNION ALL
-  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') FROM rf_facts GROUP BY row_id) s$$);
-ROLLBACK;
--- a rescanned Append releases its partitions again: a reservation per scan
-BEGIN;
-SELECT jl_budget_reserve('rf_parts', 1.0) > 0 AS reserved;
-SELECT error($$SELECT (SELECT count(z) FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
-                                        FROM rf_facts WHERE o.i > 0 GROUP BY row_id) s)
-               FROM generate_series(1, 2) o(i)$$);
-ROLLBACK;
-BEGIN;
-SELECT count(*) AS reserved FROM (SELECT jl_budget_reserve('rf_parts', 1.0) FROM generate_series(1, 2)) r;
-SELECT (SELECT count(z) FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
-                              FROM rf_facts WHERE o.i > 0 GROUP BY row_id) s) AS groups
-  FROM generate_series(1, 2) o(i);
-ROLLBACK;
--- sorted aggregates merged in order: the partitions' groups interleave
+SELECT released FROM jl_release('rf_facts', 'rf_parts_k2', 1.0, jl_sketch(k => 2), key => 'pinned');
+SELECT count(*) AS groups, count(DISTINCT id) AS units, count(DISTINCT sketch) AS releases FROM rf_parts_k2;
+-- sorted aggregates merged in order: the partitions' groups interleave.
+-- Without projection at epsilon 5000 each sketch is its unit's 4 values
+-- (Laplace scale 4 / 5000 = 0.0008, one attribute moving by at most its
+-- weight 4: a coordinate off by 0.05 after rounding has probability
+-- exp(-62.5) < 1e-27), compared with the unit's rows read here directly
 SET enable_hashagg = off;
-EXPLAIN (COSTS OFF)
-  SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned')
-  FROM rf_facts GROUP BY row_id ORDER BY row_id;
-BEGIN;
-SELECT jl_budget_reserve('rf_parts', 1.0) > 0 AS reserved;
-SELECT count(*) AS groups, count(DISTINCT z) AS releases
-  FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
-        FROM rf_facts GROUP BY row_id ORDER BY row_id) s;
-ROLLBACK;
+SELECT released FROM jl_release('rf_facts', 'rf_parts_id', 5000, jl_sketch(kind => 'identity'), key => 'pinned');
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE ARRAY(SELECT round(x::numeric, 1) FROM unnest(s.sketch) x)
+                              = ARRAY(SELECT round(f.val::numeric, 1) FROM rf_facts f WHERE f.row_id = s.id ORDER BY f.attr))
+         AS whole_units
+  FROM rf_parts_id s;
 RESET enable_hashagg;
--- grouped by something else than the partition key: partial aggregates per
--- partition, one final step, one reservation as before
-BEGIN;
-SELECT jl_budget_reserve('rf_parts', 1.0) > 0 AS reserved;
-SELECT count(z) AS groups FROM (SELECT row_id % 2, jl_private_release_agg(attr, val, 4, 2, 1.0, 'rf_parts', 'element', 1, 'exact', NULL, 'pinned') AS z
-        FROM rf_facts GROUP BY row_id % 2) s;
-ROLLBACK;
 RESET enable_partitionwise_aggregate;
+-- one charge per release
+SELECT event, epsilon FROM jl_ledger WHERE dataset = 'public.rf_facts' ORDER BY id;
 
--- 3. jl_release_table with d > 262,143 (its batch of 512 rows would pass
--- 1 GB); charged once, when it succeeds
+-- 3. a release with d > 262,143 (0.3's jl_release_table: its batch of
+-- 512 rows would pass 1 GB); charged once, when it succeeds
 CREATE TABLE rf_wide AS
   SELECT i AS id, array_fill(0.5::float8, ARRAY[262145]) AS x FROM generate_series(1, 3) i;
 ALTER TABLE rf_wide ADD PRIMARY KEY (id);
-SELECT error($$SELECT jl_release_table('rf_wide', 'id', '{x}', 'rf_wide_private', 2, 1.0,
-                                       key => 'pinned', clip_lo => 0, clip_hi => 1)$$);
+SELECT d FROM jl_protect('rf_wide', 'id', ARRAY[jl_vector('x', 262145, 0, 1)], neighbor => 'attribute', epsilon_cap => 10);
+SELECT error($$SELECT jl_release('rf_wide', 'rf_wide_private', 1.0, jl_sketch(k => 2), key => 'pinned')$$);
 SELECT count(*) AS rows, min(array_length(sketch, 1)) AS k FROM rf_wide_private;
 SELECT event, epsilon FROM jldp_ledger WHERE dataset = 'public.rf_wide' ORDER BY id;
 
@@ -141,9 +109,10 @@ CREATE SCHEMA rf_evil;
 CREATE DOMAIN rf_evil.float8 AS pg_catalog.float8 CHECK (VALUE < 1e6);
 CREATE TABLE rf_num AS SELECT i AS id, i::numeric AS a, (2 * i)::numeric AS b FROM generate_series(1, 20) i;
 ALTER TABLE rf_num ADD PRIMARY KEY (id);
+SELECT d FROM jl_protect('rf_num', 'id', ARRAY[jl_numeric('a', 0, 40), jl_numeric('b', 0, 40)],
+                         neighbor => 'attribute', epsilon_cap => 10);
 SET search_path = rf_evil, pg_catalog, public;
-SELECT error($$SELECT jl_release_table('rf_num', 'id', '{a,b}', 'public.rf_num_private', 2, 1.0,
-                                       key => 'pinned', clip_lo => 0, clip_hi => 40)$$);
+SELECT error($$SELECT public.jl_release('rf_num', 'public.rf_num_private', 1.0, public.jl_sketch(k => 2), key => 'pinned')$$);
 RESET search_path;
 SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type
   FROM pg_attribute a WHERE a.attrelid = 'rf_num_private'::regclass AND a.attnum > 0 ORDER BY a.attnum;
@@ -153,16 +122,28 @@ SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type
 -- WARNING per call site, before any output
 CREATE TABLE rf_sat_src AS SELECT * FROM rf_num;
 ALTER TABLE rf_sat_src ADD PRIMARY KEY (id);
-SELECT jl_dataset_declare('rf_sat', 1e16, source => 'rf_sat_src') IS NOT NULL AS declared;
 SELECT count(jl_private_release(ARRAY[i, 1, 1, 1]::float8[], 2, 1e15, key => 'pinned')) AS released
   FROM generate_series(1, 3) i;
-BEGIN;
-SELECT jl_budget_reserve('rf_sat', 1e15) > 0 AS reserved;
-SELECT count(z) AS groups
-  FROM (SELECT row_id, jl_private_release_agg(attr, val, 4, 2, 1e15, 'rf_sat', 'element', 1, 'exact', NULL, 'pinned') AS z
-        FROM rf_facts GROUP BY row_id) s;
-ROLLBACK;
-SELECT jl_release_table('rf_sat_src', 'id', '{a,b}', 'rf_num_saturated', 2, 1e15,
+-- (0.3 also warned from the aggregate under a reservation: retired)
+-- through the pipeline: a and b declared in [0, 40], encoded to [0, 1]
+-- (weight 1), attribute neighbours.  The numbers, from the DETAIL's grid
+-- step g: saturation at 2^49 g = 5.6295e14 x 8.67362e-19 = 0.000488281;
+-- a row within the bounds reaches d x max|P| = 2 x 1/sqrt(2) = 1.41421
+-- (rademacher P, k = 2); the HINT's epsilon 1e15 x 0.000488281 / 1.41421
+-- = 3.45267e+11
+SELECT d FROM jl_protect('rf_sat_src', 'id', ARRAY[jl_numeric('a', 0, 40), jl_numeric('b', 0, 40)],
+                         neighbor => 'attribute', epsilon_cap => 1e16);
+SELECT released FROM jl_release('rf_sat_src', 'rf_num_saturated', 1e15, jl_sketch(k => 2), key => 'pinned');
+-- kept on 0.3's jl_release_table: the same rows at their own scale (0.3's
+-- clamps [0, 40]; the pipeline's jl_numeric(.., 0, 40, weight => 40)).
+-- jl_release's warning takes the bound of attribute neighbours as 1
+-- whatever the weights (it says "a row within the bound 1 can reach
+-- 1.41421" for rows reaching 56.5685, and at the epsilon its HINT gives,
+-- 1.1e13, every projection is clamped without a warning)
+CREATE TABLE rf_sat_src03 AS SELECT * FROM rf_num;
+ALTER TABLE rf_sat_src03 ADD PRIMARY KEY (id);
+SELECT jl_dataset_declare('rf_sat', 1e16, source => 'rf_sat_src03') IS NOT NULL AS declared;
+SELECT jl_release_table('rf_sat_src03', 'id', '{a,b}', 'rf_num_saturated03', 2, 1e15,
                         key => 'pinned', clip_lo => 0, clip_hi => 40, dataset => 'rf_sat') > 0 AS released;
 -- usual epsilon: silent, also for data far beyond the bound (saturated or
 -- clamped without a word: a message would depend on the data)
@@ -175,9 +156,11 @@ SELECT error($$SELECT jl_key_drop(repeat('k', 100000))$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 2, 1.0, neighbor => repeat('n', 100000))$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 2, 1.0, kind => repeat('é', 100000))$$);
 SELECT error($$SELECT jl_dataset_reset(repeat('d', 100000))$$);
-SELECT error($$SELECT jl_release_table('rf_num', 'id', ARRAY[repeat('c', 100000)], 'rf_x', 2, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_release_table('rf_num', 'id', '{a}', 'rf_x', 2, 1.0, key => 'pinned',
-                                       dataset => repeat('d', 100000))$$);
+-- (a column and a unit are named by the declaration now; 0.3's per-release
+-- dataset => is gone, a release naming its protected table as a regclass)
+SELECT error($$SELECT jl_protect('rf_num', 'id', ARRAY[jl_numeric(repeat('c', 100000), 0, 1)], epsilon_cap => 1)$$);
+SELECT error($$SELECT jl_protect('rf_num', repeat('u', 100000), ARRAY[jl_numeric('a', 0, 1)], epsilon_cap => 1)$$);
+SELECT error($$SELECT jl_release('rf_num', 'rf_x', 1.0, jl_sketch(k => 2), key => repeat('k', 100000))$$);
 
 -- key owners and releasers are role names (a restore keeps them)
 SELECT pg_typeof(owner) AS key_owner_type, owner = current_user AS mine
