@@ -1,8 +1,9 @@
 -- The objects the SQL fuzzer's calls name: a key, tables of every shape a
 -- release reads (a table, a view with a secret filter, a partitioned table
--- and a partition, a long table, edges), datasets with a large cap, and the
--- targets of a table, a covariance and a graph release to read back, and
--- a protected table.
+-- and a partition, a long table, edges), datasets with a large cap,
+-- protected tables (wide, long and edges), and the targets of a table, a
+-- covariance and a graph release to read back, each made by jl_release
+-- from a protected table.
 SET client_min_messages = warning;
 CREATE EXTENSION jldp;
 SELECT jl_key_import('pinned', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
@@ -21,10 +22,7 @@ CREATE TABLE fz_edges AS SELECT i AS u, i % 40 + 1 AS v FROM generate_series(1, 
 SELECT jl_dataset_declare('fz', 1e12, 0.5, source => 'fz_src');
 SELECT jl_dataset_declare('fz_parted', 1e12, 0.5, source => 'fz_parted');
 SELECT jl_dataset_declare('fz_edges', 1e12, 0.5, source => 'fz_edges');
-SELECT jl_release_table('fz_src', 'id', '{x}', 'fz_rel', 4, 1.0, key => 'pinned') > 0;
-SELECT jl_release_covariance('fz_src', '{a,b,c}', 'fz_cov_rel', 8, 1.0, 1e-6) > 0;
-SELECT jl_release_graph('fz_edges', 'u', 'v', 40, 'fz_graph_rel', 8, 4.0, 1e-3) > 0;
--- a protected table (jl_protect), released through the pipeline
+-- protected tables (jl_protect), released through the pipeline
 CREATE TABLE fz_protected AS SELECT id, a, b, x, u FROM fz_src;
 ALTER TABLE fz_protected ADD PRIMARY KEY (id);
 SELECT d FROM jl_protect('fz_protected', 'id', ARRAY[jl_numeric('a', 0, 7), jl_numeric('b', 0, 5), jl_vector('x', 4, 0, 7)],
@@ -37,3 +35,8 @@ CREATE TABLE fz_protected_edges AS SELECT i AS id, i % 40 + 1 AS u, (i * 7) % 41
 ALTER TABLE fz_protected_edges ADD PRIMARY KEY (id);
 SELECT d FROM jl_protect('fz_protected_edges', 'id', ARRAY[jl_edge('u', 'v', 40)],
                          epsilon_cap => 1e12, delta_cap => 0.5);
+-- the releases read back (a table, a covariance and a graph release),
+-- made by the pipeline from the protected tables above
+SELECT released FROM jl_release('fz_protected', 'fz_rel', 1.0, jl_sketch(k => 4), key => 'pinned');
+SELECT released FROM jl_release('fz_protected', 'fz_cov_rel', 1.0, jl_covariance_mechanism(r => 8, delta => 1e-6), key => 'pinned');
+SELECT released FROM jl_release('fz_protected_edges', 'fz_graph_rel', 4.0, jl_graph(r => 8, delta => 1e-3), key => 'pinned');
