@@ -49,3 +49,19 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN @extschema@.jl_mechanism_checked(ROW('advised', NULL, NULL, noise, delta, NULL, NULL, NULL, NULL, goal, dist2, dist2_hi, cluster_var, force)::@extschema@.jl_mechanism);
 COMMENT ON FUNCTION @extschema@.jl_advised(@extschema@.jl_goal, float8, float8, float8, @extschema@.jl_noise, float8, boolean) IS
   'The sketch mechanism the advisor ranks first for the goal (jl_advise: no projection or a kind at its best k; Laplace noise, and Gaussian when delta is given), every option calibrated to the declaration as jl_sketch would be; dist2 (required) is the squared distance of interest between encoded rows, or between two clusters'' centres with cluster_var for goal clustering.  A release refuses before its charge, with the epsilon that would serve the goal, when the best option would not (distance: the recovered squared distance''s standard deviation not below dist2; clustering: a misclassification of 0.25 or more), unless force => true.';
+
+-- the release aggregate as an unbudgeted primitive (0.4.2)
+CREATE FUNCTION @extschema@.jl_release_agg_trans(internal, int, float8, int, float8, float8,
+    @extschema@.jl_neighbor, @extschema@.jl_mechanism, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, epsilon float8,
+    bound float8, neighbor @extschema@.jl_neighbor, mechanism @extschema@.jl_mechanism, key text) (
+  SFUNC = @extschema@.jl_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = @extschema@.jl_agg_combine,
+  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+  PARALLEL = SAFE);
+COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, float8, float8, @extschema@.jl_neighbor, @extschema@.jl_mechanism, text) IS
+  'Unbudgeted primitive: a private sketch of each group of (attr, value) rows, e.g. SELECT user_id, jl_private_release_agg(attr, val, 1000, 1.0, 1.0, ''attribute'', jl_sketch(k => 20), ''default'') FROM facts GROUP BY user_id: what jl_private_release releases for the dense vector with x[attr] = value (attr 1..d, else an error; repeated attributes summed, NULL values skipped), each element within bound (neighbor ''attribute'') or each row within L2 norm bound / 2 (''row''), with the jl_sketch mechanism''s projection and noise and the key''s P.  It charges nothing and records nothing: which rows it reads is the query''s, not a declaration''s; book its cost with jl_budget_book(protected, epsilon, delta).  jl_release over a protected table (jl_long) is the budgeted release of long-format data.';
+REVOKE ALL ON FUNCTION @extschema@.jl_private_release_agg(int, float8, int, float8, float8, @extschema@.jl_neighbor, @extschema@.jl_mechanism, text) FROM PUBLIC;

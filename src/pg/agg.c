@@ -115,6 +115,31 @@ jl_private_release_agg_trans(PG_FUNCTION_ARGS)
 	return trans_add_row(fcinfo, st);
 }
 
+/*
+ * jl_private_release_agg(attr, value, d, epsilon, bound, neighbor,
+ * mechanism, key): the same release, unbudgeted (no dataset, no
+ * reservation, no charge), as jl_private_release is per row.
+ */
+PG_FUNCTION_INFO_V1(jl_release_agg_trans);
+Datum
+jl_release_agg_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = jl_agg_context(fcinfo, "jl_release_agg_trans");
+	JlAggState *st = PG_ARGISNULL(0) ? NULL : (JlAggState *) PG_GETARG_POINTER(0);
+	JlAggParams p;
+	text	   *key;
+
+	jl_agg_read_unbudgeted_params(fcinfo, &p, &key);
+	if (st == NULL)
+	{
+		jl_agg_check_release_params(&p);
+		st = jl_agg_state_create(aggcxt, &p, key, NULL);
+	}
+	else
+		jl_agg_state_check_params(st, &p, key, NULL);
+	return trans_add_row(fcinfo, st);
+}
+
 Datum
 jl_project_agg_trans(PG_FUNCTION_ARGS)
 {
@@ -311,7 +336,7 @@ final_first(FinalCache *fc, const JlAggState *st)
 
 	fc->first = *p;
 	fc->first.key = MemoryContextStrdup(fc->mcxt, p->key);
-	fc->first.dataset = MemoryContextStrdup(fc->mcxt, p->dataset);
+	fc->first.dataset = p->dataset ? MemoryContextStrdup(fc->mcxt, p->dataset) : NULL;
 	final_buffers(fc, p->k);
 
 	key = final_key(fc, p->key);
@@ -386,7 +411,9 @@ jl_private_release_agg_final(PG_FUNCTION_ARGS)
 		final_first(fc, st);
 	else
 		final_next(fc, st);
-	jl_agg_charge(fcinfo, &fc->charge, fc->nsp, &fc->first);
+	/* the unbudgeted aggregate (no dataset) charges nothing */
+	if (fc->first.dataset != NULL)
+		jl_agg_charge(fcinfo, &fc->charge, fc->nsp, &fc->first);
 
 	/*
 	 * As jl_release_row, never refusing a row (which would tell

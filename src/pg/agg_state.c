@@ -24,6 +24,7 @@
 #include "pg/agg_state.h"
 #include "pg/arrays.h"
 #include "pg/options.h"
+#include "pg/pipeline/mechanism.h"
 #include "pg/projection_cache.h"
 
 PG_FUNCTION_INFO_V1(jl_agg_combine);
@@ -172,6 +173,74 @@ jl_agg_read_release_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key,
 	/* 'sparse': density 1/sqrt(d), so that the rows are those of the dense release */
 	if (p->d >= 1)
 		p->proj = jl_kind_resolve(p->proj, p->d);
+}
+
+/*
+ * The unbudgeted aggregate's arguments: 3 d, 4 epsilon, 5 bound,
+ * 6 neighbor (jl_neighbor), 7 mechanism (a jl_sketch), 8 key.  The
+ * mechanism is read once per call site and again only when its bytes
+ * change.
+ */
+typedef struct MechanismCache
+{
+	Size		len;
+	char	   *bytes;
+	JlSketchSpec spec;
+} MechanismCache;
+
+static const JlSketchSpec *
+cached_sketch(FunctionCallInfo fcinfo, Datum composite)
+{
+	MechanismCache *mc = fcinfo->flinfo->fn_extra;
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(composite);
+	Size		len = VARSIZE_ANY(v);
+	JlMechanismSpec spec;
+
+	if (mc != NULL && mc->len == len && memcmp(mc->bytes, v, len) == 0)
+		return &mc->spec;
+	jl_mechanism_read(composite, &spec);
+	if (spec.kind != JL_MECHANISM_SKETCH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jl_private_release_agg releases sketches: its mechanism is a jl_sketch(...)"),
+				 errhint("jl_sketch(k => 20), for example; the other mechanisms are released by jl_release over a protected table.")));
+	if (mc == NULL)
+		mc = fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(MechanismCache));
+	else if (mc->bytes != NULL)
+		pfree(mc->bytes);
+	mc->bytes = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, len);
+	memcpy(mc->bytes, v, len);
+	mc->len = len;
+	mc->spec = spec.sketch;
+	return &mc->spec;
+}
+
+void
+jl_agg_read_unbudgeted_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
+{
+	const JlSketchSpec *spec;
+
+	jl_require_arg(fcinfo, 3, "d");
+	jl_require_arg(fcinfo, 4, "epsilon");
+	jl_require_arg(fcinfo, 5, "bound");
+	jl_require_arg(fcinfo, 6, "neighbor");
+	jl_require_arg(fcinfo, 7, "mechanism");
+	jl_require_arg(fcinfo, 8, "key");
+	memset(p, 0, sizeof(*p));
+	p->kind = JL_AGG_RELEASE;
+	p->d = PG_GETARG_INT32(3);
+	p->epsilon = PG_GETARG_FLOAT8(4);
+	p->bound = PG_GETARG_FLOAT8(5);
+	p->neighbor = strcmp(DatumGetCString(DirectFunctionCall1(enum_out, PG_GETARG_DATUM(6))),
+						 "row") == 0 ? JL_NEIGHBOR_ROW : JL_NEIGHBOR_ELEMENT;
+	spec = cached_sketch(fcinfo, PG_GETARG_DATUM(7));
+	p->k = spec->k > 0 ? spec->k : p->d;
+	p->noise = spec->noise;
+	p->calibration = spec->calibration;
+	p->delta = spec->delta;
+	p->proj = p->d >= 1 ? jl_kind_resolve(spec->kind, p->d) : spec->kind;
+	*key = PG_GETARG_TEXT_PP(8);
 }
 
 void
@@ -532,7 +601,8 @@ header_params(const SerialHeader *h, JlAggParams *p)
 	p->delta = h->delta;
 	if (p->kind == JL_AGG_RELEASE)
 	{
-		if (h->datasetlen < 1 ||
+		/* datasetlen -1: the unbudgeted aggregate */
+		if (h->datasetlen == 0 || h->datasetlen < -1 ||
 			(p->neighbor != JL_NEIGHBOR_ELEMENT && p->neighbor != JL_NEIGHBOR_ROW) ||
 			(p->noise != JL_NOISE_LAPLACE && p->noise != JL_NOISE_GAUSSIAN) ||
 			(p->noise == JL_NOISE_LAPLACE && p->calibration != JL_CALIBRATION_EXACT &&

@@ -31,7 +31,7 @@ typedef struct JlAggParams
 	double		bound;
 	double		delta;			/* NaN when NULL */
 	char	   *key;
-	char	   *dataset;		/* NULL for project */
+	char	   *dataset;		/* NULL for project and the unbudgeted release */
 } JlAggParams;
 
 typedef struct JlAggState
@@ -63,6 +63,13 @@ extern void jl_agg_read_release_params(FunctionCallInfo fcinfo, JlAggParams *p,
 									   text **key, text **dataset);
 extern void jl_agg_read_project_params(FunctionCallInfo fcinfo, JlAggParams *p,
 									   text **key);
+
+/*
+ * The parameters of a row of the unbudgeted jl_private_release_agg(attr,
+ * value, d, epsilon, bound, neighbor, mechanism, key): dataset NULL.
+ */
+extern void jl_agg_read_unbudgeted_params(FunctionCallInfo fcinfo, JlAggParams *p,
+										  text **key);
 
 /* A new state in mcxt for a group whose first row has these parameters. */
 extern JlAggState *jl_agg_state_create(MemoryContext mcxt, const JlAggParams *p,
