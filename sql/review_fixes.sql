@@ -134,17 +134,17 @@ SELECT count(jl_private_release(ARRAY[i, 1, 1, 1]::float8[], 2, 1e15, key => 'pi
 SELECT d FROM jl_protect('rf_sat_src', 'id', ARRAY[jl_numeric('a', 0, 40), jl_numeric('b', 0, 40)],
                          neighbor => 'attribute', epsilon_cap => 1e16);
 SELECT released FROM jl_release('rf_sat_src', 'rf_num_saturated', 1e15, jl_sketch(k => 2), key => 'pinned');
--- kept on 0.3's jl_release_table: the same rows at their own scale (0.3's
--- clamps [0, 40]; the pipeline's jl_numeric(.., 0, 40, weight => 40)).
--- jl_release's warning takes the bound of attribute neighbours as 1
--- whatever the weights (it says "a row within the bound 1 can reach
--- 1.41421" for rows reaching 56.5685, and at the epsilon its HINT gives,
--- 1.1e13, every projection is clamped without a warning)
-CREATE TABLE rf_sat_src03 AS SELECT * FROM rf_num;
-ALTER TABLE rf_sat_src03 ADD PRIMARY KEY (id);
-SELECT jl_dataset_declare('rf_sat', 1e16, source => 'rf_sat_src03') IS NOT NULL AS declared;
-SELECT jl_release_table('rf_sat_src03', 'id', '{a,b}', 'rf_num_saturated03', 2, 1e15,
-                        key => 'pinned', clip_lo => 0, clip_hi => 40, dataset => 'rf_sat') > 0 AS released;
+-- the same rows at their own scale (jl_numeric(.., 0, 40, weight => 40)):
+-- the warning takes the reach of a row from the weights (bound 40: a row
+-- reaches 2 x 40 / sqrt(2) = 56.5685; 0.4.1 said bound 1 and 1.41421, and
+-- its HINT's epsilon, 1.1e13, clamped every projection without a word).
+-- From the DETAIL's grid step g: the HINT's epsilon is 1e15 x 2^49 g /
+-- 56.5685
+CREATE TABLE rf_sat_src40 AS SELECT * FROM rf_num;
+ALTER TABLE rf_sat_src40 ADD PRIMARY KEY (id);
+SELECT d FROM jl_protect('rf_sat_src40', 'id', ARRAY[jl_numeric('a', 0, 40, 40), jl_numeric('b', 0, 40, 40)],
+                         neighbor => 'attribute', epsilon_cap => 1e16);
+SELECT released FROM jl_release('rf_sat_src40', 'rf_num_saturated40', 1e15, jl_sketch(k => 2), key => 'pinned');
 -- usual epsilon: silent, also for data far beyond the bound (saturated or
 -- clamped without a word: a message would depend on the data)
 SELECT array_length(jl_private_release(ARRAY[1e300, -1e300, 1, 1], 2, 1.0, key => 'pinned'), 1) AS k;

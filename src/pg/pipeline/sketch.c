@@ -147,7 +147,20 @@ sketch_calibrate(JlPipeline *pl)
 		st->bound = NAN;
 calibrated:
 	jl_refuse_invalid(m);
-	jl_warn_saturation(m, JL_KIND_IS_IDENTITY(jl_kind_resolve(st->rows.kind, decl->d)));
+	{
+		/*
+		 * how far a row reaches: under attribute neighbours the noise is
+		 * calibrated to bound 1 and the attribute's move, while a coordinate
+		 * spans [0, weight]
+		 */
+		JlMechanism reach = *m;
+		int			i;
+
+		if (!decl->row && !decl->long_format)
+			for (reach.bound = 0.0, i = 0; i < decl->nattrs; i++)
+				reach.bound = fmax(reach.bound, decl->attrs[i].weight);
+		jl_warn_saturation(&reach, JL_KIND_IS_IDENTITY(jl_kind_resolve(st->rows.kind, decl->d)));
+	}
 	st->rows.precalibrated = true;
 	pl->delta_charged = spec->noise == JL_NOISE_GAUSSIAN ? spec->delta : 0.0;
 	pl->noise_variance = m->noise_variance;
