@@ -3,14 +3,17 @@
 # markdown table, asserts nothing.  Three throwaway clusters of its own on
 # TCP loopback (a coordinator and two shards) hold N rows of float8[D]
 # (default 400,000 x 100), split by id over the shards; the coordinator also
-# holds all N rows in a local table, the single-node reference.
-#   1. release, k = 20, Laplace, element neighbours:
-#        single node   jl_release_table over N rows on the coordinator
-#        2 shards      jl_release_table on each shard over its N/2 rows, both
+# holds all N rows in a local table, the single-node reference.  Every
+# table is a protected table, declared with one call (x as jl_vector of D
+# in [0, 1], attribute neighbours): the coordinator's local table, each
+# shard's half, and the coordinator's partitioned table over the shards.
+#   1. release, k = 20, Laplace, attribute neighbours:
+#        single node   jl_release (jl_sketch) over N rows on the coordinator
+#        2 shards      jl_release on each shard over its N/2 rows, both
 #                      started at once (two sessions), wall clock of the pair
 #        distributed   CALL jl_release_distributed on the coordinator's
-#                      partitioned table: both shards release at once, each
-#                      prepares, one coordinator charge, then commit
+#                      sharded protected table: one coordinator charge, both
+#                      shards release at once, each prepares, then commit
 #        pulled        INSERT ... SELECT jl_private_release(x, ...) FROM the
 #                      partitioned parent on the coordinator (the form that
 #                      postgres_fdw cannot push: every raw row crosses)
@@ -51,13 +54,18 @@ lo_bytes() { awk '$1 == "lo:" { print $2 }' /proc/net/dev; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 min() { printf '%s\n' "$@" | sort -g | head -1; }
 HALF=$(( N / 2 ))
+# the unbudgeted primitive's options (the pulled release)
 rel_opts="key => 'bench', bound => 1, neighbor => 'element', noise => 'laplace'"
+# the declaration, the same on every server (caps for RUNS releases of each kind)
+declare_for() { echo "SELECT d FROM jl_protect('$1', 'id', ARRAY[jl_vector('x', $D, 0, 1)], neighbor => 'attribute', epsilon_cap => $(( 10 * RUNS + 10 )))"; }
+release() { echo "SELECT released FROM jl_release('raw', '$1', 1.0, jl_sketch(k => $K), key => 'bench')"; }
 gen() { # rows lo..hi of the data, the same on every server
   echo "CREATE TABLE $1 AS SELECT g AS id,
           ARRAY(SELECT ((g::bigint * 7919 + j * 104729) % 1000) / 1000.0 * 0.7 + (g % $M) * 0.03
                 FROM generate_series(1, $D) j)::float8[] AS x
         FROM generate_series($2, $3) g;
-        ALTER TABLE $1 ADD PRIMARY KEY (id); VACUUM ANALYZE $1;"
+        ALTER TABLE $1 ADD PRIMARY KEY (id); VACUUM ANALYZE $1;
+        $(declare_for $1);"
 }
 
 echo "== $N rows of float8[$D], k = $K; coordinator and 2 shards on one machine ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -85,22 +93,23 @@ CREATE FOREIGN TABLE raw_1 PARTITION OF raw_parent FOR VALUES FROM (1) TO ($(( H
   SERVER shard1 OPTIONS (table_name 'raw');
 CREATE FOREIGN TABLE raw_2 PARTITION OF raw_parent FOR VALUES FROM ($(( HALF + 1 ))) TO ($(( N + 1 )))
   SERVER shard2 OPTIONS (table_name 'raw');
+$(declare_for raw_parent);
 SQL
 
 # 1. release
 single=(); shards=(); dist=(); pulled=(); b_shards=0; b_dist=0; b_pulled=0
 for r in $(seq "$RUNS"); do
   for p in $PC $PS1 $PS2; do q $p -c "DROP TABLE IF EXISTS sk" >/dev/null 2>&1; done
-  t=$(q $PC -c '\timing on' -c "SELECT jl_release_table('raw', 'id', '{x}', 'sk', $K, 1.0, $rel_opts)" | ms)
+  t=$(q $PC -c '\timing on' -c "$(release sk)" | ms)
   single+=("$t")
   b0=$(lo_bytes); t0=$(now_ms)
-  q $PS1 -c "SELECT jl_release_table('raw', 'id', '{x}', 'sk', $K, 1.0, $rel_opts)" >/dev/null &
-  q $PS2 -c "SELECT jl_release_table('raw', 'id', '{x}', 'sk', $K, 1.0, $rel_opts)" >/dev/null &
+  q $PS1 -c "$(release sk)" >/dev/null &
+  q $PS2 -c "$(release sk)" >/dev/null &
   wait
   shards+=("$(( $(now_ms) - t0 ))"); b_shards=$(( $(lo_bytes) - b0 ))
   for p in $PC $PS1 $PS2; do q $p -c "DROP TABLE IF EXISTS skd" >/dev/null 2>&1; done
   b0=$(lo_bytes)
-  t=$(q $PC -c '\timing on' -c "CALL jl_release_distributed('raw_parent', 'id', '{x}', 'skd', $K, 1.0, $rel_opts)" | ms)
+  t=$(q $PC -c '\timing on' -c "CALL jl_release_distributed('raw_parent', 'skd', 1.0, jl_sketch(k => $K), key => 'bench')" | ms)
   b_dist=$(( $(lo_bytes) - b0 )); dist+=("$t")
   q $PC -c "DROP TABLE IF EXISTS sk_pulled" -c "CREATE TABLE sk_pulled (id int, sketch float8[])" >/dev/null 2>&1
   b0=$(lo_bytes)
@@ -169,7 +178,7 @@ cat <<EOF
 
 | step ($N rows, d = $D, k = $K; fastest of $RUNS) | single node | 2 shards (same machine) | bytes between servers | projected: 16 shards, a core each |
 |---|---|---|---|---|
-| release (\`jl_release_table\`) | $(f "$S") ms | $(f "$T2") ms (both shards at once) | $(kb "$b_shards") | about $p16 ms, no raw row moves |
+| release (\`jl_release\`) | $(f "$S") ms | $(f "$T2") ms (both shards at once) | $(kb "$b_shards") | about $p16 ms, no raw row moves |
 | release over every shard under one coordinator charge (\`CALL jl_release_distributed\`: both at once, two-phase commit) | | $(f "$DI") ms | $(kb "$b_dist") | about $p16 ms plus a round trip per shard, no raw row moves |
 | release pulled through the coordinator (\`INSERT … SELECT jl_private_release(x, …) FROM parent\`) | | $(f "$P") ms | $(mb "$b_pulled") | every raw row crosses: grows with N, not with shards |
 | kNN, 10 nearest (\`jl_knn\`) | $(f "$KL") ms | $(f "$KS") ms | $(kb "$b_knn_s") | about $kb16 (10 rows a shard) |
