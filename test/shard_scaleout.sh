@@ -272,6 +272,39 @@ as_pg "$PGBIN/pg_ctl" -D "$dir/shard2" -l "$dir/shard2.log" -w \
 jl_check "  after the shard's restart: nothing prepared or released, nothing charged anywhere (the stopped shard waited for its table before any charge)" \
   "$(state dsk3)" "$c0 $s10 $s20 00 fff"
 
+# 6c'. a shard stopped in the middle of its part, after every charge: shard
+# 2's part is held in its target's creation (an event trigger sleeps there)
+# while shard 1's part has prepared; the shard stops; shard 1's part is
+# rolled back.  Every charge stands, the coordinator's marked not released
+q $PS2 >/dev/null <<'SQL'
+CREATE FUNCTION slow_dsk3b() RETURNS event_trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT FROM pg_event_trigger_ddl_commands() c JOIN pg_class r ON r.oid = c.objid
+              WHERE c.object_type = 'table' AND r.relname = 'dsk3b' AND r.relnatts > 0) THEN
+    PERFORM pg_sleep(60);
+  END IF;
+END $$;
+CREATE EVENT TRIGGER slow_dsk3b ON ddl_command_end WHEN TAG IN ('CREATE TABLE') EXECUTE FUNCTION slow_dsk3b();
+SQL
+read -r c0 s10 s20 _ _ <<<"$(state dsk3b)"
+( err q $PC -c "$(rel dsk3b)" > "$dir/dsk3b.err" ) &
+caller=$!
+waited=0
+for _ in $(seq 1 100); do
+  [ "$(q $PS2 -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND query LIKE '%jl_release_part(%'")$(prepared $PS1)" = 11 ] && waited=1 && break
+  sleep 0.1
+done
+as_pg "$PGBIN/pg_ctl" -D "$dir/shard2" -m immediate stop >/dev/null
+wait $caller || true
+jl_check "a shard stopped in its part (shard 1's part prepared): the release is refused (the connection to the shard is lost)" \
+  "$waited $(grep -ci "connection\|terminat\|server closed" "$dir/dsk3b.err")" "1 1"
+as_pg "$PGBIN/pg_ctl" -D "$dir/shard2" -l "$dir/shard2.log" -w \
+  -o "-p $PS2 -k $dir -c listen_addresses='' -c fsync=off $opts" start >/dev/null
+q $PS2 -c "DROP EVENT TRIGGER slow_dsk3b" -c "DROP FUNCTION slow_dsk3b()" >/dev/null
+jl_check "  after the shard's restart: nothing prepared or released, every charge stands (coordinator, shard 1, shard 2)" \
+  "$(state dsk3b)" "$(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 00 fff"
+jl_check "  the coordinator's charge is marked not released" "$(last_charge)" "public.raw 1 false"
+
 # 6d. a failure after the coordinator decided, before the shards committed
 # (the coordinator's session ends there): in doubt until resolved
 read -r c0 s10 s20 _ _ <<<"$(state dsk4)"
