@@ -184,9 +184,3 @@ DROP TABLE d2_src, d2_rows, d2_ab, d2_one, d2_plain;
 DROP FUNCTION d2_truth(text);
 DROP FUNCTION d2_sd(bigint, int, bigint, float8);
 DROP ROLE regress_d2_analyst;
--- no function drops a declaration yet (design-1.0: jldp_budget_admin's, to
--- come): the declarations of the tables dropped here are removed from the
--- catalog, with their ledgers, so that jl_protected lists only what later
--- files declare (protected_tables lists it whole)
-DELETE FROM jldp_ledger WHERE dataset LIKE 'public.d2\_%';
-DELETE FROM jldp_dataset WHERE name LIKE 'public.d2\_%';
