@@ -1,13 +1,21 @@
--- Graph cut release (Blocki et al.): the release, the registry, the budget,
--- cut estimates by array and by aggregate, and every bad input.  Noisy
--- values are checked against 8 plug-in standard deviations (a chi-square(r)
--- / r with r = 1000 beyond that: probability below 1e-10).
+-- Graph cut release (Blocki et al.) through the pipeline: an edge table
+-- declared with jl_edge and released by jl_release with jl_graph; the
+-- registry, the budget, cut estimates by array and by aggregate, and every
+-- bad input.  Noisy values are checked against 8 plug-in standard
+-- deviations (a chi-square(r) / r with r = 1000 beyond that: probability
+-- below 1e-10).  The neighbours are one edge row replaced by any other
+-- (or by a row that is no edge): the overlay weight is w0 = 2 l^2, l the
+-- covariance accountant's lift of rows of norm 1, and w = n w0 / (n + w0).
+-- Each w below was checked against a scipy quadrature of the worst-case
+-- pair's privacy loss (orthogonal whitened rows of norm 1 / l, delta /
+-- 1.001 for the accountant's margin).
 -- A circulant graph on 300 vertices: i joined to i+1, ..., i+10 (mod 300),
--- 3000 edges; the odd vertices are cut from the even ones by the 1500 edges
--- of odd offset.
+-- 3000 edges, each a row with its unit id; the odd vertices are cut from
+-- the even ones by the 1500 edges of odd offset.
 CREATE TABLE gr_edges AS
-  SELECT i AS a, ((i - 1 + k) % 300) + 1 AS b
+  SELECT (i - 1) * 10 + k AS id, i AS a, ((i - 1 + k) % 300) + 1 AS b
   FROM generate_series(1, 300) i, generate_series(1, 10) k;
+ALTER TABLE gr_edges ADD PRIMARY KEY (id);
 CREATE FUNCTION gr_truth(s int[]) RETURNS bigint LANGUAGE sql AS $$
   SELECT count(*) FROM gr_edges WHERE (a = ANY (s)) <> (b = ANY (s)) $$;
 CREATE TABLE gr_sets (name text, s int[]);
@@ -19,22 +27,30 @@ INSERT INTO gr_sets VALUES
   ('all', ARRAY(SELECT generate_series(1, 300)));
 SELECT name, gr_truth(s) AS truth FROM gr_sets ORDER BY name;
 
-SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_rel', 1000, 2.0, 1e-6) > 0 AS released;
+SELECT dataset, d FROM jl_protect('gr_edges', 'id', ARRAY[jl_edge('a', 'b', 300)],
+                                  epsilon_cap => 10, delta_cap => 1e-4);
+-- w0 = 2 x 8.3886^2 = 140.74 (quadrature: 140.7368), w = 300 w0 / (300 +
+-- w0) = 95.7965
+SELECT released, epsilon_charged, delta_charged, round(noise_variance::numeric, 4) AS w
+  FROM jl_release('gr_edges', 'gr_rel', 2.0, jl_graph(r => 1000, delta => 1e-6), key => 'pinned');
 SELECT count(*) AS n, min(array_length(sketch, 1)) AS r, min(vertex) AS first, max(vertex) AS last FROM gr_rel;
--- the registry: w from public inputs (n, r, epsilon, delta); the edge count is not recorded
+-- the registry: w from public inputs (n, r, epsilon, delta); the edge
+-- count is not recorded (the rows, public, are: 3000); w_paper = (16
+-- sqrt(r ln(2/delta)) ln(16 r/delta) / epsilon)^2 = 5.13e8 by hand
 SELECT source, id_column, vector, d, k, projection, neighbor, clipping, calibration,
        epsilon, delta, key_fingerprint, dataset, info->>'mechanism' AS mechanism,
        round((info->>'w0')::numeric, 4) AS w0, round((info->>'w')::numeric, 4) AS w,
        round((info->>'w_paper')::numeric, -6) AS w_paper,
        (info->>'w_delta_computed')::float8 <= delta AS accountant_meets_delta,
-       info ? 'rows' OR info ? 'edges_count' AS edge_count_recorded
+       info ? 'edges_count' AS edge_count_recorded, info->'rows' AS rows,
+       info->>'release_mechanism' AS via
   FROM jl_releases WHERE target = 'gr_rel'::regclass;
 -- every entry on the release's grid; the sketches of all vertices sum to about 0
 SELECT bool_and(v / r.grid = round(v / r.grid)) AS on_grid
   FROM gr_rel, unnest(sketch) v, jl_releases r WHERE r.target = 'gr_rel'::regclass;
 SELECT max(abs(t)) < 1e-6 AS rows_orthogonal_to_ones
   FROM (SELECT sum(sketch[k]) AS t FROM gr_rel, generate_series(1, 1000) k GROUP BY k) s;
--- the default dataset of the edges is charged (epsilon, delta)
+-- the protected table's ledger is charged (epsilon, delta)
 SELECT name, epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'public.gr_edges';
 SELECT event, epsilon, delta, what FROM jl_ledger WHERE dataset = 'public.gr_edges' ORDER BY id;
 
@@ -57,87 +73,92 @@ SELECT vertex % 3 AS part, gr_truth(array_agg(vertex)) AS truth,
 -- repeats and reversed pairs are one edge: each edge four times, in both
 -- orders, gives the same graph (unmerged, the odd cut would be 6000)
 CREATE TABLE gr_dup AS
-  SELECT a AS x, b AS y FROM gr_edges UNION ALL SELECT b, a FROM gr_edges
-  UNION ALL SELECT a, b FROM gr_edges UNION ALL SELECT b, a FROM gr_edges;
-SELECT jl_dataset_declare('gr_data', 5, 1e-3, source => 'gr_dup') IS NOT NULL AS declared;
-SELECT jl_release_graph('gr_dup', 'x', 'y', 300, 'gr_dup_rel', 1000, 2.0, 1e-6, dataset => 'gr_data') > 0 AS released;
+  SELECT row_number() OVER () AS id, x, y FROM (
+    SELECT a AS x, b AS y FROM gr_edges UNION ALL SELECT b, a FROM gr_edges
+    UNION ALL SELECT a, b FROM gr_edges UNION ALL SELECT b, a FROM gr_edges) e;
+ALTER TABLE gr_dup ADD PRIMARY KEY (id);
+SELECT dataset, d FROM jl_protect('gr_dup', 'id', ARRAY[jl_edge('x', 'y', 300)], epsilon_cap => 5, delta_cap => 1e-3);
+SELECT released FROM jl_release('gr_dup', 'gr_dup_rel', 2.0, jl_graph(1000, 1e-6), key => 'pinned');
 SELECT abs(jl_cut_size('gr_dup_rel', s) - gr_truth(s)) <= 8 * jl_cut_size_stddev('gr_dup_rel', s) AS merged
   FROM gr_sets WHERE name = 'odd';
-SELECT name, epsilon_spent FROM jl_budgets WHERE name = 'gr_data';
--- a release of a view over the edges is charged to the table's dataset
-CREATE VIEW gr_dup_view AS SELECT y AS u, x AS v FROM gr_dup WHERE x < y;
-SELECT jl_release_graph('gr_dup_view', 'u', 'v', 300, 'gr_view_rel', 1000, 2.0, 1e-6) > 0 AS released;
-SELECT source, dataset FROM jl_releases WHERE target = 'gr_view_rel'::regclass;
-SELECT count(*) AS datasets_of_view FROM jl_budgets WHERE name LIKE '%gr_dup_view%';
--- a dataset not bound to the relation read is refused, uncharged: one bound
--- to another relation, one bound to none
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 10, 0.5, 1e-6, dataset => 'gr_data')$$);
-SELECT jl_dataset_declare('gr_loose', 100) IS NOT NULL AS declared;
-SELECT error($$SELECT jl_release_graph('gr_dup', 'x', 'y', 300, 'gr_bad', 10, 0.5, 1e-6, dataset => 'gr_loose')$$);
--- past the cap (5): refused, by name or through the view, nothing written
-SELECT error($$SELECT jl_release_graph('gr_dup', 'x', 'y', 300, 'gr_bad', 1000, 2.0, 1e-6, dataset => 'gr_data')$$);
-SELECT error($$SELECT jl_release_graph('gr_dup_view', 'u', 'v', 300, 'gr_bad', 1000, 2.0, 1e-6)$$);
+SELECT name, epsilon_spent FROM jl_budgets WHERE name = 'public.gr_dup';
+-- past the cap (2 spent, 4 more against 5): refused, nothing written
+SELECT error($$SELECT jl_release('gr_dup', 'gr_bad', 4.0, jl_graph(1000, 1e-6), key => 'pinned')$$);
 SELECT to_regclass('gr_bad') IS NULL AS no_target,
-       (SELECT count(*) FROM jl_releases WHERE dataset = 'gr_data') AS registry_rows,
-       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'gr_data') AS spent,
-       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'gr_loose') AS loose_spent,
+       (SELECT count(*) FROM jl_releases WHERE dataset = 'public.gr_dup') AS registry_rows,
+       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.gr_dup') AS spent,
        (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.gr_edges') AS edges_spent;
 -- smallint and bigint columns; isolated vertices beyond the edges' range
-CREATE TABLE gr_small AS SELECT a::int2 AS a, b::int8 AS b FROM gr_edges WHERE a < b AND b - a < 3;
-SELECT jl_release_graph('gr_small', 'a', 'b', 400, 'gr_small_rel', 50, 4.0, 1e-3) > 0 AS released;
+-- (w0 = 2 x 2.3656^2 = 11.19 < 400)
+CREATE TABLE gr_small AS
+  SELECT id, a::int2 AS a, b::int8 AS b FROM gr_edges WHERE a < b AND b - a < 3;
+ALTER TABLE gr_small ADD PRIMARY KEY (id);
+SELECT dataset, d FROM jl_protect('gr_small', 'id', ARRAY[jl_edge('a', 'b', 400)], epsilon_cap => 10, delta_cap => 1e-2);
+SELECT released FROM jl_release('gr_small', 'gr_small_rel', 4.0, jl_graph(50, 1e-3), key => 'pinned');
 SELECT count(*) AS n FROM gr_small_rel;
 
--- bad input, each with its SQLSTATE; none charges the budget except an
--- endpoint outside 1..n, found while the edges are read: the charge was
--- committed before the first row (n = 299 below, 1 more spent)
+-- bad input, each with its SQLSTATE; none charges the budget
 SELECT epsilon_spent AS spent_before FROM jl_budgets WHERE name = 'public.gr_edges';
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 0, 1.0, 1e-6)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 100001, 1.0, 1e-6)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 10, 0, 1e-6)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 10, 'Infinity', 1e-6)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 10, 1.0, 0)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 10, 1.0, 1)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 10, 1.0, NULL)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', NULL, 'gr_bad', 10, 1.0, 1e-6)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 1, 'gr_bad', 10, 1.0, 1e-6)$$);
-SELECT error($$SELECT jl_release_graph(NULL, 'a', 'b', 300, 'gr_bad', 10, 1.0, 1e-6)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', NULL, 'b', 300, 'gr_bad', 10, 1.0, 1e-6)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'nope', 300, 'gr_bad', 10, 1.0, 1e-6)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, NULL, 10, 1.0, 1e-6)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'a.b.c', 10, 1.0, 1e-6)$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_rel', 10, 1.0, 1e-6)$$);
-CREATE TABLE gr_text AS SELECT a::text AS a, b FROM gr_edges;
-SELECT error($$SELECT jl_release_graph('gr_text', 'a', 'b', 300, 'gr_bad', 10, 1.0, 1e-6)$$);
-CREATE TABLE gr_float AS SELECT a, b::float8 AS b FROM gr_edges;
-SELECT error($$SELECT jl_release_graph('gr_float', 'a', 'b', 300, 'gr_bad', 10, 1.0, 1e-6)$$);
--- vertices outside 1..n, self-loops, NULL endpoints
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 299, 'gr_bad', 10, 1.0, 1e-6)$$);
-CREATE TABLE gr_zero (a int, b int);
-INSERT INTO gr_zero VALUES (1, 2), (0, 3);
-SELECT error($$SELECT jl_release_graph('gr_zero', 'a', 'b', 300, 'gr_bad', 10, 1.0, 1e-6)$$);
-CREATE TABLE gr_loop (a int, b int);
-INSERT INTO gr_loop VALUES (1, 2), (5, 5);
-SELECT error($$SELECT jl_release_graph('gr_loop', 'a', 'b', 300, 'gr_bad', 10, 1.0, 1e-6)$$);
-CREATE TABLE gr_null (a int, b int);
-INSERT INTO gr_null VALUES (1, 2), (NULL, 3);
-SELECT error($$SELECT jl_release_graph('gr_null', 'a', 'b', 300, 'gr_bad', 10, 1.0, 1e-6)$$);
-INSERT INTO gr_null VALUES (NULL, NULL);
-DELETE FROM gr_null WHERE a IS NULL AND b = 3;
-SELECT error($$SELECT jl_release_graph('gr_null', 'a', 'b', 300, 'gr_bad', 10, 1.0, 1e-6)$$);
+SELECT error($$SELECT jl_graph(0, 1e-6)$$);
+SELECT error($$SELECT jl_graph(100001, 1e-6)$$);
+SELECT error($$SELECT jl_graph(NULL, 1e-6)$$);
+SELECT error($$SELECT jl_graph(10, 0)$$);
+SELECT error($$SELECT jl_graph(10, 1)$$);
+SELECT error($$SELECT jl_graph(10, NULL)$$);
+SELECT error($$SELECT jl_release('gr_edges', 'gr_bad', 0, jl_graph(10, 1e-6), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('gr_edges', 'gr_bad', 'Infinity', jl_graph(10, 1e-6), key => 'pinned')$$);
+SELECT error($$SELECT jl_release(NULL, 'gr_bad', 1.0, jl_graph(10, 1e-6), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('gr_edges', NULL, 1.0, jl_graph(10, 1e-6), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('gr_edges', 'a.b.c', 1.0, jl_graph(10, 1e-6), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('gr_edges', 'gr_rel', 1.0, jl_graph(10, 1e-6), key => 'pinned')$$);
+-- the endpoints and the vertices are the declaration's: refused by
+-- jl_edge or jl_protect (and the declaration of gr_edges is unchanged)
+SELECT error($$SELECT jl_edge('a', 'b', NULL)$$);
+SELECT error($$SELECT jl_edge('a', 'b', 1)$$);
+SELECT error($$SELECT jl_edge(NULL, 'b', 300)$$);
+SELECT error($$SELECT jl_protect('gr_edges', 'id', ARRAY[jl_edge('a', 'nope', 300)], epsilon_cap => 10, delta_cap => 1e-4)$$);
+CREATE TABLE gr_text AS SELECT id, a::text AS a, b FROM gr_edges;
+ALTER TABLE gr_text ADD PRIMARY KEY (id);
+SELECT error($$SELECT jl_protect('gr_text', 'id', ARRAY[jl_edge('a', 'b', 300)], epsilon_cap => 10, delta_cap => 1e-4)$$);
+CREATE TABLE gr_float AS SELECT id, a, b::float8 AS b FROM gr_edges;
+ALTER TABLE gr_float ADD PRIMARY KEY (id);
+SELECT error($$SELECT jl_protect('gr_float', 'id', ARRAY[jl_edge('a', 'b', 300)], epsilon_cap => 10, delta_cap => 1e-4)$$);
+SELECT relation, unit, neighbor, d FROM jl_protected WHERE relation = 'gr_edges'::regclass;
 -- n r beyond the memory bound: refused before allocating or charging
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 100000, 'gr_bad', 400, 1.0, 1e-6)$$);
--- the overlay weight must stay below n, with a hint
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_bad', 1000, 0.5, 1e-6)$$);
+CREATE TABLE gr_huge AS SELECT * FROM gr_edges;
+ALTER TABLE gr_huge ADD PRIMARY KEY (id);
+SELECT d FROM jl_protect('gr_huge', 'id', ARRAY[jl_edge('a', 'b', 100000)], epsilon_cap => 10, delta_cap => 1e-4);
+SELECT error($$SELECT jl_release('gr_huge', 'gr_bad', 1.0, jl_graph(400, 1e-6), key => 'pinned')$$);
+-- the overlay weight must stay below n, with a hint: at epsilon 0.5, w0 =
+-- 2 x 15.9775^2 = 510.56 (quadrature: 510.5636) is not below 300
+SELECT error($$SELECT jl_release('gr_edges', 'gr_bad', 0.5, jl_graph(1000, 1e-6), key => 'pinned')$$);
 SELECT to_regclass('gr_bad') IS NULL AS no_target,
-       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.gr_edges') AS spent_after;
--- the edge tables refused while read are charged too (gr_null twice); those
--- refused from their schema (text, float8 columns) are not
-SELECT v.name, coalesce(b.epsilon_spent, 0) AS spent
-  FROM (VALUES ('public.gr_text'), ('public.gr_float'), ('public.gr_zero'), ('public.gr_loop'), ('public.gr_null')) v(name)
+       (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.gr_edges') AS spent_after,
+       (SELECT coalesce(sum(epsilon_spent), 0) FROM jl_budgets WHERE name = 'public.gr_huge') AS huge_spent;
+-- rows 0.3 refused while reading (an endpoint outside 1..n, 0 or
+-- negative, a self-loop, a NULL endpoint) are no edge to the pipeline:
+-- they add nothing and fail nothing, and the release is charged once.
+-- The edges of gr_edges plus six such rows: the odd cut is gr_edges' 1500
+-- within 8 standard deviations, and the guarantee counts all 3006 rows
+CREATE TABLE gr_odd AS SELECT id, a, b FROM gr_edges;
+INSERT INTO gr_odd VALUES (3001, 0, 3), (3002, 5, 5), (3003, NULL, 3), (3004, NULL, NULL),
+                          (3005, 301, 2), (3006, -1, 4);
+ALTER TABLE gr_odd ADD PRIMARY KEY (id);
+SELECT d FROM jl_protect('gr_odd', 'id', ARRAY[jl_edge('a', 'b', 300)], epsilon_cap => 10, delta_cap => 1e-4);
+SELECT released, guarantee LIKE '%how many (3006, each read once)%' AS all_rows_counted
+  FROM jl_release('gr_odd', 'gr_odd_rel', 2.0, jl_graph(1000, 1e-6), key => 'pinned');
+SELECT abs(jl_cut_size('gr_odd_rel', s) - 1500) <= 8 * jl_cut_size_stddev('gr_odd_rel', s) AS within_8_sd
+  FROM gr_sets WHERE name = 'odd';
+-- charged: the release made; the tables refused at their declaration
+-- have no budget at all
+SELECT v.name, coalesce(b.epsilon_spent, 0) AS spent, b.name IS NOT NULL AS declared
+  FROM (VALUES ('public.gr_text'), ('public.gr_float'), ('public.gr_odd')) v(name)
   LEFT JOIN jl_budgets b ON b.name = v.name ORDER BY v.name;
 -- an empty edge table is the empty graph: a valid release
-CREATE TABLE gr_none (a int, b int);
-SELECT jl_release_graph('gr_none', 'a', 'b', 300, 'gr_none_rel', 100, 2.0, 1e-6) > 0 AS empty_graph_released;
+CREATE TABLE gr_none (id int PRIMARY KEY, a int, b int);
+SELECT d FROM jl_protect('gr_none', 'id', ARRAY[jl_edge('a', 'b', 300)], epsilon_cap => 10, delta_cap => 1e-4);
+SELECT released IS NOT NULL AS empty_graph_released
+  FROM jl_release('gr_none', 'gr_none_rel', 2.0, jl_graph(100, 1e-6), key => 'pinned');
 
 -- the analyst's functions: bad input
 SELECT error($$SELECT jl_cut_size('gr_rel', '{0}')$$);
@@ -147,7 +168,11 @@ SELECT error($$SELECT jl_cut_size('gr_rel', '{1,NULL}')$$);
 SELECT error($$SELECT jl_cut_size('gr_rel', '{{1,2}}')$$);
 SELECT jl_cut_size('gr_rel', NULL) IS NULL AS strict;
 SELECT error($$SELECT jl_cut_size('gr_edges', '{1}')$$);
-SELECT jl_release_covariance('gr_small', '{a,b}', 'gr_cov', 10, 1.0, 1e-6) > 0 AS covariance;
+CREATE TABLE gr_points (id int PRIMARY KEY, a float8, b float8);
+INSERT INTO gr_points SELECT i, i % 7, i % 5 FROM generate_series(1, 50) i;
+SELECT d FROM jl_protect('gr_points', 'id', ARRAY[jl_numeric('a', 0, 7), jl_numeric('b', 0, 5)],
+                         epsilon_cap => 10, delta_cap => 1e-4);
+SELECT released FROM jl_release('gr_points', 'gr_cov', 1.0, jl_covariance_mechanism(10, 1e-6), key => 'pinned');
 SELECT error($$SELECT jl_cut_size('gr_cov', '{1}')$$);
 SELECT error($$SELECT jl_directional_variance('gr_rel', '{1}')$$);
 SELECT error($$SELECT jl_recover_norm2('{1,2,3}', 'gr_rel'::regclass)$$);
@@ -163,7 +188,7 @@ SELECT error($$SELECT jl_cut_size('gr_small_rel', '{1,3}')$$);
 CREATE ROLE gr_analyst;
 SET ROLE gr_analyst;
 SELECT error($$SELECT jl_cut_size('gr_rel', '{1}')$$);
-SELECT error($$SELECT jl_release_graph('gr_edges', 'a', 'b', 300, 'gr_mine', 10, 1.0, 1e-6)$$);
+SELECT error($$SELECT jl_release('gr_edges', 'gr_mine', 1.0, jl_graph(10, 1e-6), key => 'pinned')$$);
 RESET ROLE;
 GRANT SELECT ON gr_rel TO gr_analyst;
 SET ROLE gr_analyst;
