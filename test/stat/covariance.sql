@@ -1,7 +1,12 @@
 -- Check 8: the covariance release (Blocki et al., docs/covariance.md).
 --
--- A: 50 fixed rows, d = 3, norms below 1 (no clipping); x a fixed direction,
--- truth t = x^T A^T A x, Sigma_x = t + l^2 ||x||^2 with l the release's lift.
+-- A: 50 fixed rows, d = 3, of a protected table (jl_vector x in [0, 1] at
+-- weight 1: the encoding is x itself) declared for row neighbours with row
+-- clip 1, so the mechanism's norm bound is C = 1, as 0.3's clip_norm 1 (the
+-- same lift); the elements lie in [0, 0.5] and the norms below 0.59 (no
+-- clamping, no clipping).  Released by jl_release with
+-- jl_covariance_mechanism.  x a fixed direction, truth t = x^T A^T A x,
+-- Sigma_x = t + l^2 ||x||^2 with l the release's lift.
 -- jl_directional_variance is ||R x||^2 / r - l^2 ||x||^2 with ||R x||^2 /
 -- Sigma_x chi-square(r), so it is unbiased with standard deviation
 -- s = sqrt(2/r) Sigma_x.
@@ -20,8 +25,13 @@
 
 CREATE SCHEMA c8;
 CREATE TABLE c8.src AS
-SELECT i, ARRAY[0.5 * sin(i), 0.4 * cos(2 * i), 0.3 * sin(5 * i)]::float8[] AS x
+SELECT i, ARRAY[0.25 + 0.25 * sin(i), 0.2 + 0.2 * cos(2 * i), 0.15 + 0.15 * sin(5 * i)]::float8[] AS x
 FROM generate_series(1, 50) i;
+ALTER TABLE c8.src ADD PRIMARY KEY (i);
+-- 601 releases at epsilon 1, delta 1e-6: caps above that (an audit of the
+-- mechanism, not of the budget)
+SELECT jl_protect('c8.src', 'i', ARRAY[jl_vector('x', 3, 0, 1)], neighbor => 'row', row_clip => 1,
+                  epsilon_cap => 1000, delta_cap => 0.01);
 
 CREATE FUNCTION c8.truth(e float8[]) RETURNS float8 LANGUAGE sql AS $$
   SELECT sum((x[1] * e[1] + x[2] * e[2] + x[3] * e[3]) ^ 2) FROM c8.src $$;
@@ -36,7 +46,8 @@ BEGIN
   FOREACH m IN ARRAY ARRAY['gram', 'product'] LOOP
   FOR j IN 1..300 LOOP
     t := 'c8.rel_' || m || '_' || j;
-    PERFORM jl_release_covariance('c8.src', '{x}', t, 200, 1.0, 1e-6, method => m);
+    PERFORM jl_release('c8.src', t, 1.0, jl_covariance_mechanism(200, 1e-6, method => m::jl_covariance_method),
+                       key => 'stat');
     INSERT INTO c8.runs
     SELECT m, j, jl_directional_variance(t::regclass, '{1,1,0}'),
            jl_directional_variance_stddev(t::regclass, '{1,1,0}'),
@@ -85,7 +96,7 @@ SELECT stat_record('8.c', 'control', 'a plug-in of the lift-free form sqrt(2/r) 
 FROM c8;
 
 -- one large release: r = 100000 iid rows
-SELECT jl_release_covariance('c8.src', '{x}', 'c8.big', 100000, 1.0, 1e-6) > 0;
+SELECT released FROM jl_release('c8.src', 'c8.big', 1.0, jl_covariance_mechanism(100000, 1e-6), key => 'stat');
 CREATE TEMP TABLE c8d AS
 SELECT e, c8.truth(e) AS t, (SELECT sum(v * v) FROM unnest(e) v) AS xx,
        jl_directional_variance('c8.big', e) AS est,
