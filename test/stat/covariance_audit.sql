@@ -1,12 +1,16 @@
 -- Check 9: empirical (epsilon, delta) of the covariance release on the
 -- worst-case neighbours (docs/covariance.md).
 --
--- A = one row (1, 0), A' = one row (0, 1), clip_norm 1, r = 1: the shared
+-- A = one row (1, 0), A' = one row (0, 1), each a protected table (one
+-- unit, jl_vector x in [0, 1] at weight 1: the encoding is x) declared for
+-- row neighbours with row clip 1, so the mechanism's norm bound is C = 1
+-- (its lift that of 0.3's clip_norm 1), released by jl_release with
+-- jl_covariance_mechanism; r = 1: the shared
 -- part of the covariance is l^2 I, and the whitened rows are orthogonal of
 -- norm 1/l, the pair the accountant proves to be the worst.  The privacy
 -- loss of a release y is increasing in T(y) = y_1^2 - y_2^2, so the events
 -- are S_m = {T > m l^2}, m in {1, 2, 3, 4, 6, 8}, fixed a priori (l is public:
--- a function of r, epsilon, delta, clip_norm).  From N releases of A and N
+-- a function of r, epsilon, delta, C).  From N releases of A and N
 -- of A' (independent, each with fresh Y), Chernoff binomial bounds (lib.sql)
 -- at alpha_b = 5e-8 / 12 each give
 --   eps_lb = max_m ln((lower(P(S_m | A)) - delta) / upper(P(S_m | A'))).
@@ -19,8 +23,14 @@
 -- epsilon = 1); it must find eps_lb > 1.
 
 CREATE SCHEMA c9;
-CREATE TABLE c9.a AS SELECT '{1,0}'::float8[] AS x;
-CREATE TABLE c9.b AS SELECT '{0,1}'::float8[] AS x;
+CREATE TABLE c9.a AS SELECT 1 AS id, '{1,0}'::float8[] AS x;
+CREATE TABLE c9.b AS SELECT 1 AS id, '{0,1}'::float8[] AS x;
+ALTER TABLE c9.a ADD PRIMARY KEY (id);
+ALTER TABLE c9.b ADD PRIMARY KEY (id);
+-- the caps hold 50 releases (the spending is reset every 50 below)
+SELECT jl_protect(t, 'id', ARRAY[jl_vector('x', 2, 0, 1)], neighbor => 'row', row_clip => 1,
+                  epsilon_cap => 1000, delta_cap => 0.5)
+FROM (VALUES ('c9.a'::regclass), ('c9.b')) v(t);
 CREATE TABLE c9.cfg (name text, kind text, eps_claim float8, eps_release float8, delta float8, n int);
 INSERT INTO c9.cfg VALUES ('9.a', 'check', 1.0, 1.0, 1e-3, 4000),
                           ('9.a', 'control', 1.0, 8.0, 1e-3, 10000);
@@ -37,7 +47,8 @@ BEGIN
   FOR c IN SELECT * FROM c9.cfg LOOP
     FOREACH side IN ARRAY ARRAY['a', 'b'] LOOP
       FOR j IN 1..c.n LOOP
-        PERFORM jl_release_covariance('c9.' || side, '{x}', 'c9.rel', 1, c.eps_release, c.delta);
+        PERFORM jl_release(('c9.' || side)::regclass, 'c9.rel', c.eps_release,
+                           jl_covariance_mechanism(1, c.delta), key => 'stat');
         SELECT r.y INTO y FROM c9.rel r;
         IF j = 1 AND side = 'a' THEN
           INSERT INTO c9.lift SELECT c.kind, noise_variance FROM jl_releases WHERE target = 'c9.rel'::regclass;
@@ -46,7 +57,7 @@ BEGIN
         DROP TABLE c9.rel;
         -- each release's table is created and dropped: commit now and then,
         -- so that the locks of thousands of tables do not accumulate; the
-        -- thousands of releases would exhaust the source's delta cap of 1,
+        -- thousands of releases would exhaust the protected table's caps,
         -- so its spending is reset (an audit, not a release of data)
         IF j % 50 = 0 THEN
           PERFORM jl_dataset_reset('c9.' || side);
