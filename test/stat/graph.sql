@@ -1,7 +1,12 @@
 -- Check 10: the graph release for cut queries (Blocki et al.,
 -- docs/graph_cuts.md).
 --
--- G: 200 vertices, i joined to i+1, i+2, i+3 and i+17 (mod 200), 800 edges.
+-- G: 200 vertices, i joined to i+1, i+2, i+3 and i+17 (mod 200), 800 edges,
+-- each a row of an edge table (a unit id, jl_edge) released by jl_release
+-- with jl_graph: one edge row replaced by any other is the neighbour, so
+-- the overlay weight is w0 = 2 l^2 (l the covariance accountant's lift of
+-- rows of norm 1) and w = n w0 / (n + w0); the estimator's law below
+-- depends only on w.
 -- Two sets: S1 = {1, 21, ..., 181} (|S| = 10, a small cut) and S2 = the odd
 -- vertices (|S| = 100).  With w the release's overlay weight,
 -- q = 1_S^T Sigma 1_S = (w/n) s (n - s) + (1 - w/n) cut, the estimate's
@@ -20,8 +25,12 @@
 
 CREATE SCHEMA c10;
 CREATE TABLE c10.edges AS
-SELECT i AS u, ((i - 1 + k) % 200) + 1 AS v
+SELECT row_number() OVER () AS id, i AS u, ((i - 1 + k) % 200) + 1 AS v
 FROM generate_series(1, 200) i, unnest(ARRAY[1, 2, 3, 17]) k;
+ALTER TABLE c10.edges ADD PRIMARY KEY (id);
+-- 300 releases at epsilon 2, delta 1e-6: caps above that (an audit of the
+-- mechanism, not of the budget)
+SELECT jl_protect('c10.edges', 'id', ARRAY[jl_edge('u', 'v', 200)], epsilon_cap => 1000, delta_cap => 0.01);
 CREATE TABLE c10.sets (name text, s int[]);
 INSERT INTO c10.sets VALUES
   ('S1 (|S|=10)', ARRAY(SELECT generate_series(1, 200, 20))),
@@ -37,7 +46,7 @@ DECLARE
 BEGIN
   FOR j IN 1..300 LOOP
     t := 'c10.rel_' || j;
-    PERFORM jl_release_graph('c10.edges', 'u', 'v', 200, t, 100, 2.0, 1e-6);
+    PERFORM jl_release('c10.edges', t, 2.0, jl_graph(100, 1e-6), key => 'stat');
     INSERT INTO c10.runs
     SELECT name, j, jl_cut_size(t::regclass, s), jl_cut_size_stddev(t::regclass, s),
            (SELECT (info->>'w')::float8 FROM jl_releases WHERE target = t::regclass),
