@@ -1,62 +1,80 @@
 -- Check 11: empirical (epsilon, delta) of the graph release for cut queries
--- (jl_release_graph, docs/graph_cuts.md) on an edge neighbour.
+-- (jl_release with jl_graph over an edge table, docs/graph_cuts.md) on the
+-- worst-case pair of its neighbours, one edge row replaced by any other.
 --
--- G: n = 20 vertices, edges a cycle on 3..20 and the chords {i, i+5}; the
--- vertices 1 and 2 are isolated.  G' = G plus the edge e = {1, 2}.  With
--- d = e_1 - e_2 and w the release's overlay weight (public: a function of
--- n, r, epsilon, delta, recorded in jl_releases), L_G d = 0, so
--- Sigma(G) d = w d and G, G' is the worst case of docs/graph_cuts.md
--- ("Privacy": ||u|| = rho, rho^2 = 2 (1 - w/n) / w = 2 / w0).  The release's
--- law differs between G and G' only along d, so the optimal test looks at
---   T = sum_k (R[k,1] - R[k,2])^2 / (2 w)   (sketches of vertices 1 and 2),
--- chi-square(r) under G and (1 + rho^2) chi-square(r) under G'; the privacy
--- loss is increasing in T for G' against G and decreasing for G against G'.
--- With z = (T - r) / sqrt(2 r), the events, fixed a priori, are
+-- G0: n = 30 vertices, edges a cycle on 5..30 and the chords {i, i+5}
+-- (i = 5..25), one row each; the vertices 1 to 4 are isolated.  One more
+-- row (unit 1000) is the edge {3, 4} in G and {1, 2} in G': the two
+-- tables are neighbours (that row replaced).  With w the release's overlay
+-- weight (public: a function of n, r, epsilon, delta, recorded in
+-- jl_releases), d = e_1 - e_2 and d' = e_3 - e_4, L_G0 d = L_G0 d' = 0, so
+-- Sigma(G0) is w on both, d and d' are orthogonal, and the edge row adds
+-- (1 - w/n) d d^T (G') or (1 - w/n) d' d'^T (G): the whitened rows are
+-- orthogonal of norm rho, rho^2 = 2 (1 - w/n) / w = 2 / w0, the pair the
+-- covariance accountant proves to be the worst (its lift l = 1 / rho gives
+-- w0 = 2 l^2).  The release's law differs between G and G' only along d
+-- and d', so the optimal test looks at
+--   T12 = sum_k (R[k,1] - R[k,2])^2 / (2 w),  T34 = sum_k (R[k,3] - R[k,4])^2 / (2 w)
+-- (sketches of vertices 1 to 4): T12 is (1 + rho^2) chi-square(r) under G'
+-- and chi-square(r) under G, T34 the reverse, independent; the privacy
+-- loss of G' against G is increasing in T12 - T34 (by rho^2 / (2 (1 +
+-- rho^2)) per unit) and that of G against G' decreasing.
+-- With z = (T12 - T34) / sqrt(4 r), the events, fixed a priori, are
 --   S_m+ = {z > m} (for P(S | G') <= e^eps P(S | G) + delta) and
 --   S_m- = {z < m} (for P(S | G) <= e^eps P(S | G') + delta),
 -- m = -3, -2.5, ..., 8 (46 events).  From N releases of G and N of G'
--- (independent, each through jl_release_graph with fresh Y), exact
+-- (independent, each through jl_release with fresh Y), exact
 -- Clopper-Pearson bounds at alpha_b = 5e-8 / 92 (one-sided, a lower bound
 -- for the side the event favours and an upper bound for the other) give
 --   eps_lb = max over the events of ln((lower(P1(S)) - delta) / upper(P0(S))).
 -- (epsilon, delta)-DP means P1(S) <= e^epsilon P0(S) + delta for every S, so
 -- by the union bound over the 92 confidence bounds eps_lb <= epsilon except
 -- with probability 5e-8: the false-failure rate of the check line.
---   11.a  r 64, epsilon 1, delta 0.05, N = 400 per side.
+--   11.a  r 64, epsilon 1, delta 0.05, N = 400 per side (n = 30: the
+--         weight w0 = 20.41 this needs is not below 20 vertices).
 -- Negative control: the same events, bounds and claim (epsilon 1, delta
 -- 0.05) applied to releases made at epsilon_release = 16 (overlay weight
--- w0 2.25 where the claim needs 15.27, about 7 times too small), N = 200 per
--- side; it must find eps_lb > 1 (about 1.8).  The chance that it does not
--- (a false failure of the control line) is below 1e-9: computed exactly
--- from the binomial laws of one event alone (S_3+, P(S | G') = 0.863
--- against P(S | G) = 0.0041).
--- What the check can see: 400 releases a side (each release commits its
--- charge through a background worker, 25 to 40 ms; the part runs in 30 to
--- 60 s) give bounds too wide to approach epsilon 1 at these laws: point
--- estimates ln((c1/N - delta) / (c0/N)) reach about 0.4 to 0.7, but eps_lb
--- comes out between -0.11 (ln(alpha_b^(1/N) - delta), an event holding
--- all N releases of one side) and 0.  The check catches blatant violations
--- only.  By simulation it finds eps_lb > 1 (about 1.7)
--- for releases made at epsilon 8 (a weight about 4 times too small), but
--- not at epsilon 4 (about 0.8).  The fine calibration is the unit test's
--- (test/unit/test_graph.c: a Monte Carlo of the exact densities, half the
--- weight rejected).
+-- w0 2.877 where the claim needs 20.41, about 7 times too small), N = 200
+-- per side; it must find eps_lb > 1.  The chance that it does not (a
+-- false failure of the control line) is below 1e-15: computed exactly
+-- from the binomial laws of one event alone (S_1+, P(S | G') = 0.9045
+-- against P(S | G) = 0.00196, the law of T12 - T34 by quadrature).
+-- What the check can see: at the expected counts of 400 releases a side
+-- (computed from the same laws), eps_lb is -0.11 for releases made at
+-- epsilon 1 (an event holding nearly all N releases of both sides), 0.89
+-- at epsilon 4 (a weight 2.6 times too small: not caught) and 1.81 at
+-- epsilon 8 (4.3 times too small: caught).  The point estimates
+-- ln((P1 - delta) / P0) of the same events reach 0.99 at epsilon 1: the
+-- pair is the accountant's worst case, but N is far too small for bounds
+-- near epsilon.  The check catches blatant violations only; the fine
+-- calibration is the unit test's (test/unit/test_graph.c: a Monte Carlo of
+-- the exact densities, half the weight rejected).
+-- The weights w0 above were checked against a scipy quadrature of the
+-- worst-case pair's privacy loss (delta / 1.001 for the accountant's
+-- margin).
 -- The bounds: exact binomial tails summed in log space, bisected; an
 -- 'exact' line checks them against their closed forms at 0 and N
 -- successes and against lib.sql's Chernoff bounds, which they must not be
 -- wider than.
 
 CREATE SCHEMA c11;
-CREATE TABLE c11.g (u int, v int);
+CREATE TABLE c11.g (id int PRIMARY KEY, u int, v int);
 INSERT INTO c11.g
-SELECT i, CASE WHEN i = 20 THEN 3 ELSE i + 1 END FROM generate_series(3, 20) i
+SELECT i, i, CASE WHEN i = 30 THEN 5 ELSE i + 1 END FROM generate_series(5, 30) i
 UNION ALL
-SELECT i, i + 5 FROM generate_series(3, 15) i;
-CREATE TABLE c11.gp AS SELECT * FROM c11.g UNION ALL SELECT 1, 2;
+SELECT 100 + i, i, i + 5 FROM generate_series(5, 25) i
+UNION ALL
+SELECT 1000, 3, 4;
+CREATE TABLE c11.gp AS SELECT id, CASE WHEN id = 1000 THEN 1 ELSE u END AS u,
+                              CASE WHEN id = 1000 THEN 2 ELSE v END AS v FROM c11.g;
+ALTER TABLE c11.gp ADD PRIMARY KEY (id);
+-- the caps hold 10 releases (the spending is reset every 10 below)
+SELECT jl_protect(t, 'id', ARRAY[jl_edge('u', 'v', 30)], epsilon_cap => 1000, delta_cap => 0.9)
+FROM (VALUES ('c11.g'::regclass), ('c11.gp')) v(t);
 CREATE TABLE c11.cfg (name text, kind text, n int, r int, eps_claim float8, eps_release float8,
                       delta float8, nrel int);
-INSERT INTO c11.cfg VALUES ('11.a', 'check',   20, 64, 1.0,  1.0, 0.05, 400),
-                           ('11.a', 'control', 20, 64, 1.0, 16.0, 0.05, 200);
+INSERT INTO c11.cfg VALUES ('11.a', 'check',   30, 64, 1.0,  1.0, 0.05, 400),
+                           ('11.a', 'control', 30, 64, 1.0, 16.0, 0.05, 200);
 CREATE TABLE c11.t_stat (kind text, side text, w float8, w0 float8, z float8);
 
 DO $$
@@ -64,25 +82,27 @@ DECLARE
   c record;
   side text;
   j int;
-  a float8[];
-  b float8[];
+  s float8[][];
   w float8;
   w0 float8;
 BEGIN
   FOR c IN SELECT * FROM c11.cfg LOOP
     FOREACH side IN ARRAY ARRAY['g', 'gp'] LOOP
       FOR j IN 1..c.nrel LOOP
-        PERFORM jl_release_graph('c11.' || side, 'u', 'v', c.n, 'c11.rel', c.r, c.eps_release, c.delta);
-        SELECT sketch INTO a FROM c11.rel WHERE vertex = 1;
-        SELECT sketch INTO b FROM c11.rel WHERE vertex = 2;
+        PERFORM jl_release(('c11.' || side)::regclass, 'c11.rel', c.eps_release,
+                           jl_graph(c.r, c.delta), key => 'stat');
         SELECT (info->>'w')::float8, (info->>'w0')::float8 INTO w, w0
         FROM jl_releases WHERE target = 'c11.rel'::regclass;
         INSERT INTO c11.t_stat
         SELECT c.kind, side, w, w0,
-               ((SELECT sum((p - q) ^ 2) FROM unnest(a, b) u(p, q)) / (2 * w) - c.r) / sqrt(2.0 * c.r);
+               ((SELECT sum((p1 - p2) ^ 2) FROM unnest(a1.sketch, a2.sketch) u(p1, p2)) / (2 * w)
+                - (SELECT sum((p3 - p4) ^ 2) FROM unnest(a3.sketch, a4.sketch) u(p3, p4)) / (2 * w))
+               / sqrt(4.0 * c.r)
+        FROM c11.rel a1, c11.rel a2, c11.rel a3, c11.rel a4
+        WHERE a1.vertex = 1 AND a2.vertex = 2 AND a3.vertex = 3 AND a4.vertex = 4;
         DROP TABLE c11.rel;
         -- commit now and then (the locks of hundreds of tables); the
-        -- releases would exhaust the source's delta cap of 1, so its
+        -- releases would exhaust the protected table's caps, so its
         -- spending is reset (an audit, not a release of data), and the
         -- reset committed before the next charge
         IF j % 10 = 0 THEN
@@ -197,7 +217,7 @@ FROM c11_lb ORDER BY name, kind, lb DESC, m;
 
 SELECT stat_record(name, kind,
                    CASE kind
-                     WHEN 'check' THEN format('empirical epsilon, edge neighbours G, G + {1,2} (n 20, r 64), epsilon %s, delta %s, N=%s per side: eps_lb <= epsilon',
+                     WHEN 'check' THEN format('empirical epsilon, worst-case replacement neighbours G + {3,4}, G + {1,2} (n 30, r 64), epsilon %s, delta %s, N=%s per side: eps_lb <= epsilon',
                                               eps_claim, delta, n)
                      ELSE format('releases made at epsilon %s, audited against the claim epsilon %s, delta %s (N=%s per side)',
                                  eps_release, eps_claim, delta, n) END,
