@@ -2,9 +2,11 @@
 # Benchmark of the covariance release: prints figures, asserts nothing.
 #   n rows (default 1,000,000) of d = 100 doubles (a float8[] column)
 #   1. SELECT count(x) FROM t  (a plain scan that reads every vector)
-#   2. jl_release_covariance(t, {x}, ..., r => 200, epsilon 1, delta 1e-6):
-#      method 'gram' (the default) with lift 'always' and 'auto', and method
-#      'product' (Y [A; l I] batch by batch, r (n + d) normals)
+#   2. jl_release(t, ..., 1, jl_covariance_mechanism(r => 200, delta => 1e-6))
+#      over t protected (jl_vector x in [0, 0.1] at weight 0.1: the encoding
+#      is x; row clip 1, as 0.3's clip_norm 1): method 'gram' (the default)
+#      with lift 'always' and 'auto', and method 'product' (Y [A; l I] batch
+#      by batch, r (n + d) normals)
 #   3. on the release: jl_directional_variance (first call in a statement,
 #      which reads the release, and 100 calls in one statement),
 #      jl_pca(release, 10), jl_covariance(release)
@@ -33,8 +35,12 @@ CREATE EXTENSION jldp;
 CREATE TABLE t AS
   SELECT i AS id, ARRAY(SELECT random() / 10 FROM generate_series(1, 100) WHERE i > 0) AS x
   FROM generate_series(1, $N) i;
+ALTER TABLE t ADD PRIMARY KEY (id);
 ALTER TABLE t SET (parallel_workers = 0);
 VACUUM ANALYZE t;
+-- 3 x (RUNS + 1) releases at epsilon 1: caps above that (a benchmark)
+SELECT d AS protected_d FROM jl_protect('t', 'id', ARRAY[jl_vector('x', 100, 0, 0.1, 0.1)], neighbor => 'row',
+                                        row_clip => 1, epsilon_cap => 1000, delta_cap => 0.5) \gset
 SQL
 echo "table of $N rows, d = 100: built in $(( $(date +%s) - t0 )) s, $(q -c "SELECT pg_size_pretty(pg_table_size('t'))")"
 
@@ -51,9 +57,9 @@ timeit() {
 }
 
 scan=$(timeit "SELECT count(x) FROM t")
-rel=$(timeit "SELECT jl_release_covariance('t', '{x}', 'rel_a@', $R, 1.0, 1e-6) > 0")
-auto=$(timeit "SELECT jl_release_covariance('t', '{x}', 'rel_b@', $R, 1.0, 1e-6, lift => 'auto') > 0")
-prod=$(timeit "SELECT jl_release_covariance('t', '{x}', 'rel_c@', $R, 1.0, 1e-6, method => 'product') > 0")
+rel=$(timeit "SELECT released FROM jl_release('t', 'rel_a@', 1.0, jl_covariance_mechanism($R, 1e-6))")
+auto=$(timeit "SELECT released FROM jl_release('t', 'rel_b@', 1.0, jl_covariance_mechanism($R, 1e-6, lift => 'auto'))")
+prod=$(timeit "SELECT released FROM jl_release('t', 'rel_c@', 1.0, jl_covariance_mechanism($R, 1e-6, method => 'product'))")
 x=$(q -c "SELECT array_fill(0.1::float8, ARRAY[100])::text")
 dv1=$(timeit "SELECT jl_directional_variance('rel_a1', '$x')")
 dv100=$(timeit "SELECT sum(jl_directional_variance('rel_a1', array_fill(g::float8, ARRAY[100]))) FROM generate_series(1, 100) g")
@@ -63,9 +69,9 @@ echo "rows: $N, d = 100, r = $R, epsilon 1, delta 1e-6; ms, fastest and median o
 awk -v s="$scan" -v a="$rel" -v b="$auto" -v pr="$prod" -v d1="$dv1" -v d100="$dv100" -v p="$pca" -v c="$cov" -v n="$N" 'BEGIN {
   split(s, S, " "); split(a, A, " "); split(b, B, " "); split(pr, P, " ")
   printf "  scan        SELECT count(x) FROM t                      %10.1f %10.1f\n", S[1], S[2]
-  printf "  release     jl_release_covariance(r 200), gram, always  %10.1f %10.1f   %.2fx the scan, %.0f rows/s\n", A[1], A[2], A[1]/S[1], n/(A[1]/1000)
-  printf "  release     jl_release_covariance(r 200), gram, auto    %10.1f %10.1f   %.2fx the scan\n", B[1], B[2], B[1]/S[1]
-  printf "  release     jl_release_covariance(r 200), product       %10.1f %10.1f   %.2fx the scan\n", P[1], P[2], P[1]/S[1]
+  printf "  release     jl_release, covariance (r 200), gram, always %9.1f %10.1f   %.2fx the scan, %.0f rows/s\n", A[1], A[2], A[1]/S[1], n/(A[1]/1000)
+  printf "  release     jl_release, covariance (r 200), gram, auto  %10.1f %10.1f   %.2fx the scan\n", B[1], B[2], B[1]/S[1]
+  printf "  release     jl_release, covariance (r 200), product     %10.1f %10.1f   %.2fx the scan\n", P[1], P[2], P[1]/S[1]
   split(d1, X, " "); printf "  analyst     jl_directional_variance, 1 call             %10.1f %10.1f\n", X[1], X[2]
   split(d100, X, " "); printf "  analyst     jl_directional_variance, 100 calls          %10.1f %10.1f\n", X[1], X[2]
   split(p, X, " "); printf "  analyst     jl_pca(release, 10)                         %10.1f %10.1f\n", X[1], X[2]

@@ -3,7 +3,8 @@
 #   a random graph of E edges (default 1,000,000) on N vertices (default
 #   100,000), uniform endpoints, self-loops dropped
 #   1. SELECT count(*) FROM edges
-#   2. jl_release_graph(edges, ..., r => 100, epsilon 1, delta 1e-6)
+#   2. jl_release(edges, ..., 1, jl_graph(r => 100, delta => 1e-6)), the
+#      edges declared with jl_edge (each row a unit: its id)
 #   3. 1,000 cut queries of |S| = 100 (random sets, jl_cut_size in one statement)
 # Each step runs RUNS times (default 3; count(*) after a warm-up); wall-clock
 # in psql (\timing), parallel query off.  On a shared machine the fastest run
@@ -29,9 +30,13 @@ q <<SQL
 SET client_min_messages = warning;
 CREATE EXTENSION jldp;
 CREATE TABLE edges AS
-  SELECT u, v FROM (SELECT 1 + (random() * ($N - 1))::int AS u, 1 + (random() * ($N - 1))::int AS v
-                    FROM generate_series(1, $E)) s WHERE u <> v;
+  SELECT row_number() OVER () AS id, u, v
+  FROM (SELECT 1 + (random() * ($N - 1))::int AS u, 1 + (random() * ($N - 1))::int AS v
+        FROM generate_series(1, $E)) s WHERE u <> v;
+ALTER TABLE edges ADD PRIMARY KEY (id);
 VACUUM ANALYZE edges;
+-- RUNS releases at epsilon 1: caps above that (a benchmark)
+SELECT d AS protected_d FROM jl_protect('edges', 'id', ARRAY[jl_edge('u', 'v', $N)], epsilon_cap => 1000, delta_cap => 0.5) \gset
 CREATE TABLE sets AS
   SELECT j, ARRAY(SELECT DISTINCT 1 + (random() * ($N - 1))::int + 0 * j FROM generate_series(1, 100)) AS s
   FROM generate_series(1, 1000) j;
@@ -44,8 +49,8 @@ for i in $(seq "$RUNS"); do
 done
 for i in $(seq "$RUNS"); do
   t=$(q -c "SET max_parallel_workers_per_gather = 0" -c "SET client_min_messages = warning" -c "DROP TABLE IF EXISTS rel" -c '\timing on' \
-        -c "SELECT jl_release_graph('edges', 'u', 'v', $N, 'rel', $R, 1.0, 1e-6)" | ms)
-  echo "jl_release_graph    run $i: $t ms"
+        -c "SELECT released FROM jl_release('edges', 'rel', 1.0, jl_graph($R, 1e-6))" | ms)
+  echo "jl_release, graph   run $i: $t ms"
 done
 echo "set sizes: $(q -c 'SELECT min(array_length(s, 1)), max(array_length(s, 1)) FROM sets')"
 for i in $(seq "$RUNS"); do
