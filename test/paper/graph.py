@@ -1,16 +1,21 @@
 """Cut queries: the graph release (Blocki et al.) against per-query Laplace
-noise and randomized response on the adjacency matrix, at the same epsilon.
+noise and randomized response on the adjacency matrix, at the same epsilon
+and the same neighbours: one edge row of the protected edge table replaced
+by any other (an edge removed and another added, or one of them).
 
 For each graph, sizes |S| on a grid and T random sets per size (q = all the
 sets asked, the queries an analyst answers):
-  - blocki: one jl_release_graph (delta 1e-6, the largest r of a list whose
-    overlay weight stays below n), cut estimates from its sketches with the
-    formula of jl_cut_size (checked against jl_cut_size on a few sets);
+  - blocki: one jl_release with jl_graph over the edge table declared with
+    jl_edge (delta 1e-6, the largest r of a list whose overlay weight stays
+    below n), cut estimates from its sketches with the formula of
+    jl_cut_size (checked against jl_cut_size on a few sets);
   - laplace: each of the q answers + Laplace(q / eps) (sensitivity 1 per
-    cut, basic composition over q queries);
+    cut: a removed edge lowers a cut by at most 1 and an added one raises
+    it by at most 1, so a replacement moves it by at most 1; basic
+    composition over q queries);
   - rr: each of the n (n - 1) / 2 pairs flipped with probability
-    1 / (1 + e^eps), the unbiased cut sum over the crossing pairs of
-    (flipped - p) / (1 - 2p).
+    1 / (1 + e^(eps/2)) (a replacement changes two pairs), the unbiased cut
+    sum over the crossing pairs of (flipped - p) / (1 - 2p).
 Laplace and randomized response are eps-DP; the graph release is
 (eps, 1e-6)-DP.  Errors are root mean squares over the sets of a size;
 every estimate's exact standard deviation given the graph is recorded too,
@@ -60,16 +65,25 @@ def graphs(quick):
     return out
 
 
-def load(db, name, E):
-    """the edge table g_NAME (u, v), vertices 1..n; once per graph: the
-    releases at every epsilon charge the dataset bound to it"""
+def load(db, name, E, n):
+    """the edge table g_NAME (id, u, v), one row (unit) per edge, vertices
+    1..n, protected with jl_edge; once per graph: the releases at every
+    epsilon charge its budget"""
     path = os.path.join("/tmp" if not os.environ.get("TMPDIR") else os.environ["TMPDIR"],
                         f"jldp_graph_{os.getpid()}_{name}.csv")
-    np.savetxt(path, E + 1, fmt="%d", delimiter=",")
+    np.savetxt(path, np.column_stack([np.arange(1, len(E) + 1), E + 1]), fmt="%d", delimiter=",")
     psql(db, f"DROP TABLE IF EXISTS g_{name} CASCADE")
-    psql(db, f"CREATE TABLE g_{name} (u int, v int)")
+    psql(db, f"CREATE TABLE g_{name} (id int PRIMARY KEY, u int, v int)")
     psql(db, f"\\copy g_{name} FROM '{path}' CSV")
     os.unlink(path)
+    psql(db, f"SELECT jl_protect('g_{name}', 'id', ARRAY[jl_edge('u', 'v', {n})], "
+             f"epsilon_cap => 100, delta_cap => 1e-3)")
+
+
+def rr_p(eps):
+    """randomized response's flip probability: each of the two pairs a
+    replaced edge row changes at eps / 2"""
+    return 1.0 / (1.0 + math.exp(eps / 2))
 
 
 def release(db, name, n, eps):
@@ -78,7 +92,7 @@ def release(db, name, n, eps):
         tgt = f"g_{name}_rel_{str(eps).replace('.', '_')}"
         psql(db, f"DROP TABLE IF EXISTS {tgt}")
         try:
-            psql(db, f"SELECT jl_release_graph('g_{name}', 'u', 'v', {n}, '{tgt}', {r}, {eps}, {DELTA})")
+            psql(db, f"SELECT released FROM jl_release('g_{name}', '{tgt}', {eps}, jl_graph({r}, {DELTA}))")
         except RuntimeError as e:
             if "22023" in str(e) or "overlay weight" in str(e):
                 continue
@@ -149,7 +163,7 @@ def main():
         sizes = sorted({s for s in [1, 2, 3, 5, 10, 20, 50, 100, 200, 500] if s <= n // 2} | {n // 2})
         sets = [(s, rng.choice(n, size=s, replace=False)) for s in sizes for _ in range(T)]
         q = len(sets)
-        load(a.db, name, E)
+        load(a.db, name, E, n)
         for eps in epsilons:
             rel = release(a.db, name, n, eps)
             if rel is not None:
@@ -161,7 +175,7 @@ def main():
             setup.append(dict(graph=name, n=n, edges=len(E), eps=eps, q=q,
                               r=rel[0] if rel else "refused", w=round(rel[1], 3) if rel else "",
                               w_over_n=round(rel[1] / n, 3) if rel else ""))
-            p = 1.0 / (1.0 + math.exp(eps))
+            p = rr_p(eps)
             flips = rng.random((n, n)) < p
             flips = np.triu(flips, 1)
             flips = flips | flips.T
@@ -268,12 +282,15 @@ def fmt_sizes(sizes):
 def fragment(summary, setup, names, epsilons, T, quick, seconds):
     """the markdown fragment; its reading is computed from the numbers"""
     md = ["## Cut queries: the graph release against Laplace and randomized response\n",
-          "`test/paper/graph.sh` (docs/graph_cuts.md for the mechanism). One `jl_release_graph` "
-          "per graph and epsilon (delta 1e-6, the largest r of 100, 30, 10, 3, 1 whose overlay "
-          "weight the release accepts, w0 < n) against two eps-DP baselines computed with numpy: "
-          "per-query Laplace noise (Laplace(q/eps) on each of the q answers: sensitivity 1, basic "
-          "composition) and randomized response on the adjacency matrix (each pair flipped with "
-          "probability 1/(1 + e^eps), the unbiased cut estimate). The sets S are uniform random "
+          "`test/paper/graph.sh` (docs/graph_cuts.md for the mechanism). One `jl_release` with "
+          "`jl_graph` per graph and epsilon, over the edge table declared with `jl_edge` (delta "
+          "1e-6, the largest r of 100, 30, 10, 3, 1 whose overlay weight the release accepts, "
+          "w0 < n) against two eps-DP baselines computed with numpy, for the same neighbours (one "
+          "edge row replaced by any other): per-query Laplace noise (Laplace(q/eps) on each of the "
+          "q answers: sensitivity 1, as a replacement removes at most one edge and adds at most "
+          "one; basic composition) and randomized response on the adjacency matrix (each pair "
+          "flipped with probability 1/(1 + e^(eps/2)), as a replacement changes two pairs; the "
+          "unbiased cut estimate). The sets S are uniform random "
           "sets of each size, %d per size%s; q, the queries answered, is all of them. Errors are "
           "RMS over the sets of a size; every method's error also has an exact standard deviation "
           "given the graph (the release: sqrt(2/r) ((w/n)|S|(n-|S|) + (1-w/n) cut) / (1-w/n); "
@@ -347,14 +364,22 @@ def fragment(summary, setup, names, epsilons, T, quick, seconds):
                    + f" (predicted at |S| = {sizes[0]}: release {b1['predicted']:.1f}, "
                    f"RR {r1['predicted']:.1f}, mean cut {b1['mean_cut']:.1f})")
             (wins if bw else loses).append(txt)
+    # w0 = n w / (n - w) depends only on r, eps and delta: from a release at r = 100
+    w0_term = {}
+    for x in setup:
+        if x["r"] == 100 and x["eps"] not in w0_term:
+            w0_term[x["eps"]] = math.sqrt(2 / 100) * x["n"] * x["w"] / (x["n"] - x["w"])
+    rr_f = {e: math.sqrt(rr_p(e) * (1 - rr_p(e))) / (1 - 2 * rr_p(e)) for e in epsilons}
     md.append("**Where the release wins.** Small sets in the larger graphs, when many queries are "
               "asked. Its error is about sqrt(2/r) (w0 |S| + cut) for small |S| (w0 = nw/(n-w), "
-              "sqrt(2/r) w0 about 10 at eps 1 and 3 at eps 4), that of randomized response "
-              "sqrt(|S|(n-|S|) p(1-p))/(1-2p), about 0.96 sqrt(|S| n) at eps 1 and 0.14 sqrt(|S| n) "
-              "at eps 4. So the release wins up to a size that grows with n and shrinks with the "
-              "degree (the cut term), and more at eps 1 than at eps 4: randomized response "
-              "improves like e^(-eps/2), the release's w0 term like 1/eps, and its cut term, "
-              "sqrt(2/r) cut, not at all (r is capped by w0 < n). Unlike Laplace, neither grows "
+              "sqrt(2/r) w0 at r = 100 about %s), that of randomized response "
+              "sqrt(|S|(n-|S|) p(1-p))/(1-2p), about %s. So the release wins up to a size that "
+              "grows with n and shrinks with the degree (the cut term), and more at small eps than "
+              "at large: randomized response improves like e^(-eps/4) (each pair at eps/2), the "
+              "release's w0 term like 1/eps, and its cut term, "
+              % (" and ".join("%.0f at eps %g" % (v, e) for e, v in sorted(w0_term.items())) or "(no release at r = 100)",
+                 " and ".join("%.2f sqrt(|S| n) at eps %g" % (rr_f[e], e) for e in epsilons))
+              + "sqrt(2/r) cut, not at all (r is capped by w0 < n). Unlike Laplace, neither grows "
               "with q; randomized response publishes all n(n-1)/2 pairs (5e9 at n = 100,000, "
               "where the release at r = 100 is 1e7 numbers):")
     md.append("")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The graph release for cut queries (Blocki et al., jl_release_graph)
+# The graph release for cut queries (Blocki et al., jl_release with jl_graph)
 # against per-query Laplace noise and randomized response on the adjacency
-# matrix at the same epsilon: cut error against |S| on a stochastic block
+# matrix at the same epsilon and the same neighbours (one edge row of the
+# protected edge table replaced): cut error against |S| on a stochastic block
 # model, a preferential-attachment graph and networkx's karate club, les
 # miserables and florentine families (test/paper/graph.py).
 #
