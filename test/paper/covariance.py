@@ -1,8 +1,8 @@
 """The covariance release (Blocki et al.) against Analyze Gauss (Dwork,
 Talwar, Thakurta and Zhang 2014) and Laplace noise on A^T A, at the same
 (epsilon, delta) and the same neighbours (one row replaced, rows of L2 norm
-at most 1).  The JL release runs through jldp (jl_release_covariance); the
-two baselines are computed here with numpy, calibrated as follows:
+at most 1).  The JL release runs through jldp; the two baselines are
+computed here with numpy, calibrated as follows:
 
 - Analyze Gauss: the upper triangle of A^T A plus iid N(0, s^2), s the
   analytic Gaussian calibration (Balle and Wang 2018) for L2 sensitivity
@@ -10,6 +10,18 @@ two baselines are computed here with numpy, calibrated as follows:
   ||a a^T - b b^T||_F^2 = |a|^4 + |b|^4 - 2 (a.b)^2 <= 2.
 - Laplace: the upper triangle plus Laplace(b), b = (d + 1) / epsilon: the L1
   norm of upper(a a^T) is (|a|_1^2 + |a|_2^2) / 2 <= (d + 1) / 2 per row.
+
+The JL release: data with nonnegative entries (the scene data, the lift
+table's rows) are a protected table (jl_protect with jl_vector x in [0, hi]
+at weight hi, so that the encoding is x itself, and row clip 1: the
+mechanism's norm bound C = 1) released by jl_release with
+jl_covariance_mechanism.  Signed data (the low-rank matrices of the scaling
+and PCA runs) stay on 0.3's jl_release_covariance: a declaration encodes
+every value as x - lo in [0, weight], so the covariance mechanism of a
+protected table estimates the second moments of the shifted rows, not
+A^T A, and A^T A cannot be recovered from them (no pipeline counterpart
+yet).  Both run the same arithmetic (pg/covariance_release.c) with the
+same lift for C = 1.
 
 Usage: covariance.py --out DIR --db DB --quick 0|1 [--scene DIR]
 Writes DIR/results/covariance_*.csv, DIR/figures/covariance_*.png and
@@ -40,18 +52,34 @@ def psql(db, sql):
     return p.stdout
 
 
-def load(db, name, A):
-    """A into a new table (x float8[]) named after name; returns its name (each
-    table is new, so that each is a dataset of its own)."""
+PROTECTED = set()
+
+
+def load(db, name, A, hi=None):
+    """A into a new table named after name; returns its name (each table is
+    new, so that each is a dataset of its own).  With hi (A's entries public
+    bounds [0, hi]): the table (id, x float8[]) protected with jl_vector('x',
+    d, 0, hi, hi) (the encoding is x) and row clip 1, released through the
+    pipeline; without (signed data): a plain table (x float8[]) for 0.3's
+    jl_release_covariance."""
     name = "%s_%d" % (name, rng.integers(1 << 40))
     with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
-        for row in A:
-            f.write('"{' + ",".join("%.17g" % v for v in row) + '}"\n')
+        for i, row in enumerate(A):
+            f.write(("%d," % (i + 1) if hi is not None else "")
+                    + '"{' + ",".join("%.17g" % v for v in row) + '}"\n')
         path = f.name
     psql(db, f"DROP TABLE IF EXISTS {name} CASCADE")
-    psql(db, f"CREATE TABLE {name} (x float8[])")
+    if hi is None:
+        psql(db, f"CREATE TABLE {name} (x float8[])")
+    else:
+        assert A.min() >= 0 and A.max() <= hi
+        psql(db, f"CREATE TABLE {name} (id int PRIMARY KEY, x float8[])")
     psql(db, f"\\copy {name} FROM '{path}' CSV")
     os.unlink(path)
+    if hi is not None:
+        psql(db, f"SELECT jl_protect('{name}', 'id', ARRAY[jl_vector('x', {A.shape[1]}, 0, {hi!r}, {hi!r})], "
+                 f"neighbor => 'row', row_clip => 1, epsilon_cap => 1000, delta_cap => 0.5)")
+        PROTECTED.add(name)
     return name
 
 
@@ -59,7 +87,10 @@ def jl_release(db, src, r, eps, delta):
     """One release through jldp; returns R (r x d), l^2, w, w_paper, seconds."""
     tgt = "cv_rel_%d" % rng.integers(1 << 40)
     t0 = time.time()
-    psql(db, f"SELECT jl_release_covariance('{src}', '{{x}}', '{tgt}', {r}, {eps}, {delta})")
+    if src in PROTECTED:
+        psql(db, f"SELECT released FROM jl_release('{src}', '{tgt}', {eps}, jl_covariance_mechanism({r}, {delta}))")
+    else:
+        psql(db, f"SELECT jl_release_covariance('{src}', '{{x}}', '{tgt}', {r}, {eps}, {delta})")
     secs = time.time() - t0
     rows = psql(db, f"SELECT array_to_string(y, ',') FROM {tgt} ORDER BY i").split()
     R = np.array([[float(v) for v in line.split(",")] for line in rows])
@@ -171,10 +202,10 @@ def captured(G, C_est, k):
     return float(np.trace(V.T @ G @ V) / np.sum(tv[:k]))
 
 
-def pca(db, name, A, quick, epsilons, delta, rs, kmax=10):
+def pca(db, name, A, quick, epsilons, delta, rs, kmax=10, hi=None):
     reps = 1 if quick else 5
     G = A.T @ A
-    src = load(db, "cv_pca", A)
+    src = load(db, "cv_pca", A, hi)
     out = []
     for eps in epsilons:
         for rep in range(reps):
@@ -237,13 +268,15 @@ def main():
     pc = []
     have_scene = bool(a.scene) and os.path.exists(os.path.join(a.scene, "scene-train.arff"))
     if have_scene:
-        pc += pca(a.db, "scene", read_scene(a.scene), a.quick, [0.25, 1.0], delta, rs)
+        # features in [0, 1], scaled by 1 / sqrt(294): entries in [0, 1 / sqrt(294)]
+        pc += pca(a.db, "scene", read_scene(a.scene), a.quick, [0.25, 1.0], delta, rs,
+                  hi=1 / math.sqrt(294))
     pc += pca(a.db, "low-rank", low_rank(2407, 294), a.quick, [0.25, 1.0], delta, rs)
     write_csv(os.path.join(res, "covariance_pca.csv"), pc)
 
     # the lifts jldp chose, and the paper-style ones
     lifts = []
-    tiny = load(a.db, "cv_tiny", np.full((2, 2), 0.5))
+    tiny = load(a.db, "cv_tiny", np.full((2, 2), 0.5), hi=1.0)
     for r in [50, 200, 2000, 20000]:
         for e in [0.25, 1.0, 4.0]:
             _, l2, w, wp, secs = jl_release(a.db, tiny, r, e, delta)
@@ -291,7 +324,10 @@ def main():
     # the section
     md = ["## Covariance release (Blocki et al.) against Analyze Gauss and Laplace on AᵀA\n"]
     md.append("`test/paper/covariance.sh` (docs/covariance.md for the mechanism and its accountant). "
-              "The JL release runs through `jl_release_covariance`; Analyze Gauss (Dwork, Talwar, "
+              "The JL release runs through jldp (the scene data as a protected table released by "
+              "`jl_release` with `jl_covariance_mechanism`; the signed low-rank matrices through "
+              "0.3's `jl_release_covariance`, as a declaration encodes values as x - lo >= 0); "
+              "Analyze Gauss (Dwork, Talwar, "
               "Thakurta and Zhang 2014: AᵀA plus a symmetric Gaussian matrix, analytic calibration "
               "for L2 sensitivity √2) and Laplace noise on AᵀA (L1 sensitivity d + 1) are computed "
               "with numpy at the same (ε, δ) and the same neighbours (one row replaced, rows of norm "
