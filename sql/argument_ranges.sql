@@ -77,7 +77,7 @@ SELECT ar_error($$SELECT jl_protect('ar_src', 'id', ARRAY[ROW('x', 'vector', 0, 
 -- mechanism is built, and again by jl_release for one forged past its
 -- constructor, before the charge
 SELECT ar_error($$SELECT jl_sketch(k => 2, noise => 'gaussian', calibration => 'classic', delta => 0.7)$$);
-SELECT ar_error($$SELECT jl_release('ar_src', 'ar_t', 1.0, ROW('sketch', 2, 'rademacher', 'gaussian', 0.7, 'classic', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism,
+SELECT ar_error($$SELECT jl_release('ar_src', 'ar_t', 1.0, ROW('sketch', 2, 'rademacher', 'gaussian', 0.7, 'classic', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism,
                                     key => 'pinned')$$);
 -- (0.3's calibration 'paper' has no counterpart: the pipeline calibrates
 -- with exact, analytic or classic only, and the word is refused as input

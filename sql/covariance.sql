@@ -78,6 +78,41 @@ SELECT abs(jl_directional_variance('cv_prod', e) - cv_truth(e))
          <= 8 * (jl_directional_variance_stddev('cv_prod', e)) AS within_8_sd
   FROM (VALUES ('{1,0,0}'::float8[]), ('{0,1,1}')) v(e);
 
+-- origin 'zero': second moments about the data's own zero.  Signed rows
+-- (+-0.6, -+0.8), declared in [-1, 1] at weight 2 (x itself), row clip 1:
+-- A^T A = {{720, -960}, {-960, 1280}} by hand (2000 rows of norm 1), so
+-- the variance along (0.6, -0.8) is 2000 and along (0.8, 0.6) is 0.  The
+-- default origin 'lo' releases the moments of x + 1, each row clipped to
+-- norm 1 (computed below in SQL), which no reader can take back to A^T A
+CREATE TABLE cv_signed (id int PRIMARY KEY, x float8[]);
+INSERT INTO cv_signed SELECT i, CASE WHEN i % 2 = 0 THEN '{-0.6,0.8}' ELSE '{0.6,-0.8}' END::float8[]
+  FROM generate_series(1, 2000) i;
+CREATE FUNCTION cv_signed_truth(e float8[], shift float8) RETURNS float8 LANGUAGE sql AS $$
+  SELECT sum(((x[1] + shift) * e[1] + (x[2] + shift) * e[2]) ^ 2
+             / greatest(1, (x[1] + shift) ^ 2 + (x[2] + shift) ^ 2))
+  FROM cv_signed $$;
+SELECT dataset, d FROM jl_protect('cv_signed', 'id', ARRAY[jl_vector('x', 2, -1, 1, 2)],
+                                  row_clip => 1, epsilon_cap => 20, delta_cap => 1e-5);
+SELECT released FROM jl_release('cv_signed', 'cv_zero', 1.0, jl_covariance_mechanism(400, 1e-6, origin => 'zero'), key => 'pinned');
+SELECT released FROM jl_release('cv_signed', 'cv_lo', 1.0, jl_covariance_mechanism(400, 1e-6), key => 'pinned');
+SELECT info->>'origin' AS origin, (info->>'clip_norm')::float8 AS c FROM jl_releases
+ WHERE target IN ('cv_zero'::regclass, 'cv_lo'::regclass) ORDER BY 1;
+SELECT e, round(cv_signed_truth(e, 0)::numeric, 6) AS about_zero, round(cv_signed_truth(e, 1)::numeric, 2) AS about_lo,
+       abs(jl_directional_variance('cv_zero', e) - cv_signed_truth(e, 0)) <= 8 * jl_directional_variance_stddev('cv_zero', e) AS zero_within_8_sd,
+       abs(jl_directional_variance('cv_lo', e) - cv_signed_truth(e, 1)) <= 8 * jl_directional_variance_stddev('cv_lo', e) AS lo_within_8_sd,
+       abs(jl_directional_variance('cv_lo', e) - cv_signed_truth(e, 0)) > 8 * jl_directional_variance_stddev('cv_lo', e) AS lo_is_not_about_zero
+  FROM (VALUES ('{0.6,-0.8}'::float8[]), ('{0.8,0.6}')) v(e);
+-- without a row clip the norm bound about zero is the box's largest norm,
+-- each number at max(|lo|, |hi|) weight / (hi - lo): sqrt(3^2 + 2^2)
+CREATE TABLE cv_ab0 (id int PRIMARY KEY, a float8, b float8);
+INSERT INTO cv_ab0 SELECT i, -3 + (i % 7), 2 - (i % 5) FROM generate_series(1, 100) i;
+SELECT dataset FROM jl_protect('cv_ab0', 'id', ARRAY[jl_numeric('a', -3, 3, 6), jl_numeric('b', -2, 2, 4)],
+                               epsilon_cap => 10, delta_cap => 1e-5);
+SELECT released FROM jl_release('cv_ab0', 'cv_ab0_zero', 1.0, jl_covariance_mechanism(8, 1e-6, origin => 'zero'), key => 'pinned');
+SELECT abs((info->>'clip_norm')::float8 / sqrt(13.0) - 1) < 1e-12 AS c_is_sqrt_13 FROM jl_releases WHERE target = 'cv_ab0_zero'::regclass;
+SELECT error($$SELECT jl_covariance_mechanism(8, 1e-6, origin => 'middle')$$) AS unknown_origin;
+SELECT error($$SELECT jl_mechanism_checked(ROW('sketch', 4, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'zero')::jl_mechanism)$$) AS origin_with_sketch;
+
 -- numeric columns as the attributes, a row clip of 2 below the box's
 -- largest norm sqrt(2^2 + 2^2) (so C = 2, bound 2 C = 4), caps 1.5 and 1e-5
 CREATE TABLE cv_ab AS SELECT pid, a, b FROM cv_src;

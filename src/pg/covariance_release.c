@@ -441,6 +441,15 @@ cov_flush(CovReceiver *cv)
 
 	if (cv->n == 0)
 		return;
+	if (cr->offset != NULL)
+	{
+		int64		i;
+		int			j;
+
+		for (i = 0; i < cv->n; i++)
+			for (j = 0; j < cr->d; j++)
+				cv->X[i * cr->d + j] += cr->offset[j];
+	}
 	jl_cov_clip_rows(cv->X, cv->n, cr->d, cr->C);
 	if (!cr->gram)
 	{

@@ -57,6 +57,7 @@ typedef struct CovRelease
 	JlCovSigmaPlan plan;
 	bool		sigma_skipped;	/* lift 'auto' whose sigma_min step n made infeasible */
 	double	   *R;				/* r x d */
+	const double *offset;		/* NULL, or d doubles added to each row before clipping */
 } CovRelease;
 
 /* r x d (and d x d for the Gram matrix) within the stated bound; ERROR if not */

@@ -28,7 +28,7 @@ cov_calibrate(JlPipeline *pl)
 {
 	const JlCovarianceSpec *spec = &pl->spec.covariance;
 	CovRelease *cr = palloc0(sizeof(CovRelease));
-	double		norm = jl_declaration_largest_norm(&pl->decl);
+	double		norm;
 
 	pl->state = cr;
 	if (pl->decl.long_format)
@@ -44,6 +44,15 @@ cov_calibrate(JlPipeline *pl)
 						JL_COV_MAX_EPSILON, pl->epsilon),
 				 errhint("The accountant computes e^epsilon; an epsilon above %g protects nothing.",
 						 JL_COV_MAX_EPSILON)));
+	if (spec->origin_zero)
+	{
+		double	   *offset = palloc(sizeof(double) * pl->decl.d);
+
+		norm = jl_declaration_origin_offset(&pl->decl, offset);
+		cr->offset = offset;
+	}
+	else
+		norm = jl_declaration_largest_norm(&pl->decl);
 	cr->nsp = pl->nsp;
 	cr->source = pl->decl.relid;
 	cr->source_q = pl->decl.relation_q;
@@ -89,9 +98,10 @@ cov_guarantee(JlPipeline *pl)
 	StringInfoData b;
 
 	initStringInfo(&b);
-	appendStringInfo(&b, "(epsilon = %g, delta = %g) differential privacy (the Johnson-Lindenstrauss transform of Blocki et al., %d rows, lifted by %.6g; the accountant's delta %.3g) for each unit (%s) of %s, against a unit's row replaced by any other of L2 norm at most %.6g after encoding",
+	appendStringInfo(&b, "(epsilon = %g, delta = %g) differential privacy (the Johnson-Lindenstrauss transform of Blocki et al., %d rows, lifted by %.6g; the accountant's delta %.3g) for each unit (%s) of %s, against a unit's row replaced by any other of L2 norm at most %.6g after encoding%s",
 					 pl->epsilon, pl->delta_charged, cr->r, cr->l, cr->w_delta, pl->decl.unit,
-					 pl->decl.relation_q, cr->C);
+					 pl->decl.relation_q, cr->C,
+					 cr->offset ? " (numbers about their zero: x weight / (hi - lo))" : "");
 	jl_pipeline_not_protected(&b, pl);
 	return b.data;
 }
@@ -103,8 +113,8 @@ cov_record(JlPipeline *pl, const char *guarantee)
 	StringInfoData extra;
 
 	initStringInfo(&extra);
-	appendStringInfo(&extra, "\"release\": \"jl_release\", \"release_mechanism\": \"covariance\", %s, \"guarantee\": ",
-					 jl_declaration_json(&pl->decl));
+	appendStringInfo(&extra, "\"release\": \"jl_release\", \"release_mechanism\": \"covariance\", \"origin\": \"%s\", %s, \"guarantee\": ",
+					 cr->offset ? "zero" : "lo", jl_declaration_json(&pl->decl));
 	escape_json(&extra, guarantee);
 	cr->extra_info = extra.data;
 	cr->ledger_id = pl->ledger_id;

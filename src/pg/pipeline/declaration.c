@@ -628,6 +628,41 @@ jl_declaration_largest_norm(const JlDeclaration *decl)
 	return sqrt(s * (1.0 + 4.0 * (decl->nattrs + 2) * (DBL_EPSILON / 2.0))) * (1.0 + DBL_EPSILON);
 }
 
+double
+jl_declaration_origin_offset(const JlDeclaration *decl, double *offset)
+{
+	double		s = 0.0;
+	int64		c = 0;
+	int			i;
+
+	for (i = 0; i < decl->nattrs; i++)
+	{
+		const JlAttrDecl *a = &decl->attrs[i];
+		const JlAttrSpan *sp = &decl->spans[i];
+		double		scale,
+					o,
+					top;
+		int64		j;
+
+		if (sp->encoding == JL_ENCODING_CATEGORY)
+		{
+			for (j = 0; j < sp->width; j++)
+				offset[c++] = 0.0;
+			s += sp->weight * sp->weight;
+			continue;
+		}
+		scale = a->weight / (a->hi - a->lo);
+		o = a->lo * scale;
+		/* the largest |x scale| of the clamped range, a hair up */
+		top = fmax(fabs(a->lo), fabs(a->hi)) * scale * (1.0 + 4.0 * DBL_EPSILON);
+		for (j = 0; j < sp->width; j++)
+			offset[c++] = o;
+		s += (double) sp->width * top * top;
+	}
+	Assert(c == decl->d);
+	return sqrt(s * (1.0 + 4.0 * (decl->nattrs + 2) * (DBL_EPSILON / 2.0))) * (1.0 + DBL_EPSILON);
+}
+
 /* ---- reading a declaration ---- */
 
 /* the jl_protect call that would declare relid, from its columns */

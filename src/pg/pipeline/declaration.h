@@ -164,6 +164,16 @@ extern char *jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl);
  */
 extern double jl_declaration_largest_norm(const JlDeclaration *decl);
 
+/*
+ * Rows about the origin (the covariance mechanism's origin 'zero'): each
+ * number x read as x weight / (hi - lo) instead of (x - lo) weight /
+ * (hi - lo), by adding the encoded row the offset lo weight / (hi - lo)
+ * (0 for a category's coordinates).  offset: d doubles.  Returns the
+ * largest L2 norm of such a row (each number at max(|lo|, |hi|) weight /
+ * (hi - lo)), rounded up.  Wide declarations only.
+ */
+extern double jl_declaration_origin_offset(const JlDeclaration *decl, double *offset);
+
 /* The attributes in words, for the registry ("age, segment (3), ...") */
 extern char *jl_declaration_describe(const JlDeclaration *decl);
 

@@ -74,7 +74,7 @@ static void
 read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
 {
 	static const char *const others[] = {"r", "lift", "method", "goal", "dist2", "dist2_hi",
-	"cluster_var", "force", NULL};
+	"cluster_var", "force", "origin", NULL};
 	bool		isnull;
 	Datum		v;
 
@@ -144,13 +144,15 @@ read_covariance(HeapTupleHeader th, JlCovarianceSpec *spec)
 	spec->auto_lift = strcmp(label(v), "auto") == 0;
 	v = required(th, "jl_covariance_mechanism", "method");
 	spec->gram = strcmp(label(v), "gram") == 0;
+	v = required(th, "jl_covariance_mechanism", "origin");
+	spec->origin_zero = strcmp(label(v), "zero") == 0;
 }
 
 static void
 read_graph(HeapTupleHeader th, JlGraphSpec *spec)
 {
 	static const char *const others[] = {"k", "kind", "noise", "calibration", "lift", "method",
-	"goal", "dist2", "dist2_hi", "cluster_var", "force", NULL};
+	"goal", "dist2", "dist2_hi", "cluster_var", "force", "origin", NULL};
 	bool		isnull;
 	Datum		v;
 
@@ -173,7 +175,7 @@ read_graph(HeapTupleHeader th, JlGraphSpec *spec)
 static void
 read_advised(HeapTupleHeader th, JlAdvisedSpec *spec)
 {
-	static const char *const others[] = {"k", "kind", "calibration", "r", "lift", "method", NULL};
+	static const char *const others[] = {"k", "kind", "calibration", "r", "lift", "method", "origin", NULL};
 	bool		isnull;
 	Datum		v;
 	char	   *goal;

@@ -30,6 +30,7 @@ typedef struct JlCovarianceSpec
 	double		delta;
 	bool		auto_lift;
 	bool		gram;
+	bool		origin_zero;	/* origin 'zero': numbers keep their zero */
 } JlCovarianceSpec;
 
 /* jl_graph: Blocki et al.'s cut release of an edge table (jl_edge) */
