@@ -11,17 +11,14 @@ computed here with numpy, calibrated as follows:
 - Laplace: the upper triangle plus Laplace(b), b = (d + 1) / epsilon: the L1
   norm of upper(a a^T) is (|a|_1^2 + |a|_2^2) / 2 <= (d + 1) / 2 per row.
 
-The JL release: data with nonnegative entries (the scene data, the lift
-table's rows) are a protected table (jl_protect with jl_vector x in [0, hi]
-at weight hi, so that the encoding is x itself, and row clip 1: the
-mechanism's norm bound C = 1) released by jl_release with
-jl_covariance_mechanism.  Signed data (the low-rank matrices of the scaling
-and PCA runs) stay on 0.3's jl_release_covariance: a declaration encodes
-every value as x - lo in [0, weight], so the covariance mechanism of a
-protected table estimates the second moments of the shifted rows, not
-A^T A, and A^T A cannot be recovered from them (no pipeline counterpart
-yet).  Both run the same arithmetic (pg/covariance_release.c) with the
-same lift for C = 1.
+The JL release: every matrix is a protected table (jl_protect with
+jl_vector x at weight hi - lo, so that the encoding is x - lo, and row clip
+1: the mechanism's norm bound C = 1) released by jl_release with
+jl_covariance_mechanism.  Data with nonnegative entries (the scene data,
+the lift table's rows) are declared in [0, hi]; signed data (the low-rank
+matrices of the scaling and PCA runs) in [-B, B] with B the largest |entry|
+rounded up, and released with origin => 'zero', so that the mechanism
+estimates A^T A about the data's zero (x itself), not about -B.
 
 Usage: covariance.py --out DIR --db DB --quick 0|1 [--scene DIR]
 Writes DIR/results/covariance_*.csv, DIR/figures/covariance_*.png and
@@ -52,34 +49,36 @@ def psql(db, sql):
     return p.stdout
 
 
-PROTECTED = set()
+SIGNED = set()
 
 
 def load(db, name, A, hi=None):
     """A into a new table named after name; returns its name (each table is
-    new, so that each is a dataset of its own).  With hi (A's entries public
-    bounds [0, hi]): the table (id, x float8[]) protected with jl_vector('x',
-    d, 0, hi, hi) (the encoding is x) and row clip 1, released through the
-    pipeline; without (signed data): a plain table (x float8[]) for 0.3's
-    jl_release_covariance."""
+    new, so that each is a dataset of its own): the table (id, x float8[])
+    protected with row clip 1 and jl_vector('x', d, 0, hi, hi) (with hi: the
+    entries' public bounds [0, hi]; the encoding is x) or, for signed data,
+    jl_vector('x', d, -B, B, 2 B) with B the largest |entry| rounded up,
+    released about zero (origin 'zero': the encoding x)."""
     name = "%s_%d" % (name, rng.integers(1 << 40))
     with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
         for i, row in enumerate(A):
-            f.write(("%d," % (i + 1) if hi is not None else "")
-                    + '"{' + ",".join("%.17g" % v for v in row) + '}"\n')
+            f.write("%d," % (i + 1) + '"{' + ",".join("%.17g" % v for v in row) + '}"\n')
         path = f.name
     psql(db, f"DROP TABLE IF EXISTS {name} CASCADE")
-    if hi is None:
-        psql(db, f"CREATE TABLE {name} (x float8[])")
-    else:
-        assert A.min() >= 0 and A.max() <= hi
-        psql(db, f"CREATE TABLE {name} (id int PRIMARY KEY, x float8[])")
+    psql(db, f"CREATE TABLE {name} (id int PRIMARY KEY, x float8[])")
     psql(db, f"\\copy {name} FROM '{path}' CSV")
     os.unlink(path)
     if hi is not None:
-        psql(db, f"SELECT jl_protect('{name}', 'id', ARRAY[jl_vector('x', {A.shape[1]}, 0, {hi!r}, {hi!r})], "
-                 f"neighbor => 'row', row_clip => 1, epsilon_cap => 1000, delta_cap => 0.5)")
-        PROTECTED.add(name)
+        assert A.min() >= 0 and A.max() <= hi
+        lo, width = 0.0, hi
+    else:
+        b = float(np.abs(A).max())
+        b = float("%.2g" % (b * 1.01)) if b > 0 else 1.0
+        assert np.abs(A).max() <= b
+        lo, width = -b, 2 * b
+        SIGNED.add(name)
+    psql(db, f"SELECT jl_protect('{name}', 'id', ARRAY[jl_vector('x', {A.shape[1]}, {lo!r}, {lo + width!r}, {width!r})], "
+             f"neighbor => 'row', row_clip => 1, epsilon_cap => 1000, delta_cap => 0.5)")
     return name
 
 
@@ -87,10 +86,8 @@ def jl_release(db, src, r, eps, delta):
     """One release through jldp; returns R (r x d), l^2, w, w_paper, seconds."""
     tgt = "cv_rel_%d" % rng.integers(1 << 40)
     t0 = time.time()
-    if src in PROTECTED:
-        psql(db, f"SELECT released FROM jl_release('{src}', '{tgt}', {eps}, jl_covariance_mechanism({r}, {delta}))")
-    else:
-        psql(db, f"SELECT jl_release_covariance('{src}', '{{x}}', '{tgt}', {r}, {eps}, {delta})")
+    origin = ", origin => 'zero'" if src in SIGNED else ""
+    psql(db, f"SELECT released FROM jl_release('{src}', '{tgt}', {eps}, jl_covariance_mechanism({r}, {delta}{origin}))")
     secs = time.time() - t0
     rows = psql(db, f"SELECT array_to_string(y, ',') FROM {tgt} ORDER BY i").split()
     R = np.array([[float(v) for v in line.split(",")] for line in rows])
@@ -325,8 +322,8 @@ def main():
     md = ["## Covariance release (Blocki et al.) against Analyze Gauss and Laplace on AᵀA\n"]
     md.append("`test/paper/covariance.sh` (docs/covariance.md for the mechanism and its accountant). "
               "The JL release runs through jldp (the scene data as a protected table released by "
-              "`jl_release` with `jl_covariance_mechanism`; the signed low-rank matrices through "
-              "0.3's `jl_release_covariance`, as a declaration encodes values as x - lo >= 0); "
+              "`jl_release` with `jl_covariance_mechanism`; the signed low-rank matrices declared in "
+              "[-B, B] and released with `origin => 'zero'`, the second moments about their zero); "
               "Analyze Gauss (Dwork, Talwar, "
               "Thakurta and Zhang 2014: AᵀA plus a symmetric Gaussian matrix, analytic calibration "
               "for L2 sensitivity √2) and Laplace noise on AᵀA (L1 sensitivity d + 1) are computed "

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The covariance release (Blocki et al.: jl_release with
-# jl_covariance_mechanism over a protected table for the scene data, 0.3's
-# jl_release_covariance for the signed synthetic matrices) against
+# jl_covariance_mechanism over a protected table; the signed synthetic
+# matrices released about their zero, origin => 'zero') against
 # Analyze Gauss and Laplace noise on A^T A at the same (epsilon, delta):
 # directional-variance error as n and d grow, and PCA quality on the scene
 # data (JLDP_SCENE_DIR, default ../shared/data/scene beside the source tree)
