@@ -144,33 +144,64 @@ SELECT count(DISTINCT s.id) AS groups, min(array_length(sketch, 1)) AS k,
   FROM g_long_rel s, unnest(sketch) v, jl_releases r WHERE r.target = 'g_long_rel'::regclass;
 SELECT epsilon_spent, delta_spent FROM jl_protected WHERE relation = 'g_long'::regclass;
 
--- kept on the 0.3 aggregate (a reservation pays for it): no form of
--- jl_private_release_agg without a reservation exists yet, and these test
--- the aggregate itself, which no pipeline release runs
-SELECT jl_dataset_declare('g_agg', 5.0, 1e-4);
--- one group whose rows ask for different noise
-SELECT error($$SELECT jl_private_release_agg(attr, val, 3, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian',
-                                            CASE WHEN attr = 1 THEN 'gaussian' ELSE 'laplace' END) FROM g_long GROUP BY row_id$$);
+-- the release aggregate, unbudgeted (jl_private_release_agg(attr, value,
+-- d, epsilon, bound, neighbor, mechanism, key): it charges nothing; its
+-- noise, delta and calibration are the jl_sketch mechanism's)
+-- one group whose rows ask for different noise: refused, the detail
+-- naming the noise
+CREATE TEMP TABLE g_ledger_before AS SELECT count(*) AS entries, max(id) AS last_id FROM jl_ledger;
+CREATE FUNCTION pg_temp.g_error_detail(sql text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  detail text;
+BEGIN
+  EXECUTE sql;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+  RETURN SQLSTATE || ': ' || SQLERRM || ' / ' || detail;
+END $$;
+SELECT pg_temp.g_error_detail($$SELECT jl_private_release_agg(attr, val, 3, 1.0, 1.0, 'attribute',
+                                            CASE WHEN attr = 1 THEN jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5)
+                                                 ELSE jl_sketch(k => 4, kind => 'gaussian') END, 'pinned') FROM g_long GROUP BY row_id$$);
 
--- parallel aggregation combines Gaussian states (serialize, deserialize, combine)
+-- parallel aggregation combines Gaussian states (serialize, deserialize,
+-- combine): k values on the grid of jl_release_info's Gaussian calibration
+-- (d = 3000, element bound 1, delta 1e-5, Gaussian P); and at epsilon 10000
+-- (sigma 0.0157) within 10 sigmas (probability 1.5e-23 per coordinate
+-- otherwise) of the serial noise-free jl_project_agg with the Gaussian P
+-- (computed before parallel plans are allowed), where a worker's partial
+-- state lost would leave out the projection of its rows (the projections
+-- of attr 1..1000, 1001..2000 and 2001..3000 have every coordinate at least
+-- 2.2, 0.59 and 1.09 in absolute value, 37 sigmas or more, by jl_project_agg)
+CREATE TABLE g_par AS SELECT 1 AS row_id, a AS attr, 1.0::float8 AS val FROM generate_series(1, 3000) a;
+CREATE TEMP TABLE g_par_serial AS SELECT jl_project_agg(attr, val, 4, 'pinned', 'gaussian') AS y FROM g_par;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-CREATE TABLE g_par AS SELECT 1 AS row_id, a AS attr, 1.0::float8 AS val FROM generate_series(1, 3000) a;
-EXPLAIN (COSTS OFF) SELECT jl_private_release_agg(attr, val, 3000, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian')
+EXPLAIN (COSTS OFF) SELECT jl_private_release_agg(attr, val, 3000, 1.0, 1.0, 'attribute',
+                                                  jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), 'pinned')
   FROM g_par;
-BEGIN;
-SELECT jl_budget_reserve('g_agg', 1.0, 1e-5) > 0 AS reserved;
-SELECT array_length(jl_private_release_agg(attr, val, 3000, 4, 1.0, 'g_agg', 'element', 1, NULL, 1e-5, 'pinned', 'gaussian', 'gaussian'), 1) AS k
-  FROM g_par;
-COMMIT;
+SELECT array_length(z, 1) AS k,
+       (SELECT bool_and(v / g = round(v / g)) FROM unnest(z) v) AS on_grid
+  FROM (SELECT jl_private_release_agg(attr, val, 3000, 1.0, 1.0, 'attribute',
+                                      jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), 'pinned') AS z
+        FROM g_par) s,
+       (SELECT (jl_release_info(3000, 4, 1.0, 'element', 1, delta => 1e-5, key => 'pinned', kind => 'gaussian',
+                                noise => 'gaussian')->>'grid')::float8 AS g) gg;
+SELECT (SELECT bool_and(abs(a - b) <= 10 * sigma) FROM unnest(z, (SELECT y FROM g_par_serial)) u(a, b)) AS parallel_near_serial
+  FROM (SELECT jl_private_release_agg(attr, val, 3000, 10000, 1.0, 'attribute',
+                                      jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), 'pinned') AS z
+        FROM g_par) s,
+       (SELECT (jl_release_info(3000, 4, 10000, 'element', 1, delta => 1e-5, key => 'pinned', kind => 'gaussian',
+                                noise => 'gaussian')->>'sigma')::float8 AS sigma) i;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
-
-SELECT epsilon_spent, delta_spent FROM jl_budgets WHERE name = 'g_agg';
+-- the aggregate charged nothing: the ledger has not moved
+SELECT count(*) = b.entries AND max(id) IS NOT DISTINCT FROM b.last_id AS ledger_unmoved
+  FROM jl_ledger, g_ledger_before b GROUP BY b.entries, b.last_id;
 
 -- jl_suggest_k runs no query, writes nothing and opens no subtransaction:
 -- it is declared parallel safe and runs in a parallel worker
