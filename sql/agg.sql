@@ -435,7 +435,7 @@ SELECT count(DISTINCT y) AS running_projections
 -- agg_par's four groups
 -- with kind 'identity' (d = 10, bound 2) rounded to 1/8 equal the sums of
 -- val per (group, attr), multiples of 1/8 within [-1.875, 1.875] computed
--- by SQL (a noise beyond 1/16 = 39 scales, probability exp(-39) each)
+-- by SQL (scale 2.0e-4: a noise beyond 1/16 is 312 scales, exp(-312))
 EXPLAIN (COSTS OFF)
   SELECT jl_private_release_agg(attr, val, 40000, 10000, 2.0, 'attribute', jl_sketch(k => 6), 'pinned')
   FROM agg_wide;
