@@ -271,17 +271,17 @@ SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute', 
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute', jl_covariance_mechanism(4, 1e-5), 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute', jl_advised(dist2 => 1.0), 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('sketch', 100000, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('sketch', 100000, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('sketch', NULL, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('sketch', NULL, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('sketch', 8, 'rademacher', 'laplace', 0.5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('sketch', 8, 'rademacher', 'laplace', 0.5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('sketch', 8, 'rademacher', 'gaussian', 1e-5, 'exact', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('sketch', 8, 'rademacher', 'gaussian', 1e-5, 'exact', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('sketch', 8, 'rademacher', 'laplace', NULL, NULL, 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('sketch', 8, 'rademacher', 'laplace', NULL, NULL, 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('bogus', 8, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('bogus', 8, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 
 -- parameters must not change within a group ...
 SELECT error($$SELECT jl_project_agg(a, 1.0, a, 'pinned') FROM generate_series(1, 3) a$$);
