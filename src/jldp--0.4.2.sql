@@ -175,7 +175,7 @@ CREATE TABLE @extschema@.jldp_ledger (
 );
 REVOKE ALL ON @extschema@.jldp_ledger FROM PUBLIC;
 COMMENT ON TABLE @extschema@.jldp_ledger IS
-  'Privacy budget ledger: every declaration, cap change, reset, charge and reservation of a dataset with the totals after it, the acting role and the transaction. Written only by jldp''s functions; roles read it through jl_ledger.';
+  'Privacy budget ledger: every declaration, cap change, reset and charge of a dataset (and the reservations of jldp before 0.4.2) with the totals after it, the acting role and the transaction. Written only by jldp''s functions; roles read it through jl_ledger.';
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_ledger', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_ledger_id_seq', '');
 
@@ -185,7 +185,7 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_declare'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass, text) IS
-  'Declare a protected dataset with a privacy budget cap (epsilon, delta), owned by the calling role. Binding it to a source relation (a table, partitioned table or foreign table; not a view or a partition) takes the relation''s owner, a member of its role, or a superuser; releases of the relation, of its partitions and of simple views of it are charged to it. unit names the column of source whose values are the privacy units: releases must then be by that column.';
+  'Declare a dataset with a privacy budget cap (epsilon, delta), owned by the calling role. Binding it to a source relation (a table, partitioned table or foreign table; not a view or a partition) takes the relation''s owner, a member of its role, or a superuser; jl_protect of that relation then declares the protected table on it, keeping its name, caps and ledger. unit names the column of source whose values are the privacy units: its declaration must then use that unit.';
 
 CREATE FUNCTION @extschema@.jl_dataset_set_cap(name text, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
 RETURNS void
@@ -201,17 +201,10 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_dataset_reset(text) IS
   'Set a dataset''s spent budget back to 0 (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
 
-CREATE FUNCTION @extschema@.jl_budget_reserve(dataset text, epsilon float8, delta float8 DEFAULT 0)
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'jl_budget_reserve'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_budget_reserve(text, float8, float8) IS
-  'Charge (epsilon, delta) to a dataset now, committed at once (a ROLLBACK leaves it), for one jl_private_release_agg later in the same transaction of the same session; only the dataset''s owner, a member of the owner''s role or a superuser (the aggregate cannot see a privacy unit repeated by its query: granted spenders release with jl_release_table or jl_release_long). Returns the ledger id.';
 
 REVOKE ALL ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_dataset_set_cap(text, float8, float8) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.jl_dataset_reset(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_budget_reserve(text, float8, float8) FROM PUBLIC;
 
 -- what the current role may see: datasets it owns (superusers: all, also
 -- those whose owner no longer exists)
@@ -265,7 +258,7 @@ CREATE TABLE @extschema@.jldp_release (
 );
 REVOKE ALL ON @extschema@.jldp_release FROM PUBLIC;
 COMMENT ON TABLE @extschema@.jldp_release IS
-  'Release registry: one row per release into a table (jl_release_table, jl_release_long, jl_release_covariance, jl_release_graph, jl_release_distributed) with its source, target, options, noise variance, key fingerprint, the ledger charge it was made under, the full record (info), the jldp version and who released it. Written only by those functions; roles read it through jl_releases.';
+  'Release registry: one row per release into a table (jl_release, jl_release_distributed; before 0.4.2 also jl_release_table, jl_release_long, jl_release_covariance and jl_release_graph) with its source, target, options, noise variance, key fingerprint, the ledger charge it was made under, the full record (info), the jldp version and who released it. Written only by those functions; roles read it through jl_releases.';
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release_id_seq', '');
 
@@ -309,22 +302,6 @@ GRANT SELECT ON @extschema@.jl_releases TO PUBLIC;
 COMMENT ON VIEW @extschema@.jl_releases IS
   'Release registry: one row per table release, visible to roles that can read its target.';
 
-CREATE FUNCTION @extschema@.jl_release_table(
-    source regclass, id_column text, vector text[], target text, k int DEFAULT NULL,
-    epsilon float8 DEFAULT NULL,
-    neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
-    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
-    key text DEFAULT 'default', dataset text DEFAULT NULL,
-    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
-    kind text DEFAULT 'rademacher', noise text DEFAULT NULL,
-    dist2 float8 DEFAULT NULL, dist2_hi float8 DEFAULT NULL, goal text DEFAULT NULL,
-    cluster_var float8 DEFAULT NULL, n bigint DEFAULT NULL)
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'jl_release_table'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint) IS
-  'Release every row of source into a new table target (id, sketch float8[]) owned by the caller: one float8[] column or several numeric columns as the vector, optional clipping (clip_lo/clip_hi for element neighbours, bound = hi - lo; clip_norm C for row neighbours, bound = 2C), projection kind and noise (''laplace'' (NULL) or ''gaussian'' with delta) as jl_private_release, charged (epsilon, delta), committed before anything is read, to the dataset of the relation source reads (a partition''s partitioned table, a simple view''s table; default: the one declared for it, else one named after it; dataset => must be bound to it), with id_column unique by a primary key or unique constraint (one row per privacy unit) and recorded in jl_releases with the projection kind and the noise (info->>''noise''). k and epsilon are required, except that kind ''auto'' (k left out) releases with the kind, k and noise that jl_advise ranks first for d, epsilon, neighbor, bound, noise (NULL: Laplace, and Gaussian when delta is given), delta, goal (NULL: ''distance''), cluster_var, n and dist2 (NULL: d bound^2/6 for element neighbours, bound^2/2 for row neighbours): public inputs only, no value of the data is read before the choice; info records chosen_by and the advice. Returns the registry id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_table(regclass, text, text[], text, int, float8, text, float8, text, float8, text, text, float8, float8, float8, text, text, float8, float8, text, float8, bigint) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release regclass)
 RETURNS float8
@@ -345,29 +322,6 @@ COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], regcl
 -- i - 1 of the same P as the dense path.  The state holds the distinct
 -- attributes seen (never d values), P is never materialized for large d.
 
-CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
-    text, float8)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
-    text, float8, text, float8)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
-    text, float8, text, float8, text)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
-    text, float8, text, float8, text, text)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text,
-    text, float8, text, float8, text, text, text)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_private_release_agg_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -393,51 +347,6 @@ CREATE FUNCTION @extschema@.jl_project_agg_final(internal)
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_project_agg_final'
 LANGUAGE C STABLE PARALLEL SAFE;
 
-CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
-    epsilon float8, dataset text) (
-  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_agg_combine,
-  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
-  PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
-    epsilon float8, dataset text, neighbor text, bound float8) (
-  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_agg_combine,
-  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
-  PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
-    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8) (
-  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_agg_combine,
-  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
-  PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
-    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
-    key text) (
-  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_agg_combine,
-  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
-  PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
-    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
-    key text, kind text) (
-  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_agg_combine,
-  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
-  PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, k int,
-    epsilon float8, dataset text, neighbor text, bound float8, calibration text, delta float8,
-    key text, kind text, noise text) (
-  SFUNC = @extschema@.jl_private_release_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_agg_combine,
-  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
-  PARALLEL = SAFE);
 CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text) (
   SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
   FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
@@ -451,38 +360,14 @@ CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key t
   SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
   PARALLEL = SAFE);
 
-COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text) IS
-  'Private k-dimensional sketch of each group of (attr, value) rows, e.g. SELECT row_id, jl_private_release_agg(attr, val, d, 20, 1.0, ''facts'') FROM facts GROUP BY row_id: the same release as jl_private_release of the dense vector with x[attr] = value (attr 1..d, else an error). Duplicate attributes in a group are summed (the bound applies to the sum); rows with a NULL value are skipped. Needs jl_budget_reserve(dataset, epsilon) earlier in the transaction: one reservation covers every group of one call. Options as jl_private_release; jl_release_info(d, ...) describes the guarantee.';
-COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8) IS
-  'jl_private_release_agg with neighbor (''element'' or ''row'') and bound; calibration ''exact'', key ''default''.';
-COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8) IS
-  'jl_private_release_agg with neighbor, bound, calibration (''exact'' or ''paper'') and delta (NULL unless paper + row); key ''default''.';
-COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text) IS
-  'jl_private_release_agg with every option: neighbor, bound, calibration, delta and the key''s name.';
-COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text) IS
-  'jl_private_release_agg with every option and the projection kind (''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)'', or ''identity'' with k = d: attribute i is coordinate i), as jl_private_release.';
-COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text) IS
-  'jl_private_release_agg with every option, the projection kind and the noise (''laplace'' or ''gaussian''; Gaussian needs delta, and calibration NULL means the noise''s default). Reserve (epsilon, delta) with jl_budget_reserve first.';
 COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text, text) IS
   'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d; ''identity'' takes k as d (attr 1..k is coordinate attr).';
 COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text) IS
   'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
 
 REVOKE ALL ON FUNCTION
-    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text),
-    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8),
-    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8),
-    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text),
-    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text),
-    @extschema@.jl_private_release_agg(int, float8, int, int, float8, text, text, float8, text, float8, text, text, text),
     @extschema@.jl_project_agg(int, float8, int, text),
     @extschema@.jl_project_agg(int, float8, int, text, text),
-    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text),
-    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8),
-    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8),
-    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text),
-    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text, text),
-    @extschema@.jl_private_release_agg_trans(internal, int, float8, int, int, float8, text, text, float8, text, float8, text, text, text),
     @extschema@.jl_project_agg_trans(internal, int, float8, int, text),
     @extschema@.jl_project_agg_trans(internal, int, float8, int, text, text),
     @extschema@.jl_agg_combine(internal, internal),
@@ -491,6 +376,7 @@ REVOKE ALL ON FUNCTION
     @extschema@.jl_private_release_agg_final(internal),
     @extschema@.jl_project_agg_final(internal)
   FROM PUBLIC;
+
 
 -- Analytics over sketches: k-means and labelling (no key involved, so
 -- executable by analysts).
@@ -765,36 +651,15 @@ REVOKE ALL ON FUNCTION
     @extschema@.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text)
   FROM PUBLIC;
 
--- Budget boundary: reservations with identities that never recur, spending
--- granted by a dataset's owner, and DROP EXTENSION guarded ------------------
--- (docs/threat_model.md)
-
--- one row per jl_budget_reserve: a random token that only the session that
--- reserved holds, for its transaction; marked used when a release consumes it
-CREATE TABLE @extschema@.jldp_reservation (
-    id          bigserial PRIMARY KEY,
-    ledger_id   bigint NOT NULL,
-    dataset     text NOT NULL,
-    epsilon     numeric NOT NULL,
-    delta       numeric NOT NULL,
-    token       uuid NOT NULL UNIQUE,
-    role        name NOT NULL,
-    xact        xid8 NOT NULL DEFAULT pg_catalog.pg_current_xact_id(),
-    used        boolean NOT NULL DEFAULT false,
-    reserved_at timestamptz NOT NULL DEFAULT now()
-);
-REVOKE ALL ON @extschema@.jldp_reservation FROM PUBLIC;
-COMMENT ON TABLE @extschema@.jldp_reservation IS
-  'Budget reservations (jl_budget_reserve): the charge''s ledger id, a random 128-bit token held only by the session that reserved, for its transaction, and whether a release used it. A restored row authorises nothing. Written only by jldp''s functions.';
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_reservation', '');
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_reservation_id_seq', '');
+-- Budget boundary: spending granted by a dataset's owner, and DROP
+-- EXTENSION guarded (docs/threat_model.md) ---------------------------------
 
 CREATE FUNCTION @extschema@.jl_dataset_grant(name text, spender regrole)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_grant'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION @extschema@.jl_dataset_grant(text, regrole) IS
-  'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and jl_budget_reserve. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
+  'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and bookings (jl_budget_book). Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
 
 CREATE FUNCTION @extschema@.jl_dataset_revoke(name text, spender regrole)
 RETURNS void
@@ -957,16 +822,6 @@ COMMENT ON FUNCTION @extschema@.jl_nullspace_clean(float8[], float8[], float8[],
 -- Covariance release (Blocki et al.) ----------------------------------------
 -- R = Y [A; l I]: r rows of N(0, A^T A + l^2 I), Y fresh iid N(0,1) from the
 -- secure random source; l from an exact accountant (docs/covariance.md).
-CREATE FUNCTION @extschema@.jl_release_covariance(
-    source regclass, vector text[], target text, r int,
-    epsilon float8, delta float8, clip_norm float8 DEFAULT 1,
-    lift text DEFAULT 'always', dataset text DEFAULT NULL, method text DEFAULT 'gram')
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'jl_release_covariance'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_covariance(regclass, text[], text, int, float8, float8, float8, text, text, text) IS
-  'Release R = Y [A; l I] of source (rows A: one float8[] column or several numeric columns, each row scaled to L2 norm <= clip_norm) into a new table target (i int, y float8[]) of r rows, Y an r x (n + d) matrix of iid N(0,1) drawn fresh from the secure random source and never stored. (epsilon, delta)-DP for one row replaced by another (change of norm <= 2 clip_norm), with the lift l the smallest the exact accountant allows (lift ''always''), or with lift ''auto'' (epsilon/10 and delta/2 spent on sigma_min(A) with Laplace noise, and l only what its lower confidence bound leaves missing). Streams the source once; method ''gram'' (default) draws R = Z F with F^T F = A^T A + l^2 I and Z r x d iid N(0,1), the same distribution as ''product'', which multiplies each batch of rows by fresh columns of Y (dgemm); charges (epsilon, delta) to dataset (default: the source relation); recorded in jl_releases (info: l, w, the paper-style w, sigma_min when ''auto''). Returns the registry id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_covariance(regclass, text[], text, int, float8, float8, float8, text, text, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_directional_variance(release regclass, x float8[])
 RETURNS float8
@@ -1209,15 +1064,6 @@ ALTER FUNCTION @extschema@.jl_project(float8[], int, text, text) COST 50;
 -- One sketch per vertex: column i of R = Y E, E the incidence matrix of the
 -- graph overlaid with the complete graph, Y fresh iid N(0,1); the overlay
 -- weight from an exact accountant on the edge neighbour (docs/graph_cuts.md).
-CREATE FUNCTION @extschema@.jl_release_graph(
-    edges regclass, u text, v text, n int, target text, r int,
-    epsilon float8, delta float8, dataset text DEFAULT NULL)
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'jl_release_graph'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_graph(regclass, text, text, int, text, int, float8, float8, text) IS
-  'Release the undirected graph on vertices 1..n whose edges are the rows (u, v) of edges (integer columns; repeats and reversed pairs merged into one edge; NULL endpoints, self-loops and vertices outside 1..n refused) into a new table target (vertex int, sketch float8[]) of n rows: the sketch of vertex i is column i of R = Y E, E the edge-vertex incidence matrix of the graph overlaid with the complete graph (every pair weight w/n, every edge weight 1), Y r x (n choose 2) iid N(0,1) drawn fresh and never stored, computed in O(r (|E| + n)). (epsilon, delta)-DP for graphs differing in one edge, with w the smallest overlay weight the exact accountant allows (refused unless w < n). Charges (epsilon, delta) to dataset (default: the edge relation); recorded in jl_releases (info: n, r, w, the paper-style w). Returns the registry id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_graph(regclass, text, text, int, text, int, float8, float8, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_cut_size(release regclass, s int[])
 RETURNS float8
@@ -1273,22 +1119,9 @@ COMMENT ON AGGREGATE @extschema@.jl_cut_estimate_stddev(regclass, int, float8[])
   'The standard deviation of jl_cut_estimate over the same rows, as jl_cut_size_stddev; NULL over no rows.';
 -- Budget boundary: long-format releases grouped by their privacy unit -------
 -- (docs/threat_model.md, attack 10)
-CREATE FUNCTION @extschema@.jl_release_long(
-    source regclass, unit_column text, attr_column text, value_column text,
-    d int, target text, k int, epsilon float8,
-    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
-    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
-    key text DEFAULT 'default', dataset text DEFAULT NULL,
-    kind text DEFAULT 'rademacher', noise text DEFAULT 'laplace')
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'jl_release_long'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_long(regclass, text, text, text, int, text, int, float8, text, float8, text, float8, text, text, text, text) IS
-  'Release long-format rows (unit, attr 1..d, value) of source into a new table target (id, sketch float8[]) owned by the caller: one sketch per value of unit_column, as jl_private_release_agg of GROUP BY unit_column (duplicate attributes summed, NULL values skipped), grouped by this function itself so that each privacy unit contributes one group. source is a table, a partition or a simple view of one; charged (epsilon, delta), committed before anything is read, to the dataset of the relation it reads (dataset => must be bound to it; its declared unit must be unit_column), and recorded in jl_releases. Options as jl_private_release_agg. Returns the registry id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_long(regclass, text, text, text, int, text, int, float8, text, float8, text, float8, text, text, text, text) FROM PUBLIC;
 -- Distributed release (docs/scaleout.md) ----------------------------------
 -- A release over the shards of a partitioned table whose partitions are
--- foreign tables: each shard releases its own rows (jl_release_table) in a
+-- foreign tables: each shard releases its own rows (jl_release_part) in a
 -- transaction it prepares (two-phase commit); the coordinator charges the
 -- partitioned table's dataset once (parallel composition over disjoint
 -- shards), records the release for the partitioned table of the shards'
@@ -1320,24 +1153,7 @@ GRANT SELECT ON @extschema@.jl_distributed_releases TO PUBLIC;
 COMMENT ON VIEW @extschema@.jl_distributed_releases IS
   'Distributed releases, visible to roles that can read their target: the shards, their registry ids, and whether every shard''s part was seen committed (committed_at NULL: in doubt until jl_distributed_resolve runs).';
 
-CREATE FUNCTION @extschema@.jl_distributed_decide(source regclass, target regclass, id_column text,
-    vector text, clipping text, key_fingerprint text, info jsonb, gid text, servers text[],
-    shard_release_ids bigint[])
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'jl_distributed_decide'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_distributed_decide(regclass, regclass, text, text, text, text, jsonb, text, text[], bigint[]) IS
-  'Used by jl_release_distributed: in the caller''s transaction, charge the dataset of the partitioned table source once, record the release for the partitioned table target (registry) and the decision. Nothing is published by this call: the shards'' parts stay prepared until the transaction commits.';
-REVOKE ALL ON FUNCTION @extschema@.jl_distributed_decide(regclass, regclass, text, text, text, text, jsonb, text, text[], bigint[]) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_distributed_begin(source regclass, id_column text, epsilon float8, delta float8,
-    noise text)
-RETURNS text
-AS 'MODULE_PATHNAME', 'jl_distributed_begin'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_distributed_begin(regclass, text, float8, float8, text) IS
-  'Used by jl_release_distributed before any shard releases: refuses a call inside a transaction block and whatever the coordinator''s charge of (epsilon, delta: 0 unless noise is ''gaussian'') to source''s dataset would refuse (checked by making it and undoing it); returns a new global transaction id, which only this session and role may decide, for this source and these (epsilon, delta, noise), until its transaction aborts.';
-REVOKE ALL ON FUNCTION @extschema@.jl_distributed_begin(regclass, text, float8, float8, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_distributed_decision(gid text)
 RETURNS TABLE (servers text[], shard_release_ids bigint[])
@@ -1370,35 +1186,6 @@ COMMENT ON FUNCTION @extschema@.jl_distributed_committed(text) IS
   'Used by jl_release_distributed and jl_distributed_resolve: record that every shard''s part of a decided release was committed (the role that released it, a member of it, or a superuser). Bookkeeping only: whether a prepared part is committed depends on the decision alone.';
 REVOKE ALL ON FUNCTION @extschema@.jl_distributed_committed(text) FROM PUBLIC;
 
-CREATE PROCEDURE @extschema@.jl_release_distributed(
-    source regclass, id_column text, vector text[], target text, k int, epsilon float8,
-    neighbor text DEFAULT 'element', bound float8 DEFAULT NULL,
-    calibration text DEFAULT NULL, delta float8 DEFAULT NULL, key text DEFAULT 'default',
-    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL, clip_norm float8 DEFAULT NULL,
-    kind text DEFAULT 'rademacher', noise text DEFAULT NULL,
-    INOUT release_id bigint DEFAULT NULL)
-LANGUAGE plpgsql
-AS $fn$
-BEGIN
-  IF source IS NULL OR id_column IS NULL OR vector IS NULL OR target IS NULL OR k IS NULL
-     OR epsilon IS NULL OR key IS NULL THEN
-    RAISE EXCEPTION 'jl_release_distributed: source, id_column, vector, target, k, epsilon and key are required'
-      USING ERRCODE = '22004';
-  END IF;
-  -- each shard's part: jl_release_table of its own table into the target
-  CALL @extschema@.jl_distributed_run(source, id_column, target, key, epsilon, delta, noise, NULL,
-    pg_catalog.format(
-      'SELECT %%1$s.jl_release_table(%%2$L::regclass, %L, %L::text[], %%3$L, %s, %L::float8, neighbor => %L, '
-      'bound => %L::float8, calibration => %L, delta => %L::float8, key => %L, clip_lo => %L::float8, '
-      'clip_hi => %L::float8, clip_norm => %L::float8, kind => %L, noise => %L)',
-      id_column, vector, k, epsilon, neighbor, bound, calibration, delta, key,
-      clip_lo, clip_hi, clip_norm, kind, noise),
-    release_id);
-END
-$fn$;
-COMMENT ON PROCEDURE @extschema@.jl_release_distributed(regclass, text, text[], text, int, float8, text, float8, text, float8, text, float8, float8, float8, text, text, bigint) IS
-  'Release a sharded table (partitioned by its id, each partition a postgres_fdw foreign table on a server of its own) where its rows live: each shard runs jl_release_table on its own table into target (its ledger records the charge) and prepares; the coordinator then charges source''s dataset once (parallel composition over disjoint shards), creates target partitioned like source over the shards'' sketch tables, records it in jl_releases, commits, and only then commits the shards'' parts. All shards release or none; after a failure between the commits, jl_distributed_resolve() finishes. Needs dblink on the coordinator, max_prepared_transactions > 0 on the shards, the same key on each, and a CALL outside a transaction block. Returns the coordinator''s registry id.';
-REVOKE ALL ON PROCEDURE @extschema@.jl_release_distributed(regclass, text, text[], text, int, float8, text, float8, text, float8, text, float8, float8, float8, text, text, bigint) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_distributed_resolve(servers text[] DEFAULT NULL)
 RETURNS TABLE (server text, gid text, action text)
@@ -1582,18 +1369,6 @@ COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], float8, @extsc
   'jl_recover_norm2_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
 
 -- The advisor's dist2 read from the data, under a budget -------------------
-CREATE FUNCTION @extschema@.jl_release_dist2(
-    source regclass, vector text[], epsilon float8,
-    clip_lo float8 DEFAULT NULL, clip_hi float8 DEFAULT NULL,
-    clip_norm float8 DEFAULT NULL, dataset text DEFAULT NULL,
-    OUT dist2 float8, OUT stddev float8, OUT n bigint, OUT epsilon_holding float8,
-    OUT delta float8, OUT neighbor text)
-RETURNS record
-AS 'MODULE_PATHNAME', 'jl_release_dist2'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_dist2(regclass, text[], float8, float8, float8, float8, text) IS
-  'The mean squared distance between two rows of source (one float8[] column or several numeric columns), released with exact discrete Laplace noise: epsilon-DP (delta 0) for one element of one row changed within [clip_lo, clip_hi] (element neighbours) or one row changed within L2 norm clip_norm (row neighbours); clipping is required. Each clipped row is put on an integer grid of 1/1024 of the range, the sum of squared distances over pairs is an exact integer of sensitivity (n - 1) times the largest pair term, and the noise is sampled on that grid. Reads a whole table only (no view, partition or table with row level security: n is released exactly), every row one unit; charges epsilon to dataset (default: the table''s) before anything is read. Returns the estimate (dist2, for jl_advise and jl_release_table''s kind ''auto''), the standard deviation of its noise, the number of rows n (the same for neighbours), the epsilon that holds, delta 0 and the neighbour notion; dist2 and stddev are NULL for fewer than two rows.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_dist2(regclass, text[], float8, float8, float8, float8, text) FROM PUBLIC;
 
 CREATE TYPE @extschema@.jl_lift AS ENUM ('always', 'auto');
 COMMENT ON TYPE @extschema@.jl_lift IS
@@ -1690,6 +1465,7 @@ CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d in
 COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, float8, float8, @extschema@.jl_neighbor, @extschema@.jl_mechanism, text) IS
   'Unbudgeted primitive: a private sketch of each group of (attr, value) rows, e.g. SELECT user_id, jl_private_release_agg(attr, val, 1000, 1.0, 1.0, ''attribute'', jl_sketch(k => 20), ''default'') FROM facts GROUP BY user_id: what jl_private_release releases for the dense vector with x[attr] = value (attr 1..d, else an error; repeated attributes summed, NULL values skipped), each element within bound (neighbor ''attribute'') or each row within L2 norm bound / 2 (''row''), with the jl_sketch mechanism''s projection and noise and the key''s P.  It charges nothing and records nothing: which rows it reads is the query''s, not a declaration''s; book its cost with jl_budget_book(protected, epsilon, delta).  jl_release over a protected table (jl_long) is the budgeted release of long-format data.';
 REVOKE ALL ON FUNCTION @extschema@.jl_private_release_agg(int, float8, int, float8, float8, @extschema@.jl_neighbor, @extschema@.jl_mechanism, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.jl_release_agg_trans(internal, int, float8, int, float8, float8, @extschema@.jl_neighbor, @extschema@.jl_mechanism, text) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.jl_covariance_mechanism(r int, delta float8,
     lift @extschema@.jl_lift DEFAULT 'always', method @extschema@.jl_covariance_method DEFAULT 'gram',
@@ -1809,7 +1585,6 @@ CREATE PROCEDURE @extschema@.jl_distributed_run(
 LANGUAGE plpgsql
 AS $fn$
 DECLARE
-  declared boolean := part_call IS NULL;
   decl jsonb;         -- the coordinator's declaration (a sharded protected table)
   rdecl text;         -- a shard's
   lowers text[];      -- each partition's bounds, for its shard's part
@@ -1877,11 +1652,9 @@ BEGIN
   -- where the caller's CREATE TABLE would put it
   cschema := pg_catalog.current_schema();
   PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-  IF declared THEN
-    -- refuses an undeclared table, or one whose declaration the catalog no longer allows
-    decl := @extschema@.jl_declaration_info(source);
-    id_column := decl->'declaration'->>'unit';
-  END IF;
+  -- refuses an undeclared table, or one whose declaration the catalog no longer allows
+  decl := @extschema@.jl_declaration_info(source);
+  id_column := decl->'declaration'->>'unit';
   IF cschema IS NULL THEN
     RAISE EXCEPTION 'jl_release_distributed: no schema has been selected to create the target in'
       USING ERRCODE = '3F000';
@@ -1900,8 +1673,7 @@ BEGIN
   IF (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid = source) IS DISTINCT FROM 'p' THEN
     RAISE EXCEPTION 'jl_release_distributed: % is not a partitioned table', source
       USING ERRCODE = '42809',
-            HINT = CASE WHEN declared THEN 'Release a table on one server with jl_release.'
-                        ELSE 'Release a table on one server with jl_release_table.' END;
+            HINT = 'Release a table on one server with jl_release.';
   END IF;
   SELECT CASE pt.partstrat WHEN 'r' THEN 'RANGE' WHEN 'l' THEN 'LIST' ELSE 'HASH' END, pt.partnatts,
          (SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = source AND a.attnum = pt.partattrs[0])
@@ -1939,7 +1711,7 @@ BEGIN
   IF n = 0 OR nother > 0 THEN
     RAISE EXCEPTION 'jl_release_distributed: every partition of % must be a foreign table of postgres_fdw', source
       USING ERRCODE = '0A000',
-            HINT = 'Release local partitions with jl_release_table; sub-partitioned partitions are not supported.';
+            HINT = 'Release a table on one server with jl_release; sub-partitioned partitions are not supported.';
   END IF;
   IF nservers <> n THEN
     RAISE EXCEPTION 'jl_release_distributed: two partitions of % are on one foreign server', source
@@ -1960,20 +1732,18 @@ BEGIN
             HINT = pg_catalog.format('ALTER SERVER %I OPTIONS (ADD connect_timeout ''5''); a frozen shard would otherwise hold the release past statement_timeout and pg_terminate_backend (docs/scaleout.md).',
                                      pg_catalog.split_part(untimed, ', ', 1));
   END IF;
-  IF declared THEN
-    -- each shard reads the units within its partition's bounds
-    SELECT pg_catalog.array_agg(b.unit_lower ORDER BY c.relname, c.oid),
-           pg_catalog.array_agg(b.unit_upper ORDER BY c.relname, c.oid),
-           pg_catalog.array_agg(b.unit_in::text ORDER BY c.relname, c.oid),
-           pg_catalog.array_agg(c.oid ORDER BY c.relname, c.oid)
-      INTO lowers, uppers, members, bparts
-      FROM @extschema@.jl_shard_bounds(source) b JOIN pg_catalog.pg_class c ON c.oid = b.partition;
-    -- one list of partitions for the servers and the bounds
-    IF bparts IS DISTINCT FROM parts THEN
-      RAISE EXCEPTION 'jl_release_distributed: the partitions of % changed while they were read', source
-        USING ERRCODE = '55000',
-              HINT = 'A partition is being attached or detached; nothing was charged.';
-    END IF;
+  -- each shard reads the units within its partition's bounds
+  SELECT pg_catalog.array_agg(b.unit_lower ORDER BY c.relname, c.oid),
+         pg_catalog.array_agg(b.unit_upper ORDER BY c.relname, c.oid),
+         pg_catalog.array_agg(b.unit_in::text ORDER BY c.relname, c.oid),
+         pg_catalog.array_agg(c.oid ORDER BY c.relname, c.oid)
+    INTO lowers, uppers, members, bparts
+    FROM @extschema@.jl_shard_bounds(source) b JOIN pg_catalog.pg_class c ON c.oid = b.partition;
+  -- one list of partitions for the servers and the bounds
+  IF bparts IS DISTINCT FROM parts THEN
+    RAISE EXCEPTION 'jl_release_distributed: the partitions of % changed while they were read', source
+      USING ERRCODE = '55000',
+            HINT = 'A partition is being attached or detached; nothing was charged.';
   END IF;
   -- the target's name as the shards' releases read it
   BEGIN
@@ -2000,8 +1770,7 @@ BEGIN
   END LOOP;
   -- not inside a transaction block, and nothing the coordinator's charge
   -- would refuse: checked before any shard spends its budget
-  gid := CASE WHEN declared THEN @extschema@.jl_distributed_begin_declared(source, epsilon, delta, (mechanism).noise)
-              ELSE @extschema@.jl_distributed_begin(source, id_column, epsilon, delta, noise) END;
+  gid := @extschema@.jl_distributed_begin_declared(source, epsilon, delta, (mechanism).noise);
   -- nor called where it cannot commit (from a function, say): find out now
   COMMIT;
   PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
@@ -2024,8 +1793,7 @@ BEGIN
             HINT = pg_catalog.format('Nothing was charged; it was waited for %s (lock_timeout).', lock_bound);
   END;
   BEGIN
-    gid := CASE WHEN declared THEN @extschema@.jl_distributed_begin_declared(source, epsilon, delta, (mechanism).noise)
-                ELSE @extschema@.jl_distributed_begin(source, id_column, epsilon, delta, noise) END;
+    gid := @extschema@.jl_distributed_begin_declared(source, epsilon, delta, (mechanism).noise);
   EXCEPTION WHEN OTHERS OR query_canceled THEN
     PERFORM pg_catalog.pg_advisory_unlock(1785488497, dlk);
     RAISE;
@@ -2096,16 +1864,14 @@ BEGIN
       -- a sharded protected table: each shard's declaration of its table is
       -- the coordinator's (checked again by the decision, from the parts'
       -- records)
-      IF declared THEN
-        EXECUTE pg_catalog.format('SELECT d FROM %s.dblink($1, $2) AS t(d text)', dl) INTO rdecl
-          USING conns[i], pg_catalog.format('SELECT %s.jl_declaration_info(%L::pg_catalog.regclass)::text', rjl[i], remote[i]);
-        IF rdecl::jsonb IS DISTINCT FROM decl THEN
-          RAISE EXCEPTION 'jl_release_distributed: the declaration of % on shard % is not the coordinator''s declaration of %',
-            remote[i], srv[i], source
-            USING ERRCODE = '55000',
-                  DETAIL = pg_catalog.format('Shard: %s; coordinator: %s.', rdecl, decl),
-                  HINT = 'Declare the table on every shard with the jl_protect call made on the coordinator (the same unit, attributes, neighbours and row clip); nothing was charged.';
-        END IF;
+      EXECUTE pg_catalog.format('SELECT d FROM %s.dblink($1, $2) AS t(d text)', dl) INTO rdecl
+        USING conns[i], pg_catalog.format('SELECT %s.jl_declaration_info(%L::pg_catalog.regclass)::text', rjl[i], remote[i]);
+      IF rdecl::jsonb IS DISTINCT FROM decl THEN
+        RAISE EXCEPTION 'jl_release_distributed: the declaration of % on shard % is not the coordinator''s declaration of %',
+          remote[i], srv[i], source
+          USING ERRCODE = '55000',
+                DETAIL = pg_catalog.format('Shard: %s; coordinator: %s.', rdecl, decl),
+                HINT = 'Declare the table on every shard with the jl_protect call made on the coordinator (the same unit, attributes, neighbours and row clip); nothing was charged.';
       END IF;
     END LOOP;
     -- two servers (or partitions) reading one remote table would release
@@ -2138,7 +1904,7 @@ BEGIN
                 WHERE pg_catalog.regexp_replace(x, '/[0-9]+$', '') = me_ident) THEN
       RAISE EXCEPTION 'jl_release_distributed: a partition of % reads the coordinator''s own database', source
         USING ERRCODE = '0A000',
-              HINT = 'Release local rows with jl_release_table; a shard is another database.';
+              HINT = 'Release local rows with jl_release; a shard is another database.';
     END IF;
     IF (SELECT count(DISTINCT f) FROM pg_catalog.unnest(fps) f) > 1 THEN
       RAISE EXCEPTION 'jl_release_distributed: the shards hold different keys named "%"', key
@@ -2195,7 +1961,7 @@ BEGIN
         WHEN lock_not_available THEN
           RAISE EXCEPTION 'jl_release_distributed: another transaction is creating "%" on shard %', tname, srv[ri]
             USING ERRCODE = '55P03',
-                  HINT = pg_catalog.format('Nothing was charged.  A release into the same name is in progress there (distributed, or jl_release_table in an open transaction); it was waited for %s (lock_timeout).', lock_bound);
+                  HINT = pg_catalog.format('Nothing was charged.  A release into the same name is in progress there (distributed, or jl_release in an open transaction); it was waited for %s (lock_timeout).', lock_bound);
         WHEN unique_violation OR duplicate_table OR duplicate_object THEN
           RAISE EXCEPTION 'jl_release_distributed: relation "%" already exists on shard %', tname, srv[ri]
             USING ERRCODE = '42P07',
@@ -2206,15 +1972,13 @@ BEGIN
     -- before reading (its declaration, spender, bounds, key, calibration
     -- and cap), asked of every shard in its part's transaction before the
     -- coordinator is charged
-    IF declared THEN
-      FOR i IN 1 .. n LOOP
-        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s.dblink($1, $2) AS t(x int)', dl)
-          USING conns[i], pg_catalog.format(
-            'SELECT 1 FROM (SELECT %s.jl_release_part_check(%L::pg_catalog.regclass, %L, %L::pg_catalog.float8, %L::%s.jl_mechanism, %L, %L, %L, %L::pg_catalog.text[])) s',
-            rjl[i], remote[i], pg_catalog.format('%I.%I', rschemas[i], tname), epsilon, mechanism::text, rjl[i], key,
-            lowers[i], uppers[i], members[i]);
-      END LOOP;
-    END IF;
+    FOR i IN 1 .. n LOOP
+      EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s.dblink($1, $2) AS t(x int)', dl)
+        USING conns[i], pg_catalog.format(
+          'SELECT 1 FROM (SELECT %s.jl_release_part_check(%L::pg_catalog.regclass, %L, %L::pg_catalog.float8, %L::%s.jl_mechanism, %L, %L, %L, %L::pg_catalog.text[])) s',
+          rjl[i], remote[i], pg_catalog.format('%I.%I', rschemas[i], tname), epsilon, mechanism::text, rjl[i], key,
+          lowers[i], uppers[i], members[i]);
+    END LOOP;
   -- a cancel (statement_timeout, pg_cancel_backend) cleans up as an error
   -- does: WHEN OTHERS alone does not catch query_canceled
   EXCEPTION WHEN OTHERS OR query_canceled THEN
@@ -2235,18 +1999,12 @@ BEGIN
     -- a sharded protected table: the coordinator's charge, durable, before
     -- any shard reads a row (no change of its budget while the parts run
     -- can then refuse the decision after the shards were charged)
-    IF declared THEN
-      PERFORM @extschema@.jl_distributed_charge_declared(gid);
-    END IF;
+    PERFORM @extschema@.jl_distributed_charge_declared(gid);
     FOR i IN 1 .. n LOOP
-      IF declared THEN
-        part_sql := pg_catalog.format(
-          'SELECT %s.jl_release_part(%L::pg_catalog.regclass, %L, %L::pg_catalog.float8, %L::%s.jl_mechanism, %L, %L, %L, %L::pg_catalog.text[])',
-          rjl[i], remote[i], pg_catalog.format('%I.%I', rschemas[i], tname), epsilon, mechanism::text, rjl[i], key,
-          lowers[i], uppers[i], members[i]);
-      ELSE
-        part_sql := pg_catalog.format(part_call, rjl[i], remote[i], pg_catalog.format('%I.%I', rschemas[i], tname));
-      END IF;
+      part_sql := pg_catalog.format(
+        'SELECT %s.jl_release_part(%L::pg_catalog.regclass, %L, %L::pg_catalog.float8, %L::%s.jl_mechanism, %L, %L, %L, %L::pg_catalog.text[])',
+        rjl[i], remote[i], pg_catalog.format('%I.%I', rschemas[i], tname), epsilon, mechanism::text, rjl[i], key,
+        lowers[i], uppers[i], members[i]);
       EXECUTE pg_catalog.format('SELECT %s.dblink_send_query($1, $2)', dl) USING conns[i], part_sql;
     END LOOP;
     FOR i IN 1 .. n LOOP
@@ -2264,14 +2022,12 @@ BEGIN
         USING conns[i], pg_catalog.format('PREPARE TRANSACTION %L', gid || '_' || i);
       prepared := i;
       -- the part applied its partition's bounds, as the coordinator wrote them
-      IF declared THEN
-        expect := pg_catalog.jsonb_build_object('lower', lowers[i], 'upper', uppers[i],
-                                                'in', pg_catalog.to_jsonb(members[i]::pg_catalog.text[]));
-        IF r->'info'->'part' IS DISTINCT FROM expect THEN
-          RAISE EXCEPTION 'jl_release_distributed: shard % read other bounds than its partition''s', srv[i]
-            USING ERRCODE = '55000',
-                  DETAIL = pg_catalog.format('Read: %s; the partition: %s.', r->'info'->'part', expect);
-        END IF;
+      expect := pg_catalog.jsonb_build_object('lower', lowers[i], 'upper', uppers[i],
+                                              'in', pg_catalog.to_jsonb(members[i]::pg_catalog.text[]));
+      IF r->'info'->'part' IS DISTINCT FROM expect THEN
+        RAISE EXCEPTION 'jl_release_distributed: shard % read other bounds than its partition''s', srv[i]
+          USING ERRCODE = '55000',
+                DETAIL = pg_catalog.format('Read: %s; the partition: %s.', r->'info'->'part', expect);
       END IF;
       rids := rids || rid;
       recs := recs || r;
@@ -2331,14 +2087,8 @@ BEGIN
               'distributed', pg_catalog.jsonb_build_object('gid', gid, 'servers', srv,
                                                            'shard_release_ids', rids,
                                                            'shard_sources', remote));
-    IF declared THEN
-      release_id := @extschema@.jl_distributed_decide_declared(source, pg_catalog.format('%I.%I', cschema, tname)::regclass,
-                      info, gid, srv, rids, recs[1]->>'key_fingerprint', nrows);
-    ELSE
-      release_id := @extschema@.jl_distributed_decide(source, pg_catalog.format('%I.%I', cschema, tname)::regclass,
-                      id_column, recs[1]->>'vector', recs[1]->>'clipping', recs[1]->>'key_fingerprint',
-                      info, gid, srv, rids);
-    END IF;
+    release_id := @extschema@.jl_distributed_decide_declared(source, pg_catalog.format('%I.%I', cschema, tname)::regclass,
+                    info, gid, srv, rids, recs[1]->>'key_fingerprint', nrows);
     IF fail_point = 'decide' THEN
       RAISE EXCEPTION 'jldp_test.fail_point: a failure before the decision commits';
     END IF;

@@ -2,8 +2,8 @@
 # Load: CLIENTS concurrent pgbench sessions for DURATION seconds, mixing
 # budgeted releases of protected tables (jl_release with jl_sketch) of
 # four wide tables and a long-format one, bookings (jl_budget_book) each
-# paying for an unbudgeted release (jl_private_release of every user's
-# row, as 0.3's reservation paid for an aggregate release), cap raises and
+# paying for an unbudgeted release (jl_private_release_agg of every user's
+# rows), cap raises and
 # reads of the views, against small caps so that refusals are frequent.  Assumes the PG* variables
 # point at a server with jldp installed (superuser connection); without
 # them, jldp is built and installed and a throwaway cluster is made.
@@ -78,10 +78,8 @@ EXCEPTION WHEN SQLSTATE '53400' THEN
   RETURN 'refused';
 END $f$;
 -- a booking and the unbudgeted release it pays for, in one transaction:
--- each user's dense row (x[attr] = val, 0 elsewhere), released by
--- jl_private_release with the options of 0.3's aggregate release (k 3,
--- attribute neighbours, bound 1), which released exactly this (its
--- aggregate needed a reservation; there is no unbudgeted aggregate).  The
+-- each user's (attr, val) rows released by the unbudgeted aggregate
+-- jl_private_release_agg (k 3, attribute neighbours, bound 1).  The
 -- booking commits at once; load_booked, written with the release, records
 -- which booking paid for it and how many sketches it released.
 CREATE TABLE load_booked (ledger_id bigint PRIMARY KEY, epsilon numeric NOT NULL, sketches bigint NOT NULL);
@@ -91,19 +89,15 @@ DECLARE
   n bigint;
 BEGIN
   BEGIN
-    lid := jl_budget_book('facts', eps, 0, 'load: jl_private_release of each user''s row');
+    lid := jl_budget_book('facts', eps, 0, 'load: jl_private_release_agg of each user''s rows');
   EXCEPTION WHEN SQLSTATE '53400' THEN
     PERFORM nextval('load_refused');
     RETURN 'refused';
   END;
   PERFORM nextval('load_ok');
   SELECT count(z) INTO n
-    FROM (SELECT jl_private_release(v, 3, eps, 'element', 1, 'exact', NULL, 'load') AS z
-            FROM (SELECT u.user_id,
-                         (SELECT array_agg(coalesce(f.val, 0) ORDER BY a)
-                            FROM generate_series(1, 50) a
-                            LEFT JOIN facts f ON f.user_id = u.user_id AND f.attr = a) AS v
-                    FROM (SELECT DISTINCT user_id FROM facts) u) r) s;
+    FROM (SELECT user_id, jl_private_release_agg(attr, val, 50, eps, 1, 'attribute', jl_sketch(k => 3), 'load') AS z
+            FROM facts GROUP BY user_id) s;
   INSERT INTO load_booked VALUES (lid, eps::numeric, n);
   RETURN 'ok';
 END $f$;

@@ -116,7 +116,7 @@ if python3 test/readme_outputs.py "$tmp/altered.md" "$tmp/out" >/dev/null; then
 fi
 echo "ok   control: a README showing one altered figure fails the comparison"
 
-missing=$(psql -qXAt -v ON_ERROR_STOP=1 -d "$db" <<'SQL'
+missing=$(psql -qXAt -v ON_ERROR_STOP=1 -d "$db" <<SQL
 SELECT string_agg(p.oid::regprocedure::text, E'\n     ' ORDER BY p.oid::regprocedure::text)
   FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
  WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass

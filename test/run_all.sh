@@ -61,7 +61,7 @@ part "fuzz: every routine with hostile arguments (${JLDP_FUZZ_SECONDS:-150} s; m
 part "two sessions racing for the last of a budget" test/concurrency.sh
 part "the charge's worker ending without a verdict" \
   env JLDP_OWN_CLUSTER=${JL_CLUSTER_DIR:+1} test/charge_worker.sh
-part "load: 8 sessions of budgeted releases, reservations, cap changes and reads (test/load.sh, short)" \
+part "load: 8 sessions of budgeted releases, bookings, cap changes and reads (test/load.sh, short)" \
   test/load.sh "${JLDP_LOAD_SECONDS:-45}"
 part "a budget restored into a second cluster" test/budget_restore.sh
 part "keys at rest: encrypted under a master key, rotated, distributed" test/keywrap.sh

@@ -133,8 +133,8 @@ jl_check "a mechanism other than jl_sketch: refused" \
 jl_check "jl_release of the sharded table on the coordinator: refused (0A000)" \
   "$(sqlstate "SELECT jl_release('raw', 'sk2', 1.0, jl_sketch(k => 4), key => 'shared')")" "0A000"
 jl_check "jl_release_dist2 of it: refused (0A000)" "$(sqlstate "SELECT jl_release_dist2('raw', 1.0)")" "0A000"
-jl_check "0.3's jl_release_distributed of it: refused" \
-  "$(call_state "CALL jl_release_distributed('raw', 'id', '{age}', 'sk2', 4, 1.0, key => 'shared', bound => 100)" | grep -c 'protected\|declar')" "1"
+jl_check "0.3's form of jl_release_distributed (source, id_column, vector, ...): gone since 0.4.2" \
+  "$(call_state "CALL jl_release_distributed('raw', 'id', '{age}', 'sk2', 4, 1.0, key => 'shared', bound => 100)" | grep -c 'does not exist')" "1"
 jl_check "over the coordinator's cap: refused before any shard charges (53400)" \
   "$(call_state "CALL jl_release_distributed('raw', 'sk2', 9.5, jl_sketch(k => 4), key => 'shared')" | grep -c 'would be exceeded')" "1"
 jl_check "nothing charged by the refusals: coordinator, shard 1, shard 2" \

@@ -221,7 +221,21 @@ SELECT jl_key_import('kept', '\x00112233445566778899aabbccddeeff0011223344556677
 CREATE TABLE src AS SELECT i AS id, ARRAY[i, 2 * i, i % 3]::float8[] AS x FROM generate_series(1, 50) i;
 ALTER TABLE src ADD PRIMARY KEY (id);
 SELECT jl_dataset_declare('kept_ds', 5.0, source => 'src');
-SELECT jl_release_table('src', 'id', '{x}', 'src_private', 3, 1.0, key => 'kept', dataset => 'kept_ds');
+-- a release as the old version's jl_release_table recorded it (the
+-- library no longer has it): its sketches, its charge and its registry row
+CREATE TABLE src_private AS SELECT id, jl_private_release(x, 3, 1.0, key => 'kept') AS sketch FROM src;
+UPDATE jldp_dataset SET epsilon_spent = 1 WHERE name = 'kept_ds';
+INSERT INTO jldp_ledger (dataset, event, epsilon, delta, epsilon_spent, delta_spent, what, role)
+  SELECT 'kept_ds', 'charge', 1, 0, 1, 0, 'jl_release_table into src_private', role
+    FROM jldp_ledger WHERE dataset = 'kept_ds' AND event = 'declare';
+INSERT INTO jldp_release (source, target, id_column, vector, d, k, projection, neighbor, bound, clipping,
+                          calibration, epsilon, delta, noise_variance, grid, key_fingerprint, dataset,
+                          ledger_id, info, version, released_by)
+  SELECT 'public.src', 'src_private'::regclass, 'id', 'x', 3, 3, i->>'projection', 'element', 1, 'none',
+         i->>'calibration', 1, 0, (i->>'noise_variance')::float8, (i->>'grid')::float8, i->>'key_fingerprint',
+         'kept_ds', l.id, i || '{"rows": 50}', '$OLD', l.role
+    FROM jl_release_info(3, 3, 1.0, key => 'kept') i, jldp_ledger l
+   WHERE l.dataset = 'kept_ds' AND l.event = 'charge';
 SQL
 contents() {
   q jldp_upgrade_d <<'SQL'
@@ -246,15 +260,15 @@ SELECT 'projection | ' || jl_project('{1, 2, 3}', 3, 'kept', 'gaussian')::text;
 SQL
 }
 contents > "$tmp/d.before"
-# 0.1.0 wrote its own version into the registry; later versions record the
-# library's, and the library installed is already NEW's
 first=$OLD
-[ "$OLD" = 0.1.0 ] || first=$NEW
 q jldp_upgrade_d -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
 contents > "$tmp/d.after"
 rows=$(grep -c -e '^key ' -e '^dataset ' -e '^ledger ' -e '^registry ' "$tmp/d.before" || true)
 versions=$(q jldp_upgrade_d <<'SQL'
-SELECT jl_release_table('src', 'id', '{x}', 'src_private2', 3, 1.0, key => 'kept', dataset => 'kept_ds') > 0;
+-- the old dataset completed as a declaration (attribute neighbours: what
+-- 0.3 spent bounds one element's loss), then released through the pipeline
+SELECT d = 3 FROM jl_protect('src', 'id', ARRAY[jl_vector('x', 3, 0, 100)], neighbor => 'attribute', epsilon_cap => 5);
+SELECT released IS NOT NULL FROM jl_release('src', 'src_private2', 1.0, jl_sketch(k => 3), key => 'kept');
 SELECT string_agg(version, ' ' ORDER BY id) FROM jldp_release;
 SELECT bool_and(spenders = '{}' AND owner::text = (SELECT extowner::regrole::text FROM pg_extension WHERE extname = 'jldp'))
   FROM jldp_dataset;
@@ -267,11 +281,11 @@ if [ "$rows" -lt 4 ] || ! grep -q '^registry ' "$tmp/d.before" || ! grep -q '^le
 elif ! diff -u --label "$OLD" --label "updated to $NEW" "$tmp/d.before" "$tmp/d.after"; then
   echo "FAIL data: the upgrade changed the extension's tables or the key's projection"
   fail=1
-elif [ "$versions" != "$(printf 't\n%s %s\nt' "$first" "$NEW")" ]; then
+elif [ "$versions" != "$(printf 't\nt\n%s %s\nt' "$first" "$NEW")" ]; then
   echo "FAIL data: registry versions then owners by name: '$versions', expected $first then $NEW, then t"
   fail=1
 else
-  echo "ok   data: a key, a dataset, its ledger and a registry row ($rows rows) and the key's projection are unchanged; the next release records $NEW"
+  echo "ok   data: a key, a dataset, its ledger and a registry row ($rows rows) and the key's projection are unchanged; the dataset, declared with jl_protect, releases through the pipeline, recorded as $NEW"
 fi
 
 # 4. datasets bound to a partition or a view (0.2.0 allowed both); the rows
@@ -293,15 +307,17 @@ INSERT INTO jldp_dataset (name, epsilon_cap, delta_cap, source, owner) VALUES
   ('partition cap', 1.0, 0, 'part_1', current_user), ('view cap', 1.0, 0, 'base_v', current_user);
 SQL
 }
+# the relation a dataset was rebound to, declared (once) and released
 bound_release() {
-  q jldp_upgrade_c -c "SELECT jl_release_table('$1', 'id', '{x}', '$2', 2, 0.6, key => 'kept') > 0" 2>&1 || true
+  q jldp_upgrade_c -c "SELECT jl_protect('$1', 'id', ARRAY[jl_vector('x', 2, 0, 7)], neighbor => 'attribute', epsilon_cap => 1.0) WHERE NOT EXISTS (SELECT FROM jl_protected WHERE relation = '$1'::regclass AND attributes IS NOT NULL)" >/dev/null 2>&1 || true
+  q jldp_upgrade_c -c "SELECT released IS NOT NULL FROM jl_release('$1', '$2', 0.6, jl_sketch(k => 2), key => 'kept')" 2>&1 || true
 }
 psql -qX -d postgres -c "DROP DATABASE jldp_upgrade_c" -c "CREATE DATABASE jldp_upgrade_c" >/dev/null
 bound_setup
 rebound=$(q jldp_upgrade_c -c "SET client_min_messages = warning" -c "ALTER EXTENSION jldp UPDATE TO '$NEW'" \
             -c "SELECT string_agg(name || ' -> ' || source::text, ', ' ORDER BY name) FROM jldp_dataset" 2>&1 || true)
-first_p=$(bound_release part_1 o1); second_p=$(bound_release part_1 o2)
-first_v=$(bound_release base_v o3); second_v=$(bound_release base_v o4)
+first_p=$(bound_release part o1); second_p=$(bound_release part o2)
+first_v=$(bound_release base o3); second_v=$(bound_release base o4)
 spent=$(q jldp_upgrade_c -c "SELECT string_agg(name || ' ' || epsilon_spent, ', ' ORDER BY name) FROM jldp_dataset")
 if [ "$rebound" = "partition cap -> part, view cap -> base" ] && [ "$first_p" = t ] && [ "$first_v" = t ] && \
    echo "$second_p" | grep -q 'dataset "partition cap" would be exceeded' && \

@@ -1,9 +1,10 @@
 /*
- * agg.c - the release of long-format data as an aggregate:
+ * agg.c - the release of long-format data as an aggregate, an unbudgeted
+ * primitive (a protected table's long-format release is jl_release over a
+ * jl_long declaration; the cost of this one is booked with jl_budget_book):
  *
- *   jl_private_release_agg(attr, value, d, k, epsilon, dataset
- *                          [, neighbor, bound [, calibration, delta [, key
- *                          [, noise]]]])
+ *   jl_private_release_agg(attr, value, d, epsilon, bound, neighbor,
+ *                          mechanism, key)
  *   jl_project_agg(attr, value, k, key)        (noise-free, for the curator)
  *
  * over (row, attribute, value) rows grouped by row.  Attribute i (1-based,
@@ -22,8 +23,8 @@
  * P of the per-backend cache is used instead (same rows, same statistics).
  *
  * Noise is drawn once per group, in the final function, which never changes
- * the state.  All groups of one scan of the aggregate share their parameters
- * and one charge of the budget (agg_charge.c).
+ * the state.  All groups of one call share their parameters and one
+ * calibration.
  */
 #include "postgres.h"
 
@@ -31,6 +32,7 @@
 
 #include <math.h>
 
+#include "nodes/execnodes.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -39,7 +41,6 @@
 #include "math/release.h"
 #include "math/sparse.h"
 
-#include "pg/agg_charge.h"
 #include "pg/agg_state.h"
 #include "pg/arrays.h"
 #include "pg/keystore.h"
@@ -48,7 +49,6 @@
 #include "pg/projection_cache.h"
 #include "pg/strong_random.h"
 
-PG_FUNCTION_INFO_V1(jl_private_release_agg_trans);
 PG_FUNCTION_INFO_V1(jl_project_agg_trans);
 PG_FUNCTION_INFO_V1(jl_private_release_agg_final);
 PG_FUNCTION_INFO_V1(jl_project_agg_final);
@@ -88,31 +88,6 @@ trans_add_row(FunctionCallInfo fcinfo, JlAggState *st)
 	if (read_attr_value(fcinfo, &attr, &v))
 		jl_agg_state_add(st, attr, v);
 	PG_RETURN_POINTER(st);
-}
-
-Datum
-jl_private_release_agg_trans(PG_FUNCTION_ARGS)
-{
-	MemoryContext aggcxt = jl_agg_context(fcinfo, "jl_private_release_agg_trans");
-	JlAggState *st = PG_ARGISNULL(0) ? NULL : (JlAggState *) PG_GETARG_POINTER(0);
-	JlAggParams p;
-	text	   *key,
-			   *dataset;
-
-	jl_agg_read_release_params(fcinfo, &p, &key, &dataset);
-	if (st == NULL)
-	{
-		/* the first row of the group, even if its value is NULL */
-		jl_agg_check_release_params(&p);
-		if (VARSIZE_ANY_EXHDR(dataset) == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("dataset name must not be empty")));
-		st = jl_agg_state_create(aggcxt, &p, key, dataset);
-	}
-	else
-		jl_agg_state_check_params(st, &p, key, dataset);
-	return trans_add_row(fcinfo, st);
 }
 
 /*
@@ -183,7 +158,6 @@ typedef struct FinalCache
 	JlMechanism m;
 	uint32	   *noise_table;
 	int64		groups;
-	JlAggCharge charge;
 	int			bufk;			/* length of rowbuf and y */
 	double	   *rowbuf;			/* k: a generated row of P */
 	double	   *y;				/* k */
@@ -370,7 +344,7 @@ final_next(FinalCache *fc, const JlAggState *st)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("every group of one aggregate release must use the same parameters"),
 				 errdetail("The %s differs from the first group's.", what),
-				 errhint("One call is charged once, for all its groups; use a separate statement for other parameters.")));
+				 errhint("One call releases every group under one calibration; use a separate statement for other parameters.")));
 	if (++fc->groups == 1 && fc->noise_table == NULL &&
 		jl_noise_table_entries(&fc->m) > 0)
 	{
@@ -381,6 +355,32 @@ final_next(FinalCache *fc, const JlAggState *st)
 		fc->m.noise_table = fc->noise_table;
 		fc->m.noise_table_full = true;
 	}
+}
+
+/* each window frame would be released again, with fresh noise */
+static void
+refuse_window(FunctionCallInfo fcinfo)
+{
+	if (AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("jl_private_release_agg cannot be used as a window function"),
+				 errdetail("Each window frame would be released with fresh noise, spending epsilon again.")));
+}
+
+/* grouping sets release the same rows once per set */
+static void
+refuse_grouping_sets(FunctionCallInfo fcinfo)
+{
+	AggState   *aggstate = (AggState *) fcinfo->context;
+	Agg		   *plan = (Agg *) aggstate->ss.ps.plan;
+
+	if (list_length(plan->groupingSets) > 1 || plan->chain != NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("jl_private_release_agg cannot be used with GROUPING SETS, ROLLUP or CUBE"),
+				 errdetail("Every grouping set would release the same rows again, spending epsilon again."),
+				 errhint("Release each grouping in a statement of its own.")));
 }
 
 Datum
@@ -395,14 +395,13 @@ jl_private_release_agg_final(PG_FUNCTION_ARGS)
 	int64		n;
 	bool		compensated;
 
-	jl_agg_refuse_window(fcinfo);
+	refuse_window(fcinfo);
 	fc = final_cache(fcinfo);
 	if (!fc->have_first)
-		jl_agg_check_plan(fcinfo);
+		refuse_grouping_sets(fcinfo);
 	if (PG_ARGISNULL(0))
 	{
-		/* no rows at all: nothing released; the next group charges anew */
-		jl_agg_charge_none(&fc->charge);
+		/* no rows at all: nothing released */
 		PG_RETURN_NULL();
 	}
 	st = (const JlAggState *) PG_GETARG_POINTER(0);
@@ -411,9 +410,6 @@ jl_private_release_agg_final(PG_FUNCTION_ARGS)
 		final_first(fc, st);
 	else
 		final_next(fc, st);
-	/* the unbudgeted aggregate (no dataset) charges nothing */
-	if (fc->first.dataset != NULL)
-		jl_agg_charge(fcinfo, &fc->charge, fc->nsp, &fc->first);
 
 	/*
 	 * As jl_release_row, never refusing a row (which would tell
@@ -430,7 +426,6 @@ jl_private_release_agg_final(PG_FUNCTION_ARGS)
 				  compensated);
 	jl_report_status(jl_noise_on_grid(&fc->m, fc->y, jl_strong_random()));
 	result = group_result(fc, st, pairs);
-	jl_agg_charge_returned(&fc->charge, PointerGetDatum(result));
 	PG_RETURN_ARRAYTYPE_P(result);
 }
 

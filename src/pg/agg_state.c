@@ -37,7 +37,6 @@ PG_FUNCTION_INFO_V1(jl_agg_deserialize);
 #define JL_AGG_VERSION 3
 
 /* argument number of noise in the transition function */
-#define NOISE_ARG 13
 
 /* ------------------------------------------------------------------------
  * parameters
@@ -109,70 +108,6 @@ jl_agg_check_release_params(const JlAggParams *p)
 	if (p->noise == JL_NOISE_LAPLACE && p->calibration == JL_CALIBRATION_PAPER &&
 		p->neighbor == JL_NEIGHBOR_ROW && isnan(p->delta))
 		jl_report_status(JL_ERR_DELTA_REQUIRED);
-}
-
-/* arguments 3.. of the transition function */
-void
-jl_agg_read_release_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key,
-						   text **dataset)
-{
-	int			nargs = PG_NARGS();
-
-	jl_require_arg(fcinfo, 3, "d");
-	jl_require_arg(fcinfo, 4, "k");
-	jl_require_arg(fcinfo, 5, "epsilon");
-	jl_require_arg(fcinfo, 6, "dataset");
-	memset(p, 0, sizeof(*p));
-	p->kind = JL_AGG_RELEASE;
-	p->d = PG_GETARG_INT32(3);
-	p->k = PG_GETARG_INT32(4);
-	p->epsilon = PG_GETARG_FLOAT8(5);
-	*dataset = PG_GETARG_TEXT_PP(6);
-	p->neighbor = JL_NEIGHBOR_ELEMENT;
-	p->bound = 1.0;
-	p->noise = JL_NOISE_LAPLACE;
-	p->calibration = JL_CALIBRATION_EXACT;
-	p->delta = NAN;
-	p->proj = JL_KIND_RADEMACHER;
-	*key = NULL;
-	if (nargs > NOISE_ARG)
-	{
-		jl_require_arg(fcinfo, NOISE_ARG, "noise");
-		p->noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
-		p->calibration = jl_parse_calibration(NULL, p->noise);
-	}
-	if (nargs > 8)
-	{
-		jl_require_arg(fcinfo, 7, "neighbor");
-		jl_require_arg(fcinfo, 8, "bound");
-		p->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(7));
-		p->bound = PG_GETARG_FLOAT8(8);
-	}
-	if (nargs > 10)
-	{
-		/* NULL: the noise's default calibration */
-		p->calibration = jl_parse_calibration(PG_ARGISNULL(9) ? NULL : PG_GETARG_TEXT_PP(9),
-											  p->noise);
-		if (!PG_ARGISNULL(10))
-		{
-			p->delta = PG_GETARG_FLOAT8(10);
-			if (isnan(p->delta))
-				jl_report_status(JL_ERR_DELTA); /* NaN would read as "not given" */
-		}
-	}
-	if (nargs > 11)
-	{
-		jl_require_arg(fcinfo, 11, "key");
-		*key = PG_GETARG_TEXT_PP(11);
-	}
-	if (nargs > 12)
-	{
-		jl_require_arg(fcinfo, 12, "kind");
-		p->proj = jl_parse_kind(PG_GETARG_TEXT_PP(12));
-	}
-	/* 'sparse': density 1/sqrt(d), so that the rows are those of the dense release */
-	if (p->d >= 1)
-		p->proj = jl_kind_resolve(p->proj, p->d);
 }
 
 /*

@@ -53,14 +53,7 @@ extern const char *jl_agg_params_differ(const JlAggParams *a,
 /* ERROR unless p is a valid release, checked as the dense release does. */
 extern void jl_agg_check_release_params(const JlAggParams *p);
 
-/*
- * The parameters of a row of jl_private_release_agg or jl_project_agg, from
- * the transition function's arguments, with defaults for the ones the
- * overload lacks; the key and dataset point into the arguments (dataset is
- * NULL for project).  Checked only as far as parsing goes.
- */
-extern void jl_agg_read_release_params(FunctionCallInfo fcinfo, JlAggParams *p,
-									   text **key, text **dataset);
+/* The parameters of a row of jl_project_agg; key points into the arguments. */
 extern void jl_agg_read_project_params(FunctionCallInfo fcinfo, JlAggParams *p,
 									   text **key);
 

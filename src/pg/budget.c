@@ -46,41 +46,6 @@ jl_budget_actor(void)
 	return a;
 }
 
-char *
-jl_budget_dataset_for(Oid nsp, Oid source_relid)
-{
-	JlOwnerScope scope;
-	Oid			types[1] = {OIDOID};
-	Datum		values[1] = {ObjectIdGetDatum(source_relid)};
-	char	   *result = NULL;
-	int			rc;
-
-	SPI_connect();
-	jl_become_owner(nsp, &scope);
-	rc = SPI_execute_with_args(psprintf("SELECT name FROM %s WHERE source = $1 ORDER BY name",
-										jl_qualified(nsp, "jldp_dataset")),
-							   1, types, values, NULL, true, 0);
-	jl_restore_user(&scope);
-	if (rc != SPI_OK_SELECT)
-		elog(ERROR, "could not read the budget");
-	if (SPI_processed > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_AMBIGUOUS_PARAMETER),
-				 errmsg("several datasets are declared for relation %s", get_rel_name(source_relid)),
-				 errhint("Name the dataset to charge with dataset => ...")));
-	if (SPI_processed == 1)
-		result = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-	if (result)
-	{
-		MemoryContext old = MemoryContextSwitchTo(CurTransactionContext);
-
-		result = pstrdup(result);
-		MemoryContextSwitchTo(old);
-	}
-	SPI_finish();
-	return result;
-}
-
 void
 jl_budget_check_epsilon_delta(double epsilon, double delta)
 {
@@ -157,7 +122,9 @@ has_declarations(Oid nsp)
 void
 jl_budget_require_current(Oid nsp)
 {
-	if (roles_as_oids(nsp) || !OidIsValid(get_relname_relid("jldp_reservation", nsp)))
+	/* roles by name (0.2.0) and datasets with a unit (0.3.0) */
+	if (roles_as_oids(nsp) ||
+		get_attnum(get_relname_relid("jldp_dataset", nsp), "unit") == InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the tables of extension jldp are older than its library"),
@@ -508,8 +475,6 @@ jl_budget_charge_now(const JlChargeRequest *r)
 	int64		id;
 
 	jl_budget_check_epsilon_delta(r->epsilon, r->delta);
-	if (r->token)
-		jl_budget_require_current(r->nsp);
 	SPI_connect();
 	jl_become_owner(r->nsp, &scope);
 	if (!r->declare)
@@ -526,20 +491,8 @@ jl_budget_charge_now(const JlChargeRequest *r)
 		jl_budget_check_spend(a, &ds, r->dataset);
 
 	/*
-	 * The free-form aggregate cannot see a privacy unit repeated by its
-	 * query: only the dataset's owner reserves for it (a granted spender
-	 * releases with jl_release_table or jl_release_long, which can).
-	 */
-	if (r->token && !r->for_table && !jl_budget_may_manage(a, &ds))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("only the owner of dataset \"%s\" (or a member of its role) or a superuser may reserve its budget",
-						jl_msg_str(r->dataset)),
-				 errdetail("A reservation pays for jl_private_release_agg over any query, which cannot tell whether a privacy unit's rows are repeated."),
-				 errhint("Release with jl_release_table or jl_release_long, which a role granted with jl_dataset_grant may use.")));
-	/*
-	 * A protected table is released through its declaration only: a 0.3
-	 * release would read it around its bounds, unit and attributes.
+	 * A protected table is released through its declaration only (the
+	 * pipeline, a booking): nothing else may charge it.
 	 */
 	if (ds.declared && !r->protected_ok)
 		ereport(ERROR,
@@ -578,25 +531,8 @@ jl_budget_charge_now(const JlChargeRequest *r)
 				 errhint("Declare the relation's dataset with jl_dataset_declare(name, epsilon_cap, source => ...).")));
 	jl_budget_check_spend(a, &ds, r->dataset);
 	id = jl_budget_charge_locked(r->nsp, r->dataset, r->epsilon, r->delta,
-								 r->token && !r->for_table ? "reserve" : "charge", r->what, a,
+								 "charge", r->what, a,
 								 jl_budget_may_manage(a, &ds));
-	if (r->token)
-	{
-		Oid			types[5] = {INT8OID, TEXTOID, NUMERICOID, NUMERICOID, TEXTOID};
-		Datum		values[5];
-
-		values[0] = Int64GetDatum(id);
-		values[1] = CStringGetTextDatum(r->dataset);
-		values[2] = jl_budget_numeric(r->epsilon);
-		values[3] = jl_budget_numeric(r->delta);
-		values[4] = CStringGetTextDatum(r->token);
-		if (SPI_execute_with_args(psprintf("INSERT INTO %s (ledger_id, dataset, epsilon, delta, token, role) "
-										   "VALUES ($1, $2, $3, $4, $5::uuid, %s::name)",
-										   jl_qualified(r->nsp, "jldp_reservation"),
-										   quote_literal_cstr(a->name)),
-								  5, types, values, NULL, false, 0) != SPI_OK_INSERT)
-			elog(ERROR, "could not write the reservation");
-	}
 	jl_restore_user(&scope);
 	SPI_finish();
 	return id;
@@ -659,18 +595,6 @@ jl_budget_request(JlChargeRequest *r, Oid nsp, const char *dataset, Oid source_r
 	r->delta = delta;
 	r->what = what;
 	r->unit = unit;
-}
-
-int64
-jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid, bool declare,
-				 const char *unit, double epsilon, double delta, const char *what)
-{
-	JlChargeRequest r;
-
-	jl_budget_check_epsilon_delta(epsilon, delta);
-	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
-	jl_budget_request(&r, nsp, dataset, source_relid, declare, unit, epsilon, delta, what);
-	return jl_charge_committed(&r);
 }
 
 void

@@ -47,9 +47,7 @@ extern JlActor jl_budget_actor(void);
  */
 #define JL_UNIT_EACH_ROW ""
 
-extern int64 jl_budget_charge(Oid nsp, const char *dataset, Oid source_relid,
-							  bool declare, const char *unit, double epsilon,
-							  double delta, const char *what);
+
 
 /*
  * The same for the release pipeline (pg/pipeline): the charge of a
@@ -67,16 +65,13 @@ typedef struct JlChargeRequest
 	Oid			nsp;			/* the extension's schema */
 	const char *dataset;
 	Oid			source;			/* the relation the dataset must be bound to,
-								 * or InvalidOid (a reservation) */
+								 * or InvalidOid (a booking) */
 	bool		declare;		/* declare it on first use, bound to source */
 	const char *source_q;		/* its qualified name */
 	const char *source_owner;	/* its owner, the default dataset's owner */
 	double		epsilon;
 	double		delta;
 	const char *what;			/* the ledger's note */
-	const char *token;			/* a reservation's token (uuid text), or NULL */
-	bool		for_table;		/* a reservation jl_release_long makes and
-								 * consumes itself */
 	const char *unit;			/* the column of source whose values the
 								 * release treats as privacy units, or NULL */
 	bool		protected_ok;	/* the release pipeline, which reads a
@@ -118,12 +113,6 @@ extern void jl_budget_trial_charge_declared(Oid nsp, const char *dataset, Oid so
  * its own cannot see (or would wait for) that change.
  */
 extern void jl_budget_refuse_uncommitted(Oid nsp, const char *dataset, Oid source_relid);
-
-/*
- * The dataset declared for a source relation (jl_dataset_declare(...,
- * source => rel)), or NULL; ERROR if several are.
- */
-extern char *jl_budget_dataset_for(Oid nsp, Oid source_relid);
 
 /* ---- shared by budget.c, budget_admin.c and reservation.c ---- */
 

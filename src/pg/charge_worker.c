@@ -102,7 +102,6 @@ typedef struct ChargeShared
 	Oid			source;
 	Oid			actor;
 	bool		declare;
-	bool		for_table;
 	bool		protected_ok;
 	double		epsilon;
 	double		delta;
@@ -111,7 +110,6 @@ typedef struct ChargeShared
 				source_q,
 				source_owner,
 				what,
-				token,
 				unit,
 				actor_name;
 	/* the verdict, written by the worker */
@@ -209,7 +207,6 @@ jl_charge_worker_main(Datum arg)
 	r.dataset = get_string(sh, sh->dataset);
 	r.source = sh->source;
 	r.declare = sh->declare;
-	r.for_table = sh->for_table;
 	r.protected_ok = sh->protected_ok;
 	r.unit = get_string(sh, sh->unit);
 	r.source_q = get_string(sh, sh->source_q);
@@ -217,7 +214,6 @@ jl_charge_worker_main(Datum arg)
 	r.epsilon = sh->epsilon;
 	r.delta = sh->delta;
 	r.what = get_string(sh, sh->what);
-	r.token = get_string(sh, sh->token);
 	r.actor.role = sh->actor;
 	r.actor.name = (char *) get_string(sh, sh->actor_name);
 
@@ -435,7 +431,6 @@ jl_charge_committed(const JlChargeRequest *r)
 	size = add_size(size, string_size(r->source_q));
 	size = add_size(size, string_size(r->source_owner));
 	size = add_size(size, string_size(r->what));
-	size = add_size(size, string_size(r->token));
 	size = add_size(size, string_size(r->unit));
 	size = add_size(size, string_size(r->actor.name));
 	seg = dsm_create(size, 0);
@@ -446,7 +441,6 @@ jl_charge_committed(const JlChargeRequest *r)
 	sh->nsp = r->nsp;
 	sh->source = r->source;
 	sh->declare = r->declare;
-	sh->for_table = r->for_table;
 	sh->protected_ok = r->protected_ok;
 	sh->actor = r->actor.role;
 	sh->epsilon = r->epsilon;
@@ -455,7 +449,6 @@ jl_charge_committed(const JlChargeRequest *r)
 	sh->source_q = put_string(sh, &used, r->source_q);
 	sh->source_owner = put_string(sh, &used, r->source_owner);
 	sh->what = put_string(sh, &used, r->what);
-	sh->token = put_string(sh, &used, r->token);
 	sh->unit = put_string(sh, &used, r->unit);
 	sh->actor_name = put_string(sh, &used, r->actor.name);
 	sh->verdict = JL_VERDICT_NONE;

@@ -1,16 +1,15 @@
 /*
- * covariance_release.c - jl_release_covariance: R = Y [A; l I] written to a
- * new table of r rows (i, y float8[]), Y fresh iid N(0,1) from the secure
- * random source, never keyed, never stored (docs/covariance.md).
+ * covariance_release.c - the arithmetic of the covariance mechanism
+ * (pipeline/covariance.c): R = Y [A; l I] written to a new table of r rows
+ * (i, y float8[]), Y fresh iid N(0,1) from the secure random source, never
+ * keyed, never stored (docs/covariance.md).
  *
- * The steps, as jl_release_table's: read and check the arguments, build the
- * query of the vector from the catalog, learn d (the named columns, or the
- * length of the first row's array: schema, not data) and refuse a release
- * too large for memory, calibrate the lift from public inputs, charge the
- * budget, create the target, stream the source once (batches of rows
- * clipped and multiplied by their columns of Y with one dgemm), add the
- * lift rows, write R and record the release.  All in the caller's
- * transaction: a failure or a cancel leaves no target and no registry row.
+ * The pipeline calibrates the lift from public inputs (jl_cov_calibrate),
+ * refuses a release too large for memory (jl_cov_check_memory), charges,
+ * then this file streams the encoded rows once (batches clipped and
+ * multiplied by their columns of Y with one dgemm, or their Gram matrix),
+ * adds the lift rows, writes R (jl_cov_write) and records the release
+ * (jl_cov_record).
  *
  * lift 'auto' spends epsilon/10 on sigma_min(A) with discrete Laplace noise
  * on a grid and lifts only by what its lower confidence bound leaves
@@ -53,19 +52,6 @@
 #include "pg/release_names.h"
 #include "pg/strong_random.h"
 
-PG_FUNCTION_INFO_V1(jl_release_covariance);
-
-#define SOURCE_ARG 0
-#define VECTOR_ARG 1
-#define TARGET_ARG 2
-#define R_ARG 3
-#define EPSILON_ARG 4
-#define DELTA_ARG 5
-#define CLIP_NORM_ARG 6
-#define LIFT_ARG 7
-#define DATASET_ARG 8
-#define METHOD_ARG 9
-
 #define BATCH_ROWS 512
 #define BATCH_BYTES ((Size) 64 * 1024 * 1024)
 #define PROGRESS_SECONDS 5.0
@@ -88,183 +74,6 @@ typedef struct CovReceiver
 				last_report;
 	MemoryContext row_cxt;
 } CovReceiver;
-
-static char *
-required_text(FunctionCallInfo fcinfo, int n, const char *what)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", what)));
-	return text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
-
-static void
-require(FunctionCallInfo fcinfo, int n, const char *what)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", what)));
-}
-
-static void
-read_arguments(FunctionCallInfo fcinfo, CovRelease *cr)
-{
-	char	   *lift;
-
-	require(fcinfo, SOURCE_ARG, "source");
-	cr->source = PG_GETARG_OID(SOURCE_ARG);
-	require(fcinfo, VECTOR_ARG, "vector");
-	cr->target_name = required_text(fcinfo, TARGET_ARG, "target");
-	require(fcinfo, R_ARG, "r");
-	cr->r = PG_GETARG_INT32(R_ARG);
-	if (cr->r < 1 || cr->r > JL_COV_MAX_R)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("r must be between 1 and %d, not %d", JL_COV_MAX_R, cr->r)));
-	require(fcinfo, EPSILON_ARG, "epsilon");
-	cr->epsilon = PG_GETARG_FLOAT8(EPSILON_ARG);
-	if (!(cr->epsilon > 0.0 && cr->epsilon <= JL_COV_MAX_EPSILON))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be greater than 0 and at most %g, not %g",
-						JL_COV_MAX_EPSILON, cr->epsilon),
-				 errhint("The accountant computes e^epsilon; an epsilon above %g protects nothing.",
-						 JL_COV_MAX_EPSILON)));
-	require(fcinfo, DELTA_ARG, "delta");
-	cr->delta = PG_GETARG_FLOAT8(DELTA_ARG);
-	if (!(cr->delta > 0.0 && cr->delta < 1.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("delta must be in (0, 1)"),
-				 errhint("The covariance release is (epsilon, delta)-DP with delta > 0; choose delta well below 1/n.")));
-	require(fcinfo, CLIP_NORM_ARG, "clip_norm");
-	cr->C = PG_GETARG_FLOAT8(CLIP_NORM_ARG);
-	if (!(isfinite(cr->C) && cr->C > 0.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("clip_norm must be a finite number greater than 0")));
-	jl_require_scales(cr->epsilon, cr->C);
-	lift = required_text(fcinfo, LIFT_ARG, "lift");
-	if (strcmp(lift, "always") == 0)
-		cr->auto_lift = false;
-	else if (strcmp(lift, "auto") == 0)
-		cr->auto_lift = true;
-	else
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown lift \"%s\"", jl_msg_str(lift)),
-				 errhint("Use 'always' or 'auto'.")));
-	cr->dataset = PG_ARGISNULL(DATASET_ARG) ? NULL :
-		text_to_cstring(PG_GETARG_TEXT_PP(DATASET_ARG));
-	lift = required_text(fcinfo, METHOD_ARG, "method");
-	if (strcmp(lift, "gram") == 0)
-		cr->gram = true;
-	else if (strcmp(lift, "product") == 0)
-		cr->gram = false;
-	else
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown method \"%s\"", jl_msg_str(lift)),
-				 errhint("Use 'gram' or 'product'.")));
-}
-
-static Oid
-column_type(Oid relid, const char *name)
-{
-	Oid			t;
-
-	jl_column_of(relid, name, &t);
-	return t;
-}
-
-/*
- * SELECT vector FROM source: one float8[] column as it is, or several
- * numeric columns as the elements (then d is known).
- */
-static void
-build_source_query(FunctionCallInfo fcinfo, CovRelease *cr)
-{
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(VECTOR_ARG);
-	Datum	   *names;
-	int			n,
-				i;
-
-	if (get_rel_relkind(cr->source) == '\0')
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", cr->source)));
-	/* locked until the transaction ends: what is checked is what is read */
-	jl_source_lock(cr->source);
-	cr->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(cr->source)),
-											  get_rel_name(cr->source));
-	if (ARR_NDIM(arr) != 1 || array_contains_nulls(arr))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("vector must be a non-empty list of column names")));
-	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &names, NULL, &n);
-	initStringInfo(&cr->sql);
-	initStringInfo(&cr->vec_desc);
-	appendStringInfoString(&cr->sql, "SELECT ");
-	cr->d = -1;
-	if (n == 1 && column_type(cr->source, TextDatumGetCString(names[0])) == FLOAT8ARRAYOID)
-	{
-		appendStringInfoString(&cr->sql, quote_identifier(TextDatumGetCString(names[0])));
-		appendStringInfoString(&cr->vec_desc, TextDatumGetCString(names[0]));
-	}
-	else
-	{
-		appendStringInfoString(&cr->sql, "ARRAY[");
-		for (i = 0; i < n; i++)
-		{
-			char	   *c = TextDatumGetCString(names[i]);
-
-			if (!jl_numeric_type(column_type(cr->source, c)))
-				ereport(ERROR,
-						(errcode(ERRCODE_DATATYPE_MISMATCH),
-						 errmsg("column \"%s\" must be float8[] or numeric", jl_msg_str(c))));
-			appendStringInfo(&cr->sql, "%s%s::pg_catalog.float8", i ? ", " : "", quote_identifier(c));
-			appendStringInfo(&cr->vec_desc, "%s%s", i ? ", " : "", c);
-		}
-		appendStringInfoString(&cr->sql, "]");
-		cr->d = n;
-	}
-	appendStringInfo(&cr->sql, " FROM %s", cr->source_q);
-}
-
-/*
- * d from the first row's array length when the vector is one array
- * column; an empty source is refused here, before any charge.
- */
-static void
-learn_dimension(CovRelease *cr)
-{
-	bool		isnull;
-	int			found;
-
-	SPI_connect();
-	if (SPI_execute(psprintf("SELECT pg_catalog.array_length(v, 1) FROM (%s) AS s (v) LIMIT 1",
-							 cr->sql.data), true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read the vector length of %s", cr->source_q);
-	found = (int) SPI_processed;
-	if (found == 1 && cr->d < 0)
-	{
-		Datum		v = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-
-		if (isnull)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("vector of row 1 must not be NULL or empty"),
-					 errhint("Filter NULLs out of the source, e.g. with a view.")));
-		cr->d = DatumGetInt32(v);
-	}
-	SPI_finish();
-	if (found == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_NO_DATA),
-				 errmsg("source %s has no rows", cr->source_q)));
-}
 
 /* r x d (and d x d for sigma_min) within the stated bound, before any allocation */
 void
@@ -302,8 +111,8 @@ typedef struct LiftEntry
 static LiftEntry lift_cache[LIFT_CACHE];
 static int	lift_cache_next = 0;
 
-static double
-lift_for_unit_rows(int r, double eps, double delta)
+double
+jl_cov_unit_lift(int r, double eps, double delta)
 {
 	LiftEntry  *e;
 	int			i;
@@ -352,7 +161,7 @@ jl_cov_calibrate(CovRelease *cr)
 		cr->delta_w = cr->delta;
 	}
 	/* a hair up, so that rounding in C * w1 cannot cross the bisection's end */
-	cr->w = cr->C * lift_for_unit_rows(cr->r, cr->eps_w, cr->delta_w) * (1.0 + 1e-12);
+	cr->w = cr->C * jl_cov_unit_lift(cr->r, cr->eps_w, cr->delta_w) * (1.0 + 1e-12);
 	/*
 	 * checked again for this release: the bound holds at the lift used.  A
 	 * delta so small that the accountant cannot certify any lift (its
@@ -370,32 +179,6 @@ jl_cov_calibrate(CovRelease *cr)
 	cr->w_paper = jl_cov_lift_paper(cr->r, cr->epsilon, cr->delta, cr->C);
 }
 
-
-static void
-charge_budget(CovRelease *cr)
-{
-	/*
-	 * The dataset bound to the base relation the source reads (a partition's
-	 * root, a simple view's table), else one named after that relation,
-	 * declared on first use; a dataset given must be bound to it.  Every
-	 * row of the source is a privacy unit: no unit column.
-	 */
-	Oid			base = jl_source_base_relation(cr->source, NULL, NULL);
-	bool		declare = false;
-
-	if (cr->dataset == NULL)
-		cr->dataset = jl_budget_dataset_for(cr->nsp, base);
-	cr->dataset_given = (cr->dataset != NULL);
-	if (cr->dataset == NULL)
-	{
-		cr->dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(base)),
-												get_rel_name(base));
-		declare = true;
-	}
-	cr->ledger_id = jl_budget_charge(cr->nsp, cr->dataset, base, declare, JL_UNIT_EACH_ROW,
-									 cr->epsilon, cr->delta,
-									 psprintf("jl_release_covariance into %s", cr->target_name));
-}
 
 /* ---------- streaming ---------- */
 
@@ -688,35 +471,4 @@ jl_cov_write(CovRelease *cr)
 	cr->step = ldexp(1.0, ilogb(Max(cr->l, cr->C)) - 30);
 	jl_cov_round(cr->R, (Size) cr->r * cr->d, cr->step);
 	jl_fill_vector_table(cr->target_q, "i", "y", cr->R, cr->r, cr->d);
-}
-
-/*
- * jl_release_covariance(source regclass, vector text[], target text, r int,
- *                       epsilon float8, delta float8, clip_norm float8,
- *                       lift text, dataset text, method text)
- *                       RETURNS bigint (registry id)
- */
-Datum
-jl_release_covariance(PG_FUNCTION_ARGS)
-{
-	CovRelease	cr;
-	int64		id;
-
-	memset(&cr, 0, sizeof(cr));
-	cr.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	jl_budget_require_current(cr.nsp);
-	read_arguments(fcinfo, &cr);
-	build_source_query(fcinfo, &cr);
-	learn_dimension(&cr);
-	jl_cov_check_memory(&cr);
-	jl_cov_calibrate(&cr);
-	jl_resolve_target(cr.target_name, &cr.target_nsp, &cr.target_rel, &cr.target_q);
-	jl_check_target_creatable(cr.target_nsp, cr.target_rel);
-	charge_budget(&cr);
-
-	SPI_connect();
-	jl_cov_write(&cr);
-	id = jl_cov_record(&cr);
-	SPI_finish();
-	PG_RETURN_INT64(id);
 }

@@ -75,4 +75,11 @@ extern void jl_cov_write(CovRelease *cr);
 /* The registry record; returns its id (SPI connected). */
 extern int64 jl_cov_record(CovRelease *cr);
 
+/*
+ * The accountant's lift for rows of norm 1 at (r, epsilon, delta), cached
+ * per backend (a few quadratures, tens of milliseconds): it scales with the
+ * norm bound exactly.
+ */
+extern double jl_cov_unit_lift(int r, double eps, double delta);
+
 #endif

@@ -1,13 +1,15 @@
 /*
- * distributed_release.c - the coordinator's decision of a release over
- * shards (jl_release_distributed, docs/scaleout.md): in the coordinator's
- * own transaction, charge the sharded table's dataset once, record the
- * release in the registry for the partitioned table of the shards' sketch
- * tables, and record the decision (the global transaction id whose
- * prepared parts the shards hold).  The shards' parts are committed only
- * after this transaction commits, so the charge commits exactly when the
- * sketches do (after a crash between the two, jl_distributed_resolve
- * finishes what the decision says).
+ * distributed_release.c - the coordinator's steps of a release over the
+ * shards of a sharded protected table (jl_release_distributed,
+ * docs/scaleout.md): before any shard reads, check what the coordinator's
+ * charge would refuse and begin the release (a global transaction id only
+ * this session may decide); once every shard has checked its part, charge
+ * the coordinator durably (jl_distributed_charge_declared); after the
+ * shards' parts are prepared, record the release in the registry for the
+ * partitioned table of the shards' sketch tables and the decision (the
+ * global transaction id whose prepared parts the shards hold).  The parts
+ * are committed only after the decision commits (after a crash between the
+ * two, jl_distributed_resolve finishes what the decision says).
  */
 #include "postgres.h"
 
@@ -38,8 +40,6 @@
 #include "pg/source_relation.h"
 #include "pg/pipeline/declaration.h"
 
-PG_FUNCTION_INFO_V1(jl_distributed_begin);
-PG_FUNCTION_INFO_V1(jl_distributed_decide);
 PG_FUNCTION_INFO_V1(jl_distributed_committed);
 
 /*
@@ -65,33 +65,6 @@ forget_on_abort(XactEvent event, void *arg)
 {
 	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
 		begun_gid[0] = '\0';
-}
-
-/* The charge request of a release of source charged (epsilon, delta). */
-static void
-charge_request(JlChargeRequest *req, Oid nsp, Oid source, const char *id_column,
-			   double epsilon, double delta, const char *what)
-{
-	Oid			base;
-	char	   *dataset;
-	bool		declare = false;
-
-	jl_source_lock(source);
-	base = jl_source_base_relation(source, NULL, NULL);
-	if (base != source || get_rel_relkind(source) != RELKIND_PARTITIONED_TABLE)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a partitioned table", jl_msg_str(get_rel_name(source)))));
-
-	/* the dataset, as jl_release_table finds it for the relation it reads */
-	dataset = jl_budget_dataset_for(nsp, base);
-	if (dataset == NULL)
-	{
-		dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(base)),
-											 get_rel_name(base));
-		declare = true;
-	}
-	jl_budget_request(req, nsp, dataset, base, declare, id_column, epsilon, delta, what);
 }
 
 /*
@@ -172,48 +145,6 @@ begin_release(const JlChargeRequest *req, Oid source, double epsilon, double del
 	begun_source = source;
 	begun_ledger = 0;
 	return cstring_to_text(gid.data);
-}
-
-/*
- * jl_distributed_begin(source regclass, id_column text, epsilon float8,
- *                      delta float8, noise text) RETURNS text
- *
- * noise: 'gaussian' (charged delta) or 'laplace' / NULL (charged 0).
- * Before any shard releases: refuse a call inside a transaction block
- * (the release commits on its own), and everything the coordinator's
- * charge would refuse (the cap, the spender, the dataset's binding and
- * unit), by making that charge in a subtransaction and rolling it back, so
- * that a refusal costs the shards nothing.  Returns a new global
- * transaction id, which only this backend may decide.
- */
-Datum
-jl_distributed_begin(PG_FUNCTION_ARGS)
-{
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	JlChargeRequest req;
-	bool		gaussian = false;
-	double		delta = 0.0;
-
-	for (int i = 0; i < 3; i++)
-		if (PG_ARGISNULL(i))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("jl_distributed_begin: argument %d is NULL", i + 1)));
-	if (!PG_ARGISNULL(4))
-		gaussian = jl_parse_noise(PG_GETARG_TEXT_PP(4)) == JL_NOISE_GAUSSIAN;
-	if (gaussian)
-	{
-		if (PG_ARGISNULL(3))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("Gaussian noise needs delta")));
-		delta = PG_GETARG_FLOAT8(3);
-	}
-	refuse_transaction_block(PG_GETARG_OID(0));
-	jl_budget_check_epsilon_delta(PG_GETARG_FLOAT8(2), delta);
-	charge_request(&req, nsp, PG_GETARG_OID(0), text_to_cstring(PG_GETARG_TEXT_PP(1)),
-				   PG_GETARG_FLOAT8(2), delta, "jl_release_distributed (check)");
-	PG_RETURN_TEXT_P(begin_release(&req, PG_GETARG_OID(0), PG_GETARG_FLOAT8(2), delta, gaussian));
 }
 
 /*
@@ -349,8 +280,10 @@ decide_release(Oid nsp, const JlChargeRequest *req, int64 charged, JlRegistryRec
 	Oid			types[5] = {TEXTOID, INT8OID, OIDOID, TEXTARRAYOID, INT8ARRAYOID};
 	Datum		values[5];
 
-	/* a sharded protected table was charged before its parts read */
-	rec->ledger_id = charged > 0 ? charged : jl_budget_charge_now(req);
+	/* charged once its checks passed, before its parts read */
+	if (charged <= 0)
+		elog(ERROR, "the distributed release was not charged before its parts");
+	rec->ledger_id = charged;
 	rec->dataset = req->dataset;
 	SPI_connect();
 	release_id = jl_registry_write(nsp, rec);
@@ -370,56 +303,6 @@ decide_release(Oid nsp, const JlChargeRequest *req, int64 charged, JlRegistryRec
 	jl_restore_user(&scope);
 	SPI_finish();
 	return release_id;
-}
-
-/*
- * jl_distributed_decide(source regclass, target regclass, id_column text,
- *                       vector text, clipping text, key_fingerprint text,
- *                       info jsonb, gid text, servers text[],
- *                       shard_release_ids bigint[]) RETURNS bigint
- *
- * source: the coordinator's partitioned table of the raw rows (its leaf
- * partitions foreign tables on the shards); target: the partitioned table
- * of the shards' sketch tables, created by the caller in this transaction.
- * Returns the coordinator's registry id.
- */
-Datum
-jl_distributed_decide(PG_FUNCTION_ARGS)
-{
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	Oid			source,
-				target;
-	char	   *id_column,
-			   *gid,
-			   *info;
-	double		epsilon,
-				delta;
-	bool		gaussian;
-	JlChargeRequest req;
-	JlRegistryRecord rec;
-
-	for (int i = 0; i < 10; i++)
-		if (PG_ARGISNULL(i))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("jl_distributed_decide: argument %d is NULL", i + 1)));
-	source = PG_GETARG_OID(0);
-	target = PG_GETARG_OID(1);
-	id_column = text_to_cstring(PG_GETARG_TEXT_PP(2));
-	gid = text_to_cstring(PG_GETARG_TEXT_PP(7));
-	info = DatumGetCString(DirectFunctionCall1(jsonb_out, PG_GETARG_DATUM(6)));
-	check_decision(source, target, gid);
-	check_calibration(info, &epsilon, &delta, &gaussian);
-	charge_request(&req, nsp, source, id_column, epsilon, delta,
-				   psprintf("jl_release_distributed into %s (%s)", get_rel_name(target), gid));
-	rec.source = req.source_q;
-	rec.target = target;
-	rec.id_column = id_column;
-	rec.vector = text_to_cstring(PG_GETARG_TEXT_PP(3));
-	rec.clipping = text_to_cstring(PG_GETARG_TEXT_PP(4));
-	rec.key_fingerprint = text_to_cstring(PG_GETARG_TEXT_PP(5));
-	rec.info = info;
-	PG_RETURN_INT64(decide_release(nsp, &req, 0, &rec, gid, PG_GETARG_DATUM(8), PG_GETARG_DATUM(9)));
 }
 
 /*

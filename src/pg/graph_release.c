@@ -1,19 +1,17 @@
 /*
- * graph_release.c - jl_release_graph: the graph release for cut queries
- * (Blocki et al.), R = Y E with E the edge-vertex incidence matrix of the
- * graph overlaid with the complete graph, written as one sketch (a column
- * of R, r entries) per vertex to a new table (vertex, sketch)
- * (docs/graph_cuts.md).
+ * graph_release.c - the arithmetic of the graph mechanism
+ * (pipeline/graph.c), Blocki et al.'s release for cut queries: R = Y E with
+ * E the edge-vertex incidence matrix of the graph overlaid with the
+ * complete graph, written as one sketch (a column of R, r entries) per
+ * vertex to a new table (vertex, sketch) (docs/graph_cuts.md).
  *
- * The steps, as jl_release_covariance's: read and check the arguments and
- * the edge columns' types, refuse n r beyond the memory bound before
- * allocating, calibrate the overlay weight from public inputs (n, r,
- * epsilon, delta), charge the budget, create the target, draw the overlay,
- * stream the edges once in the order of their unordered pair (so that
- * repeats and reversed pairs are adjacent and merged) adding one fresh
- * term per distinct edge, round to the grid, write the sketches and record
- * the release.  All in the caller's transaction: a failure or a cancel
- * leaves no target and no registry row.
+ * The pipeline refuses n r beyond the memory bound before allocating
+ * (jl_graph_check_memory) and sets the overlay weight from public inputs
+ * (jl_graph_set_weight), charges, then this file draws the overlay, streams
+ * the edges once in the order of their unordered pair (so that repeats and
+ * reversed pairs are adjacent and merged) adding one fresh term per
+ * distinct edge, rounds to the grid, writes the sketches (jl_graph_write)
+ * and records the release (jl_graph_record).
  */
 #include "postgres.h"
 
@@ -45,92 +43,8 @@
 #include "pg/strong_random.h"
 #include "pg/graph_release.h"
 
-PG_FUNCTION_INFO_V1(jl_release_graph);
-
-#define EDGES_ARG 0
-#define U_ARG 1
-#define V_ARG 2
-#define N_ARG 3
-#define TARGET_ARG 4
-#define R_ARG 5
-#define EPSILON_ARG 6
-#define DELTA_ARG 7
-#define DATASET_ARG 8
-
 #define PROGRESS_SECONDS 5.0
 
-
-static void
-require(FunctionCallInfo fcinfo, int n, const char *what)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", what)));
-}
-
-static void
-read_arguments(FunctionCallInfo fcinfo, GraphRelease *gr)
-{
-	Oid			t;
-
-	require(fcinfo, EDGES_ARG, "edges");
-	gr->source = PG_GETARG_OID(EDGES_ARG);
-	if (get_rel_relkind(gr->source) == '\0')
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", gr->source)));
-	/* locked until the transaction ends: what is checked is what is read */
-	jl_source_lock(gr->source);
-	gr->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(gr->source)),
-											  get_rel_name(gr->source));
-	require(fcinfo, U_ARG, "u");
-	gr->u = text_to_cstring(PG_GETARG_TEXT_PP(U_ARG));
-	require(fcinfo, V_ARG, "v");
-	gr->v = text_to_cstring(PG_GETARG_TEXT_PP(V_ARG));
-	jl_column_of(gr->source, gr->u, &t);
-	if (!jl_integer_type(t))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("column \"%s\" must be smallint, integer or bigint", jl_msg_str(gr->u))));
-	jl_column_of(gr->source, gr->v, &t);
-	if (!jl_integer_type(t))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("column \"%s\" must be smallint, integer or bigint", jl_msg_str(gr->v))));
-	require(fcinfo, N_ARG, "n");
-	gr->n = PG_GETARG_INT32(N_ARG);
-	if (gr->n < 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("n must be at least 2, not %d", gr->n)));
-	require(fcinfo, TARGET_ARG, "target");
-	gr->target_name = text_to_cstring(PG_GETARG_TEXT_PP(TARGET_ARG));
-	require(fcinfo, R_ARG, "r");
-	gr->r = PG_GETARG_INT32(R_ARG);
-	if (gr->r < 1 || gr->r > JL_COV_MAX_R)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("r must be between 1 and %d, not %d", JL_COV_MAX_R, gr->r)));
-	require(fcinfo, EPSILON_ARG, "epsilon");
-	gr->epsilon = PG_GETARG_FLOAT8(EPSILON_ARG);
-	if (!(gr->epsilon > 0.0 && gr->epsilon <= JL_COV_MAX_EPSILON))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be greater than 0 and at most %g, not %g",
-						JL_COV_MAX_EPSILON, gr->epsilon),
-				 errhint("The accountant computes e^epsilon; an epsilon above %g protects nothing.",
-						 JL_COV_MAX_EPSILON)));
-	require(fcinfo, DELTA_ARG, "delta");
-	gr->delta = PG_GETARG_FLOAT8(DELTA_ARG);
-	if (!(gr->delta > 0.0 && gr->delta < 1.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("delta must be in (0, 1)"),
-				 errhint("The graph release is (epsilon, delta)-DP with delta > 0; choose delta well below 1/n.")));
-	gr->dataset = PG_ARGISNULL(DATASET_ARG) ? NULL :
-		text_to_cstring(PG_GETARG_TEXT_PP(DATASET_ARG));
-}
 
 void
 jl_graph_check_memory(const GraphRelease *gr)
@@ -141,44 +55,6 @@ jl_graph_check_memory(const GraphRelease *gr)
 				 errmsg("n * r = %lld exceeds the limit of %lld values (256 MB) of a graph release",
 						(long long) gr->n * gr->r, (long long) JL_COV_MAX_ENTRIES),
 				 errhint("Use a smaller r: the error of a cut estimate hardly depends on r beyond a few hundred.")));
-}
-
-/* the accountant's rho for (r, eps, delta), cached per backend */
-#define RHO_CACHE 8
-typedef struct RhoEntry
-{
-	int			r;
-	double		eps,
-				delta,
-				rho;
-} RhoEntry;
-static RhoEntry rho_cache[RHO_CACHE];
-static int	rho_cache_next = 0;
-
-static double
-cached_rho(int r, double eps, double delta)
-{
-	RhoEntry   *e;
-	int			i;
-
-	for (i = 0; i < RHO_CACHE; i++)
-		if (rho_cache[i].r == r && rho_cache[i].eps == eps && rho_cache[i].delta == delta)
-			return rho_cache[i].rho;
-	e = &rho_cache[rho_cache_next];
-	rho_cache_next = (rho_cache_next + 1) % RHO_CACHE;
-	e->r = 0;					/* invalid until complete */
-	e->rho = jl_graph_rho(r, eps, delta);
-	e->eps = eps;
-	e->delta = delta;
-	e->r = r;
-	return e->rho;
-}
-
-/* w from public inputs only: n, r, epsilon, delta */
-static void
-calibrate(GraphRelease *gr)
-{
-	jl_graph_set_weight(gr, cached_rho(gr->r, gr->epsilon, gr->delta), jl_graph_delta);
 }
 
 void
@@ -203,35 +79,6 @@ jl_graph_set_weight(GraphRelease *gr, double rho, double (*delta) (int r, double
 	gr->w_delta = delta(gr->r, jl_graph_edge_rho(gr->n, gr->w), gr->epsilon);
 	if (!(gr->w_delta <= gr->delta))
 		elog(ERROR, "the graph accountant's weight does not meet delta");
-}
-
-static void
-charge_budget(GraphRelease *gr)
-{
-	/*
-	 * The dataset bound to the base relation the source reads (a partition's
-	 * root, a simple view's table), else one named after that relation,
-	 * declared on first use; a dataset given must be bound to it.  Every
-	 * row of the source is a privacy unit: no unit column, and a dataset
-	 * declaring one (a user owning several edges) is refused unless that
-	 * column is unique by a constraint.
-	 */
-	Oid			base = jl_source_base_relation(gr->source, NULL, NULL);
-	bool		declare = false;
-
-	if (gr->dataset == NULL)
-		gr->dataset = jl_budget_dataset_for(gr->nsp, base);
-	gr->dataset_given = (gr->dataset != NULL);
-	if (gr->dataset == NULL)
-	{
-		gr->dataset = quote_qualified_identifier(get_namespace_name(get_rel_namespace(base)),
-												get_rel_name(base));
-		declare = true;
-	}
-	/* each edge is a unit: refused on a dataset whose unit may own several */
-	gr->ledger_id = jl_budget_charge(gr->nsp, gr->dataset, base, declare, JL_UNIT_EACH_ROW,
-									 gr->epsilon, gr->delta,
-									 psprintf("jl_release_graph into %s", gr->target_name));
 }
 
 /* ---------- streaming the edges ---------- */
@@ -410,40 +257,4 @@ jl_graph_record(GraphRelease *gr)
 	rec.ledger_id = gr->ledger_id;
 	rec.dataset = gr->dataset;
 	return jl_registry_write(gr->nsp, &rec);
-}
-
-/*
- * jl_release_graph(edges regclass, u text, v text, n int, target text,
- *                  r int, epsilon float8, delta float8, dataset text)
- *                  RETURNS bigint (registry id)
- */
-Datum
-jl_release_graph(PG_FUNCTION_ARGS)
-{
-	GraphRelease gr;
-	char	   *u,
-			   *v;
-	int64		id;
-
-	memset(&gr, 0, sizeof(gr));
-	gr.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	jl_budget_require_current(gr.nsp);
-	read_arguments(fcinfo, &gr);
-	jl_graph_check_memory(&gr);
-	calibrate(&gr);
-	jl_resolve_target(gr.target_name, &gr.target_nsp, &gr.target_rel, &gr.target_q);
-	jl_check_target_creatable(gr.target_nsp, gr.target_rel);
-	charge_budget(&gr);
-	gr.neighbor = "edge";
-	gr.calibration = "exact accountant";
-
-	u = psprintf("%s::pg_catalog.int8", quote_identifier(gr.u));
-	v = psprintf("%s::pg_catalog.int8", quote_identifier(gr.v));
-	SPI_connect();
-	jl_graph_write(&gr, psprintf("SELECT %s, %s FROM %s "
-								 "ORDER BY pg_catalog.int8smaller(%s, %s), pg_catalog.int8larger(%s, %s)",
-								 u, v, gr.source_q, u, v, u, v));
-	id = jl_graph_record(&gr);
-	SPI_finish();
-	PG_RETURN_INT64(id);
 }

@@ -274,7 +274,7 @@ status_hint(JlStatus s)
 		case JL_ERR_GAUSSIAN_DELTA_REQUIRED:
 			return "Pass delta => a value in (0, 1), e.g. well below 1/n for n rows, or use noise => 'laplace'.";
 		case JL_ERR_BOUND_RANGE:
-			return "Express the attributes in units where a row's change is between 1e-100 and 1e100 (clip_lo and clip_hi within +-1e100).";
+			return "Declare the attributes in units where a row's change is between 1e-100 and 1e100 (bounds within +-1e100, a row clip between 1e-100 and 1e100).";
 		case JL_ERR_NOISE_RANGE:
 			return "Use a larger epsilon or a smaller bound.";
 		case JL_ERR_ZERO_PROJECTION:

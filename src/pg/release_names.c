@@ -1,6 +1,6 @@
 /*
  * release_names.c - the source's columns and the target's name of a table
- * release (jl_release_table, jl_release_covariance).
+ * release (the pipeline, the covariance and graph mechanisms).
  */
 #include "postgres.h"
 
@@ -16,20 +16,6 @@
 #include "pg/arrays.h"
 #include "pg/messages.h"
 #include "pg/release_names.h"
-
-AttrNumber
-jl_column_of(Oid relid, const char *name, Oid *type)
-{
-	AttrNumber	att = get_attnum(relid, name);
-
-	if (att == InvalidAttrNumber || att < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of relation %s does not exist",
-						jl_msg_str(name), get_rel_name(relid))));
-	*type = get_atttype(relid, att);
-	return att;
-}
 
 bool
 jl_numeric_type(Oid t)

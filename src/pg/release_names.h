@@ -8,8 +8,6 @@
 
 #include "postgres.h"
 
-/* A column of relid by name: its number and type, or ERROR. */
-extern AttrNumber jl_column_of(Oid relid, const char *name, Oid *type);
 
 /* A numeric type a vector element can be cast from to float8. */
 extern bool jl_numeric_type(Oid t);

@@ -73,7 +73,15 @@ def load(db, name, A, hi=None):
         lo, width = 0.0, hi
     else:
         b = float(np.abs(A).max())
-        b = float("%.2g" % (b * 1.01)) if b > 0 else 1.0
+        if b > 0:
+            # rounded up to two significant digits
+            step = 10.0 ** (math.floor(math.log10(b)) - 1)
+            top = b
+            b = math.ceil(b / step) * step
+            if b < top:
+                b += step
+        else:
+            b = 1.0
         assert np.abs(A).max() <= b
         lo, width = -b, 2 * b
         SIGNED.add(name)

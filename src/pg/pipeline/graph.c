@@ -25,6 +25,7 @@
 #include "math/covariance_accountant.h"
 #include "math/graph_accountant.h"
 
+#include "pg/covariance_release.h"
 #include "pg/graph_release.h"
 #include "pg/pipeline/pipeline.h"
 
@@ -61,7 +62,7 @@ graph_calibrate(JlPipeline *pl)
 	 * The lift of rows of norm 1: whitened rows of norm 1 / l are private
 	 * against any replacement (jl_cov_delta bounds every such pair).
 	 */
-	l = jl_cov_lift(gr->r, gr->epsilon, gr->delta, 1.0);
+	l = jl_cov_unit_lift(gr->r, gr->epsilon, gr->delta);
 	jl_graph_set_weight(gr, l > 0.0 ? 1.0 / l : NAN, jl_cov_delta);
 	pl->delta_charged = spec->delta;
 	pl->noise_variance = gr->w;
