@@ -710,3 +710,30 @@ BEGIN
   PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
 END
 $fn$;
+
+-- the reader calls the category encoder by an exact signature: another
+-- function of the schema could otherwise take a call meant for the
+-- polymorphic one and run in every release
+CREATE FUNCTION @extschema@.jl_encode_category(x text, categories text[], weight float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_encode_category'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_encode_category(text, text[], float8) IS
+  'Used by jl_release to read a categorical attribute, given the value''s text as its type''s output function writes it (pg_catalog.format): its exact signature, which no other function in this schema can take, so that the reader resolves to it whatever overloads exist.';
+
+-- a declaration records the numbers of the columns it reads, as they are
+-- now: a release refuses a table whose columns were renamed or added again
+-- after this update
+ALTER TABLE @extschema@.jldp_dataset ADD COLUMN columns int2[];
+UPDATE @extschema@.jldp_dataset d
+   SET columns = ARRAY(SELECT a.attnum
+                         FROM pg_catalog.unnest(ARRAY[d.unit] || ARRAY(
+                                SELECT c FROM pg_catalog.generate_subscripts(d.attributes, 1) i,
+                                       LATERAL (VALUES (1, (d.attributes[i]).column_name),
+                                                       (2, CASE WHEN (d.attributes[i]).encoding::pg_catalog.text IN ('long', 'edge')
+                                                                THEN (d.attributes[i]).attribute_column END)) v(j, c)
+                                 WHERE c IS NOT NULL ORDER BY i, j)) WITH ORDINALITY n(name, k)
+                         JOIN pg_catalog.pg_attribute a ON a.attrelid = d.source AND a.attname = n.name
+                                                       AND NOT a.attisdropped
+                        ORDER BY k)
+ WHERE d.attributes IS NOT NULL AND d.source IS NOT NULL;

@@ -151,7 +151,11 @@ CREATE TABLE @extschema@.jldp_dataset (
     -- their bounds, what a release protects, the row clip
     attributes    @extschema@.jl_attribute[],
     neighbor      @extschema@.jl_neighbor,
-    row_clip      float8
+    row_clip      float8,
+    -- the numbers of the columns it reads (the unit, then each
+    -- attribute's), when declared: a release refuses a table whose columns
+    -- were renamed or added again since
+    columns       int2[]
 );
 REVOKE ALL ON @extschema@.jldp_dataset FROM PUBLIC;
 COMMENT ON TABLE @extschema@.jldp_dataset IS
@@ -1489,6 +1493,13 @@ AS 'MODULE_PATHNAME', 'jl_encode_category'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_encode_category(anyelement, text[], float8) IS
   'Used by jl_release to read a categorical attribute: one-hot over categories with value weight, the value compared as its type''s output function writes it (no cast runs); a value not listed, or NULL, as all zeros.';
+
+CREATE FUNCTION @extschema@.jl_encode_category(x text, categories text[], weight float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_encode_category'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jl_encode_category(text, text[], float8) IS
+  'Used by jl_release to read a categorical attribute, given the value''s text as its type''s output function writes it (pg_catalog.format): its exact signature, which no other function in this schema can take, so that the reader resolves to it whatever overloads exist.';
 
 CREATE FUNCTION @extschema@.jl_encode_vector(x float8[], length int, lo float8, hi float8, weight float8)
 RETURNS float8[]

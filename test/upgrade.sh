@@ -243,7 +243,7 @@ SELECT 'key | ' || (to_jsonb(k) - 'owner')::text || ' | owner ' ||
        CASE WHEN pg_typeof(k.owner) = 'oid'::regtype THEN pg_get_userbyid(k.owner::text::oid)::text
             ELSE k.owner::text END
   FROM jldp_key k ORDER BY name;
-SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders' - 'unit' - 'attributes' - 'neighbor' - 'row_clip')::text || ' | owner ' ||   -- columns added later (a declaration of 0.4.0: NULL until jl_protect)
+SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders' - 'unit' - 'attributes' - 'neighbor' - 'row_clip' - 'columns')::text || ' | owner ' ||   -- columns added later (a declaration of 0.4.0: NULL until jl_protect)
        CASE WHEN pg_typeof(d.owner) = 'oid'::regtype THEN pg_get_userbyid(d.owner::text::oid)::text
             ELSE d.owner::text END
   FROM jldp_dataset d ORDER BY name;

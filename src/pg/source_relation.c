@@ -26,6 +26,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_index.h"
+#include "commands/defrem.h"
 #include "catalog/pg_inherits.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
@@ -171,21 +172,55 @@ jl_source_base_relation(Oid source, const char *column, AttrNumber *base_att)
 	return relid;
 }
 
-/* every key column of ix is one of atts (n of them), and it has n */
+/*
+ * every key column of ix (its tuple tup) is one of atts (n of them), and it
+ * has n, each compared as the column itself is: the column's collation
+ * (deterministic: one value per unit under the column's own equality) and
+ * the default operator class of its type for the index's method.  A unique
+ * index under another collation or operator class lets two rows of one
+ * unit, equal by the column's equality, both in.
+ */
 static bool
-index_on(Form_pg_index ix, const AttrNumber *atts, int n)
+index_on(Oid relid, HeapTuple tup, Form_pg_index ix, const AttrNumber *atts, int n)
 {
+	bool		isnull;
+	oidvector  *collations,
+			   *classes;
+	Oid			am = InvalidOid;
 	int			i,
 				j;
 
 	if (ix->indnkeyatts != n)
 		return false;
+	{
+		HeapTuple	ct = SearchSysCache1(RELOID, ObjectIdGetDatum(ix->indexrelid));
+
+		if (!HeapTupleIsValid(ct))
+			return false;
+		am = ((Form_pg_class) GETSTRUCT(ct))->relam;
+		ReleaseSysCache(ct);
+	}
+	collations = (oidvector *) DatumGetPointer(SysCacheGetAttr(INDEXRELID, tup, Anum_pg_index_indcollation, &isnull));
+	if (isnull)
+		return false;
+	classes = (oidvector *) DatumGetPointer(SysCacheGetAttr(INDEXRELID, tup, Anum_pg_index_indclass, &isnull));
+	if (isnull)
+		return false;
 	for (i = 0; i < n; i++)
 	{
+		Oid			type,
+					collation;
+		int32		typmod;
+
 		for (j = 0; j < n; j++)
 			if (ix->indkey.values[i] == atts[j])
 				break;
 		if (j == n)
+			return false;
+		get_atttypetypmodcoll(relid, atts[j], &type, &typmod, &collation);
+		if (collations->values[i] != collation ||
+			(OidIsValid(collation) && !get_collation_isdeterministic(collation)) ||
+			classes->values[i] != GetDefaultOpClass(type, am))
 			return false;
 	}
 	return true;
@@ -224,7 +259,7 @@ jl_columns_unique(Oid relid, const AttrNumber *atts, int n)
 		if (!HeapTupleIsValid(tup))
 			continue;
 		ix = (Form_pg_index) GETSTRUCT(tup);
-		if (ix->indisunique && ix->indimmediate && ix->indisvalid && index_on(ix, atts, n) &&
+		if (ix->indisunique && ix->indimmediate && ix->indisvalid && index_on(relid, tup, ix, atts, n) &&
 			heap_attisnull(tup, Anum_pg_index_indpred, NULL))
 			unique = true;
 		ReleaseSysCache(tup);

@@ -34,7 +34,9 @@ extern Oid	jl_source_base_relation(Oid source, const char *column,
 /*
  * Column att of relid is unique by the schema: NOT NULL and the only key
  * column of a valid, immediate, non-partial unique index (a primary key
- * or a unique constraint or index).  Data are never looked at.  The
+ * or a unique constraint or index) that compares it as the column does
+ * (its own deterministic collation, its type's default operator class).
+ * Data are never looked at.  The
  * relation stays locked until the transaction ends.
  */
 extern bool jl_column_unique(Oid relid, AttrNumber att);

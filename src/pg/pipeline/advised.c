@@ -249,12 +249,6 @@ advised_calibrate(JlPipeline *pl)
 	useful = jl_advise_useful(&a.p, c.best.predicted_error);
 	if (!useful && !spec->force)
 		refuse_useless(pl, &a, &c);
-	if (!useful)
-		ereport(WARNING,
-				(errmsg("released although no option is useful for goal %s: the best, %s, %s",
-						jl_advise_goal_name(a.p.goal), option_text(&c.best),
-						error_text(&a.p, c.best.predicted_error)),
-				 errdetail("force => true was given.")));
 	a.epsilon = pl->epsilon;
 	pl->advice_json = advice_json(&a, &c, useful);
 
@@ -268,6 +262,13 @@ advised_calibrate(JlPipeline *pl)
 	sk->calibration = c.best.noise == JL_NOISE_GAUSSIAN ? JL_CALIBRATION_ANALYTIC :
 		JL_CALIBRATION_EXACT;
 	jl_sketch_ops.calibrate(pl);
+	/* once the release is certain to be calibrated (the charge may still refuse it) */
+	if (!useful)
+		ereport(WARNING,
+				(errmsg("releasing although no option is useful for goal %s: the best, %s, %s",
+						jl_advise_goal_name(a.p.goal), option_text(&c.best),
+						error_text(&a.p, c.best.predicted_error)),
+				 errdetail("force => true was given.")));
 }
 
 static void

@@ -743,6 +743,8 @@ jl_declaration_lock(Oid relid, bool exclusive)
 	(void) LockAcquire(&tag, exclusive ? ExclusiveLock : ShareLock, false, false);
 }
 
+static void check_same_columns(const JlDeclaration *decl);
+
 void
 jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl)
 {
@@ -773,7 +775,7 @@ jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl)
 	 * The statement's snapshot predates a wait for a re-declaration, whose
 	 * ledger the release would charge while calibrating to the old one.
 	 */
-	if (SPI_execute_with_args(psprintf("SELECT name, unit, attributes, neighbor::pg_catalog.text, row_clip "
+	if (SPI_execute_with_args(psprintf("SELECT name, unit, attributes, neighbor::pg_catalog.text, row_clip, columns "
 									   "FROM %s WHERE source OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
 									   jl_qualified(nsp, "jldp_dataset")),
 							  1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
@@ -808,9 +810,74 @@ jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl)
 	decl->row = strcmp(TextDatumGetCString(v), "row") == 0;
 	v = SPI_getbinval(tup, td, 5, &isnull);
 	decl->row_clip = isnull ? NAN : DatumGetFloat8(v);
+	v = SPI_getbinval(tup, td, 6, &isnull);
+	if (!isnull)
+	{
+		ArrayType  *a = DatumGetArrayTypePCopy(v);
+		Datum	   *elems;
+		bool	   *nulls;
+		int			i;
+
+		if (ARR_ELEMTYPE(a) != INT2OID || ARR_NDIM(a) > 1)
+			elog(ERROR, "the declaration of %s has invalid columns", decl->relation_q);
+		deconstruct_array(a, INT2OID, 2, true, TYPALIGN_SHORT, &elems, &nulls, &decl->ncolumns);
+		decl->columns = palloc(sizeof(int16) * Max(decl->ncolumns, 1));
+		for (i = 0; i < decl->ncolumns; i++)
+		{
+			if (nulls[i])
+				elog(ERROR, "the declaration of %s has invalid columns", decl->relation_q);
+			decl->columns[i] = DatumGetInt16(elems[i]);
+		}
+	}
 	MemoryContextSwitchTo(spi);
 	SPI_finish();
 	jl_declaration_bind(decl);
+	check_same_columns(decl);
+}
+
+int
+jl_declaration_columns(const JlDeclaration *decl, int16 *out)
+{
+	int			n = 0,
+				i;
+
+	out[n++] = decl->unit_att;
+	for (i = 0; i < decl->nattrs; i++)
+	{
+		out[n++] = decl->attrs[i].att;
+		if (decl->attrs[i].kind == JL_ATTR_LONG || decl->attrs[i].kind == JL_ATTR_EDGE)
+			out[n++] = decl->attrs[i].attr_att;
+	}
+	return n;
+}
+
+/*
+ * The columns are bound by name at every release: a column renamed (two
+ * swapped, say: the unit and a long-format table's attribute column) or
+ * dropped and added again since the declaration would be read as what the
+ * declaration says it is, under the budget spent for the other.
+ */
+static void
+check_same_columns(const JlDeclaration *decl)
+{
+	int16	   *now;
+	int			n,
+				i;
+
+	if (decl->ncolumns == 0)
+		return;
+	now = palloc(sizeof(int16) * JL_DECLARATION_MAX_COLUMNS(decl->nattrs));
+	n = jl_declaration_columns(decl, now);
+	for (i = 0; i < n && n == decl->ncolumns; i++)
+		if (now[i] != decl->columns[i])
+			break;
+	if (n != decl->ncolumns || i < n)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the columns of %s are not those it was declared with", jl_msg_str(decl->relation_q)),
+				 errdetail("A column the declaration names was renamed, or dropped and added again, since jl_protect: the release would read another column as the unit or an attribute."),
+				 errhint("Declare the table again with jl_protect (a unit other than the one its budget was spent for is refused).")));
+	pfree(now);
 }
 
 /* ---- the reader's query ---- */
@@ -845,8 +912,15 @@ append_encoded(StringInfo b, const char *fn, const JlAttrDecl *a)
 				appendStringInfo(b, "%s::pg_catalog.float8", col);
 			break;
 		case JL_ATTR_CATEGORY:
-			/* the value's text is its type's output function's (no cast) */
-			appendStringInfo(b, "%s.jl_encode_category(%s, ARRAY[", fn, col);
+			/*
+			 * the value's text is its type's output function's (format's %s:
+			 * no cast runs), passed to the encoder's exact signature (text,
+			 * text[], float8), which no other function of the schema can
+			 * have: a polymorphic call would resolve to an overload of
+			 * someone else's for the column's type
+			 */
+			appendStringInfo(b, "%s.jl_encode_category(CASE WHEN %s IS NULL THEN NULL::pg_catalog.text "
+							 "ELSE pg_catalog.format('%%s', %s) END, ARRAY[", fn, col, col);
 			for (i = 0; i < a->ncategories; i++)
 				appendStringInfo(b, "%s%s", i ? ", " : "", quote_literal_cstr(a->categories[i]));
 			appendStringInfoString(b, "]::pg_catalog.text[], ");

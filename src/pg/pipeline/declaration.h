@@ -76,7 +76,20 @@ typedef struct JlDeclaration
 								 * NULL */
 	bool		row;			/* neighbours: a unit's row (else one attribute) */
 	double		row_clip;		/* L2 norm of the encoded row, NaN if none */
+	int			ncolumns;		/* the columns' numbers when declared (0: */
+	int16	   *columns;		/* not recorded, a declaration of 0.4.1) */
 } JlDeclaration;
+
+/* the most columns a declaration names: the unit and two per attribute */
+#define JL_DECLARATION_MAX_COLUMNS(nattrs) (1 + 2 * (nattrs))
+
+/*
+ * The numbers of the columns a bound declaration reads, in order: the
+ * unit, then each attribute's column (and its attribute or second endpoint
+ * column).  out has room for JL_DECLARATION_MAX_COLUMNS(nattrs); returns
+ * how many.
+ */
+extern int	jl_declaration_columns(const JlDeclaration *decl, int16 *out);
 
 /*
  * A jl_attribute value, checked as its constructor checks it (ERROR naming

@@ -111,19 +111,22 @@ check_redeclaration(Oid nsp, const char *dataset, const JlDeclaration *decl)
 	Datum		values[1] = {CStringGetTextDatum(dataset)};
 	bool		n_null,
 				spent_null,
-				unit_null;
+				unit_null,
+				att_null;
 	Datum		n,
-				unit;
+				unit,
+				unit_att;
 	bool		spent;
 
 	if (SPI_execute_with_args(psprintf("SELECT neighbor::pg_catalog.text, epsilon_spent OPERATOR(pg_catalog.>) 0 "
-									   "OR delta_spent OPERATOR(pg_catalog.>) 0, unit FROM %s WHERE name OPERATOR(pg_catalog.=) $1",
+									   "OR delta_spent OPERATOR(pg_catalog.>) 0, unit, columns[1] FROM %s WHERE name OPERATOR(pg_catalog.=) $1",
 									   jl_qualified(nsp, "jldp_dataset")),
 							  1, types, values, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not read dataset \"%s\"", dataset);
 	n = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &n_null);
 	spent = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &spent_null));
 	unit = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &unit_null);
+	unit_att = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &att_null);
 	if (spent_null || !spent)
 		return;
 
@@ -133,6 +136,14 @@ check_redeclaration(Oid nsp, const char *dataset, const JlDeclaration *decl)
 	 * gather several old units' releases under a budget that never counted
 	 * them together
 	 */
+	if (!unit_null && strcmp(TextDatumGetCString(unit), decl->unit) == 0 &&
+		!att_null && DatumGetInt16(unit_att) != decl->unit_att)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("dataset \"%s\" has spent budget for the column that was named \"%s\"; the column of that name now is another",
+						jl_msg_str(dataset), jl_msg_str(decl->unit)),
+				 errdetail("What was spent bounds the loss of one unit of the column declared; a column renamed since, or dropped and added again, may hold several of them."),
+				 errhint("Rename the columns back, or protect the other unit in a table of its own.")));
 	if (!unit_null && strcmp(TextDatumGetCString(unit), decl->unit) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -195,9 +206,17 @@ static void
 store_declaration(Oid nsp, const char *dataset, const JlDeclaration *decl, Datum attrs,
 				  Oid attrs_type, double eps_cap, double delta_cap)
 {
-	Oid			types[7] = {TEXTOID, TEXTOID, attrs_type, TEXTOID, FLOAT8OID, NUMERICOID, NUMERICOID};
-	Datum		values[7];
-	char		nulls[7] = {' ', ' ', ' ', ' ', isnan(decl->row_clip) ? 'n' : ' ', ' ', ' '};
+	Oid			types[8] = {TEXTOID, TEXTOID, attrs_type, TEXTOID, FLOAT8OID, NUMERICOID, NUMERICOID, INT2ARRAYOID};
+	Datum		values[8];
+	char		nulls[8] = {' ', ' ', ' ', ' ', isnan(decl->row_clip) ? 'n' : ' ', ' ', ' ', ' '};
+	int16	   *cols = palloc(sizeof(int16) * JL_DECLARATION_MAX_COLUMNS(decl->nattrs));
+	int			ncols = jl_declaration_columns(decl, cols);
+	Datum	   *celems = palloc(sizeof(Datum) * ncols);
+	int			i;
+
+	for (i = 0; i < ncols; i++)
+		celems[i] = Int16GetDatum(cols[i]);
+	values[7] = PointerGetDatum(construct_array(celems, ncols, INT2OID, 2, true, TYPALIGN_SHORT));
 
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = CStringGetTextDatum(decl->unit);
@@ -207,9 +226,9 @@ store_declaration(Oid nsp, const char *dataset, const JlDeclaration *decl, Datum
 	values[5] = jl_budget_numeric(eps_cap);
 	values[6] = jl_budget_numeric(delta_cap);
 	if (SPI_execute_with_args(psprintf("UPDATE %s SET unit = $2, attributes = $3, neighbor = $4::%s, row_clip = $5, "
-									   "epsilon_cap = $6, delta_cap = $7 WHERE name OPERATOR(pg_catalog.=) $1",
+									   "epsilon_cap = $6, delta_cap = $7, columns = $8 WHERE name OPERATOR(pg_catalog.=) $1",
 									   jl_qualified(nsp, "jldp_dataset"), jl_qualified(nsp, "jl_neighbor")),
-							  7, types, values, nulls, false, 0) != SPI_OK_UPDATE || SPI_processed != 1)
+							  8, types, values, nulls, false, 0) != SPI_OK_UPDATE || SPI_processed != 1)
 		elog(ERROR, "could not store the declaration of dataset \"%s\"", dataset);
 }
 
