@@ -44,7 +44,7 @@ BEGIN
 END $$;
 SELECT am_table(t), am_long_table(t || '_l'), am_edge_table(t || '_e')
   FROM unnest(ARRAY['am_ok', 'am_empty', 'am_rolled_back', 'am_gen', 'am_unit',
-                    'am_rls', 'am_attached', 'am_inherits']) t;
+                    'am_rls', 'am_attached', 'am_inherits', 'am_swapped']) t;
 DELETE FROM am_empty;
 DELETE FROM am_empty_l;
 DELETE FROM am_empty_e;
@@ -55,6 +55,17 @@ ALTER TABLE am_gen_l DROP COLUMN val;
 ALTER TABLE am_gen_l ADD COLUMN val float8 GENERATED ALWAYS AS (attr * 2) STORED;
 ALTER TABLE am_gen_e DROP COLUMN v;
 ALTER TABLE am_gen_e ADD COLUMN v int GENERATED ALWAYS AS (id % 50 + 1) STORED;
+-- two declared columns swapped by renames after the declaration (each
+-- would be read as the other)
+ALTER TABLE am_swapped RENAME a TO tmp;
+ALTER TABLE am_swapped RENAME b TO a;
+ALTER TABLE am_swapped RENAME tmp TO b;
+ALTER TABLE am_swapped_l RENAME val TO tmp;
+ALTER TABLE am_swapped_l RENAME secret TO val;
+ALTER TABLE am_swapped_l RENAME tmp TO secret;
+ALTER TABLE am_swapped_e RENAME u TO tmp;
+ALTER TABLE am_swapped_e RENAME v TO u;
+ALTER TABLE am_swapped_e RENAME tmp TO v;
 -- the unit no longer unique
 ALTER TABLE am_unit DROP CONSTRAINT am_unit_pkey;
 ALTER TABLE am_unit_l DROP CONSTRAINT am_unit_l_pkey;
@@ -106,6 +117,7 @@ INSERT INTO am_attacks VALUES
   ('a table made an inheritance child',       'am_inherits',    '42809'),
   ('row level security',                      'am_rls',         '0A000'),
   ('an attribute now a generated column',     'am_gen',         '22023'),
+  ('declared columns swapped by renames',     'am_swapped',     '55000'),
   ('a unit no longer unique',                 'am_unit',        '55000'),
   ('an undeclared table',                     'am_undeclared',  '55000');
 
