@@ -390,3 +390,6 @@ REVOKE CREATE ON SCHEMA public FROM regress_pt_other;
 REVOKE ALL ON FUNCTION jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8) FROM regress_pt_other;
 REVOKE ALL ON FUNCTION jl_release(regclass, text, float8, jl_mechanism, text) FROM regress_pt_other;
 DROP ROLE regress_pt_other;
+-- a release's output named where a protected table is meant: said so
+SELECT pt_error($$SELECT jl_release('pt_id', 'pt_x', 1, jl_sketch(k => 2), key => 'pinned')$$) AS a_release_output,
+       pt_error($$SELECT jl_budget_book('pt_id', 0.1)$$) AS booked_on_an_output;

@@ -780,12 +780,21 @@ jl_declaration_load(Oid nsp, Oid relid, JlDeclaration *decl)
 									   jl_qualified(nsp, "jldp_dataset")),
 							  1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the declaration of %s", decl->relation_q);
+	if (SPI_processed == 0 &&
+		SPI_execute_with_args(psprintf("SELECT 1 FROM %s WHERE target OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+									   jl_qualified(nsp, "jldp_release")),
+							  1, argtypes, args, NULL, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s is a release's output, not a protected table", jl_msg_str(decl->relation_q)),
+				 errdetail("Its sketches were charged to the table they were released from."),
+				 errhint("Name the protected table the release was made from.")));
 	jl_restore_user(&scope);
 	if (SPI_processed == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("%s is not protected", jl_msg_str(decl->relation_q)),
-				 errdetail("jl_release releases only declared tables: their unit, attributes, bounds and caps come from the declaration."),
+				 errdetail("Only declared tables are released or charged: their unit, attributes, bounds and caps come from the declaration."),
 				 errhint("%s", protect_hint(relid))));
 	tup = SPI_tuptable->vals[0];
 	td = SPI_tuptable->tupdesc;
