@@ -12,6 +12,14 @@ CREATE FUNCTION advise_sig(x float8) RETURNS numeric LANGUAGE sql IMMUTABLE AS
 SELECT rank, kind, k, noise, calibration, advise_sig(noise_variance) AS s2,
        advise_sig(predicted_error) AS stddev, advise_sig(relative_error) AS relative, refused, note
   FROM jl_advise(13, 4.0, 1.3, key => 'advise');
+-- its note says that no option serves the goal here (the stddev 2.04 of
+-- the recovered squared distance is not below 1.3) and the epsilon at which
+-- the best would: checked with jl_advise itself just below and at it
+SELECT substring(note from 'at epsilon ([0-9.]+) it would be')::float8 AS eps_needed
+  FROM jl_advise(13, 4.0, 1.3, key => 'advise') WHERE rank = 1 \gset
+SELECT (SELECT predicted_error >= 1.3 FROM jl_advise(13, :eps_needed / 1.02, 1.3, key => 'advise') WHERE rank = 1) AS below_not_useful,
+       (SELECT predicted_error < 1.3 FROM jl_advise(13, :eps_needed * 1.001, 1.3, key => 'advise') WHERE rank = 1) AS at_useful,
+       (SELECT note NOT LIKE 'not useful%' FROM jl_advise(13, :eps_needed * 1.001, 1.3, key => 'advise') WHERE rank = 1) AS note_says_useful;
 
 -- large d with Gaussian noise (delta 1e-6) as well: a projection wins, and
 -- every option's noise is calibrated to the realized P of its k

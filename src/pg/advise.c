@@ -390,7 +390,7 @@ best_note(StringInfo b, const JlAdviseArgs *a, const JlAdviseCandidate *cs,
 
 static char *
 note_of(const JlAdviseArgs *a, const JlAdviseCandidate *cs, const Option *opts,
-		int n, int i)
+		int n, int i, const char *usefulness)
 {
 	StringInfoData b;
 
@@ -402,6 +402,8 @@ note_of(const JlAdviseArgs *a, const JlAdviseCandidate *cs, const Option *opts,
 						 "no k gives a valid release with these options");
 		return b.data;
 	}
+	if (cs[i].rank == 1 && usefulness != NULL)
+		appendStringInfo(&b, "%s; ", usefulness);
 	if (cs[i].rank == 1)
 		best_note(&b, a, cs, opts, n, i);
 	if (cs[i].rank == 1 && a->p.lo != a->p.hi)
@@ -416,12 +418,13 @@ note_of(const JlAdviseArgs *a, const JlAdviseCandidate *cs, const Option *opts,
 
 static void
 put_row(Tuplestorestate *ts, TupleDesc desc, const JlAdviseArgs *a,
-		const JlAdviseCandidate *cs, const Option *opts, int n, int i)
+		const JlAdviseCandidate *cs, const Option *opts, int n, int i,
+		const char *usefulness)
 {
 	const JlAdviseCandidate *c = &cs[i];
 	Datum		v[ADVISE_COLUMNS];
 	bool		null[ADVISE_COLUMNS];
-	char	   *note = note_of(a, cs, opts, n, i);
+	char	   *note = note_of(a, cs, opts, n, i, usefulness);
 
 	memset(null, !c->found, sizeof(null));
 	v[0] = Int32GetDatum(c->rank);
@@ -446,6 +449,35 @@ put_row(Tuplestorestate *ts, TupleDesc desc, const JlAdviseArgs *a,
 	tuplestore_putvalues(ts, desc, v, null);
 }
 
+/*
+ * Whether the option ranked first (its error) serves the goal, in words,
+ * with the epsilon at which it would; NULL when it does.
+ */
+static const char *
+usefulness_of(JlAdviseArgs *a, const uint8 *secret, double error)
+{
+	const JlAdviseProblem *p = &a->p;
+	double		floor_error,
+				need;
+
+	if (jl_advise_useful(p, error))
+		return NULL;
+	floor_error = jl_advise_noise_free_error(p);
+	if (p->goal == JL_GOAL_CLUSTERING && !jl_advise_useful(p, floor_error))
+		return psprintf("not useful for clustering: even without noise the clusters overlap (misclassification %.3g; useful below %.2g), no epsilon helps",
+						floor_error, JL_ADVISE_USEFUL_MISCLASSIFICATION);
+	need = jl_advise_epsilon_needed(a, secret);
+	if (isinf(need))
+		return psprintf("not useful for goal %s: no epsilon up to %g makes an option useful",
+						jl_advise_goal_name(p->goal), JL_ADVISE_MAX_EPSILON);
+	return psprintf("not useful for goal %s at this epsilon (%s); at epsilon %.3g it would be",
+					jl_advise_goal_name(p->goal),
+					p->goal == JL_GOAL_CLUSTERING ?
+					psprintf("misclassification %.3g, useful below %.2g", error, JL_ADVISE_USEFUL_MISCLASSIFICATION) :
+					psprintf("stddev %.3g of a squared distance of %.6g", error, p->lo),
+					need);
+}
+
 Datum
 jl_advise(PG_FUNCTION_ARGS)
 {
@@ -458,6 +490,7 @@ jl_advise(PG_FUNCTION_ARGS)
 	int			n = 0,
 				rank,
 				i;
+	const char *usefulness = NULL;
 
 	read_advise_args(fcinfo, &a);
 	jl_check_release_info_privilege(nsp);
@@ -465,23 +498,27 @@ jl_advise(PG_FUNCTION_ARGS)
 	jl_key_lookup(nsp, text_to_cstring(PG_GETARG_TEXT_PP(11)), &key);
 	PG_TRY();
 	{
+		int			best;
+
 		n = evaluate(&a, key.secret, cs, opts);
+		best = jl_advise_rank(&a.p, cs, n);
+		if (best >= 0)
+			usefulness = usefulness_of(&a, key.secret, jl_advise_error(cs[best].score));
 	}
 	PG_FINALLY();
 	{
 		explicit_bzero(&key, sizeof(key));
 	}
 	PG_END_TRY();
-	(void) jl_advise_rank(&a.p, cs, n);
 
 	/* the ranked options in order, then the refused ones */
 	for (rank = 1; rank <= n; rank++)
 		for (i = 0; i < n; i++)
 			if (cs[i].found && cs[i].rank == rank)
-				put_row(rsinfo->setResult, rsinfo->setDesc, &a, cs, opts, n, i);
+				put_row(rsinfo->setResult, rsinfo->setDesc, &a, cs, opts, n, i, usefulness);
 	for (i = 0; i < n; i++)
 		if (!cs[i].found)
-			put_row(rsinfo->setResult, rsinfo->setDesc, &a, cs, opts, n, i);
+			put_row(rsinfo->setResult, rsinfo->setDesc, &a, cs, opts, n, i, NULL);
 	return (Datum) 0;
 }
 
@@ -524,6 +561,48 @@ jl_advise_try_choose(const JlAdviseArgs *a, const uint8 *secret, JlAdviseChoice 
 	}
 	pfree(cs);
 	return true;
+}
+
+/* bisection steps once a useful epsilon is bracketed (about 1% apart) */
+#define ADVISE_BISECTIONS 6
+
+double
+jl_advise_epsilon_needed(JlAdviseArgs *a, const uint8 *secret)
+{
+	JlAdviseChoice c;
+	double		epsilon = a->epsilon,
+				lo = epsilon,
+				hi = epsilon,
+				mid;
+	int			i;
+
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (hi >= JL_ADVISE_MAX_EPSILON)
+		{
+			a->epsilon = epsilon;
+			return INFINITY;
+		}
+		hi = fmin(2.0 * hi, JL_ADVISE_MAX_EPSILON);
+		a->epsilon = hi;
+		if (jl_advise_try_choose(a, secret, &c) &&
+			jl_advise_useful(&a->p, c.best.predicted_error))
+			break;
+		lo = hi;
+	}
+	for (i = 0; i < ADVISE_BISECTIONS; i++)
+	{
+		mid = sqrt(lo * hi);
+		a->epsilon = mid;
+		if (jl_advise_try_choose(a, secret, &c) &&
+			jl_advise_useful(&a->p, c.best.predicted_error))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	a->epsilon = epsilon;
+	return hi;
 }
 
 void

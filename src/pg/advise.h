@@ -83,6 +83,16 @@ extern const char *jl_advise_goal_name(JlAdviseGoal goal);
 extern void jl_advise_choose(const JlAdviseArgs *a, const uint8 *secret,
 							 JlAdviseChoice *choice);
 
+/* the largest epsilon jl_advise_epsilon_needed tries */
+#define JL_ADVISE_MAX_EPSILON 1000.0
+
+/*
+ * The smallest epsilon (to about 1%) above a->epsilon at which the option
+ * ranked first serves the goal (jl_advise_useful), or INFINITY when none
+ * up to JL_ADVISE_MAX_EPSILON does.  Interruptible; a->epsilon restored.
+ */
+extern double jl_advise_epsilon_needed(JlAdviseArgs *a, const uint8 *secret);
+
 /* The same, returning false instead of the error. */
 extern bool jl_advise_try_choose(const JlAdviseArgs *a, const uint8 *secret,
 								 JlAdviseChoice *choice);

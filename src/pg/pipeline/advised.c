@@ -32,10 +32,6 @@
 #include "pg/pipeline/pipeline.h"
 #include "pg/suggest_k.h"
 
-/* the largest epsilon the search for a useful one tries */
-#define ADVISED_MAX_EPSILON 1000.0
-/* bisection steps once a useful epsilon is bracketed (about 1% apart) */
-#define ADVISED_BISECTIONS 6
 
 static JlStatus
 declared_calibrate(void *ctx, JlMechanism *m, JlProjection *p)
@@ -93,44 +89,6 @@ advice_args(const JlPipeline *pl, JlAdviseArgs *a)
 	a->calibrate_ctx = (void *) decl;
 }
 
-/*
- * The smallest epsilon (to about 1%) at which the best option serves the
- * goal, or INFINITY when none up to ADVISED_MAX_EPSILON does.
- */
-static double
-epsilon_needed(JlAdviseArgs *a, const uint8 *secret, double epsilon)
-{
-	JlAdviseChoice c;
-	double		lo = epsilon,
-				hi = epsilon,
-				mid;
-	int			i;
-
-	for (;;)
-	{
-		CHECK_FOR_INTERRUPTS();
-		if (hi >= ADVISED_MAX_EPSILON)
-			return INFINITY;
-		hi = fmin(2.0 * hi, ADVISED_MAX_EPSILON);
-		a->epsilon = hi;
-		if (jl_advise_try_choose(a, secret, &c) &&
-			jl_advise_useful(&a->p, c.best.predicted_error))
-			break;
-		lo = hi;
-	}
-	for (i = 0; i < ADVISED_BISECTIONS; i++)
-	{
-		mid = sqrt(lo * hi);
-		a->epsilon = mid;
-		if (jl_advise_try_choose(a, secret, &c) &&
-			jl_advise_useful(&a->p, c.best.predicted_error))
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return hi;
-}
-
 static const char *
 option_text(const JlAdviseOption *o)
 {
@@ -166,14 +124,14 @@ refuse_useless(JlPipeline *pl, JlAdviseArgs *a, const JlAdviseChoice *c)
 				 errdetail("Even without noise the clusters overlap: with cluster_var %.6g the nearest-centre rule misclassifies %.3g.",
 						   p->cluster_var, floor_error),
 				 errhint("No epsilon helps.  Check dist2 and cluster_var (of the encoded attributes), or release with jl_advised(..., force => true).")));
-	need = epsilon_needed(a, pl->key.secret, pl->epsilon);
+	need = jl_advise_epsilon_needed(a, pl->key.secret);
 	if (isinf(need))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("no release of %s is useful for goal %s at epsilon %g: its best option, %s, %s",
 						pl->decl.relation_q, jl_advise_goal_name(p->goal), pl->epsilon,
 						option_text(&c->best), error_text(p, c->best.predicted_error)),
-				 errdetail("No epsilon up to %g would make one useful.", ADVISED_MAX_EPSILON),
+				 errdetail("No epsilon up to %g would make one useful.", JL_ADVISE_MAX_EPSILON),
 				 errhint("Nothing was charged.  Release with jl_advised(..., force => true) to go ahead anyway.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
