@@ -60,17 +60,30 @@ JlStatus
 jl_sketch_calibrate_declared(JlMechanism *m, const JlDeclaration *decl, JlProjection *p,
 							 int k, bool strict, double *scale)
 {
+	JlStatus	s;
+
+	if (decl->row)
+		*scale = declared_row_bound(decl);
+	else
+	{
+		*scale = jl_attribute_sensitivity(p->P, decl->d, k, decl->spans, decl->nattrs,
+										  m->noise == JL_NOISE_LAPLACE ? 1 : 2);
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (*scale < 0.0)
+	{
+		if (strict)
+			elog(ERROR, "the declaration of %s has an invalid attribute span", decl->relation_q);
+		return JL_ERR_BOUND;
+	}
+	/* the same range a release is refused outside of, for every option ranked */
+	s = jl_check_scales(m->epsilon, *scale);
+	if (strict)
+		jl_report_status(s);
+	else if (s != JL_OK)
+		return s;
 	if (decl->row)
 	{
-		*scale = declared_row_bound(decl);
-		if (*scale < 0.0)
-		{
-			if (strict)
-				elog(ERROR, "the declaration of %s has an invalid attribute span", decl->relation_q);
-			return JL_ERR_BOUND;
-		}
-		if (strict)
-			jl_require_scales(m->epsilon, *scale);
 		m->neighbor = JL_NEIGHBOR_ROW;
 		m->bound = *scale;
 		return strict ? (jl_calibrate_on(m, p), JL_OK) : jl_calibrate_status(m, p);
@@ -79,17 +92,6 @@ jl_sketch_calibrate_declared(JlMechanism *m, const JlDeclaration *decl, JlProjec
 	{
 		JlProjStats stats = p->stats;
 
-		*scale = jl_attribute_sensitivity(p->P, decl->d, k, decl->spans, decl->nattrs,
-										  m->noise == JL_NOISE_LAPLACE ? 1 : 2);
-		CHECK_FOR_INTERRUPTS();
-		if (*scale < 0.0)
-		{
-			if (strict)
-				elog(ERROR, "the declaration of %s has an invalid attribute span", decl->relation_q);
-			return JL_ERR_BOUND;
-		}
-		if (strict)
-			jl_require_scales(m->epsilon, *scale);
 		if (m->noise == JL_NOISE_LAPLACE)
 			stats.max_row_l1 = *scale;
 		else
