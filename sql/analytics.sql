@@ -156,11 +156,11 @@ SELECT jl_recover_inner(NULL, '{1}', 1) IS NULL AS strict_inner,
 SELECT error($$SELECT jl_recover_inner('{1,2}', '{1,2,3}', 0.5)$$);
 SELECT error($$SELECT jl_recover_inner('{1,2}', '{1,NaN}', 0.5)$$);
 SELECT error($$SELECT jl_recover_inner('{1,2}', '{1,2}', -1)$$);
-SELECT error($$SELECT jl_recover_inner_stddev('{1,2}', '{1,2}', 'NaN')$$);
+SELECT error($$SELECT jl_recover_inner_stddev('{1,2}', '{1,2}', 'NaN'::float8)$$);
 SELECT error($$SELECT jl_recover_inner_stddev('{1,2}', '{1,2}', 1, 'uniform')$$);
 SELECT error($$SELECT jl_recover_norm2('{}', 0.5)$$);
 SELECT error($$SELECT jl_recover_norm2('{{1,2}}', 0.5)$$);
-SELECT error($$SELECT jl_recover_norm2('{1,2}', 'Infinity')$$);
+SELECT error($$SELECT jl_recover_norm2('{1,2}', 'Infinity'::float8)$$);
 SELECT error($$SELECT jl_recover_norm2_stddev('{1,2}', 1, 'Laplace ')$$);
 
 -- by release: the noise variance, k and the noise from the registry
@@ -183,6 +183,15 @@ SELECT bool_and(jl_recover_inner(p.sketch, q.sketch, 'an_priv'::regclass)
                 = jl_recover_norm2_stddev(p.sketch, r.noise_variance, 'laplace')) AS norm2_sd_laplace
 FROM an_priv p JOIN an_priv q ON q.id = p.id % 40 + 1, jl_releases r
 WHERE r.target = 'an_priv'::regclass;
+-- the release by name: a quoted name is the release (not a noise variance)
+SELECT bool_and(jl_recover_dist(p.sketch, q.sketch, 'an_priv') = jl_recover_dist(p.sketch, q.sketch, 'an_priv'::regclass)
+                AND jl_recover_dist_stddev(p.sketch, q.sketch, 'an_priv') = jl_recover_dist_stddev(p.sketch, q.sketch, 'an_priv'::regclass)
+                AND jl_recover_inner(p.sketch, q.sketch, 'an_priv') = jl_recover_inner(p.sketch, q.sketch, 'an_priv'::regclass)
+                AND jl_recover_inner_stddev(p.sketch, q.sketch, 'an_priv') = jl_recover_inner_stddev(p.sketch, q.sketch, 'an_priv'::regclass)
+                AND jl_recover_norm2(p.sketch, 'an_priv') = jl_recover_norm2(p.sketch, 'an_priv'::regclass)
+                AND jl_recover_norm2_stddev(p.sketch, 'an_priv') = jl_recover_norm2_stddev(p.sketch, 'an_priv'::regclass)) AS by_name_as_by_regclass
+FROM an_priv p JOIN an_priv q ON q.id = p.id % 40 + 1;
+SELECT error($$SELECT jl_recover_dist('{1,2}', '{1,2}', 'an_no_such_release')$$) AS no_such_release;
 -- a release that records Gaussian noise
 UPDATE jldp_release SET info = info || '{"noise": "gaussian"}' WHERE target = 'an_priv'::regclass;
 SELECT bool_and(jl_recover_norm2_stddev(p.sketch, 'an_priv'::regclass)

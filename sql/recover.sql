@@ -22,6 +22,9 @@ SELECT error($$SELECT jl_recover_dist('{{1,2}}', '{{1,2}}', 1)$$);
 SELECT error($$SELECT jl_recover_dist('{1,NaN}', '{1,2}', 1)$$);
 SELECT error($$SELECT jl_recover_dist('{1,2}', '{1,Infinity}', 1)$$);
 SELECT error($$SELECT jl_recover_dist('{1,2}', '{1,2}', -1)$$);
+SELECT error($$SELECT jl_recover_dist('{1,2}', '{1,2}', 'NaN'::float8)$$);
+-- a quoted word is a release's name (not a noise variance): 'NaN' names no
+-- relation
 SELECT error($$SELECT jl_recover_dist('{1,2}', '{1,2}', 'NaN')$$);
 SELECT error($$SELECT jl_recover_dist_stddev('{1,2}', '{1}', 1)$$);
 

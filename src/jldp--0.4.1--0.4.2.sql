@@ -741,3 +741,42 @@ UPDATE @extschema@.jldp_dataset d
 -- jl_advise says when no option serves the goal
 COMMENT ON FUNCTION @extschema@.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text) IS
   'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says first when even it does not serve the goal (distance: a stddev not below dist2; clustering: a misclassification of 0.25 or more) and the epsilon at which it would, then whether the projection pays. Uses the key.';
+
+-- the release by name as well as by regclass: a text literal where a
+-- release is meant (not a noise variance) names it
+CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_dist(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], text) IS
+  'jl_recover_dist with the release named (resolved as a regclass is, on the search path).';
+CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_dist_stddev(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], text) IS
+  'jl_recover_dist_stddev with the release named (resolved as a regclass is, on the search path).';
+CREATE FUNCTION @extschema@.jl_recover_inner(a float8[], b float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_inner(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_inner(float8[], float8[], text) IS
+  'jl_recover_inner with the release named (resolved as a regclass is, on the search path).';
+CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_inner_stddev(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], text) IS
+  'jl_recover_inner_stddev with the release named (resolved as a regclass is, on the search path).';
+CREATE FUNCTION @extschema@.jl_recover_norm2(a float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_norm2(a, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2(float8[], text) IS
+  'jl_recover_norm2 with the release named (resolved as a regclass is, on the search path).';
+CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_norm2_stddev(a, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], text) IS
+  'jl_recover_norm2_stddev with the release named (resolved as a regclass is, on the search path).';

@@ -486,6 +486,45 @@ LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], regclass) IS
   'jl_recover_norm2_stddev with the noise variance and the noise (info->>''noise'', absent meaning laplace) of the release that wrote the table.';
 
+-- the release by name as well as by regclass: a text literal where a
+-- release is meant (not a noise variance) names it
+CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_dist(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], text) IS
+  'jl_recover_dist with the release named (resolved as a regclass is, on the search path).';
+CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_dist_stddev(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], text) IS
+  'jl_recover_dist_stddev with the release named (resolved as a regclass is, on the search path).';
+CREATE FUNCTION @extschema@.jl_recover_inner(a float8[], b float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_inner(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_inner(float8[], float8[], text) IS
+  'jl_recover_inner with the release named (resolved as a regclass is, on the search path).';
+CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_inner_stddev(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], text) IS
+  'jl_recover_inner_stddev with the release named (resolved as a regclass is, on the search path).';
+CREATE FUNCTION @extschema@.jl_recover_norm2(a float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_norm2(a, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2(float8[], text) IS
+  'jl_recover_norm2 with the release named (resolved as a regclass is, on the search path).';
+CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], release text)
+RETURNS float8
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN @extschema@.jl_recover_norm2_stddev(a, release::pg_catalog.regclass);
+COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], text) IS
+  'jl_recover_norm2_stddev with the release named (resolved as a regclass is, on the search path).';
+
 -- Randomized response for 0/1 data (Kenthapadi et al., Algorithms 5-6) ---
 -- Each bit flipped with p = 1/(1 + e^epsilon), sampled exactly from
 -- pg_strong_random: epsilon-DP for one bit (one element) changing.  No key:
