@@ -76,15 +76,24 @@ SELECT info->>'mechanism' AS mechanism, info->>'neighbor' AS neighbor, info->>'r
        info ? 'rows' AS rows_recorded
   FROM jldp_release WHERE target = 'pg_cut'::regclass;
 
--- a cut estimate within 6 standard deviations of the true cut (a false
--- failure has probability below 1e-8): S = vertices 1..20 of the ring
--- cuts the ring twice and every chord (i, i + 20) from an odd i: 2 + 10
+-- the cut estimate against the true cut: S = vertices 1..20 of the ring
+-- cuts the ring twice and every chord (i, i + 20) from an odd i: 2 + 10.
+-- The estimate is (q - (w/n) s (n - s)) / (1 - w/n) with q = |R 1_S|^2 / r
+-- distributed as lambda chi2_r / r, lambda = (1 - w/n) cut + (w/n) s (n - s);
+-- with r = 10 a bound of 6 plug-in standard deviations fails by chance
+-- with probability 0.0126 (scipy: chi2.cdf(10 / (1 + 6 sqrt(0.2)), 10)),
+-- so the check is on q / lambda between the chi2_10 / 10 quantiles 5e-9
+-- and 1 - 5e-9 (scipy: 0.011503 and 5.926081; a false failure below 1e-8)
 SELECT count(*) AS true_cut FROM (
   SELECT DISTINCT LEAST(u, v), GREATEST(u, v) FROM pg_edges
    WHERE u BETWEEN 1 AND 40 AND v BETWEEN 1 AND 40 AND u <> v
      AND ((u <= 20) <> (v <= 20))) e;
-SELECT abs(jl_cut_size('pg_cut', ARRAY(SELECT generate_series(1, 20))) - 12)
-       < 6 * jl_cut_size_stddev('pg_cut', ARRAY(SELECT generate_series(1, 20))) AS within_6_sd;
+SELECT ((1 - w / 40) * est + (w / 40) * 20 * 20) / ((1 - w / 40) * 12 + (w / 40) * 20 * 20)
+         BETWEEN 0.011503 AND 5.926081 AS within_chi2_band,
+       abs(sd / (sqrt(0.2) * ((1 - w / 40) * est + (w / 40) * 20 * 20) / (1 - w / 40)) - 1) < 1e-12 AS stddev_is_plug_in
+  FROM (SELECT jl_cut_size('pg_cut', ARRAY(SELECT generate_series(1, 20))) AS est,
+               jl_cut_size_stddev('pg_cut', ARRAY(SELECT generate_series(1, 20))) AS sd,
+               (SELECT (info->>'w')::float8 FROM jldp_release WHERE target = 'pg_cut'::regclass) AS w) c;
 
 -- jl_budget_book: an unbudgeted primitive's cost, charged at once
 SELECT n AS charges_before FROM pg_charges \gset

@@ -108,10 +108,10 @@ jl_release_agg_trans(PG_FUNCTION_ARGS)
 	if (st == NULL)
 	{
 		jl_agg_check_release_params(&p);
-		st = jl_agg_state_create(aggcxt, &p, key, NULL);
+		st = jl_agg_state_create(aggcxt, &p, key);
 	}
 	else
-		jl_agg_state_check_params(st, &p, key, NULL);
+		jl_agg_state_check_params(st, &p, key);
 	return trans_add_row(fcinfo, st);
 }
 
@@ -134,10 +134,10 @@ jl_project_agg_trans(PG_FUNCTION_ARGS)
 					 errdetail("Its default density 1/sqrt(d) needs d, which jl_project_agg is not given."),
 					 errhint("Give the density, e.g. kind => 'sparse(0.01)'; jl_release_info reports "
 							 "the density a release of dimension d uses.")));
-		st = jl_agg_state_create(aggcxt, &p, key, NULL);
+		st = jl_agg_state_create(aggcxt, &p, key);
 	}
 	else
-		jl_agg_state_check_params(st, &p, key, NULL);
+		jl_agg_state_check_params(st, &p, key);
 	return trans_add_row(fcinfo, st);
 }
 
@@ -310,7 +310,6 @@ final_first(FinalCache *fc, const JlAggState *st)
 
 	fc->first = *p;
 	fc->first.key = MemoryContextStrdup(fc->mcxt, p->key);
-	fc->first.dataset = p->dataset ? MemoryContextStrdup(fc->mcxt, p->dataset) : NULL;
 	final_buffers(fc, p->k);
 
 	key = final_key(fc, p->key);

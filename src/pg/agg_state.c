@@ -34,7 +34,7 @@ PG_FUNCTION_INFO_V1(jl_agg_deserialize);
 #define JL_AGG_INITIAL_PAIRS 16
 
 #define JL_AGG_MAGIC 0x4a4c4147	/* "JLAG" */
-#define JL_AGG_VERSION 3
+#define JL_AGG_VERSION 4
 
 /* argument number of noise in the transition function */
 
@@ -71,9 +71,6 @@ jl_agg_params_differ(const JlAggParams *a, const JlAggParams *b)
 		return "projection kind";
 	if (!same_double(a->epsilon, b->epsilon))
 		return "epsilon";
-	if ((a->dataset == NULL) != (b->dataset == NULL) ||
-		(a->dataset != NULL && strcmp(a->dataset, b->dataset) != 0))
-		return "dataset";
 	if (a->neighbor != b->neighbor)
 		return "neighbor";
 	if (!same_double(a->bound, b->bound))
@@ -213,31 +210,27 @@ jl_agg_context(FunctionCallInfo fcinfo, const char *fn)
 /* a state in mcxt with parameters p, the strings copied, room for cap pairs */
 static JlAggState *
 state_alloc(MemoryContext mcxt, const JlAggParams *p, const char *key,
-			const char *dataset, int64 cap)
+			int64 cap)
 {
 	JlAggState *st = MemoryContextAllocZero(mcxt, sizeof(JlAggState));
 
 	st->p = *p;
 	st->p.key = MemoryContextStrdup(mcxt, key);
-	st->p.dataset = dataset ? MemoryContextStrdup(mcxt, dataset) : NULL;
 	st->cap = Max(cap, JL_AGG_INITIAL_PAIRS);
 	st->pairs = MemoryContextAllocHuge(mcxt, mul_size(sizeof(JlSparsePair), (Size) st->cap));
 	return st;
 }
 
 JlAggState *
-jl_agg_state_create(MemoryContext mcxt, const JlAggParams *p, text *key,
-					text *dataset)
+jl_agg_state_create(MemoryContext mcxt, const JlAggParams *p, text *key)
 {
-	return state_alloc(mcxt, p, key ? text_to_cstring(key) : "default",
-					   dataset ? text_to_cstring(dataset) : NULL, 0);
+	return state_alloc(mcxt, p, key ? text_to_cstring(key) : "default", 0);
 }
 
 static JlAggState *
 state_copy(MemoryContext mcxt, const JlAggState *src)
 {
-	JlAggState *st = state_alloc(mcxt, &src->p, src->p.key, src->p.dataset,
-								 src->n);
+	JlAggState *st = state_alloc(mcxt, &src->p, src->p.key, src->n);
 
 	memcpy(st->pairs, src->pairs, sizeof(JlSparsePair) * src->n);
 	st->n = src->n;
@@ -248,19 +241,15 @@ state_copy(MemoryContext mcxt, const JlAggState *src)
 /* The state's row has these parameters (strings from the arguments). */
 void
 jl_agg_state_check_params(const JlAggState *st, const JlAggParams *p,
-						  text *key, text *dataset)
+						  text *key)
 {
 	const char *what = NULL;
 	JlAggParams q = *p;
 
 	/* compare the strings without copying them */
 	q.key = st->p.key;
-	q.dataset = st->p.dataset;
 	if (!(key ? text_is_cstr(key, st->p.key) : strcmp(st->p.key, "default") == 0))
 		what = "key";
-	else if ((dataset == NULL) != (st->p.dataset == NULL) ||
-			 (dataset != NULL && !text_is_cstr(dataset, st->p.dataset)))
-		what = "dataset";
 	else
 		what = jl_agg_params_differ(&st->p, &q);
 	if (what != NULL)
@@ -421,7 +410,7 @@ jl_agg_combine(PG_FUNCTION_ARGS)
 /* ------------------------------------------------------------------------
  * serialization: one flat bytea
  *
- *   header (SerialHeader), key bytes, dataset bytes, then npairs pairs of
+ *   header (SerialHeader), key bytes, then npairs pairs of
  *   (int32 attr, float8 value), sorted by attr and distinct.
  */
 
@@ -441,7 +430,6 @@ typedef struct SerialHeader
 	double		delta;
 	int64		npairs;
 	int32		keylen;
-	int32		datasetlen;		/* -1: none */
 } SerialHeader;
 
 #define PAIR_BYTES (sizeof(int32) + sizeof(double))
@@ -476,9 +464,8 @@ jl_agg_serialize(PG_FUNCTION_ARGS)
 	h.delta = st->p.delta;
 	h.npairs = st->n;
 	h.keylen = strlen(st->p.key);
-	h.datasetlen = st->p.dataset ? strlen(st->p.dataset) : -1;
 
-	size = add_size(VARHDRSZ + sizeof(h), h.keylen + Max(h.datasetlen, 0));
+	size = add_size(VARHDRSZ + sizeof(h), h.keylen);
 	size = add_size(size, mul_size(PAIR_BYTES, (Size) st->n));
 	if (size > MaxAllocSize)
 		ereport(ERROR,
@@ -493,11 +480,6 @@ jl_agg_serialize(PG_FUNCTION_ARGS)
 	w += sizeof(h);
 	memcpy(w, st->p.key, h.keylen);
 	w += h.keylen;
-	if (h.datasetlen > 0)
-	{
-		memcpy(w, st->p.dataset, h.datasetlen);
-		w += h.datasetlen;
-	}
 	for (i = 0; i < st->n; i++)
 	{
 		memcpy(w, &st->pairs[i].attr, sizeof(int32));
@@ -536,9 +518,7 @@ header_params(const SerialHeader *h, JlAggParams *p)
 	p->delta = h->delta;
 	if (p->kind == JL_AGG_RELEASE)
 	{
-		/* datasetlen -1: the unbudgeted aggregate */
-		if (h->datasetlen == 0 || h->datasetlen < -1 ||
-			(p->neighbor != JL_NEIGHBOR_ELEMENT && p->neighbor != JL_NEIGHBOR_ROW) ||
+		if ((p->neighbor != JL_NEIGHBOR_ELEMENT && p->neighbor != JL_NEIGHBOR_ROW) ||
 			(p->noise != JL_NOISE_LAPLACE && p->noise != JL_NOISE_GAUSSIAN) ||
 			(p->noise == JL_NOISE_LAPLACE && p->calibration != JL_CALIBRATION_EXACT &&
 			 p->calibration != JL_CALIBRATION_PAPER) ||
@@ -549,7 +529,7 @@ header_params(const SerialHeader *h, JlAggParams *p)
 	}
 	else if (p->kind == JL_AGG_PROJECT)
 	{
-		if (h->datasetlen != -1 || p->d != 0)
+		if (p->d != 0)
 			malformed("Its parameters are invalid.");
 		jl_check_k(p->k);
 	}
@@ -569,7 +549,6 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	JlAggState *st;
 	JlAggParams p;
 	char	   *key;
-	char	   *dataset = NULL;
 	int64		i;
 
 	jl_agg_context(fcinfo, "jl_agg_deserialize");
@@ -585,11 +564,11 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 		malformed("Its magic number is wrong.");
 	if (h.version != JL_AGG_VERSION)
 		malformed("It comes from another version of jldp.");
-	if (h.keylen < 0 || h.datasetlen < -1 || h.npairs < 0)
+	if (h.keylen < 0 || h.npairs < 0)
 		malformed("Its header is inconsistent.");
-	if ((Size) h.keylen + Max(h.datasetlen, 0) > len ||
-		(Size) h.npairs != (len - h.keylen - Max(h.datasetlen, 0)) / PAIR_BYTES ||
-		(len - h.keylen - Max(h.datasetlen, 0)) % PAIR_BYTES != 0)
+	if ((Size) h.keylen > len ||
+		(Size) h.npairs != (len - h.keylen) / PAIR_BYTES ||
+		(len - h.keylen) % PAIR_BYTES != 0)
 		malformed("Its size does not match its header.");
 	header_params(&h, &p);
 
@@ -597,17 +576,8 @@ jl_agg_deserialize(PG_FUNCTION_ARGS)
 	r += h.keylen;
 	if (strlen(key) != (size_t) h.keylen)
 		malformed("Its key name contains a NUL byte.");
-	if (h.datasetlen >= 0)
-	{
-		dataset = pnstrdup(r, h.datasetlen);
-		r += h.datasetlen;
-		if (strlen(dataset) != (size_t) h.datasetlen)
-			malformed("Its dataset name contains a NUL byte.");
-	}
-	st = state_alloc(CurrentMemoryContext, &p, key, dataset, h.npairs);
+	st = state_alloc(CurrentMemoryContext, &p, key, h.npairs);
 	pfree(key);
-	if (dataset != NULL)
-		pfree(dataset);
 	for (i = 0; i < h.npairs; i++)
 	{
 		JlSparsePair *q = &st->pairs[i];

@@ -31,7 +31,6 @@ typedef struct JlAggParams
 	double		bound;
 	double		delta;			/* NaN when NULL */
 	char	   *key;
-	char	   *dataset;		/* NULL for project and the unbudgeted release */
 } JlAggParams;
 
 typedef struct JlAggState
@@ -59,19 +58,19 @@ extern void jl_agg_read_project_params(FunctionCallInfo fcinfo, JlAggParams *p,
 
 /*
  * The parameters of a row of the unbudgeted jl_private_release_agg(attr,
- * value, d, epsilon, bound, neighbor, mechanism, key): dataset NULL.
+ * value, d, epsilon, bound, neighbor, mechanism, key).
  */
 extern void jl_agg_read_unbudgeted_params(FunctionCallInfo fcinfo, JlAggParams *p,
 										  text **key);
 
 /* A new state in mcxt for a group whose first row has these parameters. */
 extern JlAggState *jl_agg_state_create(MemoryContext mcxt, const JlAggParams *p,
-									   text *key, text *dataset);
+									   text *key);
 
 /* ERROR unless a later row of the group has the state's parameters. */
 extern void jl_agg_state_check_params(const JlAggState *st,
-									  const JlAggParams *p, text *key,
-									  text *dataset);
+									  const JlAggParams *p, text *key);
+
 
 /* Add value v of attribute attr, ERROR if either is out of range. */
 extern void jl_agg_state_add(JlAggState *st, int32 attr, double v);

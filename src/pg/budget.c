@@ -428,44 +428,6 @@ jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double del
 								   what, a);
 }
 
-/*
- * The default dataset of a relation, first used: declared without a cap and
- * owned by the relation's owner (never by whoever released first), or the
- * one a concurrent first release declared.  Locks it.
- */
-static void
-lock_default_dataset(const JlChargeRequest *r, JlDataset *ds)
-{
-	/* committed: the dataset must not outlive a relation rolled back */
-	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(r->source)))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("relation %s was created in a transaction that has not committed",
-						jl_msg_str(r->source_q)),
-				 errhint("Commit the relation before its first release: the release's charge is committed on its own.")));
-	jl_budget_declare(r->nsp, r->dataset, "Infinity", "1", r->source, NULL,
-					  r->source_owner, &r->actor, false);
-	if (!jl_budget_lock(r->nsp, r->dataset, ds))
-		ereport(ERROR,
-				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("relation %s got a dataset of another name meanwhile",
-						jl_msg_str(r->source_q)),
-				 errhint("Run the release again: it is charged to that dataset.")));
-}
-
-/*
- * A release without a unit column (JL_UNIT_EACH_ROW) on a dataset that
- * names one: each row is one unit when that column of the relation read is
- * unique by a constraint.
- */
-static bool
-each_row_is_unit(Oid source, const char *unit)
-{
-	AttrNumber	att = OidIsValid(source) ? get_attnum(source, unit) : InvalidAttrNumber;
-
-	return att != InvalidAttrNumber && jl_column_unique(source, att);
-}
-
 int64
 jl_budget_charge_now(const JlChargeRequest *r)
 {
@@ -477,58 +439,25 @@ jl_budget_charge_now(const JlChargeRequest *r)
 	jl_budget_check_epsilon_delta(r->epsilon, r->delta);
 	SPI_connect();
 	jl_become_owner(r->nsp, &scope);
-	if (!r->declare)
-		jl_budget_lock_existing(r->nsp, r->dataset, &ds);
-	else if (!jl_budget_lock(r->nsp, r->dataset, &ds))
-		lock_default_dataset(r, &ds);
+	jl_budget_lock_existing(r->nsp, r->dataset, &ds);
 
 	/*
-	 * A release is charged to the dataset of the relation it reads (never
-	 * to a throwaway dataset with a cap of its own), and a default release
-	 * to the relation's own dataset, never to one that merely took its name.
+	 * Only a protected table's dataset is charged, as its declaration says:
+	 * bound to the relation read, by the declared unit
 	 */
-	if (!r->declare)
-		jl_budget_check_spend(a, &ds, r->dataset);
-
-	/*
-	 * A protected table is released through its declaration only (the
-	 * pipeline, a booking): nothing else may charge it.
-	 */
-	if (ds.declared && !r->protected_ok)
+	if (!ds.declared || (OidIsValid(r->source) && ds.source != r->source))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("dataset \"%s\" is a protected table's: release it with jl_release", jl_msg_str(r->dataset)),
-				 errdetail("Its declaration (jl_protect) fixes its unit, attributes and bounds; this function (or the aggregate a reservation pays for) would read it without them."),
-				 errhint("SELECT * FROM jl_release('%s', '<target>', <epsilon>, jl_sketch(k => <k>));",
-						 r->source_q ? r->source_q : r->dataset)));
-	if (r->unit && r->unit[0] == '\0' && ds.unit && !each_row_is_unit(r->source, ds.unit))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the privacy unit of dataset \"%s\" is column \"%s\", and this release counts each row as one unit",
-						jl_msg_str(r->dataset), jl_msg_str(ds.unit)),
-				 errdetail("The column is not unique by a constraint of %s, so a unit may have several rows, and each would count.",
-						   jl_msg_str(r->source_q)),
-				 errhint("Release a relation with one row per unit, under a dataset of its own.")));
-	else if (r->unit && r->unit[0] != '\0' && ds.unit && strcmp(r->unit, ds.unit) != 0)
+				 errmsg("dataset \"%s\" is not the declaration of %s", jl_msg_str(r->dataset),
+						jl_msg_str(r->source_q ? r->source_q : "a protected table")),
+				 errhint("Declare the table with jl_protect.")));
+	if (r->unit && ds.unit && strcmp(r->unit, ds.unit) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the privacy unit of dataset \"%s\" is column \"%s\", not \"%s\"",
 						jl_msg_str(r->dataset), jl_msg_str(ds.unit), jl_msg_str(r->unit)),
 				 errdetail("A release by another column could let one unit contribute several rows or groups."),
 				 errhint("Release by the column \"%s\".", jl_msg_str(ds.unit))));
-	if (OidIsValid(r->source) && ds.source != r->source && !r->declare)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("dataset \"%s\" is not bound to relation %s, which the release reads",
-						jl_msg_str(r->dataset), jl_msg_str(r->source_q)),
-				 errhint("A release is charged to the dataset bound to the relation it reads: leave dataset out, "
-						 "or bind one with jl_dataset_declare(name, epsilon_cap, source => ...).")));
-	if (OidIsValid(r->source) && ds.source != r->source)
-		ereport(ERROR,
-				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("dataset \"%s\" exists but is not bound to relation %s",
-						jl_msg_str(r->dataset), jl_msg_str(r->source_q)),
-				 errhint("Declare the relation's dataset with jl_dataset_declare(name, epsilon_cap, source => ...).")));
 	jl_budget_check_spend(a, &ds, r->dataset);
 	id = jl_budget_charge_locked(r->nsp, r->dataset, r->epsilon, r->delta,
 								 "charge", r->what, a,
@@ -576,20 +505,17 @@ jl_budget_refuse_uncommitted(Oid nsp, const char *dataset, Oid source_relid)
 
 void
 jl_budget_request(JlChargeRequest *r, Oid nsp, const char *dataset, Oid source_relid,
-				  bool declare, const char *unit, double epsilon, double delta,
-				  const char *what)
+				  const char *unit, double epsilon, double delta, const char *what)
 {
 	memset(r, 0, sizeof(*r));
 	r->actor = jl_budget_actor();
 	r->nsp = nsp;
 	r->dataset = dataset;
 	r->source = source_relid;
-	r->declare = declare && OidIsValid(source_relid);
 	if (OidIsValid(source_relid))
 	{
 		r->source_q = quote_qualified_identifier(get_namespace_name(get_rel_namespace(source_relid)),
 												 get_rel_name(source_relid));
-		r->source_owner = GetUserNameFromId(jl_relation_owner(source_relid), false);
 	}
 	r->epsilon = epsilon;
 	r->delta = delta;
@@ -635,8 +561,7 @@ jl_budget_trial_charge_declared(Oid nsp, const char *dataset, Oid source_relid, 
 
 	jl_budget_check_epsilon_delta(epsilon, delta);
 	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
-	jl_budget_request(&r, nsp, dataset, source_relid, false, unit, epsilon, delta, "(trial)");
-	r.protected_ok = true;
+	jl_budget_request(&r, nsp, dataset, source_relid, unit, epsilon, delta, "(trial)");
 	jl_budget_trial_charge(&r);
 }
 
@@ -648,7 +573,6 @@ jl_budget_charge_declared(Oid nsp, const char *dataset, Oid source_relid, const 
 
 	jl_budget_check_epsilon_delta(epsilon, delta);
 	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
-	jl_budget_request(&r, nsp, dataset, source_relid, false, unit, epsilon, delta, what);
-	r.protected_ok = true;
+	jl_budget_request(&r, nsp, dataset, source_relid, unit, epsilon, delta, what);
 	return jl_charge_committed(&r);
 }

@@ -24,36 +24,18 @@ typedef struct JlActor
 extern JlActor jl_budget_actor(void);
 
 /*
- * Charge (epsilon, delta) to dataset, refusing (ERROR, nothing written)
- * past its cap or when the acting role may not spend it (its owner, a
- * member of the owner's role, a superuser, or a role the owner granted).
- * With source_relid valid (the base relation a release reads), the dataset
- * must be bound to it; with declare, a dataset not yet declared is
- * declared on first use, bound to source_relid, without a cap and owned by
- * the relation's owner.  unit (a column of source_relid, or NULL) is the
- * column whose values the release treats as privacy units: refused if the
- * dataset declares another.  The charge (and
- * that declaration) is committed by a background worker in a transaction
- * of its own before this returns (charge_worker.c): a later ROLLBACK of the
- * caller's transaction leaves it standing.  Serialised by a row lock on
- * the dataset, so concurrent charges cannot together pass the cap.  A
- * dataset declared or changed in the caller's open transaction is refused
- * (the worker cannot see it).  Returns the ledger id.
- */
-/*
- * unit for a release that counts every row of its source as one unit (no
- * column groups them): refused on a dataset whose unit column is not
- * unique in the relation read.
- */
-#define JL_UNIT_EACH_ROW ""
-
-
-
-/*
- * The same for the release pipeline (pg/pipeline): the charge of a
- * protected table, whose dataset carries a declaration.  Every other
- * release is refused on such a dataset (it would read the table around its
- * declaration); a reservation (booking) is not.
+ * Charge (epsilon, delta) to the dataset of a protected table (the
+ * pipeline's releases, a booking), refusing (ERROR, nothing written) past
+ * its cap, when the acting role may not spend it (its owner, a member of
+ * the owner's role, a superuser, or a role the owner granted), when the
+ * dataset is not bound to source_relid or declares no protected table, or
+ * when its unit is not unit.  The charge is committed by a background
+ * worker in a transaction of its own before this returns
+ * (charge_worker.c): a later ROLLBACK of the caller's transaction leaves it
+ * standing.  Serialised by a row lock on the dataset, so concurrent charges
+ * cannot together pass the cap.  A dataset declared or changed in the
+ * caller's open transaction is refused (the worker cannot see it).
+ * Returns the ledger id.
  */
 extern int64 jl_budget_charge_declared(Oid nsp, const char *dataset, Oid source_relid,
 									   const char *unit, double epsilon, double delta,
@@ -64,34 +46,28 @@ typedef struct JlChargeRequest
 {
 	Oid			nsp;			/* the extension's schema */
 	const char *dataset;
-	Oid			source;			/* the relation the dataset must be bound to,
-								 * or InvalidOid (a booking) */
-	bool		declare;		/* declare it on first use, bound to source */
+	Oid			source;			/* the relation the dataset is bound to */
 	const char *source_q;		/* its qualified name */
-	const char *source_owner;	/* its owner, the default dataset's owner */
 	double		epsilon;
 	double		delta;
 	const char *what;			/* the ledger's note */
-	const char *unit;			/* the column of source whose values the
-								 * release treats as privacy units, or NULL */
-	bool		protected_ok;	/* the release pipeline, which reads a
-								 * protected table through its declaration */
+	const char *unit;			/* the declaration's unit */
 	JlActor		actor;
 } JlChargeRequest;
 
 /*
- * The request of a charge as jl_budget_charge makes it (the acting role
- * read now, the source's qualified name and owner), without charging:
+ * The request of a charge as jl_budget_charge_declared makes it (the
+ * acting role read now, the source's qualified name), without charging:
  * for jl_budget_charge_now in the caller's own transaction.
  */
 extern void jl_budget_request(JlChargeRequest *r, Oid nsp, const char *dataset,
-							  Oid source_relid, bool declare, const char *unit,
+							  Oid source_relid, const char *unit,
 							  double epsilon, double delta, const char *what);
 
 /*
- * Run by the worker, in its own transaction: lock (or declare) the
- * dataset, check the spender and the cap, write the charge and the ledger
- * row, and for a reservation its row.  Returns the ledger id.
+ * Run by the worker, in its own transaction: lock the dataset, check it,
+ * the spender and the cap, write the charge and the ledger row.  Returns
+ * the ledger id.
  */
 extern int64 jl_budget_charge_now(const JlChargeRequest *r);
 

@@ -101,14 +101,11 @@ typedef struct ChargeShared
 	Oid			nsp;
 	Oid			source;
 	Oid			actor;
-	bool		declare;
-	bool		protected_ok;
 	double		epsilon;
 	double		delta;
 	/* offsets into data, 0 for NULL */
 	Size		dataset,
 				source_q,
-				source_owner,
 				what,
 				unit,
 				actor_name;
@@ -206,11 +203,8 @@ jl_charge_worker_main(Datum arg)
 	r.nsp = sh->nsp;
 	r.dataset = get_string(sh, sh->dataset);
 	r.source = sh->source;
-	r.declare = sh->declare;
-	r.protected_ok = sh->protected_ok;
 	r.unit = get_string(sh, sh->unit);
 	r.source_q = get_string(sh, sh->source_q);
-	r.source_owner = get_string(sh, sh->source_owner);
 	r.epsilon = sh->epsilon;
 	r.delta = sh->delta;
 	r.what = get_string(sh, sh->what);
@@ -429,7 +423,6 @@ jl_charge_committed(const JlChargeRequest *r)
 
 	size = add_size(size, string_size(r->dataset));
 	size = add_size(size, string_size(r->source_q));
-	size = add_size(size, string_size(r->source_owner));
 	size = add_size(size, string_size(r->what));
 	size = add_size(size, string_size(r->unit));
 	size = add_size(size, string_size(r->actor.name));
@@ -440,14 +433,11 @@ jl_charge_committed(const JlChargeRequest *r)
 	sh->database = MyDatabaseId;
 	sh->nsp = r->nsp;
 	sh->source = r->source;
-	sh->declare = r->declare;
-	sh->protected_ok = r->protected_ok;
 	sh->actor = r->actor.role;
 	sh->epsilon = r->epsilon;
 	sh->delta = r->delta;
 	sh->dataset = put_string(sh, &used, r->dataset);
 	sh->source_q = put_string(sh, &used, r->source_q);
-	sh->source_owner = put_string(sh, &used, r->source_owner);
 	sh->what = put_string(sh, &used, r->what);
 	sh->unit = put_string(sh, &used, r->unit);
 	sh->actor_name = put_string(sh, &used, r->actor.name);

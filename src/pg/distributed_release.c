@@ -163,8 +163,7 @@ declared_request(JlChargeRequest *req, Oid nsp, Oid source, JlDeclaration *decl,
 				 errmsg("%s is not a sharded table", decl->relation_q),
 				 errhint("Release a table on one server with jl_release.")));
 	jl_budget_check_spender(nsp, decl->dataset);
-	jl_budget_request(req, nsp, decl->dataset, decl->relid, false, decl->unit, epsilon, delta, what);
-	req->protected_ok = true;
+	jl_budget_request(req, nsp, decl->dataset, decl->relid, decl->unit, epsilon, delta, what);
 }
 
 /*
