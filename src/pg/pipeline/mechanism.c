@@ -118,28 +118,36 @@ read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
 		jl_report_status(JL_ERR_CLASSIC_DELTA);
 }
 
+/* r and delta of Blocki et al.'s releases (covariance, graph) */
+static void
+read_r_delta(HeapTupleHeader th, const char *who, const char *release, int *r, double *delta)
+{
+	bool		isnull;
+	Datum		v = required(th, who, "r");
+
+	*r = DatumGetInt32(v);
+	if (*r < 1 || *r > JL_COV_MAX_R)
+		refuse(who, psprintf("r must be between 1 and %d, not %d", JL_COV_MAX_R, *r), NULL);
+	v = field(th, "delta", &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: delta must not be NULL", who),
+				 errhint("The %s release is (epsilon, delta)-DP with delta > 0; choose delta well below 1/n.", release)));
+	*delta = DatumGetFloat8(v);
+	if (!(*delta > 0.0 && *delta < 1.0))
+		jl_report_status(JL_ERR_DELTA);
+}
+
 static void
 read_covariance(HeapTupleHeader th, JlCovarianceSpec *spec)
 {
 	static const char *const others[] = {"k", "kind", "noise", "calibration", "goal", "dist2",
 	"dist2_hi", "cluster_var", "force", NULL};
-	bool		isnull;
 	Datum		v;
 
 	absent(th, "jl_covariance_mechanism", others);
-	v = required(th, "jl_covariance_mechanism", "r");
-	spec->r = DatumGetInt32(v);
-	if (spec->r < 1 || spec->r > JL_COV_MAX_R)
-		refuse("jl_covariance_mechanism", psprintf("r must be between 1 and %d, not %d", JL_COV_MAX_R, spec->r), NULL);
-	v = field(th, "delta", &isnull);
-	if (isnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("jl_covariance_mechanism: delta must not be NULL"),
-				 errhint("The covariance release is (epsilon, delta)-DP with delta > 0; choose delta well below 1/n.")));
-	spec->delta = DatumGetFloat8(v);
-	if (!(spec->delta > 0.0 && spec->delta < 1.0))
-		jl_report_status(JL_ERR_DELTA);
+	read_r_delta(th, "jl_covariance_mechanism", "covariance", &spec->r, &spec->delta);
 	v = required(th, "jl_covariance_mechanism", "lift");
 	spec->auto_lift = strcmp(label(v), "auto") == 0;
 	v = required(th, "jl_covariance_mechanism", "method");
@@ -153,23 +161,9 @@ read_graph(HeapTupleHeader th, JlGraphSpec *spec)
 {
 	static const char *const others[] = {"k", "kind", "noise", "calibration", "lift", "method",
 	"goal", "dist2", "dist2_hi", "cluster_var", "force", "origin", NULL};
-	bool		isnull;
-	Datum		v;
 
 	absent(th, "jl_graph", others);
-	v = required(th, "jl_graph", "r");
-	spec->r = DatumGetInt32(v);
-	if (spec->r < 1 || spec->r > JL_COV_MAX_R)
-		refuse("jl_graph", psprintf("r must be between 1 and %d, not %d", JL_COV_MAX_R, spec->r), NULL);
-	v = field(th, "delta", &isnull);
-	if (isnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("jl_graph: delta must not be NULL"),
-				 errhint("The graph release is (epsilon, delta)-DP with delta > 0; choose delta well below 1/n.")));
-	spec->delta = DatumGetFloat8(v);
-	if (!(spec->delta > 0.0 && spec->delta < 1.0))
-		jl_report_status(JL_ERR_DELTA);
+	read_r_delta(th, "jl_graph", "graph", &spec->r, &spec->delta);
 }
 
 static void
