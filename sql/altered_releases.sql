@@ -44,19 +44,19 @@ SELECT alt_error($$SELECT jl_covariance('alt_c')$$);
 -- a registry record no release writes (jl_distributed_decide stores the
 -- record its caller gives): refused, not read (r = -5 asked for 2^64 bytes)
 SELECT released AS graph_released FROM jl_release('alt_edges', 'alt_g2', 4.0, jl_graph(r => 8, delta => 1e-6), key => 'pinned');
-UPDATE jldp_release SET info = jsonb_set(info, '{r}', '-5') WHERE target = 'alt_g2'::regclass;
+UPDATE jldp_internal.jldp_release SET info = jsonb_set(info, '{r}', '-5') WHERE target = 'alt_g2'::regclass;
 SELECT alt_error($$SELECT jl_cut_size('alt_g2', '{1}')$$);
 SELECT released AS cov_released FROM jl_release('alt_rows', 'alt_c2', 2.0, jl_covariance_mechanism(r => 16, delta => 1e-6), key => 'pinned');
-UPDATE jldp_release SET info = jsonb_set(info, '{d}', '0') WHERE target = 'alt_c2'::regclass;
+UPDATE jldp_internal.jldp_release SET info = jsonb_set(info, '{d}', '0') WHERE target = 'alt_c2'::regclass;
 SELECT alt_error($$SELECT jl_covariance('alt_c2')$$);
-UPDATE jldp_release SET info = jsonb_set(info, '{d}', '3') WHERE target = 'alt_c2'::regclass;
+UPDATE jldp_internal.jldp_release SET info = jsonb_set(info, '{d}', '3') WHERE target = 'alt_c2'::regclass;
 -- rows altered to values whose squares overflow: 22003, not LAPACK's failure
 UPDATE alt_c2 SET y = '{1e300,1e300,1e300}';
 SELECT alt_error($$SELECT * FROM jl_pca('alt_c2', 1)$$);
 SELECT alt_error($$SELECT jl_least_squares('alt_c2', 3)$$);
 -- a sketch release whose recorded noise variance is not a number
 SELECT released AS sketches_released FROM jl_release('alt_rows', 'alt_s', 1.0, jl_sketch(k => 2), key => 'pinned');
-UPDATE jldp_release SET noise_variance = 'NaN' WHERE target = 'alt_s'::regclass;
+UPDATE jldp_internal.jldp_release SET noise_variance = 'NaN' WHERE target = 'alt_s'::regclass;
 SELECT alt_error($$SELECT jl_recover_dist('{1,2}', '{2,3}', 'alt_s'::regclass)$$);
 
 -- analytics over a sketch column that is not float8[]: 42804 naming it
@@ -85,7 +85,7 @@ SELECT alt_error($$SELECT * FROM jl_release_dist2(99999999::oid::regclass, 1.0)$
 -- columns) are left out: the pipeline's jl_release and jl_release_dist2
 -- (protected, epsilon) stand for them, here and in the calls above
 SELECT p.proname AS routine,
-       alt_error(format('SELECT %s(%s)', p.proname,
+       alt_error(format('SELECT %s.%I(%s)', p.pronamespace::regnamespace, p.proname,
          (SELECT string_agg(CASE WHEN t = 'regclass'::regtype THEN '99999999::oid::regclass'
                                  WHEN t = 'float8[]'::regtype THEN '''{1,2}''::float8[]'
                                  WHEN t = 'int[]'::regtype THEN '''{1}''::int[]'

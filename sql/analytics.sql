@@ -193,12 +193,12 @@ SELECT bool_and(jl_recover_dist(p.sketch, q.sketch, 'an_priv') = jl_recover_dist
 FROM an_priv p JOIN an_priv q ON q.id = p.id % 40 + 1;
 SELECT error($$SELECT jl_recover_dist('{1,2}', '{1,2}', 'an_no_such_release')$$) AS no_such_release;
 -- a release that records Gaussian noise
-UPDATE jldp_release SET info = info || '{"noise": "gaussian"}' WHERE target = 'an_priv'::regclass;
+UPDATE jldp_internal.jldp_release SET info = info || '{"noise": "gaussian"}' WHERE target = 'an_priv'::regclass;
 SELECT bool_and(jl_recover_norm2_stddev(p.sketch, 'an_priv'::regclass)
                 = jl_recover_norm2_stddev(p.sketch, r.noise_variance, 'gaussian')) AS norm2_sd_gaussian
 FROM an_priv p, jl_releases r WHERE r.target = 'an_priv'::regclass;
 SELECT error($$SELECT jl_recover_norm2('{1,2,3}', 'an_priv'::regclass)$$);
-UPDATE jldp_release SET info = info || '{"noise": "uniform"}' WHERE target = 'an_priv'::regclass;
+UPDATE jldp_internal.jldp_release SET info = info || '{"noise": "uniform"}' WHERE target = 'an_priv'::regclass;
 SELECT error($$SELECT jl_recover_norm2_stddev(sketch, 'an_priv'::regclass) FROM an_priv$$);
 SELECT count(jl_recover_norm2(sketch, 'an_priv'::regclass)) AS estimates_need_no_noise FROM an_priv;
 SELECT error($$SELECT jl_recover_inner('{1,2,3,4}', '{1,2,3,4}', 'an_src'::regclass)$$);

@@ -28,10 +28,10 @@ GRANT EXECUTE ON FUNCTION
     jl_release(regclass, text, float8, jl_mechanism, text),
     jl_budget_book(regclass, float8, float8, text)
   TO regress_jb_a, regress_jb_b, regress_jb_op;
--- (jl_protect_grant runs jl_dataset_grant with the caller's rights: a
+-- (jl_protect_grant runs jldp_internal.jl_dataset_grant with the caller's rights: a
 -- role granting spending needs both)
 GRANT EXECUTE ON FUNCTION jl_protect_grant(regclass, regrole), jl_protect_revoke(regclass, regrole),
-                          jl_dataset_grant(text, regrole), jl_dataset_revoke(text, regrole)
+                          jldp_internal.jl_dataset_grant(text, regrole), jldp_internal.jl_dataset_revoke(text, regrole)
   TO regress_jb_a, regress_jb_b;
 GRANT CREATE ON SCHEMA public TO regress_jb_a, regress_jb_b;
 
@@ -74,7 +74,7 @@ SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 1000)$$);
 SELECT jb_error($$SELECT jl_dataset_reset('jb_super')$$);
 SELECT jb_error($$SELECT jl_dataset_set_cap('jb_super', 1000, 0.5)$$);
 SELECT jb_error($$SELECT jl_protect_grant('jb_a_raw', 'regress_jb_b')$$);
-SELECT jb_error($$SELECT jl_dataset_grant('public.jb_a_raw', 'regress_jb_b')$$);
+SELECT jb_error($$SELECT jldp_internal.jl_dataset_grant('public.jb_a_raw', 'regress_jb_b')$$);
 SELECT count(*) AS budgets_b_sees, (SELECT count(*) FROM jl_ledger) AS ledger_rows_b_sees,
        (SELECT count(*) FROM jl_protected) AS protected_b_sees FROM jl_budgets;
 -- (6) B burns nothing of A's, which it may read: neither by booking nor
@@ -131,7 +131,7 @@ SELECT jl_protect_grant('jb_a_raw', 'regress_jb_op');
 SELECT jl_protect_grant('jb_a_raw2', 'regress_jb_op');
 -- a release through A's function: the operator cannot read the raw table
 CREATE FUNCTION jb_a_release(target text) RETURNS bigint
-  LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp
+  LANGUAGE sql SECURITY DEFINER SET search_path = public, jldp, pg_temp
   AS $$ SELECT release_id FROM jl_release('jb_a_raw', target, 0.25, jl_sketch(k => 2), key => 'pinned') $$;
 REVOKE ALL ON FUNCTION jb_a_release(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION jb_a_release(text) TO regress_jb_op;
@@ -183,10 +183,10 @@ SELECT dataset, event, epsilon, what, role FROM jl_ledger
 -- DROP EXTENSION keeps no keys or ledger unless asked to
 BEGIN;
 SELECT regexp_replace(jb_error($$DROP EXTENSION jldp$$), '\([0-9]+', '(N', 'g') AS refused;
-SELECT to_regclass('jldp_key') IS NOT NULL AS keys_kept;
+SELECT to_regclass('jldp_internal.jldp_key') IS NOT NULL AS keys_kept;
 SET LOCAL jldp.allow_drop = on;
 DROP EXTENSION jldp;
-SELECT to_regclass('jldp_key') IS NULL AS dropped_when_allowed;
+SELECT to_regclass('jldp_internal.jldp_key') IS NULL AS dropped_when_allowed;
 ROLLBACK;
 
 DROP FUNCTION jb_a_release(text);
@@ -200,7 +200,7 @@ REVOKE ALL ON FUNCTION
     jl_budget_book(regclass, float8, float8, text)
   FROM regress_jb_a, regress_jb_b, regress_jb_op;
 REVOKE ALL ON FUNCTION jl_protect_grant(regclass, regrole), jl_protect_revoke(regclass, regrole),
-                       jl_dataset_grant(text, regrole), jl_dataset_revoke(text, regrole)
+                       jldp_internal.jl_dataset_grant(text, regrole), jldp_internal.jl_dataset_revoke(text, regrole)
   FROM regress_jb_a, regress_jb_b;
 REVOKE CREATE ON SCHEMA public FROM regress_jb_a, regress_jb_b;
 DROP FUNCTION jb_error(text);

@@ -106,7 +106,7 @@ SELECT count(*) AS datasets_of_uncommitted FROM jl_budgets WHERE name LIKE '%jd_
 -- would wait for: the release sees itself among the worker's blockers and
 -- refuses, instead of waiting for ever
 BEGIN;
-SELECT name FROM jldp_dataset WHERE name = 'public.jd_raw' FOR UPDATE;
+SELECT name FROM jldp_internal.jldp_dataset WHERE name = 'public.jd_raw' FOR UPDATE;
 SELECT jd_error($$SELECT jl_release('jd_raw', 'jd_out4', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
 ROLLBACK;
 SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.jd_raw';

@@ -19,8 +19,8 @@ GRANT EXECUTE ON FUNCTION
     jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
     jl_release(regclass, text, float8, jl_mechanism, text)
   TO regress_ju_owner, regress_ju_op;
--- (jl_protect_grant runs jl_dataset_grant with the caller's rights)
-GRANT EXECUTE ON FUNCTION jl_protect_grant(regclass, regrole), jl_dataset_grant(text, regrole)
+-- (jl_protect_grant runs jldp_internal.jl_dataset_grant with the caller's rights)
+GRANT EXECUTE ON FUNCTION jl_protect_grant(regclass, regrole), jldp_internal.jl_dataset_grant(text, regrole)
   TO regress_ju_owner;
 GRANT CREATE ON SCHEMA public TO regress_ju_owner, regress_ju_op;
 
@@ -123,7 +123,7 @@ REVOKE ALL ON FUNCTION
     jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
     jl_release(regclass, text, float8, jl_mechanism, text)
   FROM regress_ju_owner, regress_ju_op;
-REVOKE ALL ON FUNCTION jl_protect_grant(regclass, regrole), jl_dataset_grant(text, regrole)
+REVOKE ALL ON FUNCTION jl_protect_grant(regclass, regrole), jldp_internal.jl_dataset_grant(text, regrole)
   FROM regress_ju_owner;
 REVOKE CREATE ON SCHEMA public FROM regress_ju_owner, regress_ju_op;
 DROP FUNCTION ju_error(text);

@@ -1,5 +1,10 @@
 -- Keys: create, import, drop, fingerprints, errors.
 CREATE EXTENSION jldp;
+-- jldp's API is in schema jldp: these tests call it unqualified, as a
+-- database whose search_path names jldp does (this session, and the later
+-- tests' sessions)
+SELECT set_config('search_path', 'public, jldp', false);
+DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET search_path = public, jldp', current_database()); END $$;
 
 -- error(sql): the SQLSTATE and message of a failing statement, so that the
 -- expected output pins the error class as well as the text

@@ -114,7 +114,7 @@ SELECT target, projection, info->>'projection' AS name, info->>'density' AS dens
 SELECT count(*) AS rows, bool_and(array_length(sketch, 1) = 4) AS k4 FROM kr_sparse;
 -- an unknown kind: jl_kind's own input error (nothing charged: 2 of 2 spent)
 SELECT error($$SELECT jl_release('kr_src', 'kr_bad', 1.0, jl_sketch(k => 4, kind => 'orthogonal'), key => 'pinned')$$);
-SELECT epsilon_spent FROM jldp_dataset WHERE source = 'kr_src'::regclass;
+SELECT epsilon_spent FROM jldp_internal.jldp_dataset WHERE source = 'kr_src'::regclass;
 DROP TABLE kr_src, kr_sparse, kr_rad;
 
 -- aggregates: a sparse kind equals jl_project of the dense vector

@@ -15,8 +15,8 @@ GRANT SELECT ON private_sketch TO regress_jldp_analyst;
 
 SET ROLE regress_jldp_analyst;
 -- no key material, no key-using function
-SELECT error($$SELECT secret FROM jldp_key$$);
-SELECT error($$SELECT count(*) FROM jldp_key$$);
+SELECT error($$SELECT secret FROM jldp_internal.jldp_key$$);
+SELECT error($$SELECT count(*) FROM jldp_internal.jldp_key$$);
 SELECT error($$SELECT * FROM jl_keys$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 2, 1.0, key => 'pinned')$$);
 SELECT error($$SELECT jl_project('{1,2}', 2, 'pinned')$$);
@@ -35,7 +35,7 @@ SET ROLE regress_jldp_curator;
 -- a curator with grants releases with a key it cannot read
 SELECT array_length(jl_private_release('{1,2}', 2, 1.0, key => 'pinned'), 1) AS curator_release;
 SELECT (jl_release_info(2, 2, 1.0, key => 'pinned')->>'key_fingerprint') AS curator_info;
-SELECT error($$SELECT secret FROM jldp_key$$);
+SELECT error($$SELECT secret FROM jldp_internal.jldp_key$$);
 SELECT error($$SELECT jl_project('{1,2}', 2, 'pinned')$$);
 -- importing known bytes takes a superuser, EXECUTE or not
 SELECT error($$SELECT jl_key_import('mine', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f')$$);
@@ -52,8 +52,8 @@ SELECT jl_key_drop('curator_key');
 RESET ROLE;
 
 -- the secret is stored where only the owner can read it
-SELECT has_table_privilege('regress_jldp_analyst', 'jldp_key', 'SELECT') AS analyst_reads,
-       has_table_privilege('regress_jldp_curator', 'jldp_key', 'SELECT') AS curator_reads,
+SELECT has_table_privilege('regress_jldp_analyst', 'jldp_internal.jldp_key', 'SELECT') AS analyst_reads,
+       has_table_privilege('regress_jldp_curator', 'jldp_internal.jldp_key', 'SELECT') AS curator_reads,
        has_function_privilege('regress_jldp_analyst', 'jl_recover_dist(float8[], float8[], float8)', 'EXECUTE') AS analyst_recovers;
 
 DROP TABLE private_sketch;

@@ -74,7 +74,7 @@ SELECT count(*) AS vertices, min(vertex), max(vertex), min(cardinality(sketch)) 
 SELECT info->>'mechanism' AS mechanism, info->>'neighbor' AS neighbor, info->>'release_mechanism' AS via,
        (info->>'n')::int AS n, (info->>'r')::int AS r, info->'declaration'->'attributes'->0->>'encoding' AS encoding,
        info ? 'rows' AS rows_recorded
-  FROM jldp_release WHERE target = 'pg_cut'::regclass;
+  FROM jldp_internal.jldp_release WHERE target = 'pg_cut'::regclass;
 
 -- the cut estimate against the true cut: S = vertices 1..20 of the ring
 -- cuts the ring twice and every chord (i, i + 20) from an odd i: 2 + 10.
@@ -93,7 +93,7 @@ SELECT ((1 - w / 40) * est + (w / 40) * 20 * 20) / ((1 - w / 40) * 12 + (w / 40)
        abs(sd / (sqrt(0.2) * ((1 - w / 40) * est + (w / 40) * 20 * 20) / (1 - w / 40)) - 1) < 1e-12 AS stddev_is_plug_in
   FROM (SELECT jl_cut_size('pg_cut', ARRAY(SELECT generate_series(1, 20))) AS est,
                jl_cut_size_stddev('pg_cut', ARRAY(SELECT generate_series(1, 20))) AS sd,
-               (SELECT (info->>'w')::float8 FROM jldp_release WHERE target = 'pg_cut'::regclass) AS w) c;
+               (SELECT (info->>'w')::float8 FROM jldp_internal.jldp_release WHERE target = 'pg_cut'::regclass) AS w) c;
 
 -- jl_budget_book: an unbudgeted primitive's cost, charged at once
 SELECT n AS charges_before FROM pg_charges \gset

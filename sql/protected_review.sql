@@ -11,24 +11,25 @@ END $$;
 CREATE VIEW pr_charges AS SELECT count(*) AS n FROM jl_ledger WHERE event = 'charge';
 
 -- 1. another role's overload of the category encoder: a role that may
--- create functions in the extension's schema adds jl_encode_category for
+-- create functions in the encoder's schema (jldp_internal since 0.5.0:
+-- here granted, as no installation should) adds jl_encode_category for
 -- the column's type.  A polymorphic call in the reader resolved to it, so
 -- it ran for every row, after the charge, as the releasing role (reading
 -- the whole table).  The reader now passes the value's text to the
 -- encoder's exact signature (text, text[], float8), which no other
 -- function of the schema can take.
 CREATE ROLE regress_pr_carol;
-GRANT CREATE ON SCHEMA public TO regress_pr_carol;
+GRANT USAGE, CREATE ON SCHEMA jldp_internal TO regress_pr_carol;
 CREATE TABLE pr_loot (who name, val text);
 GRANT INSERT ON pr_loot TO regress_pr_carol;
 SET ROLE regress_pr_carol;
-CREATE FUNCTION public.jl_encode_category(x integer, categories text[], weight float8) RETURNS float8[]
+CREATE FUNCTION jldp_internal.jl_encode_category(x integer, categories text[], weight float8) RETURNS float8[]
 LANGUAGE plpgsql AS $f$
 BEGIN
   INSERT INTO public.pr_loot VALUES (current_user, x::text);
   RETURN array_fill(0::float8, ARRAY[cardinality(categories)]);
 END $f$;
-SELECT pr_error($f$CREATE FUNCTION public.jl_encode_category(x text, categories text[], weight float8) RETURNS float8[]
+SELECT pr_error($f$CREATE FUNCTION jldp_internal.jl_encode_category(x text, categories text[], weight float8) RETURNS float8[]
                    LANGUAGE sql AS 'SELECT NULL::float8[]'$f$) AS the_exact_signature;
 RESET ROLE;
 CREATE TABLE pr_cat (id int PRIMARY KEY, grade int);
@@ -42,8 +43,8 @@ SELECT count(*) AS units,
        bool_and(round(s.sketch[c.grade]::numeric, 2) = 1
                 AND round((SELECT sum(abs(x)) FROM unnest(s.sketch) x)::numeric, 1) = 1) AS one_hot
   FROM pr_cat_out s JOIN pr_cat c USING (id);
-DROP FUNCTION public.jl_encode_category(integer, text[], float8);
-REVOKE CREATE ON SCHEMA public FROM regress_pr_carol;
+DROP FUNCTION jldp_internal.jl_encode_category(integer, text[], float8);
+REVOKE USAGE, CREATE ON SCHEMA jldp_internal FROM regress_pr_carol;
 
 -- 3. a unit unique only under another collation or operator class: two
 -- rows of one unit (equal by the column's own equality) were both read,
@@ -84,7 +85,7 @@ SELECT n - :charges_before AS charged FROM pr_charges;
 CREATE TABLE pr_lt (person int NOT NULL, attr int NOT NULL, val float8, PRIMARY KEY (person, attr));
 INSERT INTO pr_lt SELECT p, a, 1 FROM generate_series(1, 3) p, generate_series(1, 3) a;
 SELECT d FROM jl_protect('pr_lt', 'person', ARRAY[jl_long('attr', 'val', 3, 0, 1)], epsilon_cap => 10);
-SELECT columns FROM jldp_dataset WHERE source = 'pr_lt'::regclass;
+SELECT columns FROM jldp_internal.jldp_dataset WHERE source = 'pr_lt'::regclass;
 SELECT released FROM jl_release('pr_lt', 'pr_lt_1', 1, jl_sketch(kind => 'identity'), key => 'pinned');
 ALTER TABLE pr_lt RENAME person TO tmp;
 ALTER TABLE pr_lt RENAME attr TO person;

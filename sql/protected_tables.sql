@@ -14,13 +14,13 @@ CREATE VIEW pt_charges AS SELECT count(*) AS n FROM jl_ledger WHERE event = 'cha
 -- the encodings, one value at a time: clamped to [lo, hi], mapped to
 -- [0, weight]; NULL and NaN read as lo; a category one-hot, a value not
 -- listed as all zeros; a vector padded (and cut) to its length
-SELECT jl_encode_number(50, 0, 100, 2) AS half_of_2, jl_encode_number(-5, 0, 100, 2) AS below,
-       jl_encode_number(1e300, 0, 100, 2) AS above, jl_encode_number(NULL, 0, 100, 2) AS null_,
-       jl_encode_number('NaN', 0, 100, 2) AS nan;
-SELECT jl_encode_category('b'::text, '{a,b,c}', 0.5) AS b, jl_encode_category('z'::text, '{a,b,c}', 0.5) AS unlisted,
-       jl_encode_category(NULL::text, '{a,b,c}', 0.5) AS null_, jl_encode_category(2, '{1,2,3}', 1) AS an_integer;
-SELECT jl_encode_vector('{0.5, 2, NULL}', 4, 0, 1, 1) AS padded, jl_encode_vector('{0.25, 0.5, 0.75}', 2, 0, 1, 4) AS cut,
-       jl_encode_vector(NULL, 2, 0, 1, 1) AS null_;
+SELECT jldp_internal.jl_encode_number(50, 0, 100, 2) AS half_of_2, jldp_internal.jl_encode_number(-5, 0, 100, 2) AS below,
+       jldp_internal.jl_encode_number(1e300, 0, 100, 2) AS above, jldp_internal.jl_encode_number(NULL, 0, 100, 2) AS null_,
+       jldp_internal.jl_encode_number('NaN', 0, 100, 2) AS nan;
+SELECT jldp_internal.jl_encode_category('b'::text, '{a,b,c}', 0.5) AS b, jldp_internal.jl_encode_category('z'::text, '{a,b,c}', 0.5) AS unlisted,
+       jldp_internal.jl_encode_category(NULL::text, '{a,b,c}', 0.5) AS null_, jldp_internal.jl_encode_category(2, '{1,2,3}', 1) AS an_integer;
+SELECT jldp_internal.jl_encode_vector('{0.5, 2, NULL}', 4, 0, 1, 1) AS padded, jldp_internal.jl_encode_vector('{0.25, 0.5, 0.75}', 2, 0, 1, 4) AS cut,
+       jldp_internal.jl_encode_vector(NULL, 2, 0, 1, 1) AS null_;
 
 -- the constructors check what they build
 SELECT jl_numeric('age', 18, 95);
@@ -34,7 +34,7 @@ SELECT pt_error($$SELECT jl_category('segment', '{a,b,a}')$$) AS repeated_catego
 SELECT pt_error($$SELECT jl_category('segment', '{a,NULL}')$$) AS null_category;
 SELECT pt_error($$SELECT jl_vector('emb', 0, 0, 1)$$) AS empty_vector;
 SELECT pt_error($$SELECT ROW('age', 'numeric', 0, 1, 1, '{x}', NULL, NULL)::jl_attribute::text$$) AS forged_ok_until_used,
-       pt_error($$SELECT jl_attribute_checked(ROW('age', 'numeric', 0, 1, 1, '{x}', NULL, NULL)::jl_attribute)$$) AS forged_checked;
+       pt_error($$SELECT jldp_internal.jl_attribute_checked(ROW('age', 'numeric', 0, 1, 1, '{x}', NULL, NULL)::jl_attribute)$$) AS forged_checked;
 SELECT jl_sketch(k => 4);
 SELECT pt_error($$SELECT jl_sketch()$$) AS no_k;
 SELECT jl_sketch(kind => 'identity');
@@ -45,8 +45,8 @@ SELECT pt_error($$SELECT jl_sketch(k => 0)$$) AS k_zero;
 SELECT jl_covariance_mechanism(r => 8, delta => 1e-6);
 SELECT pt_error($$SELECT jl_covariance_mechanism(r => 0, delta => 1e-6)$$) AS r_zero;
 SELECT pt_error($$SELECT jl_covariance_mechanism(r => 8, delta => NULL)$$) AS no_delta;
-SELECT pt_error($$SELECT jl_mechanism_checked(ROW('covariance', 4, NULL, NULL, 1e-6, NULL, 8, 'always', 'gram', NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism)$$) AS k_with_covariance;
-SELECT pt_error($$SELECT jl_mechanism_checked(ROW('sketch', 4, 'rademacher', 'laplace', NULL, NULL, 8, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism)$$) AS r_with_sketch;
+SELECT pt_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('covariance', 4, NULL, NULL, 1e-6, NULL, 8, 'always', 'gram', NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism)$$) AS k_with_covariance;
+SELECT pt_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('sketch', 4, 'rademacher', 'laplace', NULL, NULL, 8, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism)$$) AS r_with_sketch;
 
 -- a customer table: 600 rows
 CREATE TABLE pt_customers AS
@@ -67,7 +67,7 @@ SELECT * FROM jl_protect('pt_customers', unit => 'id',
                         jl_category('segment', '{retail,smb,enterprise}'), jl_vector('emb', 2, -1, 1)],
     neighbor => 'attribute', epsilon_cap => 50, delta_cap => 1e-5);
 SELECT name, epsilon_cap, delta_cap, unit, neighbor, row_clip, array_length(attributes, 1) AS attributes
-  FROM jldp_dataset WHERE source = 'pt_customers'::regclass;
+  FROM jldp_internal.jldp_dataset WHERE source = 'pt_customers'::regclass;
 
 -- without projection (the trivial mechanism) at epsilon 40: the noise is
 -- small, so each sketch is its row's encoding to within a few noise
@@ -129,14 +129,14 @@ SELECT * FROM jl_protect('pt_rows', unit => 'id',
     attributes => ARRAY[jl_numeric('age', 18, 95), jl_numeric('income', 0, 100000),
                         jl_category('segment', '{retail,smb,enterprise}'), jl_vector('emb', 2, -1, 1)],
     neighbor => 'row', row_clip => 1, epsilon_cap => 50, delta_cap => 1e-5);
-SELECT epsilon_spent, neighbor, row_clip FROM jldp_dataset WHERE source = 'pt_rows'::regclass;
+SELECT epsilon_spent, neighbor, row_clip FROM jldp_internal.jldp_dataset WHERE source = 'pt_rows'::regclass;
 -- row neighbours: two encoded rows are at most min(2 x row_clip, the box's
 -- diameter sqrt(1 + 1 + 2 + 2)) = 2 apart
 SELECT released, epsilon_charged, delta_charged
   FROM jl_release('pt_rows', 'pt_g', 1, jl_sketch(k => 4, noise => 'gaussian', delta => 1e-6), key => 'pinned');
 SELECT neighbor, bound, k, d, info->>'noise' AS noise, info->'declaration'->>'row_clip' AS row_clip,
        clipping FROM jl_releases WHERE target = 'pt_g'::regclass;
-SELECT epsilon_spent, delta_spent FROM jldp_dataset WHERE source = 'pt_rows'::regclass;
+SELECT epsilon_spent, delta_spent FROM jldp_internal.jldp_dataset WHERE source = 'pt_rows'::regclass;
 
 -- the covariance mechanism (Blocki et al.) on the same declaration: r
 -- rows of R = Y [A; l I], A the encoded rows scaled to the row clip's
@@ -279,7 +279,7 @@ SELECT id, ARRAY(SELECT round(x::numeric, 1) FROM unnest(sketch) x) AS encoded F
 CREATE FUNCTION public.pt_evil_eq(numeric, numeric) RETURNS bool LANGUAGE plpgsql AS
   $$BEGIN RAISE EXCEPTION 'the caller''s = was called'; END$$;
 CREATE OPERATOR public.= (LEFTARG = numeric, RIGHTARG = numeric, FUNCTION = public.pt_evil_eq);
-SET search_path = public, pg_catalog;
+SET search_path = public, jldp, pg_catalog;
 SELECT released FROM jl_release('pt_edges', 'pt_edges_out2', 5000, jl_sketch(kind => 'identity'), key => 'pinned');
 RESET search_path;
 DROP OPERATOR public.= (numeric, numeric);
@@ -340,17 +340,17 @@ ALTER TABLE pt_legacy ADD PRIMARY KEY (id);
 SELECT jl_dataset_declare('legacy', 10, source => 'pt_legacy');
 -- its spending as 0.3's jl_release_table left it: a charge of 2 (written
 -- directly: the release is gone)
-UPDATE jldp_dataset SET epsilon_spent = 2 WHERE name = 'legacy';
-INSERT INTO jldp_ledger (dataset, event, epsilon, delta, epsilon_spent, delta_spent, what, role)
+UPDATE jldp_internal.jldp_dataset SET epsilon_spent = 2 WHERE name = 'legacy';
+INSERT INTO jldp_internal.jldp_ledger (dataset, event, epsilon, delta, epsilon_spent, delta_spent, what, role)
   VALUES ('legacy', 'charge', 2, 0, 2, 0, 'jl_release_table into pt_legacy_03', current_user);
 SELECT pt_error($$SELECT jl_release('pt_legacy', 'pt_x', 1, jl_sketch(k => 1), key => 'pinned')$$) AS not_yet_declared;
 -- (0.3's releases could mix element and row neighbours: what they spent
 -- bounds one element's loss, so rows cannot be protected on that ledger)
 SELECT pt_error($$SELECT jl_protect('pt_legacy', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 8)$$) AS legacy_as_rows;
 SELECT * FROM jl_protect('pt_legacy', 'id', ARRAY[jl_numeric('a', 0, 10)], neighbor => 'attribute', epsilon_cap => 8);
-SELECT name, epsilon_cap, epsilon_spent FROM jldp_dataset WHERE source = 'pt_legacy'::regclass;
+SELECT name, epsilon_cap, epsilon_spent FROM jldp_internal.jldp_dataset WHERE source = 'pt_legacy'::regclass;
 SELECT released, epsilon_charged FROM jl_release('pt_legacy', 'pt_legacy_04', 1, jl_sketch(k => 1), key => 'pinned');
-SELECT epsilon_spent FROM jldp_dataset WHERE name = 'legacy';
+SELECT epsilon_spent FROM jldp_internal.jldp_dataset WHERE name = 'legacy';
 -- this file's declarations, as the view shows them
 SELECT relation, dataset, unit, neighbor, row_clip, d, epsilon_cap, epsilon_remaining
   FROM jl_protected WHERE relation::text LIKE 'pt\_%' ORDER BY dataset;
@@ -368,14 +368,14 @@ INSERT INTO pt_domain_unit SELECT i, i FROM generate_series(1, 5) i;
 SELECT d FROM jl_protect('pt_domain_unit', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 5, delta_cap => 1e-5);
 GRANT SELECT ON pt_domain_unit TO regress_pt_other;
 GRANT CREATE ON SCHEMA public TO regress_pt_other;
-SELECT jl_dataset_grant('public.pt_domain_unit', 'regress_pt_other');
+SELECT jldp_internal.jl_dataset_grant('public.pt_domain_unit', 'regress_pt_other');
 SET ROLE regress_pt_other;
 SELECT pt_error($$SELECT jl_release('pt_domain_unit', 'pt_x', 1, jl_sketch(k => 4), key => 'pinned')$$) AS unit_type_not_usable;
 -- the covariance mechanism's table has no unit column: released
 SELECT released FROM jl_release('pt_domain_unit', 'pt_domain_cov', 1, jl_covariance_mechanism(3, 1e-6), key => 'pinned');
 RESET ROLE;
 DROP TABLE pt_domain_cov;
-SELECT jl_dataset_revoke('public.pt_domain_unit', 'regress_pt_other');
+SELECT jldp_internal.jl_dataset_revoke('public.pt_domain_unit', 'regress_pt_other');
 SET ROLE regress_pt_other;
 -- without a grant to spend: refused before the calibration, whose
 -- refusals would tell the table's d

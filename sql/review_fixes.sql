@@ -26,7 +26,7 @@ BEGIN
         (SELECT max(abs(a - b)) < 1e-6
            FROM unnest(z, jl_project('{0.25,0.5,0.75,1}', 3, 'rf_k')) u(a, b));
       -- directly, as a superuser may: the key table's trigger tells the caches
-      DELETE FROM jldp_key WHERE name = 'rf_k';
+      DELETE FROM jldp_internal.jldp_key WHERE name = 'rf_k';
       fp_new := jl_key_create('rf_k');
     END IF;
   END LOOP;
@@ -90,7 +90,7 @@ ALTER TABLE rf_wide ADD PRIMARY KEY (id);
 SELECT d FROM jl_protect('rf_wide', 'id', ARRAY[jl_vector('x', 262145, 0, 1)], neighbor => 'attribute', epsilon_cap => 10);
 SELECT error($$SELECT jl_release('rf_wide', 'rf_wide_private', 1.0, jl_sketch(k => 2), key => 'pinned')$$);
 SELECT count(*) AS rows, min(array_length(sketch, 1)) AS k FROM rf_wide_private;
-SELECT event, epsilon FROM jldp_ledger WHERE dataset = 'public.rf_wide' ORDER BY id;
+SELECT event, epsilon FROM jldp_internal.jldp_ledger WHERE dataset = 'public.rf_wide' ORDER BY id;
 
 -- 6. overflowing variances: the k of a moderate scale, not "no valid k";
 -- overflowing distances still order the centroids
@@ -112,7 +112,7 @@ ALTER TABLE rf_num ADD PRIMARY KEY (id);
 SELECT d FROM jl_protect('rf_num', 'id', ARRAY[jl_numeric('a', 0, 40), jl_numeric('b', 0, 40)],
                          neighbor => 'attribute', epsilon_cap => 10);
 SET search_path = rf_evil, pg_catalog, public;
-SELECT error($$SELECT public.jl_release('rf_num', 'public.rf_num_private', 1.0, public.jl_sketch(k => 2), key => 'pinned')$$);
+SELECT error($$SELECT jldp.jl_release('rf_num', 'public.rf_num_private', 1.0, jldp.jl_sketch(k => 2), key => 'pinned')$$);
 RESET search_path;
 SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type
   FROM pg_attribute a WHERE a.attrelid = 'rf_num_private'::regclass AND a.attnum > 0 ORDER BY a.attnum;

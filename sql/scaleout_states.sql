@@ -14,36 +14,36 @@ END $$;
 SET ROLE jl_ss_user;
 -- a one-dimensional state of NULLs, the shape of the input
 CREATE AGGREGATE pg_temp.vs_nulls(float8[]) (
-  SFUNC = jl_vector_sum_trans, STYPE = float8[],
+  SFUNC = jldp_internal.jl_vector_sum_trans, STYPE = float8[],
   INITCOND = '{NULL,NULL,NULL,NULL}');
 SELECT pg_temp.try($q$SELECT pg_temp.vs_nulls(x) FROM (VALUES ('{1,2,3,4}'::float8[])) v(x)$q$);
 -- a large one, which writes far past the end when accepted
 SELECT pg_temp.try(format($q$CREATE AGGREGATE pg_temp.vs_big(float8[]) (
-  SFUNC = jl_vector_sum_trans, STYPE = float8[], INITCOND = %L)$q$,
+  SFUNC = jldp_internal.jl_vector_sum_trans, STYPE = float8[], INITCOND = %L)$q$,
   (SELECT array_fill(NULL::float8, ARRAY[4000]))::text));
 SELECT pg_temp.try($q$SELECT pg_temp.vs_big(array_fill(1::float8, ARRAY[4000]))$q$);
 -- one NULL among values
 CREATE AGGREGATE pg_temp.vs_one_null(float8[]) (
-  SFUNC = jl_vector_sum_trans, STYPE = float8[], INITCOND = '{1,NULL,3}');
+  SFUNC = jldp_internal.jl_vector_sum_trans, STYPE = float8[], INITCOND = '{1,NULL,3}');
 SELECT pg_temp.try($q$SELECT pg_temp.vs_one_null(x) FROM (VALUES ('{1,2,3}'::float8[])) v(x)$q$);
 -- a state of another shape
 CREATE AGGREGATE pg_temp.vs_shape(float8[]) (
-  SFUNC = jl_vector_sum_trans, STYPE = float8[], INITCOND = '{{1,2},{3,4}}');
+  SFUNC = jldp_internal.jl_vector_sum_trans, STYPE = float8[], INITCOND = '{{1,2},{3,4}}');
 SELECT pg_temp.try($q$SELECT pg_temp.vs_shape(x) FROM (VALUES ('{1,2,3,4}'::float8[])) v(x)$q$);
 -- a state of the right shape without NULLs is used as given
 CREATE AGGREGATE pg_temp.vs_ok(float8[]) (
-  SFUNC = jl_vector_sum_trans, STYPE = float8[], INITCOND = '{10,20}');
+  SFUNC = jldp_internal.jl_vector_sum_trans, STYPE = float8[], INITCOND = '{10,20}');
 SELECT pg_temp.vs_ok(x) FROM (VALUES ('{1,2}'::float8[]), ('{3,4}')) v(x);
 -- the Lloyd step: 2 centroids of 2 dimensions, a 2 x 3 state
 CREATE AGGREGATE pg_temp.ls_nulls(float8[], float8[]) (
-  SFUNC = jl_lloyd_step_trans, STYPE = float8[],
+  SFUNC = jldp_internal.jl_lloyd_step_trans, STYPE = float8[],
   INITCOND = '{{NULL,NULL,NULL},{NULL,NULL,NULL}}');
 SELECT pg_temp.try($q$SELECT pg_temp.ls_nulls(x, '{{0,0},{1,1}}') FROM (VALUES ('{1,1}'::float8[])) v(x)$q$);
 CREATE AGGREGATE pg_temp.ls_flat(float8[], float8[]) (
-  SFUNC = jl_lloyd_step_trans, STYPE = float8[], INITCOND = '{1,2,3,4,5,6}');
+  SFUNC = jldp_internal.jl_lloyd_step_trans, STYPE = float8[], INITCOND = '{1,2,3,4,5,6}');
 SELECT pg_temp.try($q$SELECT pg_temp.ls_flat(x, '{{0,0},{1,1}}') FROM (VALUES ('{1,1}'::float8[])) v(x)$q$);
 CREATE AGGREGATE pg_temp.ls_ok(float8[], float8[]) (
-  SFUNC = jl_lloyd_step_trans, STYPE = float8[], INITCOND = '{{0,0,0},{0,0,0}}');
+  SFUNC = jldp_internal.jl_lloyd_step_trans, STYPE = float8[], INITCOND = '{{0,0,0},{0,0,0}}');
 SELECT pg_temp.ls_ok(x, '{{0,0},{1,1}}') FROM (VALUES ('{1,1}'::float8[]), ('{0,0.25}')) v(x);
 -- the built-in aggregates are unchanged
 SELECT jl_vector_sum(x ORDER BY x) FROM (VALUES ('{1,2}'::float8[]), ('{3,4}')) v(x);

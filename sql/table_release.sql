@@ -112,7 +112,7 @@ SELECT error($$SELECT jl_protect('tr_fresh', 'pid', ARRAY[]::jl_attribute[], eps
 SELECT error($$SELECT jl_protect('tr_fresh', 'pid', ARRAY[jl_numeric('x', 0, 1)], epsilon_cap => 1)$$);
 SELECT error($$SELECT jl_vector('x', 4, 1, 0)$$);
 SELECT error($$SELECT jl_protect('tr_fresh', 'pid', ARRAY[jl_vector('x', 4, 0, 1)], neighbor => 'attribute', row_clip => 1, epsilon_cap => 1)$$);
-SELECT count(*) AS fresh_declared FROM jldp_dataset WHERE source = 'tr_fresh'::regclass;
+SELECT count(*) AS fresh_declared FROM jldp_internal.jldp_dataset WHERE source = 'tr_fresh'::regclass;
 DROP TABLE tr_fresh;
 -- and to the release.  (0.3's refusals of a NaN element, of a ragged
 -- array, of a per-release bound below the clipping, of clip_lo without
@@ -142,7 +142,7 @@ CREATE ROLE regress_jldp_reader;
 GRANT SELECT ON tr_elem TO regress_jldp_reader;
 SET ROLE regress_jldp_reader;
 SELECT target FROM jl_releases ORDER BY id;
-SELECT error($$SELECT * FROM jldp_release$$);
+SELECT error($$SELECT * FROM jldp_internal.jldp_release$$);
 SELECT error($$SELECT jl_recover_dist('{1,2,3}', '{1,2,3}', 'tr_row'::regclass)$$);
 SELECT count(*) > 0 AS reader_recovers
   FROM tr_elem p JOIN tr_elem q ON q.id = p.id + 1

@@ -6,7 +6,7 @@ SELECT jldp_version() = extversion AS library_is_extversion
 SELECT jl_release_info(3, 4, 1.0, key => 'pinned')->>'version' = jldp_version() AS info_is_library;
 SELECT pg_get_expr(d.adbin, d.adrelid) AS registry_version_default
   FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
-  WHERE d.adrelid = 'jldp_release'::regclass AND a.attname = 'version';
+  WHERE d.adrelid = 'jldp_internal.jldp_release'::regclass AND a.attname = 'version';
 
 -- every table and view of the extension has its comment
 SELECT c.relname, c.relkind, obj_description(c.oid, 'pg_class') IS NOT NULL AS has_comment
@@ -14,7 +14,7 @@ SELECT c.relname, c.relkind, obj_description(c.oid, 'pg_class') IS NOT NULL AS h
   WHERE d.classid = 'pg_class'::regclass AND d.deptype = 'e' AND c.relkind IN ('r', 'v')
     AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'jldp')
   ORDER BY c.relname;
-SELECT obj_description('jldp_release'::regclass, 'pg_class') AS registry_comment;
+SELECT obj_description('jldp_internal.jldp_release'::regclass, 'pg_class') AS registry_comment;
 
 -- choosing k runs in parallel workers too
 SELECT p.oid::regprocedure AS function, provolatile, proparallel

@@ -10,6 +10,12 @@ if [ -z "${PG_CONFIG:-}" ]; then
   [ -x "$PG_CONFIG" ] || PG_CONFIG=pg_config
 fi
 export PG_CONFIG
+# jldp's API is in schema jldp: the scripts call it unqualified, as a
+# session whose search_path names jldp does (README)
+case " ${PGOPTIONS:-} " in
+  *search_path*) ;;
+  *) export PGOPTIONS="-c search_path=public,jldp ${PGOPTIONS:-}" ;;
+esac
 PGBIN=$("$PG_CONFIG" --bindir)
 
 as_pg() {

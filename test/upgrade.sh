@@ -26,7 +26,7 @@
 #      0.2.0 in place.
 # Exits non-zero on any failure.
 set -euo pipefail
-OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1"
+OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1 0.4.2"
 NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../jldp.control")
 dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
 tmp=$(mktemp -d)
@@ -42,6 +42,9 @@ fresh_databases() {
     psql -qX -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
   done
 }
+# jldp's API is in schema jldp and its catalog in jldp_internal since 0.5.0
+# (before it, both in public): the test's queries name them unqualified
+export PGOPTIONS="${PGOPTIONS:-} -c search_path=public,jldp,jldp_internal"
 q() { local db=$1; shift; psql -qXAt -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 
 # One line per property of each of the extension's objects, by name (never

@@ -34,6 +34,7 @@
 #include "pg/projection_cache.h"
 #include "pg/suggest_k.h"
 #include "pg/messages.h"
+#include "pg/owner.h"
 
 PG_FUNCTION_INFO_V1(jl_advise);
 
@@ -481,7 +482,7 @@ usefulness_of(JlAdviseArgs *a, const uint8 *secret, double error)
 Datum
 jl_advise(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	JlAdviseArgs	a;
 	JlKey		key;

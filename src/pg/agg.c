@@ -48,6 +48,7 @@
 #include "pg/options.h"
 #include "pg/projection_cache.h"
 #include "pg/strong_random.h"
+#include "pg/owner.h"
 
 PG_FUNCTION_INFO_V1(jl_project_agg_trans);
 PG_FUNCTION_INFO_V1(jl_private_release_agg_final);
@@ -184,7 +185,7 @@ final_cache(FunctionCallInfo fcinfo)
 		MemoryContextCallback *cb;
 
 		fc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(FinalCache));
-		fc->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+		fc->nsp = JL_CATALOG_NSP(fcinfo);
 		fc->mcxt = fcinfo->flinfo->fn_mcxt;
 		cb = MemoryContextAlloc(fc->mcxt, sizeof(*cb));
 		cb->func = wipe_final_cache;

@@ -94,7 +94,7 @@ check_unit(Oid source, const char *unit)
 Datum
 jl_dataset_declare(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	JlActor		a = jl_budget_actor();
 	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
 	double		eps_cap = jl_budget_arg_float(fcinfo, 1, "epsilon_cap");
@@ -156,7 +156,7 @@ change_dataset(Oid nsp, const JlActor *a, const char *name, const char *sql,
 Datum
 jl_dataset_set_cap(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	JlActor		a = jl_budget_actor();
 	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
 	double		eps_cap = jl_budget_arg_float(fcinfo, 1, "epsilon_cap");
@@ -180,7 +180,7 @@ jl_dataset_set_cap(PG_FUNCTION_ARGS)
 Datum
 jl_dataset_reset(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	JlActor		a = jl_budget_actor();
 	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
 	JlOwnerScope scope;
@@ -199,7 +199,7 @@ jl_dataset_reset(PG_FUNCTION_ARGS)
 static Datum
 grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	JlActor		a = jl_budget_actor();
 	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
 	char	   *spender;

@@ -146,7 +146,7 @@ release_data(FunctionCallInfo fcinfo, Oid target)
 
 	if (cd == NULL || cd->target != target)
 	{
-		Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+		Oid			nsp = JL_CATALOG_NSP(fcinfo);
 
 		jl_check_relation(target);
 		if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)

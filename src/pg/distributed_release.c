@@ -177,7 +177,7 @@ PG_FUNCTION_INFO_V1(jl_distributed_begin_declared);
 Datum
 jl_distributed_begin_declared(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	JlChargeRequest req;
 	JlDeclaration decl;
 	bool		gaussian;
@@ -318,7 +318,7 @@ PG_FUNCTION_INFO_V1(jl_distributed_charge_declared);
 Datum
 jl_distributed_charge_declared(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	char	   *gid;
 	JlDeclaration decl;
 
@@ -403,7 +403,7 @@ PG_FUNCTION_INFO_V1(jl_distributed_decide_declared);
 Datum
 jl_distributed_decide_declared(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	Oid			source,
 				target;
 	char	   *gid,
@@ -508,7 +508,7 @@ jl_distributed_decide_declared(PG_FUNCTION_ARGS)
 Datum
 jl_distributed_committed(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
 	JlOwnerScope scope;

@@ -1,6 +1,6 @@
 /*
- * drop_guard.c - DROP EXTENSION jldp (or DROP SCHEMA ... CASCADE of its
- * schema, or DROP OWNED BY its owner) would silently destroy the keys, the
+ * drop_guard.c - DROP EXTENSION jldp (or DROP SCHEMA ... CASCADE of one of
+ * its schemas, or DROP OWNED BY its owner) would silently destroy the keys, the
  * release registry and the budget ledger.  An event trigger on
  * ddl_command_start refuses it while keys or ledger rows exist, unless
  * jldp.allow_drop is on (superusers only).
@@ -68,7 +68,8 @@ drops_jldp(Node *stmt, Oid nsp)
 		if (d->removeType == OBJECT_EXTENSION)
 			return names_contain(d->objects, "jldp");
 		if (d->removeType == OBJECT_SCHEMA && d->behavior == DROP_CASCADE)
-			return names_contain(d->objects, get_namespace_name(nsp));
+			return names_contain(d->objects, get_namespace_name(nsp)) ||
+				names_contain(d->objects, get_namespace_name(jl_api_nsp(nsp)));
 		return false;
 	}
 	if (IsA(stmt, DropOwnedStmt))
@@ -98,7 +99,7 @@ Datum
 jl_drop_guard(PG_FUNCTION_ARGS)
 {
 	EventTriggerData *trig;
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	JlOwnerScope scope;
 	int64		keys,
 				ledger;

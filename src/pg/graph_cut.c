@@ -158,7 +158,7 @@ cut_of_array(FunctionCallInfo fcinfo, double *stddev)
 {
 	Oid			target = PG_GETARG_OID(0);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	GraphRecord g;
 	int32	   *s;
 	int			m;
@@ -298,7 +298,7 @@ jl_cut_trans(PG_FUNCTION_ARGS)
 static double
 cut_of_state(FunctionCallInfo fcinfo, CutState *st, double *stddev)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	GraphRecord g;
 	int32	   *s = palloc(sizeof(int32) * Max(st->m, 1));
 

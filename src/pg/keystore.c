@@ -180,7 +180,7 @@ unwrap_or_error(const char *name, JlWrapPurpose purpose, const uint8 *w, size_t 
 static bool
 table_takes_wrapped(Oid nsp)
 {
-	return OidIsValid(LookupFuncName(list_make2(makeString(get_namespace_name(nsp)),
+	return OidIsValid(LookupFuncName(list_make2(makeString(get_namespace_name(jl_api_nsp(nsp))),
 												makeString("jl_key_rewrap")),
 									 0, NULL, true));
 }
@@ -394,7 +394,7 @@ jl_key_create(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("could not generate a random key")));
-	fp = insert_key(get_func_namespace(fcinfo->flinfo->fn_oid),
+	fp = insert_key(JL_CATALOG_NSP(fcinfo),
 					text_to_cstring(PG_GETARG_TEXT_PP(0)), secret);
 	explicit_bzero(secret, sizeof(secret));
 	PG_RETURN_TEXT_P(fp);
@@ -420,7 +420,7 @@ jl_key_import(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a key secret must be exactly %d bytes, not %d",
 						JL_KEY_BYTES, (int) VARSIZE_ANY_EXHDR(b))));
-	fp = insert_key(get_func_namespace(fcinfo->flinfo->fn_oid),
+	fp = insert_key(JL_CATALOG_NSP(fcinfo),
 					text_to_cstring(PG_GETARG_TEXT_PP(0)),
 					(const uint8 *) VARDATA_ANY(b));
 	PG_RETURN_TEXT_P(fp);
@@ -477,7 +477,7 @@ lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char 
 Datum
 jl_key_drop(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	char	   *tbl = key_table_qualified(nsp);
 	char	   *name;
 	Oid			types[1] = {TEXTOID};
@@ -524,7 +524,7 @@ require_master_key(uint8 mk[JL_MASTER_KEY_BYTES], uint8 id[JL_MASTER_ID_BYTES], 
 Datum
 jl_key_export(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	char	   *name;
 	uint8		mk[JL_MASTER_KEY_BYTES],
 				id[JL_MASTER_ID_BYTES],
@@ -583,7 +583,7 @@ jl_key_import_wrapped(PG_FUNCTION_ARGS)
 	w = PG_GETARG_BYTEA_PP(1);
 	unwrap_or_error(name, JL_WRAP_EXPORT, (const uint8 *) VARDATA_ANY(w),
 					VARSIZE_ANY_EXHDR(w), secret);
-	fp = insert_key(get_func_namespace(fcinfo->flinfo->fn_oid), name, secret);
+	fp = insert_key(JL_CATALOG_NSP(fcinfo), name, secret);
 	explicit_bzero(secret, sizeof(secret));
 	PG_RETURN_TEXT_P(fp);
 }
@@ -597,7 +597,7 @@ jl_key_import_wrapped(PG_FUNCTION_ARGS)
 Datum
 jl_key_rewrap(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	char	   *tbl = key_table_qualified(nsp);
 	uint8		mk[JL_MASTER_KEY_BYTES],
 				id[JL_MASTER_ID_BYTES];

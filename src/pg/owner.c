@@ -5,7 +5,11 @@
  */
 #include "postgres.h"
 
+#include "catalog/dependency.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
+#include "commands/extension.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
@@ -14,6 +18,30 @@
 #include "utils/syscache.h"
 
 #include "pg/owner.h"
+
+/* schema name if it exists and is one of jldp's members, else fn_nsp */
+static Oid
+member_schema(const char *name, Oid fn_nsp)
+{
+	Oid			nsp = get_namespace_oid(name, true);
+
+	if (OidIsValid(nsp) &&
+		getExtensionOfObject(NamespaceRelationId, nsp) == get_extension_oid("jldp", true))
+		return nsp;
+	return fn_nsp;
+}
+
+Oid
+jl_catalog_nsp(Oid fn_nsp)
+{
+	return member_schema("jldp_internal", fn_nsp);
+}
+
+Oid
+jl_api_nsp(Oid fn_nsp)
+{
+	return member_schema("jldp", fn_nsp);
+}
 
 char *
 jl_qualified(Oid nsp, const char *name)

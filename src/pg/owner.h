@@ -39,6 +39,18 @@ extern char *jl_role_store_sql(Oid nsp, const char *table, const char *column, i
 /* SQL that reads that column as a role name (an OID with no role: 'unknown (OID=n)') */
 extern char *jl_role_read_sql(Oid nsp, const char *table, const char *column);
 
+/*
+ * jldp's two schemas: the API (jldp) and the catalog with everything no
+ * user calls (jldp_internal), each a member of the extension.  Until
+ * ALTER EXTENSION jldp UPDATE moves an installation older than 0.5.0
+ * there, both are the schema of the calling function, fn_nsp.
+ */
+extern Oid	jl_catalog_nsp(Oid fn_nsp);
+extern Oid	jl_api_nsp(Oid fn_nsp);
+
+/* the catalog's schema for a C function called through fmgr */
+#define JL_CATALOG_NSP(fcinfo) jl_catalog_nsp(get_func_namespace((fcinfo)->flinfo->fn_oid))
+
 /* name qualified with the schema nsp and quoted, for SPI query text */
 extern char *jl_qualified(Oid nsp, const char *name);
 

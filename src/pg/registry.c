@@ -34,7 +34,7 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 
 	if (rn == NULL || rn->target != target)
 	{
-		Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+		Oid			nsp = JL_CATALOG_NSP(fcinfo);
 		Oid			types[1] = {OIDOID};
 		Datum		values[1] = {ObjectIdGetDatum(target)};
 		JlOwnerScope scope;

@@ -33,6 +33,7 @@
 #include "pg/options.h"
 #include "pg/projection_cache.h"
 #include "pg/strong_random.h"
+#include "pg/owner.h"
 
 PG_FUNCTION_INFO_V1(jl_private_release);
 PG_FUNCTION_INFO_V1(jl_release_info);
@@ -106,7 +107,7 @@ call_state(FunctionCallInfo fcinfo)
 		MemoryContextCallback *cb;
 
 		st = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CallState));
-		st->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+		st->nsp = JL_CATALOG_NSP(fcinfo);
 		st->mcxt = fcinfo->flinfo->fn_mcxt;
 		cb = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(*cb));
 		cb->func = wipe_call_state;

@@ -39,6 +39,7 @@
 #include "pg/projection_cache.h"
 #include "pg/suggest_k.h"
 #include "pg/messages.h"
+#include "pg/owner.h"
 
 PG_FUNCTION_INFO_V1(jl_min_dim_sql);
 PG_FUNCTION_INFO_V1(jl_suggest_k);
@@ -136,7 +137,7 @@ jl_check_release_info_privilege(Oid nsp)
 {
 	Oid			argtypes[10] = {INT4OID, INT4OID, FLOAT8OID, TEXTOID, FLOAT8OID,
 		TEXTOID, FLOAT8OID, TEXTOID, TEXTOID, TEXTOID};
-	List	   *name = list_make2(makeString(get_namespace_name(nsp)),
+	List	   *name = list_make2(makeString(get_namespace_name(jl_api_nsp(nsp))),
 								  makeString("jl_release_info"));
 	Oid			fn = LookupFuncName(name, 10, argtypes, false);
 
@@ -249,7 +250,7 @@ read_release_options(FunctionCallInfo fcinfo, const SuggestArgs *a,
 static void
 suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s, JlMechanism *options)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	Candidates	c;
 	bool		found;
 

@@ -965,7 +965,7 @@ from_only(const JlDeclaration *decl)
 char *
 jl_declaration_row_sql(Oid nsp, const JlDeclaration *decl)
 {
-	const char *fn = quote_identifier(get_namespace_name(nsp));
+	const char *fn = quote_identifier(get_namespace_name(nsp));	/* the encoders: jldp_internal */
 	StringInfoData b;
 	int			i;
 

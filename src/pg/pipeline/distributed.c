@@ -25,6 +25,7 @@
 #include "pg/messages.h"
 #include "pg/options.h"
 #include "pg/pipeline/declaration.h"
+#include "pg/owner.h"
 
 /* a bound's value as its type's output function writes it */
 static char *
@@ -151,6 +152,6 @@ jl_declaration_info(PG_FUNCTION_ARGS)
 	JlDeclaration decl;
 	Oid			relid = jl_regclass_arg(fcinfo, 0, "protected");
 
-	jl_declaration_load(get_func_namespace(fcinfo->flinfo->fn_oid), relid, &decl);
+	jl_declaration_load(JL_CATALOG_NSP(fcinfo), relid, &decl);
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(psprintf("{%s}", jl_declaration_json(&decl))));
 }

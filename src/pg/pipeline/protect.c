@@ -227,7 +227,7 @@ store_declaration(Oid nsp, const char *dataset, const JlDeclaration *decl, Datum
 	values[6] = jl_budget_numeric(delta_cap);
 	if (SPI_execute_with_args(psprintf("UPDATE %s SET unit = $2, attributes = $3, neighbor = $4::%s, row_clip = $5, "
 									   "epsilon_cap = $6, delta_cap = $7, columns = $8 WHERE name OPERATOR(pg_catalog.=) $1",
-									   jl_qualified(nsp, "jldp_dataset"), jl_qualified(nsp, "jl_neighbor")),
+									   jl_qualified(nsp, "jldp_dataset"), jl_qualified(jl_api_nsp(nsp), "jl_neighbor")),
 							  8, types, values, nulls, false, 0) != SPI_OK_UPDATE || SPI_processed != 1)
 		elog(ERROR, "could not store the declaration of dataset \"%s\"", dataset);
 }
@@ -241,7 +241,7 @@ PG_FUNCTION_INFO_V1(jl_protect);
 Datum
 jl_protect(PG_FUNCTION_ARGS)
 {
-	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	JlActor		a = jl_budget_actor();
 	JlDeclaration decl;
 	JlOwnerScope scope;

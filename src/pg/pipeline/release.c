@@ -45,6 +45,7 @@
 #include "pg/pipeline/pipeline.h"
 #include "pg/release_names.h"
 #include "pg/source_relation.h"
+#include "pg/owner.h"
 
 #define PROTECTED_ARG 0
 #define TARGET_ARG 1
@@ -360,7 +361,7 @@ jl_release(PG_FUNCTION_ARGS)
 	int64		release_id;
 
 	memset(&pl, 0, sizeof(pl));
-	pl.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	pl.nsp = JL_CATALOG_NSP(fcinfo);
 	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "jl_release must return a record");
 	read_arguments(fcinfo, &pl);
@@ -382,7 +383,7 @@ static void
 read_part_arguments(FunctionCallInfo fcinfo, JlPipeline *pl)
 {
 	memset(pl, 0, sizeof(*pl));
-	pl->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	pl->nsp = JL_CATALOG_NSP(fcinfo);
 	read_arguments(fcinfo, pl);
 	pl->part = true;
 	pl->part_lower = PG_ARGISNULL(5) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(5));
@@ -480,7 +481,7 @@ jl_budget_book(PG_FUNCTION_ARGS)
 	char	   *note;
 
 	memset(&pl, 0, sizeof(pl));
-	pl.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	pl.nsp = JL_CATALOG_NSP(fcinfo);
 	pl.decl.relid = jl_regclass_arg(fcinfo, 0, "protected");
 	jl_require_arg(fcinfo, 1, "epsilon");
 	pl.epsilon = PG_GETARG_FLOAT8(1);
@@ -521,7 +522,7 @@ jl_release_dist2_declared(PG_FUNCTION_ARGS)
 	int64		release_id;
 
 	memset(&pl, 0, sizeof(pl));
-	pl.nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	pl.nsp = JL_CATALOG_NSP(fcinfo);
 	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "jl_release_dist2 must return a record");
 	require_read_committed("jl_release_dist2");

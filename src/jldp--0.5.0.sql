@@ -1,13 +1,27 @@
--- jldp 0.4.2: keys, private release of rows as a secret JL projection plus
+-- jldp 0.5.0: keys, private release of rows as a secret JL projection plus
 -- Laplace or Gaussian noise, the privacy budget, the release registry,
 -- distance recovery and analytics over sketches; protected tables and one
--- release pipeline.
+-- release pipeline.  The API lives in schema jldp; the catalog (keys,
+-- declarations, ledger, registry) and every step no user calls (aggregate
+-- support functions, the distributed release's steps, triggers) in
+-- jldp_internal.
 
 \echo Use "CREATE EXTENSION jldp" to load this file. \quit
 
+CREATE SCHEMA jldp;
+COMMENT ON SCHEMA jldp IS
+  'jldp''s API: what a curator, an analyst or a budget administrator calls (\df jldp.*).';
+CREATE SCHEMA jldp_internal;
+COMMENT ON SCHEMA jldp_internal IS
+  'jldp''s catalog (keys, declarations, ledger, registry) and the steps no user calls; reached through jldp''s functions.';
+GRANT USAGE ON SCHEMA jldp TO PUBLIC;
+-- name lookup only: the catalog''s tables are granted to nobody; jldp''s SQL
+-- functions call the few internal steps they use as their caller
+GRANT USAGE ON SCHEMA jldp_internal TO PUBLIC;
+
 -- Keys -------------------------------------------------------------------
 
-CREATE TABLE @extschema@.jldp_key (
+CREATE TABLE jldp_internal.jldp_key (
     name        text PRIMARY KEY,
     -- 32 plain bytes, or (with a master key) the 77-byte wrapped form
     secret      bytea NOT NULL CHECK (length(secret) IN (32, 77)),
@@ -15,46 +29,46 @@ CREATE TABLE @extschema@.jldp_key (
     owner       name NOT NULL,
     created     timestamptz NOT NULL DEFAULT now()
 );
-REVOKE ALL ON @extschema@.jldp_key FROM PUBLIC;
-COMMENT ON TABLE @extschema@.jldp_key IS
+REVOKE ALL ON jldp_internal.jldp_key FROM PUBLIC;
+COMMENT ON TABLE jldp_internal.jldp_key IS
   'jldp secret keys. Readable by no role but its owner; the release functions read it internally.';
 -- keys are part of a backup: sketches released under a key are only
 -- reproducible (and shards only consistent) with the same key
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_key', '');
+SELECT pg_catalog.pg_extension_config_dump('jldp_internal.jldp_key', '');
 
-CREATE VIEW @extschema@.jl_keys AS
+CREATE VIEW jldp.jl_keys AS
   SELECT name, fingerprint, owner, created,
          CASE WHEN length(secret) = 77
               THEN encode(substr(secret, 2, 16), 'hex') END AS master_key_id
-  FROM @extschema@.jldp_key;
-REVOKE ALL ON @extschema@.jl_keys FROM PUBLIC;
-COMMENT ON VIEW @extschema@.jl_keys IS
+  FROM jldp_internal.jldp_key;
+REVOKE ALL ON jldp.jl_keys FROM PUBLIC;
+COMMENT ON VIEW jldp.jl_keys IS
   'Keys by name with their non-secret fingerprints and the id of the master key that encrypts each (NULL: stored unencrypted); grant SELECT to curators.';
 
-CREATE FUNCTION @extschema@.jl_key_create(name text DEFAULT 'default')
+CREATE FUNCTION jldp.jl_key_create(name text DEFAULT 'default')
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_key_create'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_key_create(text) IS
+COMMENT ON FUNCTION jldp.jl_key_create(text) IS
   'Create a new 256-bit key from pg_strong_random; returns its non-secret fingerprint.';
 
-CREATE FUNCTION @extschema@.jl_key_import(name text, secret bytea)
+CREATE FUNCTION jldp.jl_key_import(name text, secret bytea)
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_key_import'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_key_import(text, bytea) IS
+COMMENT ON FUNCTION jldp.jl_key_import(text, bytea) IS
   'Pin a key to 32 known bytes (reproducible tests, the same key on every shard). Superuser only; the bytes appear in the query text.';
 
-CREATE FUNCTION @extschema@.jl_key_drop(name text)
+CREATE FUNCTION jldp.jl_key_drop(name text)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_key_drop'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_key_drop(text) IS
+COMMENT ON FUNCTION jldp.jl_key_drop(text) IS
   'Drop a key (its creator, a member of the creator''s role, or a superuser). Sketches released under it can no longer be reproduced.';
 
 -- Release ----------------------------------------------------------------
 
-CREATE FUNCTION @extschema@.jl_private_release(
+CREATE FUNCTION jldp.jl_private_release(
     x float8[], k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
@@ -63,10 +77,10 @@ CREATE FUNCTION @extschema@.jl_private_release(
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_private_release'
 LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) IS
+COMMENT ON FUNCTION jldp.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) IS
   'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)''; or ''identity'': no projection, P = I and k = d, noise on every attribute) rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
 
-CREATE FUNCTION @extschema@.jl_release_info(
+CREATE FUNCTION jldp.jl_release_info(
     d int, k int, epsilon float8,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
@@ -75,56 +89,56 @@ CREATE FUNCTION @extschema@.jl_release_info(
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_release_info'
 LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) IS
+COMMENT ON FUNCTION jldp.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) IS
   'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density: the kind word recorded selects the same P again). Contains no secret.';
 
-CREATE FUNCTION @extschema@.jl_project(x float8[], k int, key text DEFAULT 'default',
+CREATE FUNCTION jldp.jl_project(x float8[], k int, key text DEFAULT 'default',
     kind text DEFAULT 'rademacher')
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_project'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_project(float8[], int, text, text) IS
+COMMENT ON FUNCTION jldp.jl_project(float8[], int, text, text) IS
   'Noise-free x P with P of the given kind (''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)'', or ''identity'' with k = d: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
 
-REVOKE ALL ON FUNCTION @extschema@.jl_key_create(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_key_import(text, bytea) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_key_drop(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_project(float8[], int, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_key_create(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_key_import(text, bytea) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_key_drop(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_project(float8[], int, text, text) FROM PUBLIC;
 
 -- Recovery (reads sketches only: executable by everyone) -----------------
 
-CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], noise_variance float8)
+CREATE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], noise_variance float8)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], float8) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], float8) IS
   'Unbiased estimate of the squared distance between the original rows: ||a - b||^2 - 2 k noise_variance.';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
+CREATE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
     noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8, text, text) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, text, text) IS
   'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) at r^2 = max(estimate, 0), over the projection and the noise: c = 14 for noise ''laplace'', 8 for ''gaussian''. kind => ''identity'' (a release without projection, k = d): nothing varies with P and the 2 r^4/k term goes; any other kind word keeps it.';
 
 -- Protected tables (0.4.0) ---------------------------------------------------
 
-CREATE TYPE @extschema@.jl_neighbor AS ENUM ('row', 'attribute');
-COMMENT ON TYPE @extschema@.jl_neighbor IS
+CREATE TYPE jldp.jl_neighbor AS ENUM ('row', 'attribute');
+COMMENT ON TYPE jldp.jl_neighbor IS
   'What a protected table''s releases protect: a whole unit''s row replaced (row), or one declared attribute of one unit changed within its bounds (attribute).';
-CREATE TYPE @extschema@.jl_calibration AS ENUM ('exact', 'analytic', 'classic');
-COMMENT ON TYPE @extschema@.jl_calibration IS
+CREATE TYPE jldp.jl_calibration AS ENUM ('exact', 'analytic', 'classic');
+COMMENT ON TYPE jldp.jl_calibration IS
   'How a sketch release''s noise is calibrated to the realized projection: exact (Laplace), analytic (Gaussian, Balle and Wang), classic (Gaussian, Kenthapadi et al.''s Theorem 1).';
-CREATE TYPE @extschema@.jl_encoding AS ENUM ('numeric', 'category', 'vector', 'long', 'edge');
-COMMENT ON TYPE @extschema@.jl_encoding IS
+CREATE TYPE jldp.jl_encoding AS ENUM ('numeric', 'category', 'vector', 'long', 'edge');
+COMMENT ON TYPE jldp.jl_encoding IS
   'How a declared attribute enters the row vector: a number clamped and scaled, a category one-hot, a float8[] of fixed length clamped and scaled element by element, long-format rows (unit, attribute, value) as the elements of a vector of d, an edge (u, v) as its incidence vector over the vertices.';
-CREATE TYPE @extschema@.jl_attribute AS (
-    column_name text, encoding @extschema@.jl_encoding, lo float8, hi float8, weight float8,
+CREATE TYPE jldp.jl_attribute AS (
+    column_name text, encoding jldp.jl_encoding, lo float8, hi float8, weight float8,
     categories text[], length int, attribute_column text);
-COMMENT ON TYPE @extschema@.jl_attribute IS
+COMMENT ON TYPE jldp.jl_attribute IS
   'One declared attribute of a protected table, built by jl_numeric, jl_category, jl_vector or jl_long.';
 
 -- Privacy budget ------------------------------------------------------------
@@ -132,7 +146,7 @@ COMMENT ON TYPE @extschema@.jl_attribute IS
 -- composition under a row lock on its dataset, so concurrent releases
 -- cannot together pass a cap.  Only jldp's own functions write here.
 
-CREATE TABLE @extschema@.jldp_dataset (
+CREATE TABLE jldp_internal.jldp_dataset (
     name          text PRIMARY KEY,
     -- numeric: sums of decimal epsilons are exact, so a cap is met exactly
     epsilon_cap   numeric NOT NULL CHECK (epsilon_cap >= 0),
@@ -149,22 +163,22 @@ CREATE TABLE @extschema@.jldp_dataset (
     unit          text,
     -- a protected table's declaration (jl_protect): its attributes with
     -- their bounds, what a release protects, the row clip
-    attributes    @extschema@.jl_attribute[],
-    neighbor      @extschema@.jl_neighbor,
+    attributes    jldp.jl_attribute[],
+    neighbor      jldp.jl_neighbor,
     row_clip      float8,
     -- the numbers of the columns it reads (the unit, then each
     -- attribute's), when declared: a release refuses a table whose columns
     -- were renamed or added again since
     columns       int2[]
 );
-REVOKE ALL ON @extschema@.jldp_dataset FROM PUBLIC;
-COMMENT ON TABLE @extschema@.jldp_dataset IS
+REVOKE ALL ON jldp_internal.jldp_dataset FROM PUBLIC;
+COMMENT ON TABLE jldp_internal.jldp_dataset IS
   'Protected datasets: the privacy budget cap (epsilon, delta) and what has been spent, by name and at most one per source relation. Written only by jldp''s functions; roles read it through jl_budgets.';
 -- one dataset per source relation: releases that name none are charged to it
-CREATE UNIQUE INDEX jldp_dataset_source ON @extschema@.jldp_dataset (source);
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_dataset', '');
+CREATE UNIQUE INDEX jldp_dataset_source ON jldp_internal.jldp_dataset (source);
+SELECT pg_catalog.pg_extension_config_dump('jldp_internal.jldp_dataset', '');
 
-CREATE TABLE @extschema@.jldp_ledger (
+CREATE TABLE jldp_internal.jldp_ledger (
     id            bigserial PRIMARY KEY,
     dataset       text NOT NULL,
     event         text NOT NULL CHECK (event IN ('declare', 'cap', 'reset', 'charge', 'reserve', 'grant', 'revoke')),
@@ -177,65 +191,65 @@ CREATE TABLE @extschema@.jldp_ledger (
     xact          xid8 NOT NULL DEFAULT pg_current_xact_id(),
     at            timestamptz NOT NULL DEFAULT now()
 );
-REVOKE ALL ON @extschema@.jldp_ledger FROM PUBLIC;
-COMMENT ON TABLE @extschema@.jldp_ledger IS
+REVOKE ALL ON jldp_internal.jldp_ledger FROM PUBLIC;
+COMMENT ON TABLE jldp_internal.jldp_ledger IS
   'Privacy budget ledger: every declaration, cap change, reset and charge of a dataset (and the reservations of jldp before 0.4.2) with the totals after it, the acting role and the transaction. Written only by jldp''s functions; roles read it through jl_ledger.';
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_ledger', '');
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_ledger_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('jldp_internal.jldp_ledger', '');
+SELECT pg_catalog.pg_extension_config_dump('jldp_internal.jldp_ledger_id_seq', '');
 
-CREATE FUNCTION @extschema@.jl_dataset_declare(name text, epsilon_cap float8,
+CREATE FUNCTION jldp.jl_dataset_declare(name text, epsilon_cap float8,
     delta_cap float8 DEFAULT 0, source regclass DEFAULT NULL, unit text DEFAULT NULL)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_declare'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass, text) IS
+COMMENT ON FUNCTION jldp.jl_dataset_declare(text, float8, float8, regclass, text) IS
   'Declare a dataset with a privacy budget cap (epsilon, delta), owned by the calling role. Binding it to a source relation (a table, partitioned table or foreign table; not a view or a partition) takes the relation''s owner, a member of its role, or a superuser; jl_protect of that relation then declares the protected table on it, keeping its name, caps and ledger. unit names the column of source whose values are the privacy units: its declaration must then use that unit.';
 
-CREATE FUNCTION @extschema@.jl_dataset_set_cap(name text, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
+CREATE FUNCTION jldp.jl_dataset_set_cap(name text, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_set_cap'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_dataset_set_cap(text, float8, float8) IS
+COMMENT ON FUNCTION jldp.jl_dataset_set_cap(text, float8, float8) IS
   'Change a dataset''s cap (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
 
-CREATE FUNCTION @extschema@.jl_dataset_reset(name text)
+CREATE FUNCTION jldp.jl_dataset_reset(name text)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_reset'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_dataset_reset(text) IS
+COMMENT ON FUNCTION jldp.jl_dataset_reset(text) IS
   'Set a dataset''s spent budget back to 0 (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
 
 
-REVOKE ALL ON FUNCTION @extschema@.jl_dataset_declare(text, float8, float8, regclass, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_dataset_set_cap(text, float8, float8) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_dataset_reset(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_dataset_declare(text, float8, float8, regclass, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_dataset_set_cap(text, float8, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_dataset_reset(text) FROM PUBLIC;
 
 -- what the current role may see: datasets it owns (superusers: all, also
 -- those whose owner no longer exists)
-CREATE VIEW @extschema@.jl_budgets WITH (security_barrier) AS
+CREATE VIEW jldp.jl_budgets WITH (security_barrier) AS
   SELECT name, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
          epsilon_cap - epsilon_spent AS epsilon_remaining,
          delta_cap - delta_spent AS delta_remaining,
          source, owner, created, spenders, unit
-  FROM @extschema@.jldp_dataset
+  FROM jldp_internal.jldp_dataset
   WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
      OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
-REVOKE ALL ON @extschema@.jl_budgets FROM PUBLIC;
-GRANT SELECT ON @extschema@.jl_budgets TO PUBLIC;
-COMMENT ON VIEW @extschema@.jl_budgets IS
+REVOKE ALL ON jldp.jl_budgets FROM PUBLIC;
+GRANT SELECT ON jldp.jl_budgets TO PUBLIC;
+COMMENT ON VIEW jldp.jl_budgets IS
   'Protected datasets with their caps, spent and remaining (epsilon, delta), owner and granted spenders, for the datasets owned by the current role or a role it inherits (superusers: all).';
 
 -- Table release and the release registry -----------------------------------
 
 -- the version of the loaded library, which takes it from jldp.control
-CREATE FUNCTION @extschema@.jldp_version()
+CREATE FUNCTION jldp.jldp_version()
 RETURNS text
 AS 'MODULE_PATHNAME', 'jldp_version'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jldp_version() IS
+COMMENT ON FUNCTION jldp.jldp_version() IS
   'The version of the jldp library in use (the control file''s default_version when it was built); recorded with each table release.';
 
-CREATE TABLE @extschema@.jldp_release (
+CREATE TABLE jldp_internal.jldp_release (
     id              bigserial PRIMARY KEY,
     source          text NOT NULL,
     target          regclass NOT NULL,
@@ -256,19 +270,19 @@ CREATE TABLE @extschema@.jldp_release (
     dataset         text NOT NULL,
     ledger_id       bigint,
     info            jsonb NOT NULL,
-    version         text NOT NULL DEFAULT @extschema@.jldp_version(),
+    version         text NOT NULL DEFAULT jldp.jldp_version(),
     released_at     timestamptz NOT NULL DEFAULT now(),
     released_by     name NOT NULL
 );
-REVOKE ALL ON @extschema@.jldp_release FROM PUBLIC;
-COMMENT ON TABLE @extschema@.jldp_release IS
+REVOKE ALL ON jldp_internal.jldp_release FROM PUBLIC;
+COMMENT ON TABLE jldp_internal.jldp_release IS
   'Release registry: one row per release into a table (jl_release, jl_release_distributed; before 0.4.2 also jl_release_table, jl_release_long, jl_release_covariance and jl_release_graph) with its source, target, options, noise variance, key fingerprint, the ledger charge it was made under, the full record (info), the jldp version and who released it. Written only by those functions; roles read it through jl_releases.';
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release', '');
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_release_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('jldp_internal.jldp_release', '');
+SELECT pg_catalog.pg_extension_config_dump('jldp_internal.jldp_release_id_seq', '');
 
 -- the ledger as roles see it (after the registry, which tells whether a
 -- release recorded a charge)
-CREATE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
+CREATE VIEW jldp.jl_ledger WITH (security_barrier) AS
   SELECT l.id, l.dataset, l.event, l.epsilon, l.delta, l.epsilon_spent, l.delta_spent,
          l.what, l.role, l.at,
          -- a charge is committed before its release reads a row: false when
@@ -281,44 +295,44 @@ CREATE VIEW @extschema@.jl_ledger WITH (security_barrier) AS
               WHEN l.what = 'jl_budget_book' OR l.what LIKE 'jl_budget_book: %' THEN NULL
               WHEN l.what LIKE 'jl_release_dist2 (declared) %' THEN l.what LIKE '% (returned)'
               WHEN l.what LIKE 'jl_release_dist2 %' THEN NULL
-              ELSE EXISTS (SELECT 1 FROM @extschema@.jldp_release r WHERE r.ledger_id = l.id)
+              ELSE EXISTS (SELECT 1 FROM jldp_internal.jldp_release r WHERE r.ledger_id = l.id)
          END AS released
-  FROM @extschema@.jldp_ledger l JOIN @extschema@.jldp_dataset d ON d.name = l.dataset
+  FROM jldp_internal.jldp_ledger l JOIN jldp_internal.jldp_dataset d ON d.name = l.dataset
   WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(d.owner)), 'USAGE')
      OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
-REVOKE ALL ON @extschema@.jl_ledger FROM PUBLIC;
-GRANT SELECT ON @extschema@.jl_ledger TO PUBLIC;
-COMMENT ON VIEW @extschema@.jl_ledger IS
+REVOKE ALL ON jldp.jl_ledger FROM PUBLIC;
+GRANT SELECT ON jldp.jl_ledger TO PUBLIC;
+COMMENT ON VIEW jldp.jl_ledger IS
   'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it; for a charge, whether a release recorded it (released).';
 
 -- an analyst sees the record of a release exactly when it can read the target
-CREATE VIEW @extschema@.jl_releases WITH (security_barrier) AS
+CREATE VIEW jldp.jl_releases WITH (security_barrier) AS
   SELECT id, target, source, id_column, vector, d, k, projection, neighbor, bound,
          clipping, calibration, epsilon, delta, noise_variance, grid, key_fingerprint,
          dataset, info, version, released_at, released_by
-  FROM @extschema@.jldp_release
+  FROM jldp_internal.jldp_release
   -- a dropped target is not looked up (each lookup of a missing OID would
   -- stay in the session's catalog cache)
   WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
              THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;
-REVOKE ALL ON @extschema@.jl_releases FROM PUBLIC;
-GRANT SELECT ON @extschema@.jl_releases TO PUBLIC;
-COMMENT ON VIEW @extschema@.jl_releases IS
+REVOKE ALL ON jldp.jl_releases FROM PUBLIC;
+GRANT SELECT ON jldp.jl_releases TO PUBLIC;
+COMMENT ON VIEW jldp.jl_releases IS
   'Release registry: one row per table release, visible to roles that can read its target.';
 
 
-CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release regclass)
+CREATE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], release regclass)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_release'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], regclass) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], regclass) IS
   'jl_recover_dist with the noise variance of the release that wrote the table (from the registry).';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], release regclass)
+CREATE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], release regclass)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev_release'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], regclass) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], regclass) IS
   'jl_recover_dist_stddev with the noise variance, the noise and the kind (identity or a projection) of the release that wrote the table (from the registry).';
 
 -- Aggregate release of long-format data -------------------------------------
@@ -326,203 +340,203 @@ COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], regcl
 -- i - 1 of the same P as the dense path.  The state holds the distinct
 -- attributes seen (never d values), P is never materialized for large d.
 
-CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text)
+CREATE FUNCTION jldp_internal.jl_project_agg_trans(internal, int, float8, int, text)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_project_agg_trans(internal, int, float8, int, text, text)
+CREATE FUNCTION jldp_internal.jl_project_agg_trans(internal, int, float8, int, text, text)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION @extschema@.jl_agg_combine(internal, internal)
+CREATE FUNCTION jldp_internal.jl_agg_combine(internal, internal)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_agg_combine'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_agg_serialize(internal)
+CREATE FUNCTION jldp_internal.jl_agg_serialize(internal)
 RETURNS bytea AS 'MODULE_PATHNAME', 'jl_agg_serialize'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_agg_deserialize(bytea, internal)
+CREATE FUNCTION jldp_internal.jl_agg_deserialize(bytea, internal)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_agg_deserialize'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- noise: VOLATILE, never folded or reused
-CREATE FUNCTION @extschema@.jl_private_release_agg_final(internal)
+CREATE FUNCTION jldp_internal.jl_private_release_agg_final(internal)
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_private_release_agg_final'
 LANGUAGE C VOLATILE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_project_agg_final(internal)
+CREATE FUNCTION jldp_internal.jl_project_agg_final(internal)
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_project_agg_final'
 LANGUAGE C STABLE PARALLEL SAFE;
 
-CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text) (
-  SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_agg_combine,
-  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+CREATE AGGREGATE jldp.jl_project_agg(attr int, value float8, k int, key text) (
+  SFUNC = jldp_internal.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = jldp_internal.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_agg_combine,
+  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
   PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_project_agg(attr int, value float8, k int, key text, kind text) (
-  SFUNC = @extschema@.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = @extschema@.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_agg_combine,
-  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+CREATE AGGREGATE jldp.jl_project_agg(attr int, value float8, k int, key text, kind text) (
+  SFUNC = jldp_internal.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = jldp_internal.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_agg_combine,
+  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
   PARALLEL = SAFE);
 
-COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text, text) IS
+COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, int, text, text) IS
   'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d; ''identity'' takes k as d (attr 1..k is coordinate attr).';
-COMMENT ON AGGREGATE @extschema@.jl_project_agg(int, float8, int, text) IS
+COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, int, text) IS
   'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
 
 REVOKE ALL ON FUNCTION
-    @extschema@.jl_project_agg(int, float8, int, text),
-    @extschema@.jl_project_agg(int, float8, int, text, text),
-    @extschema@.jl_project_agg_trans(internal, int, float8, int, text),
-    @extschema@.jl_project_agg_trans(internal, int, float8, int, text, text),
-    @extschema@.jl_agg_combine(internal, internal),
-    @extschema@.jl_agg_serialize(internal),
-    @extschema@.jl_agg_deserialize(bytea, internal),
-    @extschema@.jl_private_release_agg_final(internal),
-    @extschema@.jl_project_agg_final(internal)
+    jldp.jl_project_agg(int, float8, int, text),
+    jldp.jl_project_agg(int, float8, int, text, text),
+    jldp_internal.jl_project_agg_trans(internal, int, float8, int, text),
+    jldp_internal.jl_project_agg_trans(internal, int, float8, int, text, text),
+    jldp_internal.jl_agg_combine(internal, internal),
+    jldp_internal.jl_agg_serialize(internal),
+    jldp_internal.jl_agg_deserialize(bytea, internal),
+    jldp_internal.jl_private_release_agg_final(internal),
+    jldp_internal.jl_project_agg_final(internal)
   FROM PUBLIC;
 
 
 -- Analytics over sketches: k-means and labelling (no key involved, so
 -- executable by analysts).
-CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int)
+CREATE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint)
+CREATE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint, int)
+CREATE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint, int)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_kmeans_combine(internal, internal)
+CREATE FUNCTION jldp_internal.jl_kmeans_combine(internal, internal)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_combine'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_kmeans_serialize(internal)
+CREATE FUNCTION jldp_internal.jl_kmeans_serialize(internal)
 RETURNS bytea AS 'MODULE_PATHNAME', 'jl_kmeans_serialize'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_kmeans_deserialize(bytea, internal)
+CREATE FUNCTION jldp_internal.jl_kmeans_deserialize(bytea, internal)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_deserialize'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_kmeans_final(internal)
+CREATE FUNCTION jldp_internal.jl_kmeans_final(internal)
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_kmeans_final'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 -- the final function sorts the points in place, which leaves the state's
 -- multiset of points (all the result depends on) unchanged
-CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int) (
-  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
-  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_kmeans_combine,
-  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+CREATE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
   PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint) (
-  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
-  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_kmeans_combine,
-  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+CREATE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
   PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int) (
-  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
-  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_kmeans_combine,
-  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+CREATE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
   PARALLEL = SAFE);
-COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int) IS
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int) IS
   'k-means centroids of the sketches as an n_clusters x k float8[][]: k-means++ seeding (seed 0) and Lloyd iterations until no assignment changes (at most 300). The result depends only on the multiset of sketches (the same in serial and parallel plans). NULL sketches are skipped; no sketches gives NULL; with at most n_clusters distinct sketches the centroids are those sketches (fewer rows, with a NOTICE). An empty cluster is re-seeded with the point farthest from its centroid. The sketches are held in memory (below 1 GB).';
-COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint) IS
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint) IS
   'jl_kmeans with the seed of the k-means++ seeding (any bigint; the same seed gives the same centroids).';
-COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint, int) IS
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int) IS
   'jl_kmeans with the seed and the maximum number of Lloyd iterations (>= 1).';
 
-CREATE FUNCTION @extschema@.jl_nearest_centroid(sketch float8[], centroids float8[])
+CREATE FUNCTION jldp.jl_nearest_centroid(sketch float8[], centroids float8[])
 RETURNS int AS 'MODULE_PATHNAME', 'jl_nearest_centroid'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_nearest_centroid(float8[], float8[]) IS
+COMMENT ON FUNCTION jldp.jl_nearest_centroid(float8[], float8[]) IS
   'The 1-based row of the m x k centroids (e.g. from jl_kmeans) nearest to the sketch in squared L2 distance, the lowest row on ties: UPDATE t SET cluster = jl_nearest_centroid(sketch, c).';
 
 -- Recovery of inner products and squared norms (no key involved, so
 -- executable by analysts).  Variances: Gaussian P, Laplace noise kurtosis 6,
 -- Gaussian noise kurtosis 3 (see README, "Inner products and norms").
-CREATE FUNCTION @extschema@.jl_recover_inner(a float8[], b float8[], noise_variance float8)
+CREATE FUNCTION jldp.jl_recover_inner(a float8[], b float8[], noise_variance float8)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_inner(float8[], float8[], float8) IS
+COMMENT ON FUNCTION jldp.jl_recover_inner(float8[], float8[], float8) IS
   'Unbiased estimate of the inner product of two different original rows: <a, b> (independent noise needs no correction; noise_variance is only checked). For a row with itself use jl_recover_norm2.';
-CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
+CREATE FUNCTION jldp.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
     noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], float8, text, text) IS
+COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, text, text) IS
   'Plug-in standard error of jl_recover_inner over the projection and the noise: sqrt(s2 (|a|^2 + |b|^2) + k s2^2 + (|a|^2 |b|^2 + <a,b>^2) / k) at the recovered values; the same for noise ''laplace'' and ''gaussian''. kind => ''identity'' (no projection): without the last term.';
-CREATE FUNCTION @extschema@.jl_recover_norm2(a float8[], noise_variance float8)
+CREATE FUNCTION jldp.jl_recover_norm2(a float8[], noise_variance float8)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_norm2(float8[], float8) IS
+COMMENT ON FUNCTION jldp.jl_recover_norm2(float8[], float8) IS
   'Unbiased estimate of the squared L2 norm of the original row: ||a||^2 - k noise_variance (may be negative).';
-CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], noise_variance float8,
+CREATE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], noise_variance float8,
     noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], float8, text, text) IS
+COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, text, text) IS
   'Plug-in standard error of jl_recover_norm2 over the projection and the noise: sqrt(2 n^4/k + 4 s2 n^2 + (kappa - 1) k s2^2) at n^2 = max(estimate, 0), kappa = 6 for noise ''laplace'' (default), 3 for ''gaussian''. kind => ''identity'' (no projection): without the 2 n^4/k term.';
 
-CREATE FUNCTION @extschema@.jl_recover_inner(a float8[], b float8[], release regclass)
+CREATE FUNCTION jldp.jl_recover_inner(a float8[], b float8[], release regclass)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_release'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_inner(float8[], float8[], regclass) IS
+COMMENT ON FUNCTION jldp.jl_recover_inner(float8[], float8[], regclass) IS
   'jl_recover_inner for sketches of the release that wrote the table (k checked against the registry).';
-CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], release regclass)
+CREATE FUNCTION jldp.jl_recover_inner_stddev(a float8[], b float8[], release regclass)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev_release'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], regclass) IS
+COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], regclass) IS
   'jl_recover_inner_stddev with the noise variance of the release that wrote the table (from the registry).';
-CREATE FUNCTION @extschema@.jl_recover_norm2(a float8[], release regclass)
+CREATE FUNCTION jldp.jl_recover_norm2(a float8[], release regclass)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_release'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_norm2(float8[], regclass) IS
+COMMENT ON FUNCTION jldp.jl_recover_norm2(float8[], regclass) IS
   'jl_recover_norm2 with the noise variance of the release that wrote the table (from the registry).';
-CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], release regclass)
+CREATE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], release regclass)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev_release'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], regclass) IS
+COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], regclass) IS
   'jl_recover_norm2_stddev with the noise variance and the noise (info->>''noise'', absent meaning laplace) of the release that wrote the table.';
 
 -- the release by name as well as by regclass: a text literal where a
 -- release is meant (not a noise variance) names it
-CREATE FUNCTION @extschema@.jl_recover_dist(a float8[], b float8[], release text)
+CREATE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], release text)
 RETURNS float8
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
-RETURN @extschema@.jl_recover_dist(a, b, release::pg_catalog.regclass);
-COMMENT ON FUNCTION @extschema@.jl_recover_dist(float8[], float8[], text) IS
+RETURN jldp.jl_recover_dist(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], text) IS
   'jl_recover_dist with the release named (resolved as a regclass is, on the search path).';
-CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], release text)
+CREATE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], release text)
 RETURNS float8
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
-RETURN @extschema@.jl_recover_dist_stddev(a, b, release::pg_catalog.regclass);
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], text) IS
+RETURN jldp.jl_recover_dist_stddev(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], text) IS
   'jl_recover_dist_stddev with the release named (resolved as a regclass is, on the search path).';
-CREATE FUNCTION @extschema@.jl_recover_inner(a float8[], b float8[], release text)
+CREATE FUNCTION jldp.jl_recover_inner(a float8[], b float8[], release text)
 RETURNS float8
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
-RETURN @extschema@.jl_recover_inner(a, b, release::pg_catalog.regclass);
-COMMENT ON FUNCTION @extschema@.jl_recover_inner(float8[], float8[], text) IS
+RETURN jldp.jl_recover_inner(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION jldp.jl_recover_inner(float8[], float8[], text) IS
   'jl_recover_inner with the release named (resolved as a regclass is, on the search path).';
-CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], release text)
+CREATE FUNCTION jldp.jl_recover_inner_stddev(a float8[], b float8[], release text)
 RETURNS float8
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
-RETURN @extschema@.jl_recover_inner_stddev(a, b, release::pg_catalog.regclass);
-COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], text) IS
+RETURN jldp.jl_recover_inner_stddev(a, b, release::pg_catalog.regclass);
+COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], text) IS
   'jl_recover_inner_stddev with the release named (resolved as a regclass is, on the search path).';
-CREATE FUNCTION @extschema@.jl_recover_norm2(a float8[], release text)
+CREATE FUNCTION jldp.jl_recover_norm2(a float8[], release text)
 RETURNS float8
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
-RETURN @extschema@.jl_recover_norm2(a, release::pg_catalog.regclass);
-COMMENT ON FUNCTION @extschema@.jl_recover_norm2(float8[], text) IS
+RETURN jldp.jl_recover_norm2(a, release::pg_catalog.regclass);
+COMMENT ON FUNCTION jldp.jl_recover_norm2(float8[], text) IS
   'jl_recover_norm2 with the release named (resolved as a regclass is, on the search path).';
-CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], release text)
+CREATE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], release text)
 RETURNS float8
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
-RETURN @extschema@.jl_recover_norm2_stddev(a, release::pg_catalog.regclass);
-COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], text) IS
+RETURN jldp.jl_recover_norm2_stddev(a, release::pg_catalog.regclass);
+COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], text) IS
   'jl_recover_norm2_stddev with the release named (resolved as a regclass is, on the search path).';
 
 -- Randomized response for 0/1 data (Kenthapadi et al., Algorithms 5-6) ---
@@ -530,105 +544,105 @@ COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], text) IS
 -- pg_strong_random: epsilon-DP for one bit (one element) changing.  No key:
 -- executable by everyone.
 
-CREATE FUNCTION @extschema@.jl_randomized_response(bits float8[], epsilon float8)
+CREATE FUNCTION jldp.jl_randomized_response(bits float8[], epsilon float8)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_randomized_response'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_randomized_response(float8[], float8) IS
+COMMENT ON FUNCTION jldp.jl_randomized_response(float8[], float8) IS
   'Randomized response: each 0/1 element flipped independently with probability p = jl_rr_flip_probability(epsilon) = 1/(1 + e^epsilon), exactly, from pg_strong_random. epsilon-DP for one element changing (h elements: h epsilon). Values other than 0 and 1 are an error.';
 
-CREATE FUNCTION @extschema@.jl_randomized_response(bits boolean[], epsilon float8)
+CREATE FUNCTION jldp.jl_randomized_response(bits boolean[], epsilon float8)
 RETURNS boolean[]
 AS 'MODULE_PATHNAME', 'jl_randomized_response_bool'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_randomized_response(boolean[], float8) IS
+COMMENT ON FUNCTION jldp.jl_randomized_response(boolean[], float8) IS
   'Randomized response on a boolean[]: each element negated with probability 1/(1 + e^epsilon).';
 
-CREATE FUNCTION @extschema@.jl_randomized_response(bits bit varying, epsilon float8)
+CREATE FUNCTION jldp.jl_randomized_response(bits bit varying, epsilon float8)
 RETURNS bit varying
 AS 'MODULE_PATHNAME', 'jl_randomized_response_bits'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_randomized_response(bit varying, float8) IS
+COMMENT ON FUNCTION jldp.jl_randomized_response(bit varying, float8) IS
   'Randomized response on a bit string (compact for large d): each bit flipped with probability 1/(1 + e^epsilon).';
 
-CREATE FUNCTION @extschema@.jl_rr_flip_probability(epsilon float8)
+CREATE FUNCTION jldp.jl_rr_flip_probability(epsilon float8)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_rr_flip_probability_sql'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_rr_flip_probability(float8) IS
+COMMENT ON FUNCTION jldp.jl_rr_flip_probability(float8) IS
   'The flip probability jl_randomized_response uses for epsilon: 1/(1 + e^epsilon) (epsilon rounded down to a multiple of 2^-31).';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_rr(a float8[], b float8[], p float8)
+CREATE FUNCTION jldp.jl_recover_dist_rr(a float8[], b float8[], p float8)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_rr'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr(float8[], float8[], float8) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr(float8[], float8[], float8) IS
   'Unbiased estimate of the squared distance (Hamming distance) between the original 0/1 vectors of two randomized responses with flip probability p: (||a - b||^2 - 2 d p (1-p)) / (1 - 2p)^2.';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_rr(a boolean[], b boolean[], p float8)
+CREATE FUNCTION jldp.jl_recover_dist_rr(a boolean[], b boolean[], p float8)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_bool'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr(boolean[], boolean[], float8) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr(boolean[], boolean[], float8) IS
   'jl_recover_dist_rr of two boolean[] randomized responses.';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_rr(a bit varying, b bit varying, p float8)
+CREATE FUNCTION jldp.jl_recover_dist_rr(a bit varying, b bit varying, p float8)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_bits'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr(bit varying, bit varying, float8) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr(bit varying, bit varying, float8) IS
   'jl_recover_dist_rr of two bit-string randomized responses.';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_rr_stddev(a float8[], b float8[], p float8)
+CREATE FUNCTION jldp.jl_recover_dist_rr_stddev(a float8[], b float8[], p float8)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr_stddev(float8[], float8[], float8) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr_stddev(float8[], float8[], float8) IS
   'Standard deviation of jl_recover_dist_rr, the same at every true distance: sqrt(d s (1-s)) / (1-2p)^2 with s = 2p(1-p).';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_rr_stddev(a boolean[], b boolean[], p float8)
+CREATE FUNCTION jldp.jl_recover_dist_rr_stddev(a boolean[], b boolean[], p float8)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev_bool'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr_stddev(boolean[], boolean[], float8) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr_stddev(boolean[], boolean[], float8) IS
   'jl_recover_dist_rr_stddev of two boolean[] randomized responses.';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_rr_stddev(a bit varying, b bit varying, p float8)
+CREATE FUNCTION jldp.jl_recover_dist_rr_stddev(a bit varying, b bit varying, p float8)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev_bits'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_rr_stddev(bit varying, bit varying, float8) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr_stddev(bit varying, bit varying, float8) IS
   'jl_recover_dist_rr_stddev of two bit-string randomized responses.';
 
 -- Exact discrete Laplace noise on one integer value (output perturbation,
 -- e.g. Kenthapadi et al.'s Algorithm 3 on a matrix of distances) ----------
 
-CREATE FUNCTION @extschema@.jl_add_discrete_laplace(value bigint, epsilon float8, sensitivity bigint DEFAULT 1)
+CREATE FUNCTION jldp.jl_add_discrete_laplace(value bigint, epsilon float8, sensitivity bigint DEFAULT 1)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_add_discrete_laplace'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_add_discrete_laplace(bigint, float8, bigint) IS
+COMMENT ON FUNCTION jldp.jl_add_discrete_laplace(bigint, float8, bigint) IS
   'value + exact discrete Laplace noise of scale t = the smallest integer with sensitivity / t <= epsilon, from pg_strong_random: epsilon-DP for values of neighbouring inputs differing by at most sensitivity. Saturates at the bigint range.';
 
-CREATE FUNCTION @extschema@.jl_discrete_laplace_variance(epsilon float8, sensitivity bigint DEFAULT 1)
+CREATE FUNCTION jldp.jl_discrete_laplace_variance(epsilon float8, sensitivity bigint DEFAULT 1)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_discrete_laplace_variance_sql'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_discrete_laplace_variance(float8, bigint) IS
+COMMENT ON FUNCTION jldp.jl_discrete_laplace_variance(float8, bigint) IS
   'Variance of the noise jl_add_discrete_laplace(value, epsilon, sensitivity) adds: 2 q / (1 - q)^2 with q = exp(-1/t).';
 
 -- Choosing k ---------------------------------------------------------------
 
-CREATE FUNCTION @extschema@.jl_min_dim(n bigint, eps float8 DEFAULT 0.1)
+CREATE FUNCTION jldp.jl_min_dim(n bigint, eps float8 DEFAULT 0.1)
 RETURNS int
 AS 'MODULE_PATHNAME', 'jl_min_dim_sql'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_min_dim(bigint, float8) IS
+COMMENT ON FUNCTION jldp.jl_min_dim(bigint, float8) IS
   'scikit-learn''s johnson_lindenstrauss_min_dim(n, eps=eps): int(4 ln(n) / (eps^2/2 - eps^3/3)), the k at which a random projection alone keeps all pairwise squared distances of n points within a factor 1 +- eps with good probability (no noise considered). eps in (0, 1).';
 
 -- PARALLEL SAFE: each candidate k is calibrated in-process, through neither
 -- SPI nor a subtransaction.
-CREATE FUNCTION @extschema@.jl_suggest_k(
+CREATE FUNCTION jldp.jl_suggest_k(
     d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     noise text DEFAULT 'laplace', delta float8 DEFAULT NULL,
@@ -637,10 +651,10 @@ CREATE FUNCTION @extschema@.jl_suggest_k(
 RETURNS int
 AS 'MODULE_PATHNAME', 'jl_suggest_k'
 LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
+COMMENT ON FUNCTION jldp.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
   'The k minimizing the variance 2 r^4/k + 8 s2 r^2 + c k s2^2 of recovered squared distances at r^2 = dist2 (or, for a range [dist2, dist2_hi], the worst ratio to the best stddev of any k), with s2 the noise variance of jl_release_info(d, k, epsilon, ...) for the realized projection of each candidate k. Uses the key. See jl_suggest_k_info.';
 
-CREATE FUNCTION @extschema@.jl_suggest_k_info(
+CREATE FUNCTION jldp.jl_suggest_k_info(
     d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     noise text DEFAULT 'laplace', delta float8 DEFAULT NULL,
@@ -649,33 +663,33 @@ CREATE FUNCTION @extschema@.jl_suggest_k_info(
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_suggest_k_info'
 LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
+COMMENT ON FUNCTION jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
   'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
 
 REVOKE ALL ON FUNCTION
-    @extschema@.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text),
-    @extschema@.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text)
+    jldp.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text),
+    jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text)
   FROM PUBLIC;
 
 -- k-means restarts: jl_kmeans with n_init k-means++ seedings, the run with
 -- the lowest inertia kept (the other overloads make one)
-CREATE FUNCTION @extschema@.jl_kmeans_trans(internal, float8[], int, bigint, int, int)
+CREATE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint, int, int)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE AGGREGATE @extschema@.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int, n_init int) (
-  SFUNC = @extschema@.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
-  FINALFUNC = @extschema@.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_kmeans_combine,
-  SERIALFUNC = @extschema@.jl_kmeans_serialize, DESERIALFUNC = @extschema@.jl_kmeans_deserialize,
+CREATE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int, n_init int) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
   PARALLEL = SAFE);
-COMMENT ON AGGREGATE @extschema@.jl_kmeans(float8[], int, bigint, int, int) IS
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int, int) IS
   'jl_kmeans with n_init runs (1..1000), each a k-means++ seeding followed by at most max_iter Lloyd iterations, keeping the run with the lowest inertia (sum of squared distances to the nearest centroid; the earliest run on ties), as scikit-learn''s KMeans(n_init=...). The first run is seeded by seed, so n_init 1 equals jl_kmeans(sketch, n_clusters, seed, max_iter); the others by seeds drawn from a ChaCha20 stream keyed by seed. Deterministic and the same in serial and parallel plans; the time grows with n_init.';
 
 -- Choosing the release: no projection or a projection kind --------------------
 
 -- PARALLEL SAFE: every candidate is calibrated in-process, through neither
 -- SPI nor a subtransaction.
-CREATE FUNCTION @extschema@.jl_advise(
+CREATE FUNCTION jldp.jl_advise(
     d int, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
     neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
     noise text DEFAULT NULL, delta float8 DEFAULT NULL,
@@ -687,219 +701,219 @@ RETURNS TABLE (rank int, kind text, k int, noise text, calibration text,
                refused boolean, note text)
 AS 'MODULE_PATHNAME', 'jl_advise'
 LANGUAGE C STABLE PARALLEL SAFE ROWS 10;
-COMMENT ON FUNCTION @extschema@.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text) IS
+COMMENT ON FUNCTION jldp.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text) IS
   'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says first when even it does not serve the goal (distance: a stddev not below dist2; clustering: a misclassification of 0.25 or more) and the epsilon at which it would, then whether the projection pays. Uses the key.';
 
 REVOKE ALL ON FUNCTION
-    @extschema@.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text)
+    jldp.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text)
   FROM PUBLIC;
 
 -- Budget boundary: spending granted by a dataset's owner, and DROP
 -- EXTENSION guarded (docs/threat_model.md) ---------------------------------
 
-CREATE FUNCTION @extschema@.jl_dataset_grant(name text, spender regrole)
+CREATE FUNCTION jldp_internal.jl_dataset_grant(name text, spender regrole)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_grant'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_dataset_grant(text, regrole) IS
+COMMENT ON FUNCTION jldp_internal.jl_dataset_grant(text, regrole) IS
   'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and bookings (jl_budget_book). Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
 
-CREATE FUNCTION @extschema@.jl_dataset_revoke(name text, spender regrole)
+CREATE FUNCTION jldp_internal.jl_dataset_revoke(name text, spender regrole)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_revoke'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_dataset_revoke(text, regrole) IS
+COMMENT ON FUNCTION jldp_internal.jl_dataset_revoke(text, regrole) IS
   'Withdraw what jl_dataset_grant allowed. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
-REVOKE ALL ON FUNCTION @extschema@.jl_dataset_grant(text, regrole) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_dataset_revoke(text, regrole) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_dataset_grant(text, regrole) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_dataset_revoke(text, regrole) FROM PUBLIC;
 
 -- DROP EXTENSION jldp, DROP SCHEMA ... CASCADE of its schema and DROP OWNED
 -- BY its owner are refused while keys or ledger rows exist, unless
 -- SET jldp.allow_drop = on (superusers)
-CREATE FUNCTION @extschema@.jl_drop_guard()
+CREATE FUNCTION jldp_internal.jl_drop_guard()
 RETURNS event_trigger
 AS 'MODULE_PATHNAME', 'jl_drop_guard'
 LANGUAGE C;
-COMMENT ON FUNCTION @extschema@.jl_drop_guard() IS
+COMMENT ON FUNCTION jldp_internal.jl_drop_guard() IS
   'Event trigger: refuses to drop jldp (the extension, its schema, its owner''s objects) while keys or ledger rows exist, unless jldp.allow_drop is on.';
-REVOKE ALL ON FUNCTION @extschema@.jl_drop_guard() FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_drop_guard() FROM PUBLIC;
 CREATE EVENT TRIGGER jldp_drop_guard ON ddl_command_start
   WHEN TAG IN ('DROP EXTENSION', 'DROP SCHEMA', 'DROP OWNED')
-  EXECUTE FUNCTION @extschema@.jl_drop_guard();
+  EXECUTE FUNCTION jldp_internal.jl_drop_guard();
 
 -- Keys changed under a cached key, and key owners and releasers by name -----
 -- every write to the key table sends a relcache invalidation of it, so
 -- that call sites which cached a key look it up again (docs/internals.md)
-CREATE FUNCTION @extschema@.jl_key_table_changed()
+CREATE FUNCTION jldp_internal.jl_key_table_changed()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'jl_key_table_changed'
 LANGUAGE C;
-COMMENT ON FUNCTION @extschema@.jl_key_table_changed() IS
+COMMENT ON FUNCTION jldp_internal.jl_key_table_changed() IS
   'Trigger on jldp_key: tells every backend that cached keys must be looked up again.';
-REVOKE ALL ON FUNCTION @extschema@.jl_key_table_changed() FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_key_table_changed() FROM PUBLIC;
 CREATE TRIGGER jldp_key_changed
-  AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON @extschema@.jldp_key
-  FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.jl_key_table_changed();
+  AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON jldp_internal.jldp_key
+  FOR EACH STATEMENT EXECUTE FUNCTION jldp_internal.jl_key_table_changed();
 
 -- Null-space cleaning ---------------------------------------------------------
 -- Least squares of label vectors on feature vectors, and cleaning of feature
 -- vectors for a known linear predictor (docs/nullspace.md).  No key, no
 -- noise, no budget: deterministic functions of their arguments.
-CREATE FUNCTION @extschema@.jl_linear_fit_trans(internal, float8[], float8[])
+CREATE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[])
 RETURNS internal
 AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_linear_fit_trans(internal, float8[], float8[], float8)
+CREATE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8)
 RETURNS internal
 AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_linear_fit_trans(internal, float8[], float8[], float8, boolean)
+CREATE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8, boolean)
 RETURNS internal
 AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_linear_fit_combine(internal, internal)
+CREATE FUNCTION jldp_internal.jl_linear_fit_combine(internal, internal)
 RETURNS internal
 AS 'MODULE_PATHNAME', 'jl_linear_fit_combine'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_linear_fit_serialize(internal)
+CREATE FUNCTION jldp_internal.jl_linear_fit_serialize(internal)
 RETURNS bytea
 AS 'MODULE_PATHNAME', 'jl_linear_fit_serialize'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_linear_fit_deserialize(bytea, internal)
+CREATE FUNCTION jldp_internal.jl_linear_fit_deserialize(bytea, internal)
 RETURNS internal
 AS 'MODULE_PATHNAME', 'jl_linear_fit_deserialize'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_linear_fit_final(internal)
+CREATE FUNCTION jldp_internal.jl_linear_fit_final(internal)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_linear_fit_final'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION @extschema@.jl_linear_fit_intercept_final(internal)
+CREATE FUNCTION jldp_internal.jl_linear_fit_intercept_final(internal)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_linear_fit_intercept_final'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_linear_fit_trans(internal, float8[], float8[]) IS
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[]) IS
   'Transition function of jl_linear_fit and jl_linear_fit_intercept.';
-COMMENT ON FUNCTION @extschema@.jl_linear_fit_trans(internal, float8[], float8[], float8) IS
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8) IS
   'Transition function of jl_linear_fit and jl_linear_fit_intercept with a ridge.';
-COMMENT ON FUNCTION @extschema@.jl_linear_fit_trans(internal, float8[], float8[], float8, boolean) IS
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8, boolean) IS
   'Transition function of jl_linear_fit and jl_linear_fit_intercept with a ridge and the intercept choice.';
-COMMENT ON FUNCTION @extschema@.jl_linear_fit_combine(internal, internal) IS
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_combine(internal, internal) IS
   'Combine function of jl_linear_fit: merges the counts, means and centred co-moments of two partial states.';
-COMMENT ON FUNCTION @extschema@.jl_linear_fit_serialize(internal) IS
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_serialize(internal) IS
   'Serial function of jl_linear_fit: the state as one flat bytea.';
-COMMENT ON FUNCTION @extschema@.jl_linear_fit_deserialize(bytea, internal) IS
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_deserialize(bytea, internal) IS
   'Deserial function of jl_linear_fit: the state back from its bytea, every field checked.';
-COMMENT ON FUNCTION @extschema@.jl_linear_fit_final(internal) IS
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_final(internal) IS
   'Final function of jl_linear_fit: the d x m coefficients.';
-COMMENT ON FUNCTION @extschema@.jl_linear_fit_intercept_final(internal) IS
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_intercept_final(internal) IS
   'Final function of jl_linear_fit_intercept: the m intercepts.';
 
-CREATE AGGREGATE @extschema@.jl_linear_fit(x float8[], y float8[]) (
-  SFUNC = @extschema@.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = @extschema@.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = @extschema@.jl_linear_fit_combine,
-  SERIALFUNC = @extschema@.jl_linear_fit_serialize,
-  DESERIALFUNC = @extschema@.jl_linear_fit_deserialize,
+CREATE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[]) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
   PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_linear_fit(x float8[], y float8[], ridge float8) (
-  SFUNC = @extschema@.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = @extschema@.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = @extschema@.jl_linear_fit_combine,
-  SERIALFUNC = @extschema@.jl_linear_fit_serialize,
-  DESERIALFUNC = @extschema@.jl_linear_fit_deserialize,
+CREATE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], ridge float8) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
   PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_linear_fit(x float8[], y float8[], ridge float8, intercept boolean) (
-  SFUNC = @extschema@.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = @extschema@.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = @extschema@.jl_linear_fit_combine,
-  SERIALFUNC = @extschema@.jl_linear_fit_serialize,
-  DESERIALFUNC = @extschema@.jl_linear_fit_deserialize,
+CREATE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], ridge float8, intercept boolean) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
   PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_linear_fit_intercept(x float8[], y float8[]) (
-  SFUNC = @extschema@.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = @extschema@.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = @extschema@.jl_linear_fit_combine,
-  SERIALFUNC = @extschema@.jl_linear_fit_serialize,
-  DESERIALFUNC = @extschema@.jl_linear_fit_deserialize,
+CREATE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[]) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
   PARALLEL = SAFE);
-CREATE AGGREGATE @extschema@.jl_linear_fit_intercept(x float8[], y float8[], ridge float8) (
-  SFUNC = @extschema@.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = @extschema@.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = @extschema@.jl_linear_fit_combine,
-  SERIALFUNC = @extschema@.jl_linear_fit_serialize,
-  DESERIALFUNC = @extschema@.jl_linear_fit_deserialize,
+CREATE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[], ridge float8) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
   PARALLEL = SAFE);
-COMMENT ON AGGREGATE @extschema@.jl_linear_fit(float8[], float8[]) IS
+COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[]) IS
   'Least squares of label vectors y (m values) on feature vectors x (d values) with an intercept: the d x m coefficients W minimising ||Y - X W - 1 b^T||^2 (b from jl_linear_fit_intercept; the prediction is jl_linear_predict(x, W, b)). Rows with a NULL x or y are skipped; NULL over no rows. Minimum-norm W when X is rank-deficient.';
-COMMENT ON AGGREGATE @extschema@.jl_linear_fit(float8[], float8[], float8) IS
+COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[], float8) IS
   'Ridge regression: as jl_linear_fit(x, y), minimising ||Y - X W - 1 b^T||^2 + ridge ||W||^2 (the intercept is not penalised).';
-COMMENT ON AGGREGATE @extschema@.jl_linear_fit(float8[], float8[], float8, boolean) IS
+COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[], float8, boolean) IS
   'As jl_linear_fit(x, y, ridge); intercept => false fits Y = X W through the origin.';
-COMMENT ON AGGREGATE @extschema@.jl_linear_fit_intercept(float8[], float8[]) IS
+COMMENT ON AGGREGATE jldp.jl_linear_fit_intercept(float8[], float8[]) IS
   'The m intercepts b of jl_linear_fit(x, y): mean(y) - W^T mean(x).';
-COMMENT ON AGGREGATE @extschema@.jl_linear_fit_intercept(float8[], float8[], float8) IS
+COMMENT ON AGGREGATE jldp.jl_linear_fit_intercept(float8[], float8[], float8) IS
   'The m intercepts b of jl_linear_fit(x, y, ridge).';
 
-CREATE FUNCTION @extschema@.jl_linear_predict(x float8[], coef float8[], intercept float8[] DEFAULT NULL)
+CREATE FUNCTION jldp.jl_linear_predict(x float8[], coef float8[], intercept float8[] DEFAULT NULL)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_linear_predict'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_linear_predict(float8[], float8[], float8[]) IS
+COMMENT ON FUNCTION jldp.jl_linear_predict(float8[], float8[], float8[]) IS
   'coef^T x + intercept: the prediction of a linear model (coef d x m, as jl_linear_fit returns it; intercept m values or NULL for none). NULL if x or coef is NULL.';
 
-CREATE FUNCTION @extschema@.jl_nullspace_clean(x float8[], a_desired float8[], utility_error float8,
+CREATE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], utility_error float8,
     method text DEFAULT 'waterfill')
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_nullspace_clean'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_nullspace_clean(float8[], float8[], float8, text) IS
+COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8, text) IS
   'Null-space cleaning, Algorithm 1: x with the components that the linear predictor a_desired (d x m, e.g. jl_linear_fit) barely sees removed, such that ||a_desired^T (x - result)||^2 <= utility_error, certified in floating point. The exact null space is always removed; the budget goes over the eigencomponents of a_desired a_desired^T by method => ''waterfill'' (the exact maximiser of the paper''s Theorem 2) or ''knapsack'' (the paper''s published Algorithm 1). The decomposition is cached per backend.';
 
-CREATE FUNCTION @extschema@.jl_nullspace_clean(x float8[], a_desired float8[], a_confidential float8[],
+CREATE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], a_confidential float8[],
     utility_error float8)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_nullspace_clean_confidential'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_nullspace_clean(float8[], float8[], float8[], float8) IS
+COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8[], float8) IS
   'Null-space cleaning, Algorithm 2: as jl_nullspace_clean(x, a_desired, utility_error) with the budget spent where the confidential predictor a_confidential (d x m_c, fitted on the cleaner''s own data) sees most per unit of utility: generalised eigenvectors of the pencil (a_d a_d^T, a_c a_c^T) on the span of both models, coordinates in the dual basis; the common null space is removed whole. ||a_desired^T (x - result)||^2 <= utility_error, certified.';
 -- Covariance release (Blocki et al.) ----------------------------------------
 -- R = Y [A; l I]: r rows of N(0, A^T A + l^2 I), Y fresh iid N(0,1) from the
 -- secure random source; l from an exact accountant (docs/covariance.md).
 
-CREATE FUNCTION @extschema@.jl_directional_variance(release regclass, x float8[])
+CREATE FUNCTION jldp.jl_directional_variance(release regclass, x float8[])
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_directional_variance'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_directional_variance(regclass, float8[]) IS
+COMMENT ON FUNCTION jldp.jl_directional_variance(regclass, float8[]) IS
   'From a covariance release: ||R x||^2 / r - l^2 ||x||^2, unbiased for x^T A^T A x (the sum of squares of the clipped rows along x). Post-processing: no budget.';
 
-CREATE FUNCTION @extschema@.jl_directional_variance_stddev(release regclass, x float8[])
+CREATE FUNCTION jldp.jl_directional_variance_stddev(release regclass, x float8[])
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_directional_variance_stddev'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_directional_variance_stddev(regclass, float8[]) IS
+COMMENT ON FUNCTION jldp.jl_directional_variance_stddev(regclass, float8[]) IS
   'The standard deviation of jl_directional_variance(release, x), sqrt(2/r) x^T (A^T A + l^2 I) x, estimated by its plug-in sqrt(2/r) ||R x||^2 / r.';
 
-CREATE FUNCTION @extschema@.jl_covariance(release regclass)
+CREATE FUNCTION jldp.jl_covariance(release regclass)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_covariance'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_covariance(regclass) IS
+COMMENT ON FUNCTION jldp.jl_covariance(regclass) IS
   'From a covariance release: the d x d matrix R^T R / r - l^2 I, unbiased for A^T A (second moments of the clipped rows, not centred; release a column of ones beside the data to get n and the column sums).';
 
-CREATE FUNCTION @extschema@.jl_pca(release regclass, n_components int,
+CREATE FUNCTION jldp.jl_pca(release regclass, n_components int,
     OUT component int, OUT variance float8, OUT direction float8[])
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'jl_pca'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED ROWS 10;
-COMMENT ON FUNCTION @extschema@.jl_pca(regclass, int) IS
+COMMENT ON FUNCTION jldp.jl_pca(regclass, int) IS
   'From a covariance release: the n_components leading eigenpairs of R^T R / r - l^2 I, largest first: each direction (unit vector) and its estimated x^T A^T A x.';
 
-CREATE FUNCTION @extschema@.jl_least_squares(release regclass, target_attr int)
+CREATE FUNCTION jldp.jl_least_squares(release regclass, target_attr int)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_least_squares'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_least_squares(regclass, int) IS
+COMMENT ON FUNCTION jldp.jl_least_squares(regclass, int) IS
   'From a covariance release: the least-squares coefficients of attribute target_attr (1-based) on the other d - 1 attributes, in their order, from the estimate of A^T A (no intercept unless a column of ones was released). Refused when the estimate of the other attributes'' second moments is not positive definite.';
 
 -- Keys at rest -------------------------------------------------------------
@@ -907,73 +921,73 @@ COMMENT ON FUNCTION @extschema@.jl_least_squares(regclass, int) IS
 -- key secrets are stored encrypted (ChaCha20-Poly1305) under that master
 -- key; shards receive keys wrapped under it (docs/keys_at_rest.md).
 
-CREATE FUNCTION @extschema@.jl_key_export(name text)
+CREATE FUNCTION jldp.jl_key_export(name text)
 RETURNS bytea
 AS 'MODULE_PATHNAME', 'jl_key_export'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_key_export(text) IS
+COMMENT ON FUNCTION jldp.jl_key_export(text) IS
   'The key''s secret encrypted under the master key, for jl_key_import_wrapped on a server with the same master key (a shard); reveals nothing without the master key. The key''s creator or a superuser.';
 
-CREATE FUNCTION @extschema@.jl_key_import_wrapped(name text, wrapped bytea)
+CREATE FUNCTION jldp.jl_key_import_wrapped(name text, wrapped bytea)
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_key_import_wrapped'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_key_import_wrapped(text, bytea) IS
+COMMENT ON FUNCTION jldp.jl_key_import_wrapped(text, bytea) IS
   'Create the key name from what jl_key_export(name) returned on a server with the same master key; returns its fingerprint, to compare with the exporting server''s jl_keys. Superuser only.';
 
-CREATE FUNCTION @extschema@.jl_key_rewrap()
+CREATE FUNCTION jldp.jl_key_rewrap()
 RETURNS int
 AS 'MODULE_PATHNAME', 'jl_key_rewrap'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_key_rewrap() IS
+COMMENT ON FUNCTION jldp.jl_key_rewrap() IS
   'Encrypt every key under the configured master key: unencrypted keys, and keys encrypted under jldp.previous_master_key_file or _command (rotation). Returns the number of keys changed. Superuser only.';
 
-CREATE FUNCTION @extschema@.jl_master_key_id()
+CREATE FUNCTION jldp.jl_master_key_id()
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_master_key_id'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_master_key_id() IS
+COMMENT ON FUNCTION jldp.jl_master_key_id() IS
   'The non-secret id of the configured master key (compare across servers), NULL when none is configured.';
 
-REVOKE ALL ON FUNCTION @extschema@.jl_key_export(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_key_import_wrapped(text, bytea) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_key_rewrap() FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_key_export(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_key_import_wrapped(text, bytea) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_key_rewrap() FROM PUBLIC;
 
 -- Scale-out ----------------------------------------------------------------
 -- Pieces that postgres_fdw pushes to the shards of a partitioned sketch
 -- table whose partitions are foreign tables (docs/scaleout.md): immutable,
 -- no text arguments (a constant text argument blocks pushdown).
 
-CREATE FUNCTION @extschema@.jl_lloyd_step_trans(float8[], float8[], float8[])
+CREATE FUNCTION jldp_internal.jl_lloyd_step_trans(float8[], float8[], float8[])
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_lloyd_step_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_lloyd_step_trans(float8[], float8[], float8[]) IS
+COMMENT ON FUNCTION jldp_internal.jl_lloyd_step_trans(float8[], float8[], float8[]) IS
   'Transition function of jl_lloyd_step.';
-CREATE FUNCTION @extschema@.jl_vector_sum_trans(float8[], float8[])
+CREATE FUNCTION jldp_internal.jl_vector_sum_trans(float8[], float8[])
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_vector_sum_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_vector_sum_trans(float8[], float8[]) IS
+COMMENT ON FUNCTION jldp_internal.jl_vector_sum_trans(float8[], float8[]) IS
   'Transition and combine function of jl_vector_sum, combine function of jl_lloyd_step.';
 
-CREATE AGGREGATE @extschema@.jl_lloyd_step(sketch float8[], centroids float8[]) (
-  SFUNC = @extschema@.jl_lloyd_step_trans, STYPE = float8[],
-  COMBINEFUNC = @extschema@.jl_vector_sum_trans, PARALLEL = SAFE);
-COMMENT ON AGGREGATE @extschema@.jl_lloyd_step(float8[], float8[]) IS
+CREATE AGGREGATE jldp.jl_lloyd_step(sketch float8[], centroids float8[]) (
+  SFUNC = jldp_internal.jl_lloyd_step_trans, STYPE = float8[],
+  COMBINEFUNC = jldp_internal.jl_vector_sum_trans, PARALLEL = SAFE);
+COMMENT ON AGGREGATE jldp.jl_lloyd_step(float8[], float8[]) IS
   'One Lloyd step of k-means over the rows it sees: an m x (k + 1) array whose row j holds the sum of the sketches nearest centroid j (of the m x k centroids, as jl_nearest_centroid) and their count. Pushed to a shard by postgres_fdw; add the shards'' steps with jl_vector_sum and take jl_lloyd_update.';
 
-CREATE AGGREGATE @extschema@.jl_vector_sum(float8[]) (
-  SFUNC = @extschema@.jl_vector_sum_trans, STYPE = float8[],
-  COMBINEFUNC = @extschema@.jl_vector_sum_trans, PARALLEL = SAFE);
-COMMENT ON AGGREGATE @extschema@.jl_vector_sum(float8[]) IS
+CREATE AGGREGATE jldp.jl_vector_sum(float8[]) (
+  SFUNC = jldp_internal.jl_vector_sum_trans, STYPE = float8[],
+  COMBINEFUNC = jldp_internal.jl_vector_sum_trans, PARALLEL = SAFE);
+COMMENT ON AGGREGATE jldp.jl_vector_sum(float8[]) IS
   'Element-wise sum of float8 arrays of one shape (one- or two-dimensional); use ORDER BY in the call for a result that does not depend on the order rows arrive in.';
 
-CREATE FUNCTION @extschema@.jl_lloyd_update(step float8[], centroids float8[])
+CREATE FUNCTION jldp.jl_lloyd_update(step float8[], centroids float8[])
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_lloyd_update_sql'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_lloyd_update(float8[], float8[]) IS
+COMMENT ON FUNCTION jldp.jl_lloyd_update(float8[], float8[]) IS
   'The centroids after a Lloyd step: row j of step (sums, count) divided by its count, or row j of centroids when the count is 0.';
 
-CREATE FUNCTION @extschema@.jl_kmeans_lloyd(sketches regclass, sketch_column name,
+CREATE FUNCTION jldp.jl_kmeans_lloyd(sketches regclass, sketch_column name,
     centroids float8[], max_iter int DEFAULT 300)
 RETURNS float8[]
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -1012,7 +1026,7 @@ BEGIN
   -- (the columns in the order the outer query reads them, so that no
   -- projection stands between Append and the foreign scans: the shards
   -- then compute their steps at the same time, asynchronously)
-  SELECT string_agg(format('SELECT @extschema@.jl_lloyd_step(%I, $1) AS s, %s AS o FROM %s',
+  SELECT string_agg(format('SELECT jldp.jl_lloyd_step(%I, $1) AS s, %s AS o FROM %s',
                            sketch_column, ord, relid::regclass), ' UNION ALL ' ORDER BY ord)
     INTO parts
     FROM (SELECT relid, row_number() OVER (ORDER BY relid::regclass::text) AS ord
@@ -1027,21 +1041,21 @@ BEGIN
   END IF;
   LOOP
     i := i + 1;
-    EXECUTE format('SELECT @extschema@.jl_vector_sum(s ORDER BY o) FROM (%s) u', parts) INTO step USING c;
+    EXECUTE format('SELECT jldp.jl_vector_sum(s ORDER BY o) FROM (%s) u', parts) INTO step USING c;
     IF step IS NULL THEN
       RAISE EXCEPTION 'jl_kmeans_lloyd: % has no sketches', sketches USING ERRCODE = '2200E';
     END IF;
-    nxt := @extschema@.jl_lloyd_update(step, c);
+    nxt := jldp.jl_lloyd_update(step, c);
     EXIT WHEN nxt = c OR i >= max_iter;
     c := nxt;
   END LOOP;
   RETURN nxt;
 END
 $fn$;
-COMMENT ON FUNCTION @extschema@.jl_kmeans_lloyd(regclass, name, float8[], int) IS
+COMMENT ON FUNCTION jldp.jl_kmeans_lloyd(regclass, name, float8[], int) IS
   'k-means (Lloyd) from the given m x k starting centroids over the sketch column of a table, until no centroid moves or max_iter steps. On a partitioned table each leaf partition computes its own step (a foreign partition on its shard: m (k + 1) numbers move per step), added in partition order; a local table partitioned alike gives the same centroids bit for bit.';
 
-CREATE FUNCTION @extschema@.jl_knn(sketches regclass, id_column name, sketch_column name,
+CREATE FUNCTION jldp.jl_knn(sketches regclass, id_column name, sketch_column name,
     query float8[], n int, noise_variance float8 DEFAULT 0)
 RETURNS TABLE (id bigint, dist float8)
 LANGUAGE plpgsql STABLE PARALLEL UNSAFE
@@ -1073,7 +1087,7 @@ BEGIN
   END IF;
   -- the n nearest of each leaf partition (a shard sorts and limits its
   -- own rows), then the n nearest of those
-  SELECT string_agg(format('(SELECT %I::bigint AS id, @extschema@.jl_recover_dist(%I, $1, $2) AS dist FROM %s ORDER BY 2, 1 LIMIT $3)',
+  SELECT string_agg(format('(SELECT %I::bigint AS id, jldp.jl_recover_dist(%I, $1, $2) AS dist FROM %s ORDER BY 2, 1 LIMIT $3)',
                            id_column, sketch_column, relid::regclass), ' UNION ALL ')
     INTO parts
     FROM (SELECT relid FROM pg_partition_tree(sketches) WHERE isleaf
@@ -1093,7 +1107,7 @@ BEGIN
     USING query, noise_variance, n;
 END
 $fn$;
-COMMENT ON FUNCTION @extschema@.jl_knn(regclass, name, name, float8[], int, float8) IS
+COMMENT ON FUNCTION jldp.jl_knn(regclass, name, name, float8[], int, float8) IS
   'The n rows of a sketch table nearest to query by jl_recover_dist (ties by id; id_column cast to bigint). On a partitioned table each leaf partition returns its own n nearest (a foreign partition sorts and limits on its shard), so n rows per shard move.';
 -- Performance -----------------------------------------------------------------
 -- the planner's cost per row (in units of cpu_operator_cost) of a release and
@@ -1101,64 +1115,64 @@ COMMENT ON FUNCTION @extschema@.jl_knn(regclass, name, name, float8[], int, floa
 -- k = 20 (docs/benchmarks.md), far more than the COST 1 of a plain C
 -- function, with which the planner keeps a release serial even over
 -- millions of rows; with these, parallel plans are chosen where they pay
-ALTER FUNCTION @extschema@.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) COST 100;
-ALTER FUNCTION @extschema@.jl_project(float8[], int, text, text) COST 50;
+ALTER FUNCTION jldp.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) COST 100;
+ALTER FUNCTION jldp.jl_project(float8[], int, text, text) COST 50;
 -- Graph cut release (Blocki et al.) -----------------------------------------
 -- One sketch per vertex: column i of R = Y E, E the incidence matrix of the
 -- graph overlaid with the complete graph, Y fresh iid N(0,1); the overlay
 -- weight from an exact accountant on the edge neighbour (docs/graph_cuts.md).
 
-CREATE FUNCTION @extschema@.jl_cut_size(release regclass, s int[])
+CREATE FUNCTION jldp.jl_cut_size(release regclass, s int[])
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_cut_size'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_cut_size(regclass, int[]) IS
+COMMENT ON FUNCTION jldp.jl_cut_size(regclass, int[]) IS
   'From a graph release: the number of edges between the vertex set s (distinct vertices in 1..n) and the rest, estimated without bias as (||sum of the sketches of s||^2 / r - (w/n) |s| (n - |s|)) / (1 - w/n). Post-processing: no budget.';
 
-CREATE FUNCTION @extschema@.jl_cut_size_stddev(release regclass, s int[])
+CREATE FUNCTION jldp.jl_cut_size_stddev(release regclass, s int[])
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_cut_size_stddev'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_cut_size_stddev(regclass, int[]) IS
+COMMENT ON FUNCTION jldp.jl_cut_size_stddev(regclass, int[]) IS
   'The standard deviation of jl_cut_size(release, s), sqrt(2/r) ((w/n) |s| (n - |s|) + (1 - w/n) cut) / (1 - w/n), estimated by its unbiased plug-in.';
 
-CREATE FUNCTION @extschema@.jl_cut_trans(internal, regclass, int, float8[])
+CREATE FUNCTION jldp_internal.jl_cut_trans(internal, regclass, int, float8[])
 RETURNS internal
 AS 'MODULE_PATHNAME', 'jl_cut_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_cut_trans(internal, regclass, int, float8[]) IS
+COMMENT ON FUNCTION jldp_internal.jl_cut_trans(internal, regclass, int, float8[]) IS
   'Transition function of jl_cut_estimate and jl_cut_estimate_stddev: sums the sketches and collects the vertices.';
 
-CREATE FUNCTION @extschema@.jl_cut_estimate_final(internal)
+CREATE FUNCTION jldp_internal.jl_cut_estimate_final(internal)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_cut_estimate_final'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_cut_estimate_final(internal) IS
+COMMENT ON FUNCTION jldp_internal.jl_cut_estimate_final(internal) IS
   'Final function of jl_cut_estimate.';
 
-CREATE FUNCTION @extschema@.jl_cut_estimate_stddev_final(internal)
+CREATE FUNCTION jldp_internal.jl_cut_estimate_stddev_final(internal)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_cut_estimate_stddev_final'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_cut_estimate_stddev_final(internal) IS
+COMMENT ON FUNCTION jldp_internal.jl_cut_estimate_stddev_final(internal) IS
   'Final function of jl_cut_estimate_stddev.';
 
-CREATE AGGREGATE @extschema@.jl_cut_estimate(release regclass, vertex int, sketch float8[]) (
-    SFUNC = @extschema@.jl_cut_trans,
+CREATE AGGREGATE jldp.jl_cut_estimate(release regclass, vertex int, sketch float8[]) (
+    SFUNC = jldp_internal.jl_cut_trans,
     STYPE = internal,
-    FINALFUNC = @extschema@.jl_cut_estimate_final,
+    FINALFUNC = jldp_internal.jl_cut_estimate_final,
     PARALLEL = RESTRICTED
 );
-COMMENT ON AGGREGATE @extschema@.jl_cut_estimate(regclass, int, float8[]) IS
+COMMENT ON AGGREGATE jldp.jl_cut_estimate(regclass, int, float8[]) IS
   'From the rows (vertex, sketch) of a graph release chosen in SQL (each vertex once), the estimated number of edges between those vertices and the rest, as jl_cut_size; NULL over no rows.';
 
-CREATE AGGREGATE @extschema@.jl_cut_estimate_stddev(release regclass, vertex int, sketch float8[]) (
-    SFUNC = @extschema@.jl_cut_trans,
+CREATE AGGREGATE jldp.jl_cut_estimate_stddev(release regclass, vertex int, sketch float8[]) (
+    SFUNC = jldp_internal.jl_cut_trans,
     STYPE = internal,
-    FINALFUNC = @extschema@.jl_cut_estimate_stddev_final,
+    FINALFUNC = jldp_internal.jl_cut_estimate_stddev_final,
     PARALLEL = RESTRICTED
 );
-COMMENT ON AGGREGATE @extschema@.jl_cut_estimate_stddev(regclass, int, float8[]) IS
+COMMENT ON AGGREGATE jldp.jl_cut_estimate_stddev(regclass, int, float8[]) IS
   'The standard deviation of jl_cut_estimate over the same rows, as jl_cut_size_stddev; NULL over no rows.';
 -- Budget boundary: long-format releases grouped by their privacy unit -------
 -- (docs/threat_model.md, attack 10)
@@ -1171,7 +1185,7 @@ COMMENT ON AGGREGATE @extschema@.jl_cut_estimate_stddev(regclass, int, float8[])
 -- sketch tables and the decision in one transaction, and only then commits
 -- the shards' parts.  jl_distributed_resolve finishes a release left in
 -- doubt by a failure between the two.
-CREATE TABLE @extschema@.jldp_distributed_release (
+CREATE TABLE jldp_internal.jldp_distributed_release (
     gid               text PRIMARY KEY,
     release_id        bigint NOT NULL,
     target            regclass NOT NULL,
@@ -1181,56 +1195,56 @@ CREATE TABLE @extschema@.jldp_distributed_release (
     committed_at      timestamptz,
     released_by       name NOT NULL
 );
-REVOKE ALL ON @extschema@.jldp_distributed_release FROM PUBLIC;
-COMMENT ON TABLE @extschema@.jldp_distributed_release IS
+REVOKE ALL ON jldp_internal.jldp_distributed_release FROM PUBLIC;
+COMMENT ON TABLE jldp_internal.jldp_distributed_release IS
   'Decisions of distributed releases: a row exists exactly when the coordinator committed the release (its charge and registry row); the shards'' prepared parts named gid_1, gid_2, ... are then to be committed. committed_at: when every part was seen committed.';
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.jldp_distributed_release', '');
+SELECT pg_catalog.pg_extension_config_dump('jldp_internal.jldp_distributed_release', '');
 
-CREATE VIEW @extschema@.jl_distributed_releases WITH (security_barrier) AS
+CREATE VIEW jldp.jl_distributed_releases WITH (security_barrier) AS
   SELECT gid, release_id, target, servers, shard_release_ids, decided_at, committed_at, released_by
-  FROM @extschema@.jldp_distributed_release
+  FROM jldp_internal.jldp_distributed_release
   WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
              THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;
-REVOKE ALL ON @extschema@.jl_distributed_releases FROM PUBLIC;
-GRANT SELECT ON @extschema@.jl_distributed_releases TO PUBLIC;
-COMMENT ON VIEW @extschema@.jl_distributed_releases IS
+REVOKE ALL ON jldp.jl_distributed_releases FROM PUBLIC;
+GRANT SELECT ON jldp.jl_distributed_releases TO PUBLIC;
+COMMENT ON VIEW jldp.jl_distributed_releases IS
   'Distributed releases, visible to roles that can read their target: the shards, their registry ids, and whether every shard''s part was seen committed (committed_at NULL: in doubt until jl_distributed_resolve runs).';
 
 
 
-CREATE FUNCTION @extschema@.jl_distributed_decision(gid text)
+CREATE FUNCTION jldp_internal.jl_distributed_decision(gid text)
 RETURNS TABLE (servers text[], shard_release_ids bigint[])
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-  SELECT d.servers, d.shard_release_ids FROM @extschema@.jldp_distributed_release d WHERE d.gid = $1
+  SELECT d.servers, d.shard_release_ids FROM jldp_internal.jldp_distributed_release d WHERE d.gid = $1
 $fn$;
-COMMENT ON FUNCTION @extschema@.jl_distributed_decision(text) IS
+COMMENT ON FUNCTION jldp_internal.jl_distributed_decision(text) IS
   'Used by jl_distributed_resolve: the servers and shard registry ids of the decided release gid; no row if the coordinator never decided it.';
-REVOKE ALL ON FUNCTION @extschema@.jl_distributed_decision(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_distributed_decision(text) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_distributed_pending()
+CREATE FUNCTION jldp_internal.jl_distributed_pending()
 RETURNS TABLE (gid text, servers text[], shard_release_ids bigint[])
 LANGUAGE sql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-  SELECT d.gid, d.servers, d.shard_release_ids FROM @extschema@.jldp_distributed_release d
+  SELECT d.gid, d.servers, d.shard_release_ids FROM jldp_internal.jldp_distributed_release d
    WHERE d.committed_at IS NULL ORDER BY d.gid
 $fn$;
-COMMENT ON FUNCTION @extschema@.jl_distributed_pending() IS
+COMMENT ON FUNCTION jldp_internal.jl_distributed_pending() IS
   'Used by jl_distributed_resolve: the decided distributed releases not yet seen committed on every shard.';
-REVOKE ALL ON FUNCTION @extschema@.jl_distributed_pending() FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_distributed_pending() FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_distributed_committed(gid text)
+CREATE FUNCTION jldp_internal.jl_distributed_committed(gid text)
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'jl_distributed_committed'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_distributed_committed(text) IS
+COMMENT ON FUNCTION jldp_internal.jl_distributed_committed(text) IS
   'Used by jl_release_distributed and jl_distributed_resolve: record that every shard''s part of a decided release was committed (the role that released it, a member of it, or a superuser). Bookkeeping only: whether a prepared part is committed depends on the decision alone.';
-REVOKE ALL ON FUNCTION @extschema@.jl_distributed_committed(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_distributed_committed(text) FROM PUBLIC;
 
 
-CREATE FUNCTION @extschema@.jl_distributed_resolve(servers text[] DEFAULT NULL)
+CREATE FUNCTION jldp.jl_distributed_resolve(servers text[] DEFAULT NULL)
 RETURNS TABLE (server text, gid text, action text)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -1289,8 +1303,12 @@ BEGIN
     END;
     BEGIN
       EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x text)', dl) INTO rjl
-        USING conn, 'SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e '
+        USING conn, 'SELECT pg_catalog.quote_ident(pg_catalog.coalesce(j.nspname, n.nspname)) '
+                    'FROM pg_catalog.pg_extension e '
                     'JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace '
+                    'LEFT JOIN pg_catalog.pg_namespace j ON j.nspname OPERATOR(pg_catalog.=) ''jldp'' '
+                    'AND EXISTS (SELECT FROM pg_catalog.pg_depend d WHERE d.classid OPERATOR(pg_catalog.=) ''pg_catalog.pg_namespace''::pg_catalog.regclass '
+                    'AND d.objid OPERATOR(pg_catalog.=) j.oid AND d.refobjid OPERATOR(pg_catalog.=) e.oid AND d.deptype OPERATOR(pg_catalog.=) ''e'') '
                     'WHERE e.extname OPERATOR(pg_catalog.=) ''jldp''';
       EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
         USING conn, 'SET search_path = pg_catalog, pg_temp';
@@ -1320,7 +1338,7 @@ BEGIN
       END IF;
       BEGIN
         dsrv := NULL;
-        SELECT d.servers INTO dsrv FROM @extschema@.jl_distributed_decision(base) d;
+        SELECT d.servers INTO dsrv FROM jldp_internal.jl_distributed_decision(base) d;
         IF dsrv IS NULL THEN
           EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
             USING conn, pg_catalog.format('ROLLBACK PREPARED %L', g);
@@ -1342,7 +1360,7 @@ BEGIN
     END LOOP;
     -- the decided releases' parts this shard has committed: its registry
     -- holds their rows (written in the prepared transaction)
-    FOR pend IN SELECT * FROM @extschema@.jl_distributed_pending() LOOP
+    FOR pend IN SELECT * FROM jldp_internal.jl_distributed_pending() LOOP
       FOR i IN 1 .. pg_catalog.cardinality(pend.servers) LOOP
         CONTINUE WHEN pend.servers[i] IS DISTINCT FROM server;
         BEGIN
@@ -1360,11 +1378,11 @@ BEGIN
     EXECUTE pg_catalog.format('SELECT %s.dblink_disconnect($1)', dl) USING conn;
   END LOOP;
   -- a decided release whose every part its shard shows committed
-  FOR pend IN SELECT * FROM @extschema@.jl_distributed_pending() LOOP
+  FOR pend IN SELECT * FROM jldp_internal.jl_distributed_pending() LOOP
     IF NOT pend.gid = ANY (left_alone)
        AND (SELECT bool_and((pend.gid || '_' || i) = ANY (confirmed))
               FROM pg_catalog.generate_series(1, pg_catalog.cardinality(pend.servers)) i) THEN
-      PERFORM @extschema@.jl_distributed_committed(pend.gid);
+      PERFORM jldp_internal.jl_distributed_committed(pend.gid);
       server := NULL;
       gid := pend.gid;
       action := 'recorded as committed on every shard';
@@ -1373,237 +1391,237 @@ BEGIN
   END LOOP;
 END
 $fn$;
-COMMENT ON FUNCTION @extschema@.jl_distributed_resolve(text[]) IS
+COMMENT ON FUNCTION jldp.jl_distributed_resolve(text[]) IS
   'Finish distributed releases left in doubt: on each server (default: every postgres_fdw server the caller has a user mapping for), for each prepared part of a release no session is running, commit it if the coordinator decided the release (for that server), else roll it back; then record as committed each decided release whose every shard shows its part committed (its registry row). One row per part found and per release recorded.';
-REVOKE ALL ON FUNCTION @extschema@.jl_distributed_resolve(text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_distributed_resolve(text[]) FROM PUBLIC;
 
 -- Option words postgres_fdw can send to a shard -------------------------------
 -- A text constant carries a collation postgres_fdw cannot show to be the
 -- same on the shard, so a call with one (a noise or kind word) is never
 -- pushed; the same words as enum labels are.  Overloads without defaults
 -- (the text forms keep theirs).
-CREATE TYPE @extschema@.jl_noise AS ENUM ('laplace', 'gaussian');
-COMMENT ON TYPE @extschema@.jl_noise IS
+CREATE TYPE jldp.jl_noise AS ENUM ('laplace', 'gaussian');
+COMMENT ON TYPE jldp.jl_noise IS
   'The noise of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
-CREATE TYPE @extschema@.jl_kind AS ENUM ('rademacher', 'gaussian', 'achlioptas', 'sparse', 'identity');
-COMMENT ON TYPE @extschema@.jl_kind IS
+CREATE TYPE jldp.jl_kind AS ENUM ('rademacher', 'gaussian', 'achlioptas', 'sparse', 'identity');
+COMMENT ON TYPE jldp.jl_kind IS
   'The projection kind of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
 
-CREATE FUNCTION @extschema@.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
-    noise @extschema@.jl_noise, kind @extschema@.jl_kind)
+CREATE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
+    noise jldp.jl_noise, kind jldp.jl_kind)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_dist_stddev(float8[], float8[], float8, @extschema@.jl_noise, @extschema@.jl_kind) IS
+COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
   'jl_recover_dist_stddev with the noise and the kind as enum labels (e.g. ''gaussian''::jl_noise): postgres_fdw can push it to a shard.';
-CREATE FUNCTION @extschema@.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
-    noise @extschema@.jl_noise, kind @extschema@.jl_kind)
+CREATE FUNCTION jldp.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
+    noise jldp.jl_noise, kind jldp.jl_kind)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_inner_stddev(float8[], float8[], float8, @extschema@.jl_noise, @extschema@.jl_kind) IS
+COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
   'jl_recover_inner_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
-CREATE FUNCTION @extschema@.jl_recover_norm2_stddev(a float8[], noise_variance float8,
-    noise @extschema@.jl_noise, kind @extschema@.jl_kind)
+CREATE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], noise_variance float8,
+    noise jldp.jl_noise, kind jldp.jl_kind)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_recover_norm2_stddev(float8[], float8, @extschema@.jl_noise, @extschema@.jl_kind) IS
+COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
   'jl_recover_norm2_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
 
 -- The advisor's dist2 read from the data, under a budget -------------------
 
-CREATE TYPE @extschema@.jl_lift AS ENUM ('always', 'auto');
-COMMENT ON TYPE @extschema@.jl_lift IS
+CREATE TYPE jldp.jl_lift AS ENUM ('always', 'auto');
+COMMENT ON TYPE jldp.jl_lift IS
   'The covariance mechanism''s lift: always the accountant''s w, or (auto) only what a private lower bound on sigma_min(A) leaves missing.';
-CREATE TYPE @extschema@.jl_covariance_method AS ENUM ('gram', 'product');
-COMMENT ON TYPE @extschema@.jl_covariance_method IS
+CREATE TYPE jldp.jl_covariance_method AS ENUM ('gram', 'product');
+COMMENT ON TYPE jldp.jl_covariance_method IS
   'How the covariance mechanism computes R: from the Gram matrix (gram: d x d memory) or as Y [A; l I] batch by batch (product).';
-CREATE TYPE @extschema@.jl_origin AS ENUM ('lo', 'zero');
-COMMENT ON TYPE @extschema@.jl_origin IS
+CREATE TYPE jldp.jl_origin AS ENUM ('lo', 'zero');
+COMMENT ON TYPE jldp.jl_origin IS
   'Where the covariance mechanism puts a number''s zero: at lo (the declared encoding, (x - lo) weight / (hi - lo)) or at zero (x weight / (hi - lo): second moments about the data''s origin).';
-CREATE TYPE @extschema@.jl_goal AS ENUM ('distance', 'clustering');
-COMMENT ON TYPE @extschema@.jl_goal IS
+CREATE TYPE jldp.jl_goal AS ENUM ('distance', 'clustering');
+COMMENT ON TYPE jldp.jl_goal IS
   'What sketches are for, as the advisor predicts their error: recovered squared distances (distance) or a nearest-centre clustering (clustering).';
-CREATE TYPE @extschema@.jl_mechanism AS (
-    mechanism text, k int, kind @extschema@.jl_kind, noise @extschema@.jl_noise, delta float8,
-    calibration @extschema@.jl_calibration, r int, lift @extschema@.jl_lift,
-    method @extschema@.jl_covariance_method, goal @extschema@.jl_goal, dist2 float8,
-    dist2_hi float8, cluster_var float8, force boolean, origin @extschema@.jl_origin);
-COMMENT ON TYPE @extschema@.jl_mechanism IS
+CREATE TYPE jldp.jl_mechanism AS (
+    mechanism text, k int, kind jldp.jl_kind, noise jldp.jl_noise, delta float8,
+    calibration jldp.jl_calibration, r int, lift jldp.jl_lift,
+    method jldp.jl_covariance_method, goal jldp.jl_goal, dist2 float8,
+    dist2_hi float8, cluster_var float8, force boolean, origin jldp.jl_origin);
+COMMENT ON TYPE jldp.jl_mechanism IS
   'What jl_release releases with, built by a mechanism''s constructor (jl_sketch, jl_advised, jl_covariance_mechanism, jl_graph).';
 
-CREATE FUNCTION @extschema@.jl_attribute_checked(a @extschema@.jl_attribute)
-RETURNS @extschema@.jl_attribute
+CREATE FUNCTION jldp_internal.jl_attribute_checked(a jldp.jl_attribute)
+RETURNS jldp.jl_attribute
 AS 'MODULE_PATHNAME', 'jl_attribute_checked'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_attribute_checked(@extschema@.jl_attribute) IS
+COMMENT ON FUNCTION jldp_internal.jl_attribute_checked(jldp.jl_attribute) IS
   'Used by jl_numeric, jl_category and jl_vector: a declared attribute, or an error naming what is wrong with it (the checks jl_protect and jl_release make again).';
 
-CREATE FUNCTION @extschema@.jl_numeric(column_name text, lo float8, hi float8, weight float8 DEFAULT 1)
-RETURNS @extschema@.jl_attribute
+CREATE FUNCTION jldp.jl_numeric(column_name text, lo float8, hi float8, weight float8 DEFAULT 1)
+RETURNS jldp.jl_attribute
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_attribute_checked(ROW(column_name, 'numeric', lo, hi, weight, NULL, NULL, NULL)::@extschema@.jl_attribute);
-COMMENT ON FUNCTION @extschema@.jl_numeric(text, float8, float8, float8) IS
+RETURN jldp_internal.jl_attribute_checked(ROW(column_name, 'numeric', lo, hi, weight, NULL, NULL, NULL)::jldp.jl_attribute);
+COMMENT ON FUNCTION jldp.jl_numeric(text, float8, float8, float8) IS
   'A numeric attribute of a protected table: every read clamps it to [lo, hi] (NULL and NaN read as lo) and maps it to [0, weight].';
 
-CREATE FUNCTION @extschema@.jl_category(column_name text, categories text[], weight float8 DEFAULT 1)
-RETURNS @extschema@.jl_attribute
+CREATE FUNCTION jldp.jl_category(column_name text, categories text[], weight float8 DEFAULT 1)
+RETURNS jldp.jl_attribute
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_attribute_checked(ROW(column_name, 'category', NULL, NULL, weight, categories, NULL, NULL)::@extschema@.jl_attribute);
-COMMENT ON FUNCTION @extschema@.jl_category(text, text[], float8) IS
+RETURN jldp_internal.jl_attribute_checked(ROW(column_name, 'category', NULL, NULL, weight, categories, NULL, NULL)::jldp.jl_attribute);
+COMMENT ON FUNCTION jldp.jl_category(text, text[], float8) IS
   'A categorical attribute of a protected table: one coordinate per listed category, weight for the row''s (compared as text), 0 elsewhere; a value not listed, or NULL, reads as all zeros.';
 
-CREATE FUNCTION @extschema@.jl_vector(column_name text, length int, lo float8, hi float8, weight float8 DEFAULT 1)
-RETURNS @extschema@.jl_attribute
+CREATE FUNCTION jldp.jl_vector(column_name text, length int, lo float8, hi float8, weight float8 DEFAULT 1)
+RETURNS jldp.jl_attribute
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_attribute_checked(ROW(column_name, 'vector', lo, hi, weight, NULL, length, NULL)::@extschema@.jl_attribute);
-COMMENT ON FUNCTION @extschema@.jl_vector(text, int, float8, float8, float8) IS
+RETURN jldp_internal.jl_attribute_checked(ROW(column_name, 'vector', lo, hi, weight, NULL, length, NULL)::jldp.jl_attribute);
+COMMENT ON FUNCTION jldp.jl_vector(text, int, float8, float8, float8) IS
   'A float8[] attribute of a protected table, each of its length elements an attribute of its own: clamped to [lo, hi] and mapped to [0, weight] (missing, NULL or NaN elements read as lo; elements past length are not read).';
 
-CREATE FUNCTION @extschema@.jl_long(attribute_column text, value_column text, d int, lo float8, hi float8,
+CREATE FUNCTION jldp.jl_long(attribute_column text, value_column text, d int, lo float8, hi float8,
     weight float8 DEFAULT 1)
-RETURNS @extschema@.jl_attribute
+RETURNS jldp.jl_attribute
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_attribute_checked(ROW(value_column, 'long', lo, hi, weight, NULL, d, attribute_column)::@extschema@.jl_attribute);
-COMMENT ON FUNCTION @extschema@.jl_long(text, text, int, float8, float8, float8) IS
+RETURN jldp_internal.jl_attribute_checked(ROW(value_column, 'long', lo, hi, weight, NULL, d, attribute_column)::jldp.jl_attribute);
+COMMENT ON FUNCTION jldp.jl_long(text, text, int, float8, float8, float8) IS
   'Long-format rows (unit, attribute, value) of a protected table, the only attribute of its declaration: the unit''s values form a vector of d elements (attribute 1 to d; others not read), each clamped to [lo, hi] and mapped to [0, weight]; the unit and the attribute are unique together by a constraint.';
 
-CREATE FUNCTION @extschema@.jl_mechanism_checked(m @extschema@.jl_mechanism)
-RETURNS @extschema@.jl_mechanism
+CREATE FUNCTION jldp_internal.jl_mechanism_checked(m jldp.jl_mechanism)
+RETURNS jldp.jl_mechanism
 AS 'MODULE_PATHNAME', 'jl_mechanism_checked'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_mechanism_checked(@extschema@.jl_mechanism) IS
+COMMENT ON FUNCTION jldp_internal.jl_mechanism_checked(jldp.jl_mechanism) IS
   'Used by jl_sketch: a mechanism, or an error naming what is wrong with it (the checks jl_release makes again).';
 
-CREATE FUNCTION @extschema@.jl_sketch(k int DEFAULT NULL, kind @extschema@.jl_kind DEFAULT 'rademacher',
-    noise @extschema@.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
-    calibration @extschema@.jl_calibration DEFAULT NULL)
-RETURNS @extschema@.jl_mechanism
+CREATE FUNCTION jldp.jl_sketch(k int DEFAULT NULL, kind jldp.jl_kind DEFAULT 'rademacher',
+    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
+    calibration jldp.jl_calibration DEFAULT NULL)
+RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::@extschema@.jl_mechanism);
-COMMENT ON FUNCTION @extschema@.jl_sketch(int, @extschema@.jl_kind, @extschema@.jl_noise, float8, @extschema@.jl_calibration) IS
+RETURN jldp_internal.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
+COMMENT ON FUNCTION jldp.jl_sketch(int, jldp.jl_kind, jldp.jl_noise, float8, jldp.jl_calibration) IS
   'The sketch mechanism for jl_release: each unit''s encoded row projected to k dimensions by the key''s P (kind ''identity'': not projected, k = d) plus noise calibrated to the declaration and the realized P (Laplace: pure epsilon; Gaussian: give delta).';
 
-CREATE FUNCTION @extschema@.jl_advised(goal @extschema@.jl_goal DEFAULT 'distance', dist2 float8 DEFAULT NULL,
+CREATE FUNCTION jldp.jl_advised(goal jldp.jl_goal DEFAULT 'distance', dist2 float8 DEFAULT NULL,
     dist2_hi float8 DEFAULT NULL, cluster_var float8 DEFAULT NULL,
-    noise @extschema@.jl_noise DEFAULT NULL, delta float8 DEFAULT NULL, force boolean DEFAULT false)
-RETURNS @extschema@.jl_mechanism
+    noise jldp.jl_noise DEFAULT NULL, delta float8 DEFAULT NULL, force boolean DEFAULT false)
+RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_mechanism_checked(ROW('advised', NULL, NULL, noise, delta, NULL, NULL, NULL, NULL, goal, dist2, dist2_hi, cluster_var, force, NULL)::@extschema@.jl_mechanism);
-COMMENT ON FUNCTION @extschema@.jl_advised(@extschema@.jl_goal, float8, float8, float8, @extschema@.jl_noise, float8, boolean) IS
+RETURN jldp_internal.jl_mechanism_checked(ROW('advised', NULL, NULL, noise, delta, NULL, NULL, NULL, NULL, goal, dist2, dist2_hi, cluster_var, force, NULL)::jldp.jl_mechanism);
+COMMENT ON FUNCTION jldp.jl_advised(jldp.jl_goal, float8, float8, float8, jldp.jl_noise, float8, boolean) IS
   'The sketch mechanism the advisor ranks first for the goal (jl_advise: no projection or a kind at its best k; Laplace noise, and Gaussian when delta is given), every option calibrated to the declaration as jl_sketch would be; dist2 (required) is the squared distance of interest between encoded rows, or between two clusters'' centres with cluster_var for goal clustering.  A release refuses before its charge, with the epsilon that would serve the goal, when the best option would not (distance: the recovered squared distance''s standard deviation not below dist2; clustering: a misclassification of 0.25 or more), unless force => true.';
 -- the release aggregate as an unbudgeted primitive (0.4.2)
-CREATE FUNCTION @extschema@.jl_release_agg_trans(internal, int, float8, int, float8, float8,
-    @extschema@.jl_neighbor, @extschema@.jl_mechanism, text)
+CREATE FUNCTION jldp_internal.jl_release_agg_trans(internal, int, float8, int, float8, float8,
+    jldp.jl_neighbor, jldp.jl_mechanism, text)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_release_agg_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE AGGREGATE @extschema@.jl_private_release_agg(attr int, value float8, d int, epsilon float8,
-    bound float8, neighbor @extschema@.jl_neighbor, mechanism @extschema@.jl_mechanism, key text) (
-  SFUNC = @extschema@.jl_release_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = @extschema@.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = @extschema@.jl_agg_combine,
-  SERIALFUNC = @extschema@.jl_agg_serialize, DESERIALFUNC = @extschema@.jl_agg_deserialize,
+CREATE AGGREGATE jldp.jl_private_release_agg(attr int, value float8, d int, epsilon float8,
+    bound float8, neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text) (
+  SFUNC = jldp_internal.jl_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = jldp_internal.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_agg_combine,
+  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
   PARALLEL = SAFE);
-COMMENT ON AGGREGATE @extschema@.jl_private_release_agg(int, float8, int, float8, float8, @extschema@.jl_neighbor, @extschema@.jl_mechanism, text) IS
+COMMENT ON AGGREGATE jldp.jl_private_release_agg(int, float8, int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
   'Unbudgeted primitive: a private sketch of each group of (attr, value) rows, e.g. SELECT user_id, jl_private_release_agg(attr, val, 1000, 1.0, 1.0, ''attribute'', jl_sketch(k => 20), ''default'') FROM facts GROUP BY user_id: what jl_private_release releases for the dense vector with x[attr] = value (attr 1..d, else an error; repeated attributes summed, NULL values skipped), each element within bound (neighbor ''attribute'') or each row within L2 norm bound / 2 (''row''), with the jl_sketch mechanism''s projection and noise and the key''s P.  It charges nothing and records nothing: which rows it reads is the query''s, not a declaration''s; book its cost with jl_budget_book(protected, epsilon, delta).  jl_release over a protected table (jl_long) is the budgeted release of long-format data.';
-REVOKE ALL ON FUNCTION @extschema@.jl_private_release_agg(int, float8, int, float8, float8, @extschema@.jl_neighbor, @extschema@.jl_mechanism, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION @extschema@.jl_release_agg_trans(internal, int, float8, int, float8, float8, @extschema@.jl_neighbor, @extschema@.jl_mechanism, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_private_release_agg(int, float8, int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_release_agg_trans(internal, int, float8, int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_covariance_mechanism(r int, delta float8,
-    lift @extschema@.jl_lift DEFAULT 'always', method @extschema@.jl_covariance_method DEFAULT 'gram',
-    origin @extschema@.jl_origin DEFAULT 'lo')
-RETURNS @extschema@.jl_mechanism
+CREATE FUNCTION jldp.jl_covariance_mechanism(r int, delta float8,
+    lift jldp.jl_lift DEFAULT 'always', method jldp.jl_covariance_method DEFAULT 'gram',
+    origin jldp.jl_origin DEFAULT 'lo')
+RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, delta, NULL, r, lift, method, NULL, NULL, NULL, NULL, NULL, origin)::@extschema@.jl_mechanism);
-COMMENT ON FUNCTION @extschema@.jl_covariance_mechanism(int, float8, @extschema@.jl_lift, @extschema@.jl_covariance_method, @extschema@.jl_origin) IS
+RETURN jldp_internal.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, delta, NULL, r, lift, method, NULL, NULL, NULL, NULL, NULL, origin)::jldp.jl_mechanism);
+COMMENT ON FUNCTION jldp.jl_covariance_mechanism(int, float8, jldp.jl_lift, jldp.jl_covariance_method, jldp.jl_origin) IS
   'The covariance mechanism for jl_release (Blocki et al.): r rows of R = Y [A; l I], A the encoded rows (each of L2 norm at most the row clip, or the largest the declaration allows), Y fresh Gaussian, the lift l from an exact accountant for (epsilon, delta); jl_covariance and jl_directional_variance read it.  origin => ''zero'' releases the second moments of the numbers about their zero (x weight / (hi - lo), signed) instead of about lo, the norm bound then the largest norm of such a row.';
 
-CREATE FUNCTION @extschema@.jl_encode_number(x float8, lo float8, hi float8, weight float8)
+CREATE FUNCTION jldp_internal.jl_encode_number(x float8, lo float8, hi float8, weight float8)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_encode_number'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_encode_number(float8, float8, float8, float8) IS
+COMMENT ON FUNCTION jldp_internal.jl_encode_number(float8, float8, float8, float8) IS
   'Used by jl_release to read a numeric attribute: x clamped to [lo, hi] and mapped to [0, weight]; NULL and NaN read as 0.';
 
-CREATE FUNCTION @extschema@.jl_encode_category(x anyelement, categories text[], weight float8)
+CREATE FUNCTION jldp_internal.jl_encode_category(x anyelement, categories text[], weight float8)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_encode_category'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_encode_category(anyelement, text[], float8) IS
+COMMENT ON FUNCTION jldp_internal.jl_encode_category(anyelement, text[], float8) IS
   'Used by jl_release to read a categorical attribute: one-hot over categories with value weight, the value compared as its type''s output function writes it (no cast runs); a value not listed, or NULL, as all zeros.';
 
-CREATE FUNCTION @extschema@.jl_encode_category(x text, categories text[], weight float8)
+CREATE FUNCTION jldp_internal.jl_encode_category(x text, categories text[], weight float8)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_encode_category'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_encode_category(text, text[], float8) IS
+COMMENT ON FUNCTION jldp_internal.jl_encode_category(text, text[], float8) IS
   'Used by jl_release to read a categorical attribute, given the value''s text as its type''s output function writes it (pg_catalog.format): its exact signature, which no other function in this schema can take, so that the reader resolves to it whatever overloads exist.';
 
-CREATE FUNCTION @extschema@.jl_encode_vector(x float8[], length int, lo float8, hi float8, weight float8)
+CREATE FUNCTION jldp_internal.jl_encode_vector(x float8[], length int, lo float8, hi float8, weight float8)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_encode_vector'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_encode_vector(float8[], int, float8, float8, float8) IS
+COMMENT ON FUNCTION jldp_internal.jl_encode_vector(float8[], int, float8, float8, float8) IS
   'Used by jl_release to read a float8[] attribute: length elements, each clamped to [lo, hi] and mapped to [0, weight]; missing, NULL or NaN elements as 0.';
 
-CREATE FUNCTION @extschema@.jl_protect(relation regclass, unit text, attributes @extschema@.jl_attribute[],
-    neighbor @extschema@.jl_neighbor DEFAULT 'row', row_clip float8 DEFAULT NULL,
+CREATE FUNCTION jldp.jl_protect(relation regclass, unit text, attributes jldp.jl_attribute[],
+    neighbor jldp.jl_neighbor DEFAULT 'row', row_clip float8 DEFAULT NULL,
     epsilon_cap float8 DEFAULT NULL, delta_cap float8 DEFAULT 0,
     OUT dataset text, OUT d int)
 RETURNS record
 AS 'MODULE_PATHNAME', 'jl_protect'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_protect(regclass, text, @extschema@.jl_attribute[], @extschema@.jl_neighbor, float8, float8, float8) IS
+COMMENT ON FUNCTION jldp.jl_protect(regclass, text, jldp.jl_attribute[], jldp.jl_neighbor, float8, float8, float8) IS
   'Declare relation (a whole table or partitioned table, owned by the caller) protected: its unit (a column unique by a constraint), its attributes with their public bounds, what a release protects (row or attribute neighbours, row_clip for rows) and its caps (epsilon_cap required). jl_release reads it only through this declaration. Again on a protected table: the declaration is replaced, the spent budget kept, and a cap may only be lowered.';
 
-CREATE FUNCTION @extschema@.jl_release(protected regclass, target text, epsilon float8,
-    mechanism @extschema@.jl_mechanism, key text DEFAULT 'default',
+CREATE FUNCTION jldp.jl_release(protected regclass, target text, epsilon float8,
+    mechanism jldp.jl_mechanism, key text DEFAULT 'default',
     OUT release_id bigint, OUT released regclass, OUT epsilon_charged float8, OUT delta_charged float8,
     OUT noise_variance float8, OUT guarantee text)
 RETURNS record
 AS 'MODULE_PATHNAME', 'jl_release'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release(regclass, text, float8, @extschema@.jl_mechanism, text) IS
+COMMENT ON FUNCTION jldp.jl_release(regclass, text, float8, jldp.jl_mechanism, text) IS
   'Release a protected table into a new table target (unit, sketch float8[]) with a mechanism (jl_sketch), charged to its budget before any row is read, read only through its declaration, recorded in jl_releases; returns what holds and what does not.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release(regclass, text, float8, @extschema@.jl_mechanism, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_release(regclass, text, float8, jldp.jl_mechanism, text) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_release_dist2(protected regclass, epsilon float8,
+CREATE FUNCTION jldp.jl_release_dist2(protected regclass, epsilon float8,
     OUT dist2 float8, OUT stddev float8, OUT n bigint, OUT epsilon_holding float8,
     OUT delta float8, OUT neighbor text, OUT guarantee text)
 RETURNS record
 AS 'MODULE_PATHNAME', 'jl_release_dist2_declared'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_dist2(regclass, float8) IS
+COMMENT ON FUNCTION jldp.jl_release_dist2(regclass, float8) IS
   'The mean squared distance between two encoded rows of a protected table (for jl_advise''s dist2), epsilon-DP with exact discrete Laplace noise, through the release pipeline: charged before any row is read, the grid from the declaration; returns the value with what holds and what does not.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_dist2(regclass, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_release_dist2(regclass, float8) FROM PUBLIC;
 
 -- Edge tables and the graph mechanism; booking an unbudgeted release (0.4.1)
 
-CREATE FUNCTION @extschema@.jl_edge(u text, v text, vertices int)
-RETURNS @extschema@.jl_attribute
+CREATE FUNCTION jldp.jl_edge(u text, v text, vertices int)
+RETURNS jldp.jl_attribute
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_attribute_checked(ROW(u, 'edge'::text, NULL, NULL, 1, NULL, vertices, v)::@extschema@.jl_attribute);
-COMMENT ON FUNCTION @extschema@.jl_edge(text, text, int) IS
+RETURN jldp_internal.jl_attribute_checked(ROW(u, 'edge'::text, NULL, NULL, 1, NULL, vertices, v)::jldp.jl_attribute);
+COMMENT ON FUNCTION jldp.jl_edge(text, text, int) IS
   'An edge table''s one attribute: integer columns u and v are an undirected edge of vertices 1 to vertices (public); a row whose endpoints are NULL, equal or outside 1..vertices is no edge, and repeated or reversed pairs are one edge. Released with jl_graph.';
 
-CREATE FUNCTION @extschema@.jl_graph(r int, delta float8)
-RETURNS @extschema@.jl_mechanism
+CREATE FUNCTION jldp.jl_graph(r int, delta float8)
+RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN @extschema@.jl_mechanism_checked(ROW('graph', NULL, NULL, NULL, delta, NULL, r, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::@extschema@.jl_mechanism);
-COMMENT ON FUNCTION @extschema@.jl_graph(int, float8) IS
+RETURN jldp_internal.jl_mechanism_checked(ROW('graph', NULL, NULL, NULL, delta, NULL, r, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
+COMMENT ON FUNCTION jldp.jl_graph(int, float8) IS
   'The graph mechanism for jl_release over a table declared with jl_edge (Blocki et al.): one sketch of r entries per vertex, R = Y E with E the edges overlaid with a weighted complete graph, the weight from an exact accountant for (epsilon, delta) against one edge row replaced; jl_cut_size estimates cuts from it.';
 
-CREATE FUNCTION @extschema@.jl_budget_book(protected regclass, epsilon float8, delta float8 DEFAULT 0,
+CREATE FUNCTION jldp.jl_budget_book(protected regclass, epsilon float8, delta float8 DEFAULT 0,
     note text DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_budget_book'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_budget_book(regclass, float8, float8, text) IS
+COMMENT ON FUNCTION jldp.jl_budget_book(regclass, float8, float8, text) IS
   'Charge a protected table''s budget at once, durably and within its caps, for a release made with an unbudgeted primitive (jl_private_release, jl_private_release_agg, jl_project): returns the ledger row''s id. Nothing checks what the primitive reads.';
-REVOKE ALL ON FUNCTION @extschema@.jl_budget_book(regclass, float8, float8, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_budget_book(regclass, float8, float8, text) FROM PUBLIC;
 
-CREATE VIEW @extschema@.jl_protected WITH (security_barrier) AS
+CREATE VIEW jldp.jl_protected WITH (security_barrier) AS
   SELECT source AS relation, name AS dataset, unit, neighbor, row_clip,
          (SELECT sum(CASE (a).encoding WHEN 'numeric' THEN 1
                                        WHEN 'category' THEN pg_catalog.cardinality((a).categories)
@@ -1612,15 +1630,15 @@ CREATE VIEW @extschema@.jl_protected WITH (security_barrier) AS
          attributes, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
          epsilon_cap - epsilon_spent AS epsilon_remaining, delta_cap - delta_spent AS delta_remaining,
          owner, spenders
-  FROM @extschema@.jldp_dataset
+  FROM jldp_internal.jldp_dataset
   WHERE attributes IS NOT NULL
     AND (pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
          OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user));
-REVOKE ALL ON @extschema@.jl_protected FROM PUBLIC;
-GRANT SELECT ON @extschema@.jl_protected TO PUBLIC;
-COMMENT ON VIEW @extschema@.jl_protected IS
+REVOKE ALL ON jldp.jl_protected FROM PUBLIC;
+GRANT SELECT ON jldp.jl_protected TO PUBLIC;
+COMMENT ON VIEW jldp.jl_protected IS
   'Protected tables (jl_protect) with their declaration (unit, neighbour notion, row clip, d, attributes), caps, spent and remaining, for the tables whose dataset the current role owns or inherits (superusers: all).';
-REVOKE ALL ON FUNCTION @extschema@.jl_protect(regclass, text, @extschema@.jl_attribute[], @extschema@.jl_neighbor, float8, float8, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_protect(regclass, text, jldp.jl_attribute[], jldp.jl_neighbor, float8, float8, float8) FROM PUBLIC;
 
 -- Sharded protected tables (0.4.1) ------------------------------------------
 
@@ -1629,9 +1647,9 @@ REVOKE ALL ON FUNCTION @extschema@.jl_protect(regclass, text, @extschema@.jl_att
 -- its own declared table, within its partition's bounds) and 0.3's form
 -- (mechanism NULL: each shard runs part_call, a format() of its jldp
 -- schema, its table and the target).
-CREATE PROCEDURE @extschema@.jl_distributed_run(
+CREATE PROCEDURE jldp_internal.jl_distributed_run(
     source regclass, id_column text, target text, key text, epsilon float8, delta float8,
-    noise text, mechanism @extschema@.jl_mechanism, part_call text, INOUT release_id bigint DEFAULT NULL)
+    noise text, mechanism jldp.jl_mechanism, part_call text, INOUT release_id bigint DEFAULT NULL)
 LANGUAGE plpgsql
 AS $fn$
 DECLARE
@@ -1655,7 +1673,7 @@ DECLARE
   gid text;
   cschema text;       -- where the caller's unqualified target would go
   rschemas text[] := '{}';   -- on each shard: the schema its CREATE TABLE uses
-  rjl text[] := '{}';        -- on each shard: jldp's schema, quoted
+  rjl text[] := '{}';        -- on each shard: jldp's API schema, quoted
   tname text;
   rtype text;
   rjlname text;
@@ -1703,7 +1721,7 @@ BEGIN
   cschema := pg_catalog.current_schema();
   PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
   -- refuses an undeclared table, or one whose declaration the catalog no longer allows
-  decl := @extschema@.jl_declaration_info(source);
+  decl := jldp_internal.jl_declaration_info(source);
   id_column := decl->'declaration'->>'unit';
   IF cschema IS NULL THEN
     RAISE EXCEPTION 'jl_release_distributed: no schema has been selected to create the target in'
@@ -1788,7 +1806,7 @@ BEGIN
          pg_catalog.array_agg(b.unit_in::text ORDER BY c.relname, c.oid),
          pg_catalog.array_agg(c.oid ORDER BY c.relname, c.oid)
     INTO lowers, uppers, members, bparts
-    FROM @extschema@.jl_shard_bounds(source) b JOIN pg_catalog.pg_class c ON c.oid = b.partition;
+    FROM jldp_internal.jl_shard_bounds(source) b JOIN pg_catalog.pg_class c ON c.oid = b.partition;
   -- one list of partitions for the servers and the bounds
   IF bparts IS DISTINCT FROM parts THEN
     RAISE EXCEPTION 'jl_release_distributed: the partitions of % changed while they were read', source
@@ -1820,7 +1838,7 @@ BEGIN
   END LOOP;
   -- not inside a transaction block, and nothing the coordinator's charge
   -- would refuse: checked before any shard spends its budget
-  gid := @extschema@.jl_distributed_begin_declared(source, epsilon, delta, (mechanism).noise);
+  gid := jldp_internal.jl_distributed_begin_declared(source, epsilon, delta, (mechanism).noise);
   -- nor called where it cannot commit (from a function, say): find out now
   COMMIT;
   PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
@@ -1843,7 +1861,7 @@ BEGIN
             HINT = pg_catalog.format('Nothing was charged; it was waited for %s (lock_timeout).', lock_bound);
   END;
   BEGIN
-    gid := @extschema@.jl_distributed_begin_declared(source, epsilon, delta, (mechanism).noise);
+    gid := jldp_internal.jl_distributed_begin_declared(source, epsilon, delta, (mechanism).noise);
   EXCEPTION WHEN OTHERS OR query_canceled THEN
     PERFORM pg_catalog.pg_advisory_unlock(1785488497, dlk);
     RAISE;
@@ -1862,18 +1880,25 @@ BEGIN
       conns := conns || (gid || '_' || i);
       EXECUTE pg_catalog.format('SELECT %s.dblink_connect($1, $2)', dl) USING conns[i], srv[i];
       opened := i;
-      -- the shard's jldp schema and the schema its CREATE TABLE uses; then
+      -- the shard's jldp version (its API is in schema jldp, its parts in
+      -- jldp_internal, as here) and the schema its CREATE TABLE uses; then
       -- names resolve in pg_catalog only
       EXECUTE pg_catalog.format('SELECT j, c FROM %s.dblink($1, $2) AS t(j text, c text)', dl)
         INTO rjlname, rcur
-        USING conns[i], 'SELECT (SELECT n.nspname FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n '
-                        'ON n.oid OPERATOR(pg_catalog.=) e.extnamespace WHERE e.extname OPERATOR(pg_catalog.=) ''jldp''), '
+        USING conns[i], 'SELECT (SELECT e.extversion FROM pg_catalog.pg_extension e '
+                        'WHERE e.extname OPERATOR(pg_catalog.=) ''jldp''), '
                         'pg_catalog.current_schema()';
       IF rjlname IS NULL OR rcur IS NULL THEN
         RAISE EXCEPTION 'jl_release_distributed: shard % has no jldp extension or no schema to create the target in', srv[i]
           USING ERRCODE = '55000';
       END IF;
-      rjl := rjl || pg_catalog.quote_ident(rjlname);
+      IF rjlname IS DISTINCT FROM (SELECT e.extversion FROM pg_catalog.pg_extension e WHERE e.extname = 'jldp') THEN
+        RAISE EXCEPTION 'jl_release_distributed: shard % runs jldp %, this server %', srv[i], rjlname,
+                        (SELECT e.extversion FROM pg_catalog.pg_extension e WHERE e.extname = 'jldp')
+          USING ERRCODE = '55000',
+                HINT = 'ALTER EXTENSION jldp UPDATE on every server; nothing was charged.';
+      END IF;
+      rjl := rjl || 'jldp'::text;
       rschemas := rschemas || rcur;
       EXECUTE pg_catalog.format('SELECT %s.dblink_exec($1, $2)', dl)
         USING conns[i], 'SET search_path = pg_catalog, pg_temp';
@@ -1915,7 +1940,7 @@ BEGIN
       -- the coordinator's (checked again by the decision, from the parts'
       -- records)
       EXECUTE pg_catalog.format('SELECT d FROM %s.dblink($1, $2) AS t(d text)', dl) INTO rdecl
-        USING conns[i], pg_catalog.format('SELECT %s.jl_declaration_info(%L::pg_catalog.regclass)::text', rjl[i], remote[i]);
+        USING conns[i], pg_catalog.format('SELECT jldp_internal.jl_declaration_info(%L::pg_catalog.regclass)::text', remote[i]);
       IF rdecl::jsonb IS DISTINCT FROM decl THEN
         RAISE EXCEPTION 'jl_release_distributed: the declaration of % on shard % is not the coordinator''s declaration of %',
           remote[i], srv[i], source
@@ -2025,8 +2050,8 @@ BEGIN
     FOR i IN 1 .. n LOOP
       EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s.dblink($1, $2) AS t(x int)', dl)
         USING conns[i], pg_catalog.format(
-          'SELECT 1 FROM (SELECT %s.jl_release_part_check(%L::pg_catalog.regclass, %L, %L::pg_catalog.float8, %L::%s.jl_mechanism, %L, %L, %L, %L::pg_catalog.text[])) s',
-          rjl[i], remote[i], pg_catalog.format('%I.%I', rschemas[i], tname), epsilon, mechanism::text, rjl[i], key,
+          'SELECT 1 FROM (SELECT jldp_internal.jl_release_part_check(%L::pg_catalog.regclass, %L, %L::pg_catalog.float8, %L::%s.jl_mechanism, %L, %L, %L, %L::pg_catalog.text[])) s',
+          remote[i], pg_catalog.format('%I.%I', rschemas[i], tname), epsilon, mechanism::text, rjl[i], key,
           lowers[i], uppers[i], members[i]);
     END LOOP;
   -- a cancel (statement_timeout, pg_cancel_backend) cleans up as an error
@@ -2049,11 +2074,11 @@ BEGIN
     -- a sharded protected table: the coordinator's charge, durable, before
     -- any shard reads a row (no change of its budget while the parts run
     -- can then refuse the decision after the shards were charged)
-    PERFORM @extschema@.jl_distributed_charge_declared(gid);
+    PERFORM jldp_internal.jl_distributed_charge_declared(gid);
     FOR i IN 1 .. n LOOP
       part_sql := pg_catalog.format(
-        'SELECT %s.jl_release_part(%L::pg_catalog.regclass, %L, %L::pg_catalog.float8, %L::%s.jl_mechanism, %L, %L, %L, %L::pg_catalog.text[])',
-        rjl[i], remote[i], pg_catalog.format('%I.%I', rschemas[i], tname), epsilon, mechanism::text, rjl[i], key,
+        'SELECT jldp_internal.jl_release_part(%L::pg_catalog.regclass, %L, %L::pg_catalog.float8, %L::%s.jl_mechanism, %L, %L, %L, %L::pg_catalog.text[])',
+        remote[i], pg_catalog.format('%I.%I', rschemas[i], tname), epsilon, mechanism::text, rjl[i], key,
         lowers[i], uppers[i], members[i]);
       EXECUTE pg_catalog.format('SELECT %s.dblink_send_query($1, $2)', dl) USING conns[i], part_sql;
     END LOOP;
@@ -2137,7 +2162,7 @@ BEGIN
               'distributed', pg_catalog.jsonb_build_object('gid', gid, 'servers', srv,
                                                            'shard_release_ids', rids,
                                                            'shard_sources', remote));
-    release_id := @extschema@.jl_distributed_decide_declared(source, pg_catalog.format('%I.%I', cschema, tname)::regclass,
+    release_id := jldp_internal.jl_distributed_decide_declared(source, pg_catalog.format('%I.%I', cschema, tname)::regclass,
                     info, gid, srv, rids, recs[1]->>'key_fingerprint', nrows);
     IF fail_point = 'decide' THEN
       RAISE EXCEPTION 'jldp_test.fail_point: a failure before the decision commits';
@@ -2206,77 +2231,77 @@ BEGIN
     RAISE;
   END;
   IF pg_catalog.cardinality(in_doubt) = 0 THEN
-    PERFORM @extschema@.jl_distributed_committed(gid);
+    PERFORM jldp_internal.jl_distributed_committed(gid);
   END IF;
   PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
 END
 $fn$;
-COMMENT ON PROCEDURE @extschema@.jl_distributed_run(regclass, text, text, text, float8, float8, text, @extschema@.jl_mechanism, text, bigint) IS
+COMMENT ON PROCEDURE jldp_internal.jl_distributed_run(regclass, text, text, text, float8, float8, text, jldp.jl_mechanism, text, bigint) IS
   'Used by jl_release_distributed (both forms): the steps of a distributed release, from its checks to the shards'' commits.';
-REVOKE ALL ON PROCEDURE @extschema@.jl_distributed_run(regclass, text, text, text, float8, float8, text, @extschema@.jl_mechanism, text, bigint) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE jldp_internal.jl_distributed_run(regclass, text, text, text, float8, float8, text, jldp.jl_mechanism, text, bigint) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_shard_bounds(protected regclass)
+CREATE FUNCTION jldp_internal.jl_shard_bounds(protected regclass)
 RETURNS TABLE (partition regclass, unit_lower text, unit_upper text, unit_in text[])
 AS 'MODULE_PATHNAME', 'jl_shard_bounds'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.jl_shard_bounds(regclass) IS
+COMMENT ON FUNCTION jldp_internal.jl_shard_bounds(regclass) IS
   'Used by jl_release_distributed: each partition of a sharded table with its bounds (a range, an end NULL when unbounded, or a list of units), as jl_release_part reads them.';
-REVOKE ALL ON FUNCTION @extschema@.jl_shard_bounds(regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_shard_bounds(regclass) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_declaration_info(protected regclass)
+CREATE FUNCTION jldp_internal.jl_declaration_info(protected regclass)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'jl_declaration_info'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_declaration_info(regclass) IS
+COMMENT ON FUNCTION jldp_internal.jl_declaration_info(regclass) IS
   'A protected table''s declaration, checked against the catalog as a release checks it, as the registry records it: jl_release_distributed compares the coordinator''s with each shard''s before any shard is charged.';
-REVOKE ALL ON FUNCTION @extschema@.jl_declaration_info(regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_declaration_info(regclass) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_release_part(protected regclass, target text, epsilon float8,
-    mechanism @extschema@.jl_mechanism, key text, unit_lower text, unit_upper text, unit_in text[])
+CREATE FUNCTION jldp_internal.jl_release_part(protected regclass, target text, epsilon float8,
+    mechanism jldp.jl_mechanism, key text, unit_lower text, unit_upper text, unit_in text[])
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_release_part'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_part(regclass, text, float8, @extschema@.jl_mechanism, text, text, text, text[]) IS
+COMMENT ON FUNCTION jldp_internal.jl_release_part(regclass, text, float8, jldp.jl_mechanism, text, text, text, text[]) IS
   'Used by jl_release_distributed on each shard: jl_release of the units of a protected table within a partition''s bounds (unit_lower <= unit < unit_upper, an end NULL when unbounded, or unit in unit_in), charged to the shard''s budget; returns the registry id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_part(regclass, text, float8, @extschema@.jl_mechanism, text, text, text, text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_release_part(regclass, text, float8, jldp.jl_mechanism, text, text, text, text[]) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_release_part_check(protected regclass, target text, epsilon float8,
-    mechanism @extschema@.jl_mechanism, key text, unit_lower text, unit_upper text, unit_in text[])
+CREATE FUNCTION jldp_internal.jl_release_part_check(protected regclass, target text, epsilon float8,
+    mechanism jldp.jl_mechanism, key text, unit_lower text, unit_upper text, unit_in text[])
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_release_part_check'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_release_part_check(regclass, text, float8, @extschema@.jl_mechanism, text, text, text, text[]) IS
+COMMENT ON FUNCTION jldp_internal.jl_release_part_check(regclass, text, float8, jldp.jl_mechanism, text, text, text, text[]) IS
   'Used by jl_release_distributed on each shard before the coordinator is charged: every refusal jl_release_part would make before reading a row (its cap too, tried and rolled back), made without charging.';
-REVOKE ALL ON FUNCTION @extschema@.jl_release_part_check(regclass, text, float8, @extschema@.jl_mechanism, text, text, text, text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_release_part_check(regclass, text, float8, jldp.jl_mechanism, text, text, text, text[]) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_distributed_begin_declared(source regclass, epsilon float8, delta float8,
-    noise @extschema@.jl_noise)
+CREATE FUNCTION jldp_internal.jl_distributed_begin_declared(source regclass, epsilon float8, delta float8,
+    noise jldp.jl_noise)
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_distributed_begin_declared'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_distributed_begin_declared(regclass, float8, float8, @extschema@.jl_noise) IS
+COMMENT ON FUNCTION jldp_internal.jl_distributed_begin_declared(regclass, float8, float8, jldp.jl_noise) IS
   'Used by jl_release_distributed over a sharded protected table before any shard releases: what jl_distributed_begin checks, with the charge of the table''s declared dataset.';
-REVOKE ALL ON FUNCTION @extschema@.jl_distributed_begin_declared(regclass, float8, float8, @extschema@.jl_noise) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_distributed_begin_declared(regclass, float8, float8, jldp.jl_noise) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_distributed_charge_declared(gid text)
+CREATE FUNCTION jldp_internal.jl_distributed_charge_declared(gid text)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_distributed_charge_declared'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_distributed_charge_declared(text) IS
+COMMENT ON FUNCTION jldp_internal.jl_distributed_charge_declared(text) IS
   'Used by jl_release_distributed over a sharded protected table, once its checks have passed and before any shard reads: the coordinator''s charge of the release this session began, durable; returns the ledger id.';
-REVOKE ALL ON FUNCTION @extschema@.jl_distributed_charge_declared(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_distributed_charge_declared(text) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_distributed_decide_declared(source regclass, target regclass, info jsonb,
+CREATE FUNCTION jldp_internal.jl_distributed_decide_declared(source regclass, target regclass, info jsonb,
     gid text, servers text[], shard_release_ids bigint[], key_fingerprint text, "rows" bigint)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'jl_distributed_decide_declared'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION @extschema@.jl_distributed_decide_declared(regclass, regclass, jsonb, text, text[], bigint[], text, bigint) IS
+COMMENT ON FUNCTION jldp_internal.jl_distributed_decide_declared(regclass, regclass, jsonb, text, text[], bigint[], text, bigint) IS
   'Used by jl_release_distributed over a sharded protected table: jl_distributed_decide, with the shards'' declaration compared with the coordinator''s under its lock, the target''s partitions with the source''s, the charge made before the parts read, and the coordinator''s guarantee.';
-REVOKE ALL ON FUNCTION @extschema@.jl_distributed_decide_declared(regclass, regclass, jsonb, text, text[], bigint[], text, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp_internal.jl_distributed_decide_declared(regclass, regclass, jsonb, text, text[], bigint[], text, bigint) FROM PUBLIC;
 
-CREATE PROCEDURE @extschema@.jl_release_distributed(
-    protected regclass, target text, epsilon float8, mechanism @extschema@.jl_mechanism,
+CREATE PROCEDURE jldp.jl_release_distributed(
+    protected regclass, target text, epsilon float8, mechanism jldp.jl_mechanism,
     key text DEFAULT 'default', INOUT release_id bigint DEFAULT NULL)
 LANGUAGE plpgsql
 AS $fn$
@@ -2287,23 +2312,23 @@ BEGIN
             HINT = 'CALL jl_release_distributed(''customers'', ''customers_private'', 1, jl_sketch(k => 20)).';
   END IF;
   -- checked as jl_release checks it, before anything else
-  PERFORM @extschema@.jl_mechanism_checked(mechanism);
+  PERFORM jldp_internal.jl_mechanism_checked(mechanism);
   IF (mechanism).mechanism IS DISTINCT FROM 'sketch' THEN
     RAISE EXCEPTION 'jl_release_distributed releases with jl_sketch'
       USING ERRCODE = '0A000',
             DETAIL = 'Its shards release disjoint units, each a sketch of its own: the parts compose in parallel.';
   END IF;
-  CALL @extschema@.jl_distributed_run(protected, NULL, target, key, epsilon, (mechanism).delta,
+  CALL jldp_internal.jl_distributed_run(protected, NULL, target, key, epsilon, (mechanism).delta,
                                       (mechanism).noise::text, mechanism, NULL, release_id);
 END
 $fn$;
-COMMENT ON PROCEDURE @extschema@.jl_release_distributed(regclass, text, float8, @extschema@.jl_mechanism, text, bigint) IS
+COMMENT ON PROCEDURE jldp.jl_release_distributed(regclass, text, float8, jldp.jl_mechanism, text, bigint) IS
   'Release a sharded protected table (declared with jl_protect on the coordinator, a table partitioned by its unit whose partitions are postgres_fdw foreign tables, and on each shard with the same declaration) where its rows live: each shard runs the pipeline on its own table (jl_release_part: the units within its partition''s bounds, charged to its own budget) and prepares; the coordinator then charges the table once (parallel composition), creates target partitioned like it over the shards'' sketch tables, records it, commits, and only then commits the shards'' parts. Needs dblink, max_prepared_transactions > 0 on the shards, the same key on each, and a CALL outside a transaction block.';
-REVOKE ALL ON PROCEDURE @extschema@.jl_release_distributed(regclass, text, float8, @extschema@.jl_mechanism, text, bigint) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE jldp.jl_release_distributed(regclass, text, float8, jldp.jl_mechanism, text, bigint) FROM PUBLIC;
 
 -- k-means of a table's sketches in one call (0.4.1)
 
-CREATE FUNCTION @extschema@.jl_kmeans(release regclass, n_clusters int, seed bigint DEFAULT 0,
+CREATE FUNCTION jldp.jl_kmeans(release regclass, n_clusters int, seed bigint DEFAULT 0,
     max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4,
     sketch_column name DEFAULT 'sketch',
     OUT centroids float8[], OUT sizes bigint[], OUT inertia float8, OUT iterations int,
@@ -2311,10 +2336,10 @@ CREATE FUNCTION @extschema@.jl_kmeans(release regclass, n_clusters int, seed big
 RETURNS record
 AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_kmeans(regclass, int, bigint, int, int, float8, name) IS
+COMMENT ON FUNCTION jldp.jl_kmeans(regclass, int, bigint, int, int, float8, name) IS
   'k-means of the sketches of a table (its float8[] column sketch_column) in one call: the centroids (n_clusters x k), each cluster''s size, the inertia, the iterations (scikit-learn''s n_iter_ and tol) and the parallel workers its assignment steps used (max_parallel_workers_per_gather; the result is the serial one); the labels in the same statement: SELECT s.id, jl_nearest_centroid(s.sketch, k.centroids) FROM t s, jl_kmeans(''t'', 4) k. The same centroids as the aggregate jl_kmeans(sketch, n_clusters, seed, max_iter, n_init) over the table.';
 
-CREATE FUNCTION @extschema@.jl_kmeans(release text, n_clusters int, seed bigint DEFAULT 0,
+CREATE FUNCTION jldp.jl_kmeans(release text, n_clusters int, seed bigint DEFAULT 0,
     max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4,
     sketch_column name DEFAULT 'sketch',
     OUT centroids float8[], OUT sizes bigint[], OUT inertia float8, OUT iterations int,
@@ -2322,12 +2347,12 @@ CREATE FUNCTION @extschema@.jl_kmeans(release text, n_clusters int, seed bigint 
 RETURNS record
 AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION @extschema@.jl_kmeans(text, int, bigint, int, int, float8, name) IS
+COMMENT ON FUNCTION jldp.jl_kmeans(text, int, bigint, int, int, float8, name) IS
   'jl_kmeans(release regclass, ...) with the table named as text: jl_kmeans(''customers_private'', 4).';
 
 -- spending a protected table, granted by its table (0.4.1)
 
-CREATE FUNCTION @extschema@.jl_protect_grant(protected regclass, spender regrole)
+CREATE FUNCTION jldp.jl_protect_grant(protected regclass, spender regrole)
 RETURNS void
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -2338,20 +2363,20 @@ BEGIN
   IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
     RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
   END IF;
-  SELECT p.dataset INTO ds FROM @extschema@.jl_protected p WHERE p.relation = protected;
+  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation = protected;
   IF ds IS NULL THEN
     RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
       USING ERRCODE = '55000',
             HINT = 'Declare it with jl_protect; its owner (or a member of the owner''s role) grants spending.';
   END IF;
-  PERFORM @extschema@.jl_dataset_grant(ds, spender);
+  PERFORM jldp_internal.jl_dataset_grant(ds, spender);
 END
 $fn$;
-COMMENT ON FUNCTION @extschema@.jl_protect_grant(regclass, regrole) IS
+COMMENT ON FUNCTION jldp.jl_protect_grant(regclass, regrole) IS
   'Let role spender release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): its declaration''s owner grants it.';
-REVOKE ALL ON FUNCTION @extschema@.jl_protect_grant(regclass, regrole) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_protect_grant(regclass, regrole) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.jl_protect_revoke(protected regclass, spender regrole)
+CREATE FUNCTION jldp.jl_protect_revoke(protected regclass, spender regrole)
 RETURNS void
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -2362,14 +2387,14 @@ BEGIN
   IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
     RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
   END IF;
-  SELECT p.dataset INTO ds FROM @extschema@.jl_protected p WHERE p.relation = protected;
+  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation = protected;
   IF ds IS NULL THEN
     RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
       USING ERRCODE = '55000';
   END IF;
-  PERFORM @extschema@.jl_dataset_revoke(ds, spender);
+  PERFORM jldp_internal.jl_dataset_revoke(ds, spender);
 END
 $fn$;
-COMMENT ON FUNCTION @extschema@.jl_protect_revoke(regclass, regrole) IS
+COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
   'Take back what jl_protect_grant granted.';
-REVOKE ALL ON FUNCTION @extschema@.jl_protect_revoke(regclass, regrole) FROM PUBLIC;
+REVOKE ALL ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) FROM PUBLIC;
