@@ -12,10 +12,6 @@ COMMENT ON SCHEMA jldp IS
 CREATE SCHEMA jldp_internal;
 COMMENT ON SCHEMA jldp_internal IS
   'jldp''s catalog (keys, declarations, ledger, registry) and the steps no user calls; reached through jldp''s functions.';
-GRANT USAGE ON SCHEMA jldp TO PUBLIC;
--- name lookup only: the catalog''s tables are granted to nobody; jldp''s SQL
--- functions call the few internal steps they use as their caller
-GRANT USAGE ON SCHEMA jldp_internal TO PUBLIC;
 
 -- each of the extension's objects in its old schema moves to jldp, or to
 -- jldp_internal when it is internal (a table's indexes, sequences and row
@@ -1077,3 +1073,502 @@ BEGIN
   PERFORM jldp_internal.jl_dataset_revoke(ds, spender);
 END
 $fn$;
+
+-- the views, as the install script defines them (budget administrators
+-- see every dataset)
+CREATE OR REPLACE VIEW jldp.jl_keys AS
+  SELECT name, fingerprint, owner, created,
+         CASE WHEN length(secret) = 77
+              THEN encode(substr(secret, 2, 16), 'hex') END AS master_key_id
+  FROM jldp_internal.jldp_key;
+
+CREATE OR REPLACE VIEW jldp.jl_budgets WITH (security_barrier) AS
+  SELECT name, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
+         epsilon_cap - epsilon_spent AS epsilon_remaining,
+         delta_cap - delta_spent AS delta_remaining,
+         source, owner, created, spenders, unit
+  FROM jldp_internal.jldp_dataset
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
+     OR pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole('jldp_budget_admin'), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
+
+CREATE OR REPLACE VIEW jldp.jl_ledger WITH (security_barrier) AS
+  SELECT l.id, l.dataset, l.event, l.epsilon, l.delta, l.epsilon_spent, l.delta_spent,
+         l.what, l.role, l.at,
+         -- a charge is committed before its release reads a row: false when
+         -- no release recorded it (it failed or was cancelled after the
+         -- charge, or is still running); a protected table's dist2 (a value)
+         -- marks its charge when it returns; NULL for other events and for
+         -- 0.3's jl_release_dist2, whose result was returned, not recorded,
+         -- and for a booked charge (jl_budget_book), which no release records
+         CASE WHEN l.event <> 'charge' THEN NULL
+              WHEN l.what = 'jl_budget_book' OR l.what LIKE 'jl_budget_book: %' THEN NULL
+              WHEN l.what LIKE 'jl_release_dist2 (declared) %' THEN l.what LIKE '% (returned)'
+              WHEN l.what LIKE 'jl_release_dist2 %' THEN NULL
+              ELSE EXISTS (SELECT 1 FROM jldp_internal.jldp_release r WHERE r.ledger_id = l.id)
+         END AS released
+  FROM jldp_internal.jldp_ledger l JOIN jldp_internal.jldp_dataset d ON d.name = l.dataset
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(d.owner)), 'USAGE')
+     OR pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole('jldp_budget_admin'), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
+
+CREATE OR REPLACE VIEW jldp.jl_releases WITH (security_barrier) AS
+  SELECT id, target, source, id_column, vector, d, k, projection, neighbor, bound,
+         clipping, calibration, epsilon, delta, noise_variance, grid, key_fingerprint,
+         dataset, info, version, released_at, released_by
+  FROM jldp_internal.jldp_release
+  -- a dropped target is not looked up (each lookup of a missing OID would
+  -- stay in the session's catalog cache)
+  WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
+             THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;
+
+CREATE OR REPLACE VIEW jldp.jl_distributed_releases WITH (security_barrier) AS
+  SELECT gid, release_id, target, servers, shard_release_ids, decided_at, committed_at, released_by
+  FROM jldp_internal.jldp_distributed_release
+  WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
+             THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;
+
+CREATE OR REPLACE VIEW jldp.jl_protected WITH (security_barrier) AS
+  SELECT source AS relation, name AS dataset, unit, neighbor, row_clip,
+         (SELECT sum(CASE (a).encoding WHEN 'numeric' THEN 1
+                                       WHEN 'category' THEN pg_catalog.cardinality((a).categories)
+                                       ELSE (a).length END)::int
+            FROM pg_catalog.unnest(attributes) a) AS d,
+         attributes, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
+         epsilon_cap - epsilon_spent AS epsilon_remaining, delta_cap - delta_spent AS delta_remaining,
+         owner, spenders
+  FROM jldp_internal.jldp_dataset
+  WHERE attributes IS NOT NULL
+    AND (pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
+     OR pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole('jldp_budget_admin'), 'USAGE')
+         OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user));
+
+-- every comment, as the install script words it
+COMMENT ON TABLE jldp_internal.jldp_key IS
+  'jldp secret keys. Readable by no role but its owner; the release functions read it internally.';
+COMMENT ON VIEW jldp.jl_keys IS
+  'Keys by name with their non-secret fingerprints and the id of the master key that encrypts each (NULL: stored unencrypted); grant SELECT to curators.';
+COMMENT ON FUNCTION jldp.jl_key_create(text) IS
+  'Create a new 256-bit key from pg_strong_random; returns its non-secret fingerprint.';
+COMMENT ON FUNCTION jldp.jl_key_import(text, bytea) IS
+  'Pin a key to 32 known bytes (reproducible tests, the same key on every shard). Superuser only; the bytes appear in the query text.';
+COMMENT ON FUNCTION jldp.jl_key_drop(text) IS
+  'Drop a key (its creator, a member of the creator''s role, or a superuser). Sketches released under it can no longer be reproduced.';
+COMMENT ON FUNCTION jldp.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) IS
+  'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)''; or ''identity'': no projection, P = I and k = d, noise on every attribute) rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
+COMMENT ON FUNCTION jldp.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) IS
+  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density: the kind word recorded selects the same P again). Contains no secret.';
+COMMENT ON FUNCTION jldp.jl_project(float8[], int, text, text) IS
+  'Noise-free x P with P of the given kind (''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)'', or ''identity'' with k = d: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
+COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], float8) IS
+  'Unbiased estimate of the squared distance between the original rows: ||a - b||^2 - 2 k noise_variance.';
+COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, text, text) IS
+  'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) at r^2 = max(estimate, 0), over the projection and the noise: c = 14 for noise ''laplace'', 8 for ''gaussian''. kind => ''identity'' (a release without projection, k = d): nothing varies with P and the 2 r^4/k term goes; any other kind word keeps it.';
+COMMENT ON TYPE jldp.jl_neighbor IS
+  'What a protected table''s releases protect: a whole unit''s row replaced (row), or one declared attribute of one unit changed within its bounds (attribute).';
+COMMENT ON TYPE jldp.jl_calibration IS
+  'How a sketch release''s noise is calibrated to the realized projection: exact (Laplace), analytic (Gaussian, Balle and Wang), classic (Gaussian, Kenthapadi et al.''s Theorem 1).';
+COMMENT ON TYPE jldp.jl_encoding IS
+  'How a declared attribute enters the row vector: a number clamped and scaled, a category one-hot, a float8[] of fixed length clamped and scaled element by element, long-format rows (unit, attribute, value) as the elements of a vector of d, an edge (u, v) as its incidence vector over the vertices.';
+COMMENT ON TYPE jldp.jl_attribute IS
+  'One declared attribute of a protected table, built by jl_numeric, jl_category, jl_vector or jl_long.';
+COMMENT ON TABLE jldp_internal.jldp_dataset IS
+  'Protected datasets: the privacy budget cap (epsilon, delta) and what has been spent, by name and at most one per source relation. Written only by jldp''s functions; roles read it through jl_budgets.';
+COMMENT ON TABLE jldp_internal.jldp_ledger IS
+  'Privacy budget ledger: every declaration, cap change, reset and charge of a dataset (and the reservations of jldp before 0.4.2) with the totals after it, the acting role and the transaction. Written only by jldp''s functions; roles read it through jl_ledger.';
+COMMENT ON FUNCTION jldp.jl_dataset_declare(text, float8, float8, regclass, text) IS
+  'Declare a dataset with a privacy budget cap (epsilon, delta), owned by the calling role. Binding it to a source relation (a table, partitioned table or foreign table; not a view or a partition) takes the relation''s owner, a member of its role, or a superuser; jl_protect of that relation then declares the protected table on it, keeping its name, caps and ledger. unit names the column of source whose values are the privacy units: its declaration must then use that unit.';
+COMMENT ON FUNCTION jldp.jl_dataset_set_cap(text, float8, float8) IS
+  'Change a dataset''s cap (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
+COMMENT ON FUNCTION jldp.jl_dataset_reset(text) IS
+  'Set a dataset''s spent budget back to 0 (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
+COMMENT ON VIEW jldp.jl_budgets IS
+  'Protected datasets with their caps, spent and remaining (epsilon, delta), owner and granted spenders, for the datasets owned by the current role or a role it inherits (budget administrators and superusers: all).';
+COMMENT ON FUNCTION jldp.jldp_version() IS
+  'The version of the jldp library in use (the control file''s default_version when it was built); recorded with each table release.';
+COMMENT ON TABLE jldp_internal.jldp_release IS
+  'Release registry: one row per release into a table (jl_release, jl_release_distributed; before 0.4.2 also jl_release_table, jl_release_long, jl_release_covariance and jl_release_graph) with its source, target, options, noise variance, key fingerprint, the ledger charge it was made under, the full record (info), the jldp version and who released it. Written only by those functions; roles read it through jl_releases.';
+COMMENT ON VIEW jldp.jl_ledger IS
+  'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it; for a charge, whether a release recorded it (released).';
+COMMENT ON VIEW jldp.jl_releases IS
+  'Release registry: one row per table release, visible to roles that can read its target.';
+COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], regclass) IS
+  'jl_recover_dist with the noise variance of the release that wrote the table (from the registry).';
+COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], regclass) IS
+  'jl_recover_dist_stddev with the noise variance, the noise and the kind (identity or a projection) of the release that wrote the table (from the registry).';
+COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, int, text, text) IS
+  'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d; ''identity'' takes k as d (attr 1..k is coordinate attr).';
+COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, int, text) IS
+  'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int) IS
+  'k-means centroids of the sketches as an n_clusters x k float8[][]: k-means++ seeding (seed 0) and Lloyd iterations until no assignment changes (at most 300). The result depends only on the multiset of sketches (the same in serial and parallel plans). NULL sketches are skipped; no sketches gives NULL; with at most n_clusters distinct sketches the centroids are those sketches (fewer rows, with a NOTICE). An empty cluster is re-seeded with the point farthest from its centroid. The sketches are held in memory (below 1 GB).';
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint) IS
+  'jl_kmeans with the seed of the k-means++ seeding (any bigint; the same seed gives the same centroids).';
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int) IS
+  'jl_kmeans with the seed and the maximum number of Lloyd iterations (>= 1).';
+COMMENT ON FUNCTION jldp.jl_nearest_centroid(float8[], float8[]) IS
+  'The 1-based row of the m x k centroids (e.g. from jl_kmeans) nearest to the sketch in squared L2 distance, the lowest row on ties: UPDATE t SET cluster = jl_nearest_centroid(sketch, c).';
+COMMENT ON FUNCTION jldp.jl_recover_inner(float8[], float8[], float8) IS
+  'Unbiased estimate of the inner product of two different original rows: <a, b> (independent noise needs no correction; noise_variance is only checked). For a row with itself use jl_recover_norm2.';
+COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, text, text) IS
+  'Plug-in standard error of jl_recover_inner over the projection and the noise: sqrt(s2 (|a|^2 + |b|^2) + k s2^2 + (|a|^2 |b|^2 + <a,b>^2) / k) at the recovered values; the same for noise ''laplace'' and ''gaussian''. kind => ''identity'' (no projection): without the last term.';
+COMMENT ON FUNCTION jldp.jl_recover_norm2(float8[], float8) IS
+  'Unbiased estimate of the squared L2 norm of the original row: ||a||^2 - k noise_variance (may be negative).';
+COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, text, text) IS
+  'Plug-in standard error of jl_recover_norm2 over the projection and the noise: sqrt(2 n^4/k + 4 s2 n^2 + (kappa - 1) k s2^2) at n^2 = max(estimate, 0), kappa = 6 for noise ''laplace'' (default), 3 for ''gaussian''. kind => ''identity'' (no projection): without the 2 n^4/k term.';
+COMMENT ON FUNCTION jldp.jl_recover_inner(float8[], float8[], regclass) IS
+  'jl_recover_inner for sketches of the release that wrote the table (k checked against the registry).';
+COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], regclass) IS
+  'jl_recover_inner_stddev with the noise variance of the release that wrote the table (from the registry).';
+COMMENT ON FUNCTION jldp.jl_recover_norm2(float8[], regclass) IS
+  'jl_recover_norm2 with the noise variance of the release that wrote the table (from the registry).';
+COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], regclass) IS
+  'jl_recover_norm2_stddev with the noise variance and the noise (info->>''noise'', absent meaning laplace) of the release that wrote the table.';
+COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], text) IS
+  'jl_recover_dist with the release named (resolved as a regclass is, on the search path).';
+COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], text) IS
+  'jl_recover_dist_stddev with the release named (resolved as a regclass is, on the search path).';
+COMMENT ON FUNCTION jldp.jl_recover_inner(float8[], float8[], text) IS
+  'jl_recover_inner with the release named (resolved as a regclass is, on the search path).';
+COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], text) IS
+  'jl_recover_inner_stddev with the release named (resolved as a regclass is, on the search path).';
+COMMENT ON FUNCTION jldp.jl_recover_norm2(float8[], text) IS
+  'jl_recover_norm2 with the release named (resolved as a regclass is, on the search path).';
+COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], text) IS
+  'jl_recover_norm2_stddev with the release named (resolved as a regclass is, on the search path).';
+COMMENT ON FUNCTION jldp.jl_randomized_response(float8[], float8) IS
+  'Randomized response: each 0/1 element flipped independently with probability p = jl_rr_flip_probability(epsilon) = 1/(1 + e^epsilon), exactly, from pg_strong_random. epsilon-DP for one element changing (h elements: h epsilon). Values other than 0 and 1 are an error.';
+COMMENT ON FUNCTION jldp.jl_randomized_response(boolean[], float8) IS
+  'Randomized response on a boolean[]: each element negated with probability 1/(1 + e^epsilon).';
+COMMENT ON FUNCTION jldp.jl_randomized_response(bit varying, float8) IS
+  'Randomized response on a bit string (compact for large d): each bit flipped with probability 1/(1 + e^epsilon).';
+COMMENT ON FUNCTION jldp.jl_rr_flip_probability(float8) IS
+  'The flip probability jl_randomized_response uses for epsilon: 1/(1 + e^epsilon) (epsilon rounded down to a multiple of 2^-31).';
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr(float8[], float8[], float8) IS
+  'Unbiased estimate of the squared distance (Hamming distance) between the original 0/1 vectors of two randomized responses with flip probability p: (||a - b||^2 - 2 d p (1-p)) / (1 - 2p)^2.';
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr(boolean[], boolean[], float8) IS
+  'jl_recover_dist_rr of two boolean[] randomized responses.';
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr(bit varying, bit varying, float8) IS
+  'jl_recover_dist_rr of two bit-string randomized responses.';
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr_stddev(float8[], float8[], float8) IS
+  'Standard deviation of jl_recover_dist_rr, the same at every true distance: sqrt(d s (1-s)) / (1-2p)^2 with s = 2p(1-p).';
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr_stddev(boolean[], boolean[], float8) IS
+  'jl_recover_dist_rr_stddev of two boolean[] randomized responses.';
+COMMENT ON FUNCTION jldp.jl_recover_dist_rr_stddev(bit varying, bit varying, float8) IS
+  'jl_recover_dist_rr_stddev of two bit-string randomized responses.';
+COMMENT ON FUNCTION jldp.jl_add_discrete_laplace(bigint, float8, bigint) IS
+  'value + exact discrete Laplace noise of scale t = the smallest integer with sensitivity / t <= epsilon, from pg_strong_random: epsilon-DP for values of neighbouring inputs differing by at most sensitivity. Saturates at the bigint range.';
+COMMENT ON FUNCTION jldp.jl_discrete_laplace_variance(float8, bigint) IS
+  'Variance of the noise jl_add_discrete_laplace(value, epsilon, sensitivity) adds: 2 q / (1 - q)^2 with q = exp(-1/t).';
+COMMENT ON FUNCTION jldp.jl_min_dim(bigint, float8) IS
+  'scikit-learn''s johnson_lindenstrauss_min_dim(n, eps=eps): int(4 ln(n) / (eps^2/2 - eps^3/3)), the k at which a random projection alone keeps all pairwise squared distances of n points within a factor 1 +- eps with good probability (no noise considered). eps in (0, 1).';
+COMMENT ON FUNCTION jldp.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
+  'The k minimizing the variance 2 r^4/k + 8 s2 r^2 + c k s2^2 of recovered squared distances at r^2 = dist2 (or, for a range [dist2, dist2_hi], the worst ratio to the best stddev of any k), with s2 the noise variance of jl_release_info(d, k, epsilon, ...) for the realized projection of each candidate k. Uses the key. See jl_suggest_k_info.';
+COMMENT ON FUNCTION jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
+  'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int, int) IS
+  'jl_kmeans with n_init runs (1..1000), each a k-means++ seeding followed by at most max_iter Lloyd iterations, keeping the run with the lowest inertia (sum of squared distances to the nearest centroid; the earliest run on ties), as scikit-learn''s KMeans(n_init=...). The first run is seeded by seed, so n_init 1 equals jl_kmeans(sketch, n_clusters, seed, max_iter); the others by seeds drawn from a ChaCha20 stream keyed by seed. Deterministic and the same in serial and parallel plans; the time grows with n_init.';
+COMMENT ON FUNCTION jldp.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text) IS
+  'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says first when even it does not serve the goal (distance: a stddev not below dist2; clustering: a misclassification of 0.25 or more) and the epsilon at which it would, then whether the projection pays. Uses the key.';
+COMMENT ON FUNCTION jldp_internal.jl_dataset_grant(text, regrole) IS
+  'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and bookings (jl_budget_book). Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
+COMMENT ON FUNCTION jldp_internal.jl_dataset_revoke(text, regrole) IS
+  'Withdraw what jl_dataset_grant allowed. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
+COMMENT ON FUNCTION jldp_internal.jl_drop_guard() IS
+  'Event trigger: refuses to drop jldp (the extension, its schema, its owner''s objects) while keys or ledger rows exist, unless jldp.allow_drop is on.';
+COMMENT ON FUNCTION jldp_internal.jl_key_table_changed() IS
+  'Trigger on jldp_key: tells every backend that cached keys must be looked up again.';
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[]) IS
+  'Transition function of jl_linear_fit and jl_linear_fit_intercept.';
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8) IS
+  'Transition function of jl_linear_fit and jl_linear_fit_intercept with a ridge.';
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8, boolean) IS
+  'Transition function of jl_linear_fit and jl_linear_fit_intercept with a ridge and the intercept choice.';
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_combine(internal, internal) IS
+  'Combine function of jl_linear_fit: merges the counts, means and centred co-moments of two partial states.';
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_serialize(internal) IS
+  'Serial function of jl_linear_fit: the state as one flat bytea.';
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_deserialize(bytea, internal) IS
+  'Deserial function of jl_linear_fit: the state back from its bytea, every field checked.';
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_final(internal) IS
+  'Final function of jl_linear_fit: the d x m coefficients.';
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_intercept_final(internal) IS
+  'Final function of jl_linear_fit_intercept: the m intercepts.';
+COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[]) IS
+  'Least squares of label vectors y (m values) on feature vectors x (d values) with an intercept: the d x m coefficients W minimising ||Y - X W - 1 b^T||^2 (b from jl_linear_fit_intercept; the prediction is jl_linear_predict(x, W, b)). Rows with a NULL x or y are skipped; NULL over no rows. Minimum-norm W when X is rank-deficient.';
+COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[], float8) IS
+  'Ridge regression: as jl_linear_fit(x, y), minimising ||Y - X W - 1 b^T||^2 + ridge ||W||^2 (the intercept is not penalised).';
+COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[], float8, boolean) IS
+  'As jl_linear_fit(x, y, ridge); intercept => false fits Y = X W through the origin.';
+COMMENT ON AGGREGATE jldp.jl_linear_fit_intercept(float8[], float8[]) IS
+  'The m intercepts b of jl_linear_fit(x, y): mean(y) - W^T mean(x).';
+COMMENT ON AGGREGATE jldp.jl_linear_fit_intercept(float8[], float8[], float8) IS
+  'The m intercepts b of jl_linear_fit(x, y, ridge).';
+COMMENT ON FUNCTION jldp.jl_linear_predict(float8[], float8[], float8[]) IS
+  'coef^T x + intercept: the prediction of a linear model (coef d x m, as jl_linear_fit returns it; intercept m values or NULL for none). NULL if x or coef is NULL.';
+COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8, text) IS
+  'Null-space cleaning, Algorithm 1: x with the components that the linear predictor a_desired (d x m, e.g. jl_linear_fit) barely sees removed, such that ||a_desired^T (x - result)||^2 <= utility_error, certified in floating point. The exact null space is always removed; the budget goes over the eigencomponents of a_desired a_desired^T by method => ''waterfill'' (the exact maximiser of the paper''s Theorem 2) or ''knapsack'' (the paper''s published Algorithm 1). The decomposition is cached per backend.';
+COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8[], float8) IS
+  'Null-space cleaning, Algorithm 2: as jl_nullspace_clean(x, a_desired, utility_error) with the budget spent where the confidential predictor a_confidential (d x m_c, fitted on the cleaner''s own data) sees most per unit of utility: generalised eigenvectors of the pencil (a_d a_d^T, a_c a_c^T) on the span of both models, coordinates in the dual basis; the common null space is removed whole. ||a_desired^T (x - result)||^2 <= utility_error, certified.';
+COMMENT ON FUNCTION jldp.jl_directional_variance(regclass, float8[]) IS
+  'From a covariance release: ||R x||^2 / r - l^2 ||x||^2, unbiased for x^T A^T A x (the sum of squares of the clipped rows along x). Post-processing: no budget.';
+COMMENT ON FUNCTION jldp.jl_directional_variance_stddev(regclass, float8[]) IS
+  'The standard deviation of jl_directional_variance(release, x), sqrt(2/r) x^T (A^T A + l^2 I) x, estimated by its plug-in sqrt(2/r) ||R x||^2 / r.';
+COMMENT ON FUNCTION jldp.jl_covariance(regclass) IS
+  'From a covariance release: the d x d matrix R^T R / r - l^2 I, unbiased for A^T A (second moments of the clipped rows, not centred; release a column of ones beside the data to get n and the column sums).';
+COMMENT ON FUNCTION jldp.jl_pca(regclass, int) IS
+  'From a covariance release: the n_components leading eigenpairs of R^T R / r - l^2 I, largest first: each direction (unit vector) and its estimated x^T A^T A x.';
+COMMENT ON FUNCTION jldp.jl_least_squares(regclass, int) IS
+  'From a covariance release: the least-squares coefficients of attribute target_attr (1-based) on the other d - 1 attributes, in their order, from the estimate of A^T A (no intercept unless a column of ones was released). Refused when the estimate of the other attributes'' second moments is not positive definite.';
+COMMENT ON FUNCTION jldp.jl_key_export(text) IS
+  'The key''s secret encrypted under the master key, for jl_key_import_wrapped on a server with the same master key (a shard); reveals nothing without the master key. The key''s creator or a superuser.';
+COMMENT ON FUNCTION jldp.jl_key_import_wrapped(text, bytea) IS
+  'Create the key name from what jl_key_export(name) returned on a server with the same master key; returns its fingerprint, to compare with the exporting server''s jl_keys. Superuser only.';
+COMMENT ON FUNCTION jldp.jl_key_rewrap() IS
+  'Encrypt every key under the configured master key: unencrypted keys, and keys encrypted under jldp.previous_master_key_file or _command (rotation). Returns the number of keys changed. Superuser only.';
+COMMENT ON FUNCTION jldp.jl_master_key_id() IS
+  'The non-secret id of the configured master key (compare across servers), NULL when none is configured.';
+COMMENT ON FUNCTION jldp_internal.jl_lloyd_step_trans(float8[], float8[], float8[]) IS
+  'Transition function of jl_lloyd_step.';
+COMMENT ON FUNCTION jldp_internal.jl_vector_sum_trans(float8[], float8[]) IS
+  'Transition and combine function of jl_vector_sum, combine function of jl_lloyd_step.';
+COMMENT ON AGGREGATE jldp.jl_lloyd_step(float8[], float8[]) IS
+  'One Lloyd step of k-means over the rows it sees: an m x (k + 1) array whose row j holds the sum of the sketches nearest centroid j (of the m x k centroids, as jl_nearest_centroid) and their count. Pushed to a shard by postgres_fdw; add the shards'' steps with jl_vector_sum and take jl_lloyd_update.';
+COMMENT ON AGGREGATE jldp.jl_vector_sum(float8[]) IS
+  'Element-wise sum of float8 arrays of one shape (one- or two-dimensional); use ORDER BY in the call for a result that does not depend on the order rows arrive in.';
+COMMENT ON FUNCTION jldp.jl_lloyd_update(float8[], float8[]) IS
+  'The centroids after a Lloyd step: row j of step (sums, count) divided by its count, or row j of centroids when the count is 0.';
+COMMENT ON FUNCTION jldp.jl_kmeans_lloyd(regclass, name, float8[], int) IS
+  'k-means (Lloyd) from the given m x k starting centroids over the sketch column of a table, until no centroid moves or max_iter steps. On a partitioned table each leaf partition computes its own step (a foreign partition on its shard: m (k + 1) numbers move per step), added in partition order; a local table partitioned alike gives the same centroids bit for bit.';
+COMMENT ON FUNCTION jldp.jl_knn(regclass, name, name, float8[], int, float8) IS
+  'The n rows of a sketch table nearest to query by jl_recover_dist (ties by id; id_column cast to bigint). On a partitioned table each leaf partition returns its own n nearest (a foreign partition sorts and limits on its shard), so n rows per shard move.';
+COMMENT ON FUNCTION jldp.jl_cut_size(regclass, int[]) IS
+  'From a graph release: the number of edges between the vertex set s (distinct vertices in 1..n) and the rest, estimated without bias as (||sum of the sketches of s||^2 / r - (w/n) |s| (n - |s|)) / (1 - w/n). Post-processing: no budget.';
+COMMENT ON FUNCTION jldp.jl_cut_size_stddev(regclass, int[]) IS
+  'The standard deviation of jl_cut_size(release, s), sqrt(2/r) ((w/n) |s| (n - |s|) + (1 - w/n) cut) / (1 - w/n), estimated by its unbiased plug-in.';
+COMMENT ON FUNCTION jldp_internal.jl_cut_trans(internal, regclass, int, float8[]) IS
+  'Transition function of jl_cut_estimate and jl_cut_estimate_stddev: sums the sketches and collects the vertices.';
+COMMENT ON FUNCTION jldp_internal.jl_cut_estimate_final(internal) IS
+  'Final function of jl_cut_estimate.';
+COMMENT ON FUNCTION jldp_internal.jl_cut_estimate_stddev_final(internal) IS
+  'Final function of jl_cut_estimate_stddev.';
+COMMENT ON AGGREGATE jldp.jl_cut_estimate(regclass, int, float8[]) IS
+  'From the rows (vertex, sketch) of a graph release chosen in SQL (each vertex once), the estimated number of edges between those vertices and the rest, as jl_cut_size; NULL over no rows.';
+COMMENT ON AGGREGATE jldp.jl_cut_estimate_stddev(regclass, int, float8[]) IS
+  'The standard deviation of jl_cut_estimate over the same rows, as jl_cut_size_stddev; NULL over no rows.';
+COMMENT ON TABLE jldp_internal.jldp_distributed_release IS
+  'Decisions of distributed releases: a row exists exactly when the coordinator committed the release (its charge and registry row); the shards'' prepared parts named gid_1, gid_2, ... are then to be committed. committed_at: when every part was seen committed.';
+COMMENT ON VIEW jldp.jl_distributed_releases IS
+  'Distributed releases, visible to roles that can read their target: the shards, their registry ids, and whether every shard''s part was seen committed (committed_at NULL: in doubt until jl_distributed_resolve runs).';
+COMMENT ON FUNCTION jldp_internal.jl_distributed_decision(text) IS
+  'Used by jl_distributed_resolve: the servers and shard registry ids of the decided release gid; no row if the coordinator never decided it.';
+COMMENT ON FUNCTION jldp_internal.jl_distributed_pending() IS
+  'Used by jl_distributed_resolve: the decided distributed releases not yet seen committed on every shard.';
+COMMENT ON FUNCTION jldp_internal.jl_distributed_committed(text) IS
+  'Used by jl_release_distributed and jl_distributed_resolve: record that every shard''s part of a decided release was committed (the role that released it, a member of it, or a superuser). Bookkeeping only: whether a prepared part is committed depends on the decision alone.';
+COMMENT ON FUNCTION jldp.jl_distributed_resolve(text[]) IS
+  'Finish distributed releases left in doubt: on each server (default: every postgres_fdw server the caller has a user mapping for), for each prepared part of a release no session is running, commit it if the coordinator decided the release (for that server), else roll it back; then record as committed each decided release whose every shard shows its part committed (its registry row). One row per part found and per release recorded.';
+COMMENT ON TYPE jldp.jl_noise IS
+  'The noise of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
+COMMENT ON TYPE jldp.jl_kind IS
+  'The projection kind of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
+COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
+  'jl_recover_dist_stddev with the noise and the kind as enum labels (e.g. ''gaussian''::jl_noise): postgres_fdw can push it to a shard.';
+COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
+  'jl_recover_inner_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
+COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
+  'jl_recover_norm2_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
+COMMENT ON TYPE jldp.jl_lift IS
+  'The covariance mechanism''s lift: always the accountant''s w, or (auto) only what a private lower bound on sigma_min(A) leaves missing.';
+COMMENT ON TYPE jldp.jl_covariance_method IS
+  'How the covariance mechanism computes R: from the Gram matrix (gram: d x d memory) or as Y [A; l I] batch by batch (product).';
+COMMENT ON TYPE jldp.jl_origin IS
+  'Where the covariance mechanism puts a number''s zero: at lo (the declared encoding, (x - lo) weight / (hi - lo)) or at zero (x weight / (hi - lo): second moments about the data''s origin).';
+COMMENT ON TYPE jldp.jl_goal IS
+  'What sketches are for, as the advisor predicts their error: recovered squared distances (distance) or a nearest-centre clustering (clustering).';
+COMMENT ON TYPE jldp.jl_mechanism IS
+  'What jl_release releases with, built by a mechanism''s constructor (jl_sketch, jl_advised, jl_covariance_mechanism, jl_graph).';
+COMMENT ON FUNCTION jldp_internal.jl_attribute_checked(jldp.jl_attribute) IS
+  'Used by jl_numeric, jl_category and jl_vector: a declared attribute, or an error naming what is wrong with it (the checks jl_protect and jl_release make again).';
+COMMENT ON FUNCTION jldp.jl_numeric(text, float8, float8, float8) IS
+  'A numeric attribute of a protected table: every read clamps it to [lo, hi] (NULL and NaN read as lo) and maps it to [0, weight].';
+COMMENT ON FUNCTION jldp.jl_category(text, text[], float8) IS
+  'A categorical attribute of a protected table: one coordinate per listed category, weight for the row''s (compared as text), 0 elsewhere; a value not listed, or NULL, reads as all zeros.';
+COMMENT ON FUNCTION jldp.jl_vector(text, int, float8, float8, float8) IS
+  'A float8[] attribute of a protected table, each of its length elements an attribute of its own: clamped to [lo, hi] and mapped to [0, weight] (missing, NULL or NaN elements read as lo; elements past length are not read).';
+COMMENT ON FUNCTION jldp.jl_long(text, text, int, float8, float8, float8) IS
+  'Long-format rows (unit, attribute, value) of a protected table, the only attribute of its declaration: the unit''s values form a vector of d elements (attribute 1 to d; others not read), each clamped to [lo, hi] and mapped to [0, weight]; the unit and the attribute are unique together by a constraint.';
+COMMENT ON FUNCTION jldp_internal.jl_mechanism_checked(jldp.jl_mechanism) IS
+  'Used by jl_sketch: a mechanism, or an error naming what is wrong with it (the checks jl_release makes again).';
+COMMENT ON FUNCTION jldp.jl_sketch(int, jldp.jl_kind, jldp.jl_noise, float8, jldp.jl_calibration) IS
+  'The sketch mechanism for jl_release: each unit''s encoded row projected to k dimensions by the key''s P (kind ''identity'': not projected, k = d) plus noise calibrated to the declaration and the realized P (Laplace: pure epsilon; Gaussian: give delta).';
+COMMENT ON FUNCTION jldp.jl_advised(jldp.jl_goal, float8, float8, float8, jldp.jl_noise, float8, boolean) IS
+  'The sketch mechanism the advisor ranks first for the goal (jl_advise: no projection or a kind at its best k; Laplace noise, and Gaussian when delta is given), every option calibrated to the declaration as jl_sketch would be; dist2 (required) is the squared distance of interest between encoded rows, or between two clusters'' centres with cluster_var for goal clustering.  A release refuses before its charge, with the epsilon that would serve the goal, when the best option would not (distance: the recovered squared distance''s standard deviation not below dist2; clustering: a misclassification of 0.25 or more), unless force => true.';
+COMMENT ON AGGREGATE jldp.jl_private_release_agg(int, float8, int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
+  'Unbudgeted primitive: a private sketch of each group of (attr, value) rows, e.g. SELECT user_id, jl_private_release_agg(attr, val, 1000, 1.0, 1.0, ''attribute'', jl_sketch(k => 20), ''default'') FROM facts GROUP BY user_id: what jl_private_release releases for the dense vector with x[attr] = value (attr 1..d, else an error; repeated attributes summed, NULL values skipped), each element within bound (neighbor ''attribute'') or each row within L2 norm bound / 2 (''row''), with the jl_sketch mechanism''s projection and noise and the key''s P.  It charges nothing and records nothing: which rows it reads is the query''s, not a declaration''s; book its cost with jl_budget_book(protected, epsilon, delta).  jl_release over a protected table (jl_long) is the budgeted release of long-format data.';
+COMMENT ON FUNCTION jldp.jl_covariance_mechanism(int, float8, jldp.jl_lift, jldp.jl_covariance_method, jldp.jl_origin) IS
+  'The covariance mechanism for jl_release (Blocki et al.): r rows of R = Y [A; l I], A the encoded rows (each of L2 norm at most the row clip, or the largest the declaration allows), Y fresh Gaussian, the lift l from an exact accountant for (epsilon, delta); jl_covariance and jl_directional_variance read it.  origin => ''zero'' releases the second moments of the numbers about their zero (x weight / (hi - lo), signed) instead of about lo, the norm bound then the largest norm of such a row.';
+COMMENT ON FUNCTION jldp_internal.jl_encode_number(float8, float8, float8, float8) IS
+  'Used by jl_release to read a numeric attribute: x clamped to [lo, hi] and mapped to [0, weight]; NULL and NaN read as 0.';
+COMMENT ON FUNCTION jldp_internal.jl_encode_category(anyelement, text[], float8) IS
+  'Used by jl_release to read a categorical attribute: one-hot over categories with value weight, the value compared as its type''s output function writes it (no cast runs); a value not listed, or NULL, as all zeros.';
+COMMENT ON FUNCTION jldp_internal.jl_encode_category(text, text[], float8) IS
+  'Used by jl_release to read a categorical attribute, given the value''s text as its type''s output function writes it (pg_catalog.format): its exact signature, which no other function in this schema can take, so that the reader resolves to it whatever overloads exist.';
+COMMENT ON FUNCTION jldp_internal.jl_encode_vector(float8[], int, float8, float8, float8) IS
+  'Used by jl_release to read a float8[] attribute: length elements, each clamped to [lo, hi] and mapped to [0, weight]; missing, NULL or NaN elements as 0.';
+COMMENT ON FUNCTION jldp.jl_protect(regclass, text, jldp.jl_attribute[], jldp.jl_neighbor, float8, float8, float8) IS
+  'Declare relation (a whole table or partitioned table, owned by the caller) protected: its unit (a column unique by a constraint), its attributes with their public bounds, what a release protects (row or attribute neighbours, row_clip for rows) and its caps (epsilon_cap required). jl_release reads it only through this declaration. Again on a protected table: the declaration is replaced, the spent budget kept, and a cap may only be lowered.';
+COMMENT ON FUNCTION jldp.jl_release(regclass, text, float8, jldp.jl_mechanism, text) IS
+  'Release a protected table into a new table target (unit, sketch float8[]) with a mechanism (jl_sketch), charged to its budget before any row is read, read only through its declaration, recorded in jl_releases; returns what holds and what does not.';
+COMMENT ON FUNCTION jldp.jl_release_dist2(regclass, float8) IS
+  'The mean squared distance between two encoded rows of a protected table (for jl_advise''s dist2), epsilon-DP with exact discrete Laplace noise, through the release pipeline: charged before any row is read, the grid from the declaration; returns the value with what holds and what does not.';
+COMMENT ON FUNCTION jldp.jl_edge(text, text, int) IS
+  'An edge table''s one attribute: integer columns u and v are an undirected edge of vertices 1 to vertices (public); a row whose endpoints are NULL, equal or outside 1..vertices is no edge, and repeated or reversed pairs are one edge. Released with jl_graph.';
+COMMENT ON FUNCTION jldp.jl_graph(int, float8) IS
+  'The graph mechanism for jl_release over a table declared with jl_edge (Blocki et al.): one sketch of r entries per vertex, R = Y E with E the edges overlaid with a weighted complete graph, the weight from an exact accountant for (epsilon, delta) against one edge row replaced; jl_cut_size estimates cuts from it.';
+COMMENT ON FUNCTION jldp.jl_budget_book(regclass, float8, float8, text) IS
+  'Charge a protected table''s budget at once, durably and within its caps, for a release made with an unbudgeted primitive (jl_private_release, jl_private_release_agg, jl_project): returns the ledger row''s id. Nothing checks what the primitive reads.';
+COMMENT ON VIEW jldp.jl_protected IS
+  'Protected tables (jl_protect) with their declaration (unit, neighbour notion, row clip, d, attributes), caps, spent and remaining, for the tables whose dataset the current role owns or inherits (budget administrators and superusers: all).';
+COMMENT ON PROCEDURE jldp_internal.jl_distributed_run(regclass, text, text, text, float8, float8, text, jldp.jl_mechanism, text, bigint) IS
+  'Used by jl_release_distributed (both forms): the steps of a distributed release, from its checks to the shards'' commits.';
+COMMENT ON FUNCTION jldp_internal.jl_shard_bounds(regclass) IS
+  'Used by jl_release_distributed: each partition of a sharded table with its bounds (a range, an end NULL when unbounded, or a list of units), as jl_release_part reads them.';
+COMMENT ON FUNCTION jldp_internal.jl_declaration_info(regclass) IS
+  'A protected table''s declaration, checked against the catalog as a release checks it, as the registry records it: jl_release_distributed compares the coordinator''s with each shard''s before any shard is charged.';
+COMMENT ON FUNCTION jldp_internal.jl_release_part(regclass, text, float8, jldp.jl_mechanism, text, text, text, text[]) IS
+  'Used by jl_release_distributed on each shard: jl_release of the units of a protected table within a partition''s bounds (unit_lower <= unit < unit_upper, an end NULL when unbounded, or unit in unit_in), charged to the shard''s budget; returns the registry id.';
+COMMENT ON FUNCTION jldp_internal.jl_release_part_check(regclass, text, float8, jldp.jl_mechanism, text, text, text, text[]) IS
+  'Used by jl_release_distributed on each shard before the coordinator is charged: every refusal jl_release_part would make before reading a row (its cap too, tried and rolled back), made without charging.';
+COMMENT ON FUNCTION jldp_internal.jl_distributed_begin_declared(regclass, float8, float8, jldp.jl_noise) IS
+  'Used by jl_release_distributed over a sharded protected table before any shard releases: what jl_distributed_begin checks, with the charge of the table''s declared dataset.';
+COMMENT ON FUNCTION jldp_internal.jl_distributed_charge_declared(text) IS
+  'Used by jl_release_distributed over a sharded protected table, once its checks have passed and before any shard reads: the coordinator''s charge of the release this session began, durable; returns the ledger id.';
+COMMENT ON FUNCTION jldp_internal.jl_distributed_decide_declared(regclass, regclass, jsonb, text, text[], bigint[], text, bigint) IS
+  'Used by jl_release_distributed over a sharded protected table: jl_distributed_decide, with the shards'' declaration compared with the coordinator''s under its lock, the target''s partitions with the source''s, the charge made before the parts read, and the coordinator''s guarantee.';
+COMMENT ON PROCEDURE jldp.jl_release_distributed(regclass, text, float8, jldp.jl_mechanism, text, bigint) IS
+  'Release a sharded protected table (declared with jl_protect on the coordinator, a table partitioned by its unit whose partitions are postgres_fdw foreign tables, and on each shard with the same declaration) where its rows live: each shard runs the pipeline on its own table (jl_release_part: the units within its partition''s bounds, charged to its own budget) and prepares; the coordinator then charges the table once (parallel composition), creates target partitioned like it over the shards'' sketch tables, records it, commits, and only then commits the shards'' parts. Needs dblink, max_prepared_transactions > 0 on the shards, the same key on each, and a CALL outside a transaction block.';
+COMMENT ON FUNCTION jldp.jl_kmeans(regclass, int, bigint, int, int, float8, name) IS
+  'k-means of the sketches of a table (its float8[] column sketch_column) in one call: the centroids (n_clusters x k), each cluster''s size, the inertia, the iterations (scikit-learn''s n_iter_ and tol) and the parallel workers its assignment steps used (max_parallel_workers_per_gather; the result is the serial one); the labels in the same statement: SELECT s.id, jl_nearest_centroid(s.sketch, k.centroids) FROM t s, jl_kmeans(''t'', 4) k. The same centroids as the aggregate jl_kmeans(sketch, n_clusters, seed, max_iter, n_init) over the table.';
+COMMENT ON FUNCTION jldp.jl_kmeans(text, int, bigint, int, int, float8, name) IS
+  'jl_kmeans(release regclass, ...) with the table named as text: jl_kmeans(''customers_private'', 4).';
+COMMENT ON FUNCTION jldp.jl_protect_grant(regclass, regrole) IS
+  'Let role spender release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): its declaration''s owner grants it.';
+COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
+  'Take back what jl_protect_grant granted.';
+COMMENT ON ROLE jldp_analyst IS
+  'jldp: reads releases (jldp.jl_releases) and recovers, searches and clusters over the released tables it may SELECT; never a key, a projection or a raw row.';
+COMMENT ON ROLE jldp_curator IS
+  'jldp: an analyst that also owns keys, declares its tables protected, releases them, and asks the advisor; spends budgets, cannot refill them.';
+COMMENT ON ROLE jldp_budget_admin IS
+  'jldp: raises caps and resets spent budgets of any protected table, and reads every budget and the whole ledger.';
+
+-- Roles: who may do what ----------------------------------------------------
+-- Three NOLOGIN roles, created when absent (roles belong to the cluster:
+-- another database's jldp may have created them), each holding exactly the
+-- grants its job needs; a person is set up with one GRANT, e.g.
+-- GRANT jldp_curator TO alice.  Nothing in jldp is granted to PUBLIC.
+DO $roles$
+DECLARE
+  r text;
+BEGIN
+  FOREACH r IN ARRAY ARRAY['jldp_analyst', 'jldp_curator', 'jldp_budget_admin'] LOOP
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) r) THEN
+      EXECUTE pg_catalog.format('CREATE ROLE %I NOLOGIN', r);
+    END IF;
+  END LOOP;
+  -- a curator may do everything an analyst may
+  IF NOT pg_catalog.pg_has_role('jldp_curator', 'jldp_analyst', 'MEMBER') THEN
+    GRANT jldp_analyst TO jldp_curator;
+  END IF;
+END
+$roles$;
+COMMENT ON ROLE jldp_analyst IS
+  'jldp: reads releases (jldp.jl_releases) and recovers, searches and clusters over the released tables it may SELECT; never a key, a projection or a raw row.';
+COMMENT ON ROLE jldp_curator IS
+  'jldp: an analyst that also owns keys, declares its tables protected, releases them, and asks the advisor; spends budgets, cannot refill them.';
+COMMENT ON ROLE jldp_budget_admin IS
+  'jldp: raises caps and resets spent budgets of any protected table, and reads every budget and the whole ledger.';
+
+-- every role may look names up in jldp, so that a call it may not make is
+-- answered "permission denied" (with the role that has it), not "does not
+-- exist"; what it may call is what its roles were granted
+REVOKE ALL ON SCHEMA jldp, jldp_internal FROM PUBLIC;
+GRANT USAGE ON SCHEMA jldp TO PUBLIC;
+-- the curator's calls of jldp's SQL functions reach the internal steps they
+-- run as their caller (the constructors' checks, the distributed release's
+-- steps, on a coordinator and on each shard)
+GRANT USAGE ON SCHEMA jldp_internal TO jldp_curator;
+
+-- each routine of the two schemas revoked from PUBLIC, then granted to the
+-- one role whose list names it; a routine in no list (and not listed as a
+-- superuser's or an internal step no role calls) fails the script
+DO $grants$
+DECLARE
+  analyst text[] := ARRAY[
+    'jl_recover_dist', 'jl_recover_dist_stddev', 'jl_recover_inner', 'jl_recover_inner_stddev',
+    'jl_recover_norm2', 'jl_recover_norm2_stddev', 'jl_recover_dist_rr', 'jl_recover_dist_rr_stddev',
+    'jl_knn', 'jl_kmeans', 'jl_kmeans_lloyd', 'jl_nearest_centroid', 'jl_lloyd_step', 'jl_vector_sum',
+    'jl_lloyd_update', 'jl_pca', 'jl_covariance', 'jl_directional_variance',
+    'jl_directional_variance_stddev', 'jl_least_squares', 'jl_cut_size', 'jl_cut_size_stddev',
+    'jl_cut_estimate', 'jl_cut_estimate_stddev', 'jl_linear_fit', 'jl_linear_fit_intercept',
+    'jl_linear_predict', 'jl_nullspace_clean', 'jl_min_dim', 'jl_discrete_laplace_variance',
+    'jl_rr_flip_probability', 'jldp_version'];
+  curator text[] := ARRAY[
+    'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id',
+    'jl_protect', 'jl_numeric', 'jl_category', 'jl_vector', 'jl_long', 'jl_edge',
+    'jl_protect_grant', 'jl_protect_revoke', 'jl_dataset_declare', 'jl_dataset_set_cap',
+    'jl_sketch', 'jl_advised', 'jl_covariance_mechanism', 'jl_graph',
+    'jl_release', 'jl_release_dist2', 'jl_release_distributed', 'jl_distributed_resolve',
+    'jl_budget_book', 'jl_advise', 'jl_suggest_k', 'jl_suggest_k_info', 'jl_release_info',
+    'jl_private_release', 'jl_private_release_agg', 'jl_project', 'jl_project_agg',
+    'jl_randomized_response', 'jl_add_discrete_laplace',
+    -- internal steps a curator's call runs as the curator
+    'jl_attribute_checked', 'jl_mechanism_checked', 'jl_dataset_grant', 'jl_dataset_revoke',
+    'jl_encode_number', 'jl_encode_category', 'jl_encode_vector',
+    'jl_distributed_run', 'jl_declaration_info', 'jl_shard_bounds', 'jl_release_part',
+    'jl_release_part_check', 'jl_distributed_begin_declared', 'jl_distributed_charge_declared',
+    'jl_distributed_decide_declared', 'jl_distributed_decision', 'jl_distributed_pending',
+    'jl_distributed_committed'];
+  budget_admin text[] := ARRAY['jl_dataset_reset'];
+  -- superusers only: keys pinned to known bytes or carried in, re-wrapping
+  superuser text[] := ARRAY['jl_key_import', 'jl_key_import_wrapped', 'jl_key_rewrap'];
+  -- aggregate support functions and triggers: run by their aggregate's or
+  -- trigger's owner, never called by a role
+  nobody text[] := ARRAY[
+    'jl_agg_combine', 'jl_agg_serialize', 'jl_agg_deserialize', 'jl_private_release_agg_final',
+    'jl_project_agg_trans', 'jl_project_agg_final', 'jl_release_agg_trans',
+    'jl_kmeans_trans', 'jl_kmeans_combine', 'jl_kmeans_serialize', 'jl_kmeans_deserialize',
+    'jl_kmeans_final', 'jl_linear_fit_trans', 'jl_linear_fit_combine', 'jl_linear_fit_serialize',
+    'jl_linear_fit_deserialize', 'jl_linear_fit_final', 'jl_linear_fit_intercept_final',
+    'jl_lloyd_step_trans', 'jl_vector_sum_trans', 'jl_cut_trans', 'jl_cut_estimate_final',
+    'jl_cut_estimate_stddev_final', 'jl_drop_guard', 'jl_key_table_changed'];
+  f record;
+  who text;
+BEGIN
+  FOR f IN
+    SELECT p.oid::pg_catalog.regprocedure AS sig, p.proname::text AS name
+      FROM pg_catalog.pg_proc p
+     WHERE p.pronamespace IN ('jldp'::pg_catalog.regnamespace, 'jldp_internal'::pg_catalog.regnamespace)
+     ORDER BY p.oid::pg_catalog.regprocedure::text
+  LOOP
+    EXECUTE pg_catalog.format('REVOKE ALL ON ROUTINE %s FROM PUBLIC', f.sig);
+    who := CASE WHEN f.name = ANY (analyst) THEN 'jldp_analyst'
+                WHEN f.name = ANY (curator) THEN 'jldp_curator'
+                WHEN f.name = ANY (budget_admin) THEN 'jldp_budget_admin' END;
+    IF who IS NOT NULL THEN
+      EXECUTE pg_catalog.format('GRANT EXECUTE ON ROUTINE %s TO %I', f.sig, who);
+    ELSIF NOT (f.name = ANY (superuser) OR f.name = ANY (nobody)) THEN
+      RAISE EXCEPTION 'jldp: routine % is in no role''s list', f.sig;
+    END IF;
+  END LOOP;
+END
+$grants$;
+-- raising a cap is checked inside jl_dataset_set_cap (an owner may lower)
+GRANT EXECUTE ON FUNCTION jldp.jl_dataset_set_cap(text, float8, float8) TO jldp_budget_admin;
+
+REVOKE ALL ON jldp.jl_releases, jldp.jl_distributed_releases, jldp.jl_keys, jldp.jl_protected,
+              jldp.jl_budgets, jldp.jl_ledger FROM PUBLIC;
+GRANT SELECT ON jldp.jl_releases, jldp.jl_distributed_releases TO jldp_analyst;
+GRANT SELECT ON jldp.jl_keys TO jldp_curator;
+GRANT SELECT ON jldp.jl_protected, jldp.jl_budgets, jldp.jl_ledger TO jldp_curator, jldp_budget_admin;

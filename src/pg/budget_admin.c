@@ -3,9 +3,12 @@
  * reset, and grant or revoke the right to spend one.
  *
  * The acting role is read before switching to the extension owner
- * (jl_budget_actor); only a dataset's owner, a member of the owner's role
- * or a superuser changes it, and only a relation's owner (or a member, or a
- * superuser) binds a dataset to the relation (docs/threat_model.md).
+ * (jl_budget_actor).  A dataset's owner (or a member of the owner's role)
+ * may lower its caps and grant spending; raising a cap or resetting the
+ * spent budget is a budget administrator's (a member of jldp_budget_admin,
+ * or a superuser), on any dataset: the role that spends a budget cannot
+ * refill it.  Only a relation's owner (or a member, or a superuser) binds a
+ * dataset to the relation (docs/threat_model.md).
  */
 #include "postgres.h"
 
@@ -127,26 +130,64 @@ jl_dataset_declare(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
+/* a member of jldp_budget_admin, or a superuser */
+static bool
+is_budget_admin(const JlActor *a)
+{
+	Oid			admin = get_role_oid("jldp_budget_admin", true);
+
+	return superuser_arg(a->role) || (OidIsValid(admin) && has_privs_of_role(a->role, admin));
+}
+
+static void
+refuse_not_admin(const char *what, const char *name)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("%s of dataset \"%s\" needs role jldp_budget_admin", what, jl_msg_str(name)),
+			 errdetail("The role that spends a budget cannot refill it."),
+			 errhint("A budget administrator does it: GRANT jldp_budget_admin TO a role of its own.")));
+}
+
+/* who may make a change: a budget administrator always; else the owner, when */
+typedef enum JlManageRule
+{
+	JL_OWNER_MAY,				/* always */
+	JL_OWNER_MAY_LOWER,			/* the change lowers the caps (the sql's guard) */
+	JL_ADMIN_ONLY				/* never */
+} JlManageRule;
+
 /*
  * Within SPI as owner: lock a dataset the actor may manage, run sql on it
- * ($1 the name, $2 and $3 as given, either may go unused) and write the
- * ledger row.
+ * ($1 the name, $2 and $3 as given, either may go unused; guard, ANDed to
+ * its WHERE for an owner who is not a budget administrator, must hold) and
+ * write the ledger row.
  */
 static void
 change_dataset(Oid nsp, const JlActor *a, const char *name, const char *sql,
 			   Oid type2, Datum v2, bool null2, Datum v3, bool null3,
-			   const char *event, const char *what)
+			   const char *event, const char *what, JlManageRule rule, const char *guard)
 {
 	JlDataset	ds;
 	Oid			types[3] = {TEXTOID, type2, NUMERICOID};
 	Datum		values[3] = {CStringGetTextDatum(name), v2, v3};
 	char		nulls[3] = {' ', null2 ? 'n' : ' ', null3 ? 'n' : ' '};
+	bool		admin = is_budget_admin(a);
+	char	   *q = psprintf(sql, jl_qualified(nsp, "jldp_dataset"));
 
 	jl_budget_lock_existing(nsp, name, &ds);
-	jl_budget_check_manage(a, &ds, name);
-	if (SPI_execute_with_args(psprintf(sql, jl_qualified(nsp, "jldp_dataset")),
-							  3, types, values, nulls, false, 0) != SPI_OK_UPDATE)
+	if (!admin)
+	{
+		if (rule == JL_ADMIN_ONLY)
+			refuse_not_admin(event, name);
+		jl_budget_check_manage(a, &ds, name);
+		if (rule == JL_OWNER_MAY_LOWER)
+			q = psprintf("%s AND %s", q, guard);
+	}
+	if (SPI_execute_with_args(q, 3, types, values, nulls, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not change dataset \"%s\"", name);
+	if (SPI_processed != 1)
+		refuse_not_admin("raising the cap", name);
 	jl_budget_ledger_insert(nsp, name, event,
 							type2 == NUMERICOID ? v2 : (Datum) 0, type2 != NUMERICOID || null2,
 							v3, type2 != NUMERICOID || null3, what, a);
@@ -170,7 +211,10 @@ jl_dataset_set_cap(PG_FUNCTION_ARGS)
 	change_dataset(nsp, &a, name,
 				   "UPDATE %s SET epsilon_cap = $2, delta_cap = coalesce($3, delta_cap) WHERE name = $1",
 				   NUMERICOID, jl_budget_numeric(eps_cap), false,
-				   jl_budget_numeric(delta_cap), !delta_given, "cap", NULL);
+				   jl_budget_numeric(delta_cap), !delta_given, "cap", NULL,
+				   JL_OWNER_MAY_LOWER,
+				   "$2 OPERATOR(pg_catalog.<=) epsilon_cap AND "
+				   "pg_catalog.coalesce($3, delta_cap) OPERATOR(pg_catalog.<=) delta_cap");
 	jl_restore_user(&scope);
 	SPI_finish();
 	PG_RETURN_VOID();
@@ -189,7 +233,8 @@ jl_dataset_reset(PG_FUNCTION_ARGS)
 	jl_become_owner(nsp, &scope);
 	change_dataset(nsp, &a, name,
 				   "UPDATE %s SET epsilon_spent = 0, delta_spent = 0 WHERE name = $1",
-				   NUMERICOID, (Datum) 0, true, (Datum) 0, true, "reset", NULL);
+				   NUMERICOID, (Datum) 0, true, (Datum) 0, true, "reset", NULL,
+				   JL_ADMIN_ONLY, NULL);
 	jl_restore_user(&scope);
 	SPI_finish();
 	PG_RETURN_VOID();
@@ -216,7 +261,7 @@ grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
 				   "UPDATE %s SET spenders = array_remove(spenders, $2) WHERE name = $1",
 				   NAMEOID, DirectFunctionCall1(namein, CStringGetDatum(spender)), false,
 				   (Datum) 0, true, grant ? "grant" : "revoke",
-				   psprintf("role %s", quote_identifier(spender)));
+				   psprintf("role %s", quote_identifier(spender)), JL_OWNER_MAY, NULL);
 
 	/*
 	 * Without a unit, any column of the relation passes as the id: a

@@ -198,7 +198,7 @@ check_not_raised(Oid nsp, const char *dataset, double eps_cap, double delta_cap)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("jl_protect may lower the caps of dataset \"%s\", not raise them", jl_msg_str(dataset)),
 				 errdetail("Its caps are epsilon %g, delta %g.", old_eps, old_delta),
-				 errhint("Raising a cap is jl_dataset_set_cap's, with the dataset's owner's rights.")));
+				 errhint("Raising a cap is a budget administrator's (role jldp_budget_admin): jl_dataset_set_cap.")));
 }
 
 /* write the declaration onto the dataset (SPI, as owner) */
