@@ -24,7 +24,7 @@ PG_CPPFLAGS = -I$(srcdir)/src -DJLDP_VERSION=\"$(EXTVERSION)\"
 # without fused multiply-adds the code did not ask for
 PG_CFLAGS = -fno-fast-math -ffp-contract=off -std=gnu99
 
-REGRESS = keys release recover privileges fuzz table_release agg analytics kinds rr gaussian kmeans_restarts version advise budget_boundary identity review_fixes nullspace covariance graph budget_durable budget_sources budget_units scaleout_states option_enums backend_threads dist2_release argument_ranges linear_fit altered_releases protected_tables protected_graph protected_review advised attack_matrix kmeans_relation
+REGRESS = keys release recover roles privileges fuzz table_release agg analytics kinds rr gaussian kmeans_restarts version advise budget_boundary identity review_fixes nullspace covariance graph budget_durable budget_sources budget_units scaleout_states option_enums backend_threads dist2_release argument_ranges linear_fit altered_releases protected_tables protected_graph protected_review advised attack_matrix kmeans_relation
 REGRESS_OPTS = --inputdir=.
 
 ifneq ($(wildcard /usr/lib/postgresql/15/bin/pg_config),)

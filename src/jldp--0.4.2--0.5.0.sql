@@ -53,6 +53,11 @@ BEGIN
 END
 $move$;
 
+-- new in 0.5.0
+CREATE FUNCTION jldp_internal.jl_role_hint(name text) RETURNS text
+AS 'MODULE_PATHNAME', 'jl_role_hint'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 -- the functions whose bodies are text, with bodies naming the new schemas
 CREATE OR REPLACE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], release text)
 RETURNS float8
@@ -1456,6 +1461,8 @@ COMMENT ON FUNCTION jldp.jl_protect_grant(regclass, regrole) IS
   'Let role spender release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): its declaration''s owner grants it.';
 COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
   'Take back what jl_protect_grant granted.';
+COMMENT ON FUNCTION jldp_internal.jl_role_hint(text) IS
+  'The role that a permission error on routine or view name says has it (the hint''s table, compared with the grants by the roles test).';
 COMMENT ON ROLE jldp_analyst IS
   'jldp: reads releases (jldp.jl_releases) and recovers, searches and clusters over the released tables it may SELECT; never a key, a projection or a raw row.';
 COMMENT ON ROLE jldp_curator IS
@@ -1542,7 +1549,7 @@ DECLARE
     'jl_kmeans_final', 'jl_linear_fit_trans', 'jl_linear_fit_combine', 'jl_linear_fit_serialize',
     'jl_linear_fit_deserialize', 'jl_linear_fit_final', 'jl_linear_fit_intercept_final',
     'jl_lloyd_step_trans', 'jl_vector_sum_trans', 'jl_cut_trans', 'jl_cut_estimate_final',
-    'jl_cut_estimate_stddev_final', 'jl_drop_guard', 'jl_key_table_changed'];
+    'jl_cut_estimate_stddev_final', 'jl_drop_guard', 'jl_key_table_changed', 'jl_role_hint'];
   f record;
   who text;
 BEGIN

@@ -2393,6 +2393,13 @@ COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
   'Take back what jl_protect_grant granted.';
 REVOKE ALL ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) FROM PUBLIC;
 
+-- the role a permission error's hint names for a routine or view (0.5.0)
+CREATE FUNCTION jldp_internal.jl_role_hint(name text) RETURNS text
+AS 'MODULE_PATHNAME', 'jl_role_hint'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jldp_internal.jl_role_hint(text) IS
+  'The role that a permission error on routine or view name says has it (the hint''s table, compared with the grants by the roles test).';
+
 -- Roles: who may do what ----------------------------------------------------
 -- Three NOLOGIN roles, created when absent (roles belong to the cluster:
 -- another database's jldp may have created them), each holding exactly the
@@ -2472,7 +2479,7 @@ DECLARE
     'jl_kmeans_final', 'jl_linear_fit_trans', 'jl_linear_fit_combine', 'jl_linear_fit_serialize',
     'jl_linear_fit_deserialize', 'jl_linear_fit_final', 'jl_linear_fit_intercept_final',
     'jl_lloyd_step_trans', 'jl_vector_sum_trans', 'jl_cut_trans', 'jl_cut_estimate_final',
-    'jl_cut_estimate_stddev_final', 'jl_drop_guard', 'jl_key_table_changed'];
+    'jl_cut_estimate_stddev_final', 'jl_drop_guard', 'jl_key_table_changed', 'jl_role_hint'];
   f record;
   who text;
 BEGIN

@@ -33,6 +33,8 @@ q() { psql -qXAt -v ON_ERROR_STOP=1 "$@"; }
 echo "== curator: a key and a sample table"
 q <<SQL
 CREATE EXTENSION jldp;
+-- jldp's roles (created by the extension): the demo's analyst is an analyst
+GRANT jldp_analyst TO jldp_demo_analyst;
 SELECT 'key fingerprint: ' || jl_key_create('demo');
 -- $S patient segments, each high (0.8) on its own third of the attributes and
 -- low (0.2) elsewhere, every patient shifted along one shared direction by

@@ -69,6 +69,10 @@ lines(line) AS (
   UNION ALL
   SELECT 'member | ' || pg_describe_object(classid, objid, objsubid) FROM mem
   UNION ALL
+  SELECT 'schema | ' || n.nspname || ' | ' || concat_ws(' | ', n.nspowner::regrole, n.nspacl::text,
+         obj_description(n.oid, 'pg_namespace'))
+  FROM pg_namespace n JOIN mem ON mem.classid = 'pg_namespace'::regclass AND mem.objid = n.oid
+  UNION ALL
   -- functions and aggregates
   SELECT 'function | ' || p.oid::regprocedure || ' | ' || x.k || ' = ' || coalesce(x.v, '<null>')
   FROM fn p, LATERAL (VALUES

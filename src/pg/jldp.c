@@ -10,6 +10,7 @@
 #include "math/interrupt.h"
 #include "pg/charge_worker.h"
 #include "pg/drop_guard.h"
+#include "pg/role_hint.h"
 #include "pg/keywrap_master.h"
 
 PG_MODULE_MAGIC;
@@ -53,6 +54,7 @@ _PG_init(void)
 	jl_drop_guard_init();
 	jl_charge_worker_init();
 	jl_keywrap_master_init();
+	jl_role_hint_init();
 }
 
 /*
