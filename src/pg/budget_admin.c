@@ -214,7 +214,7 @@ jl_dataset_set_cap(PG_FUNCTION_ARGS)
 				   jl_budget_numeric(delta_cap), !delta_given, "cap", NULL,
 				   JL_OWNER_MAY_LOWER,
 				   "$2 OPERATOR(pg_catalog.<=) epsilon_cap AND "
-				   "pg_catalog.coalesce($3, delta_cap) OPERATOR(pg_catalog.<=) delta_cap");
+				   "COALESCE($3, delta_cap) OPERATOR(pg_catalog.<=) delta_cap");
 	jl_restore_user(&scope);
 	SPI_finish();
 	PG_RETURN_VOID();
