@@ -146,9 +146,10 @@ SELECT count(*) FILTER (WHERE released IS NOT NULL) AS non_charges_with_released
 
 -- 8. jldp.charge_in_transaction: only a superuser may set it, and only a
 -- superuser's charges follow it (a ROLLBACK then undoes the charge)
+-- (the spender is a curator: it protects a table of its own and books
+-- its charges)
 CREATE ROLE regress_jd_spender;
-GRANT EXECUTE ON FUNCTION jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
-                          jl_budget_book(regclass, float8, float8, text) TO regress_jd_spender;
+GRANT jldp_curator TO regress_jd_spender;
 GRANT CREATE ON SCHEMA public TO regress_jd_spender;
 SET ROLE regress_jd_spender;
 SELECT left(jd_error($$SET jldp.charge_in_transaction = on$$), 5) AS set_by_non_superuser;
@@ -184,8 +185,6 @@ SELECT event, epsilon, what, CASE WHEN role = current_user THEN 'the superuser' 
   FROM jl_ledger WHERE dataset = 'public.jd_spender_raw' ORDER BY id;
 DROP FUNCTION jd_su_book();
 DROP TABLE jd_spender_raw;
-REVOKE EXECUTE ON FUNCTION jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
-                           jl_budget_book(regclass, float8, float8, text) FROM regress_jd_spender;
 REVOKE CREATE ON SCHEMA public FROM regress_jd_spender;
 
 DROP TABLE jd_raw, jd_raw2, jd_facts, jd_bad, jd_bad_out;
