@@ -15,13 +15,9 @@ EXCEPTION WHEN OTHERS THEN
   RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
 GRANT EXECUTE ON FUNCTION ju_error(text) TO PUBLIC;
-GRANT EXECUTE ON FUNCTION
-    jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
-    jl_release(regclass, text, float8, jl_mechanism, text)
-  TO regress_ju_owner, regress_ju_op;
--- (jl_protect_grant runs jldp_internal.jl_dataset_grant with the caller's rights)
-GRANT EXECUTE ON FUNCTION jl_protect_grant(regclass, regrole), jldp_internal.jl_dataset_grant(text, regrole)
-  TO regress_ju_owner;
+-- both are curators: the owner protects its tables and grants spending,
+-- the operator releases them (what it may declare is still only its own)
+GRANT jldp_curator TO regress_ju_owner, regress_ju_op;
 GRANT CREATE ON SCHEMA public TO regress_ju_owner, regress_ju_op;
 
 SET ROLE regress_ju_owner;
@@ -119,12 +115,6 @@ SELECT name, epsilon_spent FROM jl_budgets WHERE name = 'public.ju_facts';
 
 DROP VIEW ju_facts_x100, ju_dense_x100, ju_dense_srf, ju_dense_mod, ju_dense_view;
 DROP TABLE ju_facts, ju_long, ju_long_ok, ju_long_ok2, ju_dense, ju_dense_copy, ju_out, ju_weak;
-REVOKE ALL ON FUNCTION
-    jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
-    jl_release(regclass, text, float8, jl_mechanism, text)
-  FROM regress_ju_owner, regress_ju_op;
-REVOKE ALL ON FUNCTION jl_protect_grant(regclass, regrole), jldp_internal.jl_dataset_grant(text, regrole)
-  FROM regress_ju_owner;
 REVOKE CREATE ON SCHEMA public FROM regress_ju_owner, regress_ju_op;
 DROP FUNCTION ju_error(text);
 DROP ROLE regress_ju_owner, regress_ju_op;
