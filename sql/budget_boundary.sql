@@ -1,5 +1,6 @@
 -- The privacy budget as a boundary between roles (docs/threat_model.md):
--- curators A and B, a release operator, an analyst, attacking each other.
+-- curators A and B, a release operator, an analyst, attacking each other,
+-- and a budget administrator, the only one to raise a cap or reset.
 -- Releases go through protected tables (jl_protect, jl_release); the cost
 -- of an unbudgeted primitive is booked with jl_budget_book; spending is
 -- granted by the table (jl_protect_grant).
@@ -20,19 +21,13 @@ EXCEPTION WHEN OTHERS THEN
   RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(d, ''), '');
 END $$;
 GRANT EXECUTE ON FUNCTION jb_error(text) TO PUBLIC;
-GRANT EXECUTE ON FUNCTION
-    jl_dataset_declare(text, float8, float8, regclass, text),
-    jl_dataset_set_cap(text, float8, float8),
-    jl_dataset_reset(text),
-    jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
-    jl_release(regclass, text, float8, jl_mechanism, text),
-    jl_budget_book(regclass, float8, float8, text)
-  TO regress_jb_a, regress_jb_b, regress_jb_op;
--- (jl_protect_grant runs jldp_internal.jl_dataset_grant with the caller's rights: a
--- role granting spending needs both)
-GRANT EXECUTE ON FUNCTION jl_protect_grant(regclass, regrole), jl_protect_revoke(regclass, regrole),
-                          jldp_internal.jl_dataset_grant(text, regrole), jldp_internal.jl_dataset_revoke(text, regrole)
-  TO regress_jb_a, regress_jb_b;
+-- the curators and the operator (who releases and books) are curators, the
+-- analyst an analyst; raising a cap or resetting a spent budget is a budget
+-- administrator's, a role that owns no dataset here
+GRANT jldp_curator TO regress_jb_a, regress_jb_b, regress_jb_op;
+GRANT jldp_analyst TO regress_jb_analyst;
+CREATE ROLE regress_jb_admin;
+GRANT jldp_budget_admin TO regress_jb_admin;
 GRANT CREATE ON SCHEMA public TO regress_jb_a, regress_jb_b;
 
 -- a dataset of the superuser (a budget of its own, bound to no table)
@@ -115,9 +110,27 @@ SELECT released, epsilon_charged FROM jl_release('jb_a_raw3', 'jb_a_out3', 0.5, 
 RESET ROLE;
 SELECT name, epsilon_spent, source, owner FROM jl_budgets WHERE name IN ('public.jb_a_raw3', 'jb_a3') ORDER BY name;
 
--- (1) a member of A's role manages A's budgets
-SET ROLE regress_jb_a_member;
+-- (1) A (a curator, no budget administrator) does not reset what was
+-- spent: the role that spends a budget cannot refill it
+SET ROLE regress_jb_a;
+SELECT jb_error($$SELECT jl_dataset_reset('public.jb_a_facts')$$);
+SELECT name, epsilon_cap, delta_cap, epsilon_spent FROM jl_budgets
+ WHERE name IN ('public.jb_a_raw', 'public.jb_a_facts') ORDER BY name;
+RESET ROLE;
+-- a budget administrator, who owns none of these datasets and may read
+-- none of their tables, raises A's cap and resets A's spent budget; it
+-- sees every dataset and the whole ledger, and spends nothing
+SET ROLE regress_jb_admin;
 SELECT jl_dataset_set_cap('public.jb_a_raw', 3.0);
+SELECT jl_dataset_reset('public.jb_a_facts');
+SELECT name, epsilon_cap, epsilon_spent,
+       CASE WHEN owner::text = session_user THEN 'the superuser' ELSE owner::text END AS owner
+  FROM jl_budgets WHERE name LIKE '%jb\_%' ORDER BY name;
+SELECT dataset, event, epsilon, role FROM jl_ledger
+ WHERE event IN ('cap', 'reset') AND dataset LIKE '%jb\_%' ORDER BY id;
+SELECT jb_error($$SELECT count(*) FROM jb_a_raw$$);
+SELECT jb_error($$SELECT jl_budget_book('jb_a_raw', 0.1)$$);
+SELECT jb_error($$SELECT jl_release('jb_b_raw', 'pg_temp.jb_admin_out', 0.1, jl_sketch(k => 2), key => 'pinned')$$);
 RESET ROLE;
 
 -- (6) the operator spends only what an owner granted it (it may read
@@ -157,7 +170,7 @@ SELECT count(*) AS budgets_op_sees, (SELECT count(*) FROM jl_protected) AS prote
 RESET ROLE;
 SET ROLE regress_jb_a;
 -- the owner's refusal does give the figures: spent 0.5 + 0.25 of the cap
--- 3 (raised by the member), 2.25 left
+-- 3 (raised by the budget administrator), 2.25 left
 SELECT jb_error($$SELECT jl_budget_book('jb_a_raw', 100)$$);
 SELECT jl_protect_revoke('jb_a_raw', 'regress_jb_op');
 SELECT jl_protect_revoke('jb_a_raw2', 'regress_jb_op');
@@ -167,13 +180,20 @@ SELECT jb_error($$SELECT jl_release('jb_a_raw2', 'pg_temp.jb_op_out3', 0.1, jl_s
 SELECT jb_error($$SELECT jl_budget_book('jb_a_raw2', 0.1)$$);
 RESET ROLE;
 
--- the analyst: no budget functions, no budget rows
+-- the analyst: no budget functions, no budget rows (its role grants
+-- neither: refused before any row is looked at)
 SET ROLE regress_jb_analyst;
 SELECT jb_error($$SELECT jl_budget_book('jb_a_raw', 0.5)$$);
 SELECT jb_error($$SELECT jl_release('jb_a_raw', 'pg_temp.jb_an_out', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
 SELECT jb_error($$SELECT jl_dataset_reset('public.jb_a_raw')$$);
-SELECT count(*) AS budgets_analyst_sees, (SELECT count(*) FROM jl_ledger) AS ledger_rows,
-       (SELECT count(*) FROM jl_protected) AS protected_analyst_sees FROM jl_budgets;
+SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 0.1)$$);
+SELECT f, has_function_privilege(f, 'EXECUTE') AS analyst_may
+  FROM unnest(ARRAY['jl_release(regclass, text, float8, jl_mechanism, text)',
+                    'jl_budget_book(regclass, float8, float8, text)',
+                    'jl_dataset_declare(text, float8, float8, regclass, text)',
+                    'jl_protect_grant(regclass, regrole)']) f;
+SELECT v, jb_error(format('SELECT count(*) FROM %s', v)) AS analyst_reads
+  FROM unnest(ARRAY['jl_budgets', 'jl_ledger', 'jl_protected']) v;
 RESET ROLE;
 
 -- the superuser sees every dataset; the ledger names who did what
@@ -191,18 +211,7 @@ ROLLBACK;
 
 DROP FUNCTION jb_a_release(text);
 DROP TABLE jb_a_raw, jb_a_raw2, jb_a_raw3, jb_a_facts, jb_a_out, jb_a_out3, jb_a_facts_out, jb_op_out, jb_b_raw, jb_b_out;
-REVOKE ALL ON FUNCTION
-    jl_dataset_declare(text, float8, float8, regclass, text),
-    jl_dataset_set_cap(text, float8, float8),
-    jl_dataset_reset(text),
-    jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
-    jl_release(regclass, text, float8, jl_mechanism, text),
-    jl_budget_book(regclass, float8, float8, text)
-  FROM regress_jb_a, regress_jb_b, regress_jb_op;
-REVOKE ALL ON FUNCTION jl_protect_grant(regclass, regrole), jl_protect_revoke(regclass, regrole),
-                       jldp_internal.jl_dataset_grant(text, regrole), jldp_internal.jl_dataset_revoke(text, regrole)
-  FROM regress_jb_a, regress_jb_b;
 REVOKE CREATE ON SCHEMA public FROM regress_jb_a, regress_jb_b;
 DROP FUNCTION jb_error(text);
 DROP TABLE pg_temp.jb_op_out2;
-DROP ROLE regress_jb_a_member, regress_jb_a, regress_jb_b, regress_jb_op, regress_jb_analyst;
+DROP ROLE regress_jb_a_member, regress_jb_a, regress_jb_b, regress_jb_op, regress_jb_analyst, regress_jb_admin;
