@@ -110,9 +110,17 @@ SELECT released, epsilon_charged FROM jl_release('jb_a_raw3', 'jb_a_out3', 0.5, 
 RESET ROLE;
 SELECT name, epsilon_spent, source, owner FROM jl_budgets WHERE name IN ('public.jb_a_raw3', 'jb_a3') ORDER BY name;
 
--- (1) A (a curator, no budget administrator) does not reset what was
--- spent: the role that spends a budget cannot refill it
+-- (1) a member of A's role manages A's budgets: it lowers a cap ...
+SET ROLE regress_jb_a_member;
+SELECT jl_dataset_set_cap('public.jb_a_facts', 0.75);
+-- ... but neither it nor A itself (a curator, no budget administrator)
+-- raises a cap or resets what was spent: the role that spends a budget
+-- cannot refill it
+SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 3.0)$$);
+RESET ROLE;
 SET ROLE regress_jb_a;
+SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_facts', 1.0)$$);
+SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 2.0, 0.5)$$);
 SELECT jb_error($$SELECT jl_dataset_reset('public.jb_a_facts')$$);
 SELECT name, epsilon_cap, delta_cap, epsilon_spent FROM jl_budgets
  WHERE name IN ('public.jb_a_raw', 'public.jb_a_facts') ORDER BY name;
