@@ -284,7 +284,7 @@ BEGIN
     END;
     BEGIN
       EXECUTE pg_catalog.format('SELECT x FROM %s.dblink($1, $2) AS t(x text)', dl) INTO rjl
-        USING conn, 'SELECT pg_catalog.quote_ident(pg_catalog.coalesce(j.nspname, n.nspname)) '
+        USING conn, 'SELECT pg_catalog.quote_ident(COALESCE(j.nspname, n.nspname)) '
                     'FROM pg_catalog.pg_extension e '
                     'JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace '
                     'LEFT JOIN pg_catalog.pg_namespace j ON j.nspname OPERATOR(pg_catalog.=) ''jldp'' '
