@@ -75,9 +75,14 @@ SELECT to_regclass('tr_b') IS NULL AS no_target,
        (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.tr_capped') AS spent;
 SELECT released FROM jl_release('tr_capped', 'tr_b', 0.4, jl_sketch(k => 4), key => 'pinned');
 SELECT epsilon_spent, epsilon_remaining FROM jl_budgets WHERE name = 'public.tr_capped';
--- the curator raises the cap; every change is in the ledger
+-- a budget administrator raises the cap and resets; every change is in the
+-- ledger
+CREATE ROLE regress_jldp_tr_admin;
+GRANT jldp_budget_admin TO regress_jldp_tr_admin;
+SET ROLE regress_jldp_tr_admin;
 SELECT jl_dataset_set_cap('public.tr_capped', 2.0);
 SELECT jl_dataset_reset('public.tr_capped');
+RESET ROLE;
 SELECT event, epsilon, delta, epsilon_spent, what FROM jl_ledger WHERE dataset = 'public.tr_capped' ORDER BY id;
 
 -- a dataset declared for the source before it was protected is the one
@@ -137,8 +142,10 @@ SELECT target FROM jl_releases WHERE target IN ('public.tr_shadow'::regclass, 't
 DROP TABLE pg_temp.tr_shadow;
 DROP TABLE public.tr_shadow, tr_unqualified;
 
--- privileges: the registry row follows SELECT on the target
+-- privileges: the registry row follows SELECT on the target (an analyst's
+-- view of jl_releases)
 CREATE ROLE regress_jldp_reader;
+GRANT jldp_analyst TO regress_jldp_reader;
 GRANT SELECT ON tr_elem TO regress_jldp_reader;
 SET ROLE regress_jldp_reader;
 SELECT target FROM jl_releases ORDER BY id;
@@ -147,10 +154,51 @@ SELECT error($$SELECT jl_recover_dist('{1,2,3}', '{1,2,3}', 'tr_row'::regclass)$
 SELECT count(*) > 0 AS reader_recovers
   FROM tr_elem p JOIN tr_elem q ON q.id = p.id + 1
  WHERE jl_recover_dist(p.sketch, q.sketch, 'tr_elem'::regclass) IS NOT NULL;
-SELECT count(*) AS budgets_seen FROM jl_budgets;
+-- budgets are curators' and budget administrators', not analysts'
+SELECT error($$SELECT count(*) FROM jl_budgets$$);
+-- nor may an analyst build a mechanism or release
 SELECT error($$SELECT jl_release('tr_src', 'tr_d', 1.0, jl_sketch(k => 4), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('tr_src', 'tr_d', 1.0, NULL::jl_mechanism, key => 'pinned')$$);
 SELECT error($$SELECT jl_dataset_set_cap('public.tr_capped', 100)$$);
 RESET ROLE;
 REVOKE ALL ON tr_elem FROM regress_jldp_reader;
 DROP ROLE regress_jldp_reader;
+
+-- caps: the owner of a dataset (a curator, not a budget administrator) may
+-- lower its cap, not raise it nor reset what it spent; a budget
+-- administrator who does not own it may do both
+CREATE ROLE regress_jldp_tr_curator;
+GRANT jldp_curator TO regress_jldp_tr_curator;
+CREATE TABLE tr_owned AS SELECT * FROM tr_src;
+ALTER TABLE tr_owned ADD PRIMARY KEY (pid);
+ALTER TABLE tr_owned OWNER TO regress_jldp_tr_curator;
+SET ROLE regress_jldp_tr_curator;
+-- a curator sees the budgets of its own datasets only: none yet
+SELECT count(*) AS budgets_seen FROM jl_budgets;
+SELECT d FROM jl_protect('tr_owned', 'pid', ARRAY[jl_vector('x', 4, 0, 1)],
+                         neighbor => 'attribute', epsilon_cap => 1.0);
+SELECT jl_budget_book('tr_owned', 0.6) > 0 AS booked;
+SELECT error($$SELECT jl_dataset_set_cap('public.tr_owned', 2.0)$$);
+SELECT error($$SELECT jl_dataset_set_cap('public.tr_owned', 1.0, 1e-6)$$);
+SELECT error($$SELECT jl_dataset_reset('public.tr_owned')$$);
+SELECT jl_dataset_set_cap('public.tr_owned', 0.8);
+SELECT name, epsilon_cap, epsilon_spent FROM jl_budgets;
+RESET ROLE;
+-- EXECUTE alone does not make a budget administrator: jl_dataset_reset
+-- checks the role itself
+GRANT EXECUTE ON FUNCTION jl_dataset_reset(text) TO regress_jldp_tr_curator;
+SET ROLE regress_jldp_tr_curator;
+SELECT error($$SELECT jl_dataset_reset('public.tr_owned')$$);
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION jl_dataset_reset(text) FROM regress_jldp_tr_curator;
+SET ROLE regress_jldp_tr_admin;
+SELECT jl_dataset_set_cap('public.tr_owned', 2.0);
+SELECT jl_dataset_reset('public.tr_owned');
+SELECT epsilon_cap, epsilon_spent, owner = 'regress_jldp_tr_curator' AS owned_by_curator
+  FROM jl_budgets WHERE name = 'public.tr_owned';
+RESET ROLE;
+SELECT event, epsilon, epsilon_spent, role FROM jl_ledger WHERE dataset = 'public.tr_owned' ORDER BY id;
+DROP TABLE tr_owned;
+DROP ROLE regress_jldp_tr_curator;
+DROP ROLE regress_jldp_tr_admin;
 DROP TABLE tr_capped, tr_src, tr_src_rows, tr_elem, tr_row, tr_a, tr_b;
