@@ -482,12 +482,32 @@ SELECT p.oid::regprocedure AS function, provolatile, proisstrict, proparallel
                                    'jl_agg_serialize', 'jl_agg_deserialize', 'jl_release_agg_trans')
   ORDER BY p.oid::regprocedure::text;
 
--- only granted roles: PUBLIC may not execute them
+-- only their role's: a curator may execute them, an analyst and a role
+-- without jldp roles may not
 CREATE ROLE regress_jldp_agg_analyst;
+CREATE ROLE regress_jldp_agg_curator;
+CREATE ROLE regress_jldp_agg_nobody;
+GRANT jldp_analyst TO regress_jldp_agg_analyst;
+GRANT jldp_curator TO regress_jldp_agg_curator;
 SET ROLE regress_jldp_agg_analyst;
 SELECT error($$SELECT jl_project_agg(a, 1.0, 4, 'pinned') FROM generate_series(1, 3) a$$);
+-- (an analyst may not build the mechanism either)
 SELECT error($$SELECT jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', jl_sketch(k => 4), 'pinned') FROM generate_series(1, 3) a$$);
+SELECT error($$SELECT jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', NULL::jl_mechanism, 'pinned') FROM generate_series(1, 3) a$$);
 RESET ROLE;
-SELECT has_function_privilege('regress_jldp_agg_analyst', 'jl_project_agg(int, float8, int, text)', 'EXECUTE') AS analyst_projects,
-       has_function_privilege('regress_jldp_agg_analyst', 'jl_private_release_agg(int, float8, int, float8, float8, jl_neighbor, jl_mechanism, text)', 'EXECUTE') AS analyst_releases;
+SET ROLE regress_jldp_agg_nobody;
+SELECT error($$SELECT jl_project_agg(a, 1.0, 4, 'pinned') FROM generate_series(1, 3) a$$);
+SELECT error($$SELECT jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', NULL::jl_mechanism, 'pinned') FROM generate_series(1, 3) a$$);
+RESET ROLE;
+SET ROLE regress_jldp_agg_curator;
+SELECT array_length(jl_project_agg(a, 1.0, 4, 'pinned'), 1) AS curator_projects FROM generate_series(1, 3) a;
+SELECT array_length(jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', jl_sketch(k => 4), 'pinned'), 1) AS curator_releases
+  FROM generate_series(1, 3) a;
+RESET ROLE;
+SELECT r AS role,
+       has_function_privilege(r, 'jl_project_agg(int, float8, int, text)', 'EXECUTE') AS projects,
+       has_function_privilege(r, 'jl_private_release_agg(int, float8, int, float8, float8, jl_neighbor, jl_mechanism, text)', 'EXECUTE') AS releases
+  FROM unnest(ARRAY['regress_jldp_agg_analyst', 'regress_jldp_agg_nobody', 'regress_jldp_agg_curator']) r;
 DROP ROLE regress_jldp_agg_analyst;
+DROP ROLE regress_jldp_agg_curator;
+DROP ROLE regress_jldp_agg_nobody;
