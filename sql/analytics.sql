@@ -219,13 +219,26 @@ SELECT jl_kmeans(s, 2) AS overflow_scaled
 FROM (VALUES (ARRAY[1.5, 0]), (ARRAY[1.5, 1]), (ARRAY[1.5, 2]),
              (ARRAY[1.5, 100]), (ARRAY[1.5, 101])) t(s);
 
--- analysts need no key: all of these are executable by PUBLIC
+-- analysts need no key: all of these are jldp_analyst's (and so a
+-- curator's), not PUBLIC's: a role without jldp roles may not execute them
 CREATE ROLE regress_jldp_km_analyst;
-SELECT has_function_privilege('regress_jldp_km_analyst', 'jl_kmeans(float8[], int)', 'EXECUTE') AS kmeans,
-       has_function_privilege('regress_jldp_km_analyst', 'jl_kmeans(float8[], int, bigint)', 'EXECUTE') AS kmeans_seed,
-       has_function_privilege('regress_jldp_km_analyst', 'jl_kmeans(float8[], int, bigint, int)', 'EXECUTE') AS kmeans_max_iter,
-       has_function_privilege('regress_jldp_km_analyst', 'jl_nearest_centroid(float8[], float8[])', 'EXECUTE') AS nearest;
+CREATE ROLE regress_jldp_km_nobody;
+GRANT jldp_analyst TO regress_jldp_km_analyst;
+SELECT r AS role,
+       has_function_privilege(r, 'jl_kmeans(float8[], int)', 'EXECUTE') AS kmeans,
+       has_function_privilege(r, 'jl_kmeans(float8[], int, bigint)', 'EXECUTE') AS kmeans_seed,
+       has_function_privilege(r, 'jl_kmeans(float8[], int, bigint, int)', 'EXECUTE') AS kmeans_max_iter,
+       has_function_privilege(r, 'jl_nearest_centroid(float8[], float8[])', 'EXECUTE') AS nearest
+  FROM unnest(ARRAY['regress_jldp_km_analyst', 'regress_jldp_km_nobody', 'jldp_curator']) r;
 SELECT p.oid::regprocedure AS recovery,
-       has_function_privilege('regress_jldp_km_analyst', p.oid, 'EXECUTE') AS analyst_may_execute
+       has_function_privilege('regress_jldp_km_analyst', p.oid, 'EXECUTE') AS analyst_may_execute,
+       has_function_privilege('regress_jldp_km_nobody', p.oid, 'EXECUTE') AS nobody_may_execute
 FROM pg_proc p WHERE proname ~ '^jl_recover_(inner|norm2)' ORDER BY p.oid::regprocedure::text;
+SET ROLE regress_jldp_km_analyst;
+SELECT jl_nearest_centroid('{0.9, 0.1}', '{{0, 0}, {1, 0}}') AS analyst_nearest;
+RESET ROLE;
+SET ROLE regress_jldp_km_nobody;
+SELECT error($$SELECT jl_nearest_centroid('{0.9, 0.1}', '{{0, 0}, {1, 0}}')$$) AS nobody_nearest;
+RESET ROLE;
 DROP ROLE regress_jldp_km_analyst;
+DROP ROLE regress_jldp_km_nobody;
