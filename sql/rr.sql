@@ -145,20 +145,39 @@ SELECT error($$SELECT jl_suggest_k(100, 1000, 1.0, 50, key => 'no such key')$$);
 SELECT error($$SELECT jl_suggest_k(100, 1000, 1.0, 50, bound => -1, key => 'pinned')$$);
 SELECT error($$SELECT jl_suggest_k(2000000000, 1000, 1.0, 50, key => 'pinned')$$);
 
--- privileges: everyone may perturb and recover; choosing k uses the key
+-- privileges: an analyst recovers; a curator also perturbs, adds noise
+-- and chooses k (which uses the key); a role without jldp roles does none
 CREATE ROLE regress_jldp_rr;
+CREATE ROLE regress_jldp_rr_curator;
+CREATE ROLE regress_jldp_rr_nobody;
+GRANT jldp_analyst TO regress_jldp_rr;
+GRANT jldp_curator TO regress_jldp_rr_curator;
 SET ROLE regress_jldp_rr;
-SELECT jl_randomized_response('{1,0}'::float8[], 40) AS anyone_releases,
-       jl_recover_dist_rr(B'10', B'01', 0) AS anyone_recovers,
-       jl_min_dim(1000, 0.5) AS anyone_min_dim,
-       jl_add_discrete_laplace(5, 1e6, 1) IS NOT NULL AS anyone_noise;
+SELECT jl_recover_dist_rr(B'10', B'01', 0) AS analyst_recovers,
+       jl_min_dim(1000, 0.5) AS analyst_min_dim;
+SELECT error($$SELECT jl_randomized_response('{1,0}'::float8[], 40)$$);
+SELECT error($$SELECT jl_add_discrete_laplace(5, 1e6, 1)$$);
 SELECT error($$SELECT jl_suggest_k(100, 1000, 1.0, 50, key => 'pinned')$$);
 SELECT error($$SELECT jl_suggest_k_info(100, 1000, 1.0, 50, key => 'pinned')$$);
 RESET ROLE;
--- granted jl_suggest_k alone, the caller still needs jl_release_info
+SET ROLE regress_jldp_rr_curator;
+SELECT jl_randomized_response('{1,0}'::float8[], 40) AS curator_releases,
+       jl_recover_dist_rr(B'10', B'01', 0) AS curator_recovers,
+       jl_add_discrete_laplace(5, 1e6, 1) IS NOT NULL AS curator_noise,
+       jl_suggest_k(100, 1000, 1.0, 50, key => 'pinned') AS curator_k,
+       (jl_suggest_k_info(100, 1000, 1.0, 50, key => 'pinned')->>'k')::int AS curator_info_k;
+RESET ROLE;
+SET ROLE regress_jldp_rr_nobody;
+SELECT error($$SELECT jl_recover_dist_rr(B'10', B'01', 0)$$);
+SELECT error($$SELECT jl_min_dim(1000, 0.5)$$);
+SELECT error($$SELECT jl_randomized_response('{1,0}'::float8[], 40)$$);
+RESET ROLE;
+-- an analyst granted jl_suggest_k alone still needs jl_release_info
 GRANT EXECUTE ON FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) TO regress_jldp_rr;
 SET ROLE regress_jldp_rr;
 SELECT error($$SELECT jl_suggest_k(100, 1000, 1.0, 50, key => 'pinned')$$);
 RESET ROLE;
 REVOKE EXECUTE ON FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) FROM regress_jldp_rr;
 DROP ROLE regress_jldp_rr;
+DROP ROLE regress_jldp_rr_curator;
+DROP ROLE regress_jldp_rr_nobody;
