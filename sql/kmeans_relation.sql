@@ -56,8 +56,9 @@ INSERT INTO krel_ns.t VALUES ('{1,2,3}');
 SELECT krel_error($$SELECT jl_kmeans('krel_ns.t', 2, sketch_column => 'v')$$) AS mixed_dimensions;
 INSERT INTO krel_empty VALUES ('{1,NaN}');
 SELECT krel_error($$SELECT jl_kmeans('krel_empty', 1)$$) AS not_finite;
--- a role that may not read the table
+-- an analyst (jldp_analyst) that may not read the table
 CREATE ROLE regress_kr_analyst;
+GRANT jldp_analyst TO regress_kr_analyst;
 SET ROLE regress_kr_analyst;
 SELECT krel_error($$SELECT jl_kmeans('krel_s', 3)$$) AS may_not_read;
 RESET ROLE;
@@ -65,8 +66,15 @@ GRANT SELECT (sketch) ON krel_s TO regress_kr_analyst;
 SET ROLE regress_kr_analyst;
 SELECT sizes FROM jl_kmeans('krel_s', 3) AS column_granted;
 RESET ROLE;
-REVOKE SELECT (sketch) ON krel_s FROM regress_kr_analyst;
+-- a role that may read the column but holds no jldp role may not cluster
+CREATE ROLE regress_kr_nobody;
+GRANT SELECT (sketch) ON krel_s TO regress_kr_nobody;
+SET ROLE regress_kr_nobody;
+SELECT krel_error($$SELECT jl_kmeans('krel_s', 3)$$) AS no_jldp_role;
+RESET ROLE;
+REVOKE SELECT (sketch) ON krel_s FROM regress_kr_analyst, regress_kr_nobody;
 DROP ROLE regress_kr_analyst;
+DROP ROLE regress_kr_nobody;
 
 -- the assignment steps in parallel workers (when the work is large enough
 -- and max_parallel_workers_per_gather allows): the serial result exactly
