@@ -269,11 +269,19 @@ SELECT error($$SELECT jl_least_squares('cv_tiny_rel', 1)$$) LIKE '22000%' OR
 -- an altered release is detected
 DELETE FROM cv_one WHERE i = 3;
 SELECT error($$SELECT jl_covariance('cv_one')$$);
--- an analyst reads a release only with SELECT on it
+-- an analyst reads a release only with SELECT on it; a role without a
+-- jldp role calls nothing
 CREATE ROLE cv_analyst;
 SET ROLE cv_analyst;
+SELECT error($$SELECT jl_directional_variance('cv_rel', '{1,0,0}')$$) AS no_jldp_role;
+RESET ROLE;
+GRANT jldp_analyst TO cv_analyst;
+SET ROLE cv_analyst;
 SELECT error($$SELECT jl_directional_variance('cv_rel', '{1,0,0}')$$);
+-- releasing is a curator's: the mechanism's constructor (folded first) and
+-- jl_release itself
 SELECT error($$SELECT jl_release('cv_src', 'cv_mine', 1.0, jl_covariance_mechanism(10, 1e-6), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('cv_src', 'cv_mine', 1.0, NULL::jl_mechanism, key => 'pinned')$$);
 RESET ROLE;
 GRANT SELECT ON cv_rel TO cv_analyst;
 SET ROLE cv_analyst;

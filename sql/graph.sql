@@ -184,11 +184,18 @@ SELECT error($$SELECT jl_cut_estimate(CASE WHEN vertex = 1 THEN 'gr_rel' ELSE 'g
 -- an altered release is detected
 DELETE FROM gr_small_rel WHERE vertex = 3;
 SELECT error($$SELECT jl_cut_size('gr_small_rel', '{1,3}')$$);
--- an analyst reads a release only with SELECT on it; releasing needs a grant
+-- an analyst reads a release only with SELECT on it; releasing is a
+-- curator's; a role without a jldp role calls nothing
 CREATE ROLE gr_analyst;
 SET ROLE gr_analyst;
+SELECT error($$SELECT jl_cut_size('gr_rel', '{1}')$$) AS no_jldp_role;
+RESET ROLE;
+GRANT jldp_analyst TO gr_analyst;
+SET ROLE gr_analyst;
 SELECT error($$SELECT jl_cut_size('gr_rel', '{1}')$$);
+-- the mechanism's constructor (folded first) and jl_release itself
 SELECT error($$SELECT jl_release('gr_edges', 'gr_mine', 1.0, jl_graph(10, 1e-6), key => 'pinned')$$);
+SELECT error($$SELECT jl_release('gr_edges', 'gr_mine', 1.0, NULL::jl_mechanism, key => 'pinned')$$);
 RESET ROLE;
 GRANT SELECT ON gr_rel TO gr_analyst;
 SET ROLE gr_analyst;
