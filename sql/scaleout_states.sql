@@ -1,8 +1,10 @@
 -- The float8[] states of jl_lloyd_step and jl_vector_sum are written in
--- place.  Any role may create an aggregate over their transition functions
--- with an initial state of its own: a state that is not a float8 array of
--- the expected shape without NULLs is refused with SQLSTATE 22023, never
--- written past its end.
+-- place.  Their transition functions are granted to no role: a role without
+-- a jldp role cannot look them up (no USAGE on jldp_internal), a curator
+-- (USAGE on jldp_internal) cannot build an aggregate over them (no EXECUTE).
+-- A superuser still may, with an initial state of its own: a state that is
+-- not a float8 array of the expected shape without NULLs is refused with
+-- SQLSTATE 22023, never written past its end.
 CREATE ROLE jl_ss_user LOGIN;
 CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -12,6 +14,17 @@ EXCEPTION WHEN OTHERS THEN
   RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
 SET ROLE jl_ss_user;
+SELECT pg_temp.try($q$CREATE AGGREGATE pg_temp.vs_user(float8[]) (
+  SFUNC = jldp_internal.jl_vector_sum_trans, STYPE = float8[], INITCOND = '{NULL}')$q$) AS no_jldp_role;
+RESET ROLE;
+GRANT jldp_curator TO jl_ss_user;
+SET ROLE jl_ss_user;
+SELECT pg_temp.try($q$CREATE AGGREGATE pg_temp.vs_user(float8[]) (
+  SFUNC = jldp_internal.jl_vector_sum_trans, STYPE = float8[], INITCOND = '{NULL}')$q$) AS curator;
+SELECT pg_temp.try($q$CREATE AGGREGATE pg_temp.ls_user(float8[], float8[]) (
+  SFUNC = jldp_internal.jl_lloyd_step_trans, STYPE = float8[], INITCOND = '{{NULL}}')$q$) AS curator;
+RESET ROLE;
+-- the superuser's aggregates
 -- a one-dimensional state of NULLs, the shape of the input
 CREATE AGGREGATE pg_temp.vs_nulls(float8[]) (
   SFUNC = jldp_internal.jl_vector_sum_trans, STYPE = float8[],
@@ -45,7 +58,9 @@ SELECT pg_temp.try($q$SELECT pg_temp.ls_flat(x, '{{0,0},{1,1}}') FROM (VALUES ('
 CREATE AGGREGATE pg_temp.ls_ok(float8[], float8[]) (
   SFUNC = jldp_internal.jl_lloyd_step_trans, STYPE = float8[], INITCOND = '{{0,0,0},{0,0,0}}');
 SELECT pg_temp.ls_ok(x, '{{0,0},{1,1}}') FROM (VALUES ('{1,1}'::float8[]), ('{0,0.25}')) v(x);
--- the built-in aggregates are unchanged
+-- the built-in aggregates are unchanged, and called by an analyst (a
+-- curator is one)
+SET ROLE jl_ss_user;
 SELECT jl_vector_sum(x ORDER BY x) FROM (VALUES ('{1,2}'::float8[]), ('{3,4}')) v(x);
 RESET ROLE;
 -- jl_knn and jl_kmeans_lloyd read leaf partitions: a view or a partitioned
