@@ -356,11 +356,9 @@ SELECT relation, dataset, unit, neighbor, row_clip, d, epsilon_cap, epsilon_rema
   FROM jl_protected WHERE relation::text LIKE 'pt\_%' ORDER BY dataset;
 SELECT n AS charges_before FROM pt_charges \gset
 
--- another role: may not declare a table it does not own, nor release one
--- it may not read
+-- another role: without a jldp role calls nothing; a curator may not
+-- declare a table it does not own, nor release one it may not read
 CREATE ROLE regress_pt_other;
-GRANT EXECUTE ON FUNCTION jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8) TO regress_pt_other;
-GRANT EXECUTE ON FUNCTION jl_release(regclass, text, float8, jl_mechanism, text) TO regress_pt_other;
 CREATE DOMAIN pt_uid AS int;
 REVOKE USAGE ON DOMAIN pt_uid FROM PUBLIC;
 CREATE TABLE pt_domain_unit (id pt_uid PRIMARY KEY, a int);
@@ -369,6 +367,11 @@ SELECT d FROM jl_protect('pt_domain_unit', 'id', ARRAY[jl_numeric('a', 0, 10)], 
 GRANT SELECT ON pt_domain_unit TO regress_pt_other;
 GRANT CREATE ON SCHEMA public TO regress_pt_other;
 SELECT jldp_internal.jl_dataset_grant('public.pt_domain_unit', 'regress_pt_other');
+SET ROLE regress_pt_other;
+SELECT pt_error($$SELECT jl_release('pt_domain_unit', 'pt_x', 1, NULL::jl_mechanism, key => 'pinned')$$) AS no_jldp_role;
+SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', NULL::jl_attribute[], epsilon_cap => 1)$$) AS no_jldp_role;
+RESET ROLE;
+GRANT jldp_curator TO regress_pt_other;
 SET ROLE regress_pt_other;
 SELECT pt_error($$SELECT jl_release('pt_domain_unit', 'pt_x', 1, jl_sketch(k => 4), key => 'pinned')$$) AS unit_type_not_usable;
 -- the covariance mechanism's table has no unit column: released
@@ -386,10 +389,30 @@ RESET ROLE;
 -- one charge: the covariance release's
 SELECT n - :charges_before AS charges FROM pt_charges;
 REVOKE SELECT ON pt_domain_unit FROM regress_pt_other;
+-- resetting and raising a cap are a budget administrator's: the owner (a
+-- curator) may spend, not reset (jl_dataset_reset is granted to
+-- jldp_budget_admin only); a budget administrator who owns nothing (and may
+-- not release) raises and resets, and sees the dataset and its ledger
+CREATE ROLE regress_pt_budget;
+GRANT jldp_budget_admin TO regress_pt_budget;
+SET ROLE regress_pt_other;
+CREATE TABLE pt_own (id int PRIMARY KEY, a int);
+INSERT INTO pt_own SELECT i, i FROM generate_series(1, 5) i;
+SELECT d FROM jl_protect('pt_own', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 2);
+SELECT jl_budget_book('pt_own', 0.5) > 0 AS booked;
+SELECT pt_error($$SELECT jl_dataset_reset('public.pt_own')$$) AS owner_resets;
+SELECT name, epsilon_cap, epsilon_spent FROM jl_budgets WHERE name = 'public.pt_own';
+RESET ROLE;
+SET ROLE regress_pt_budget;
+SELECT pt_error($$SELECT jl_release('pt_own', 'pt_x', 1, NULL::jl_mechanism, key => 'pinned')$$) AS admin_releases;
+SELECT jl_dataset_set_cap('public.pt_own', 3) AS admin_raises;
+SELECT jl_dataset_reset('public.pt_own') AS admin_resets;
+SELECT name, owner, epsilon_cap, epsilon_spent FROM jl_budgets WHERE name = 'public.pt_own';
+SELECT event, epsilon, epsilon_spent, role FROM jl_ledger WHERE dataset = 'public.pt_own' ORDER BY id;
+RESET ROLE;
+DROP TABLE pt_own;
 REVOKE CREATE ON SCHEMA public FROM regress_pt_other;
-REVOKE ALL ON FUNCTION jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8) FROM regress_pt_other;
-REVOKE ALL ON FUNCTION jl_release(regclass, text, float8, jl_mechanism, text) FROM regress_pt_other;
-DROP ROLE regress_pt_other;
+DROP ROLE regress_pt_other, regress_pt_budget;
 -- a release's output named where a protected table is meant: said so
 SELECT pt_error($$SELECT jl_release('pt_id', 'pt_x', 1, jl_sketch(k => 2), key => 'pinned')$$) AS a_release_output,
        pt_error($$SELECT jl_budget_book('pt_id', 0.1)$$) AS booked_on_an_output;
