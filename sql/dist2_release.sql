@@ -174,13 +174,28 @@ SELECT d FROM jl_protect('d2_units', 'patient', ARRAY[jl_vector('x', 2, 0, 1)], 
 SELECT n FROM jl_release_dist2('d2_units', 0.1);
 SELECT epsilon_spent FROM jl_protected WHERE relation = 'd2_units'::regclass;
 DROP TABLE d2_units;
--- not for PUBLIC
+-- not for PUBLIC nor for an analyst: a curator's, on a budget it may spend
 CREATE ROLE regress_d2_analyst;
 GRANT SELECT ON d2_src TO regress_d2_analyst;
 SET ROLE regress_d2_analyst;
 SELECT * FROM jl_release_dist2('d2_src', 0.1);
 RESET ROLE;
+GRANT jldp_analyst TO regress_d2_analyst;
+SET ROLE regress_d2_analyst;
+SELECT * FROM jl_release_dist2('d2_src', 0.1);
+RESET ROLE;
+CREATE ROLE regress_d2_curator;
+GRANT jldp_curator TO regress_d2_curator;
+GRANT SELECT ON d2_src TO regress_d2_curator;
+SET ROLE regress_d2_curator;
+SELECT * FROM jl_release_dist2('d2_src', 0.1);
+RESET ROLE;
+SELECT jl_protect_grant('d2_src', 'regress_d2_curator');
+SET ROLE regress_d2_curator;
+SELECT n FROM jl_release_dist2('d2_src', 0.1);
+RESET ROLE;
+SELECT jl_protect_revoke('d2_src', 'regress_d2_curator');
 DROP TABLE d2_src, d2_rows, d2_ab, d2_one, d2_plain;
 DROP FUNCTION d2_truth(text);
 DROP FUNCTION d2_sd(bigint, int, bigint, float8);
-DROP ROLE regress_d2_analyst;
+DROP ROLE regress_d2_analyst, regress_d2_curator;
