@@ -401,6 +401,9 @@ INSERT INTO pt_own SELECT i, i FROM generate_series(1, 5) i;
 SELECT d FROM jl_protect('pt_own', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 2);
 SELECT jl_budget_book('pt_own', 0.5) > 0 AS booked;
 SELECT pt_error($$SELECT jl_dataset_reset('public.pt_own')$$) AS owner_resets;
+-- the owner may lower its cap, not raise it (42501, in jl_dataset_set_cap)
+SELECT jl_dataset_set_cap('public.pt_own', 1.5) AS owner_lowers;
+SELECT pt_error($$SELECT jl_dataset_set_cap('public.pt_own', 3)$$) AS owner_raises;
 SELECT name, epsilon_cap, epsilon_spent FROM jl_budgets WHERE name = 'public.pt_own';
 RESET ROLE;
 SET ROLE regress_pt_budget;

@@ -288,7 +288,7 @@ jl_budget_check_spend(const JlActor *a, const JlDataset *ds, const char *dataset
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("role \"%s\" may not spend the budget of dataset \"%s\"", a->name, jl_msg_str(dataset)),
-			 errhint("Its owner can allow it with jl_dataset_grant('%s', role).", jl_msg_str(dataset))));
+			 errhint("Its owner can allow it with jl_protect_grant('%s', role).", jl_msg_str(dataset))));
 }
 
 /* SQL text of a cap, as a numeric */
