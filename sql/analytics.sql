@@ -192,6 +192,21 @@ SELECT bool_and(jl_recover_dist(p.sketch, q.sketch, 'an_priv') = jl_recover_dist
                 AND jl_recover_norm2_stddev(p.sketch, 'an_priv') = jl_recover_norm2_stddev(p.sketch, 'an_priv'::regclass)) AS by_name_as_by_regclass
 FROM an_priv p JOIN an_priv q ON q.id = p.id % 40 + 1;
 SELECT error($$SELECT jl_recover_dist('{1,2}', '{1,2}', 'an_no_such_release')$$) AS no_such_release;
+-- nearest neighbours by release (the noise variance from the registry):
+-- for each unit's sketch as the query, the same five ids and distances as
+-- an independent ranking of every row by jl_recover_dist with the
+-- registry's variance (ties by id), by regclass and by name
+SELECT bool_and(k.ids = e.ids AND k.d = e.d AND t.ids = e.ids) AS knn_as_recovered, count(*) AS queries
+FROM an_priv q, jl_releases r,
+     LATERAL (SELECT array_agg(id ORDER BY dist, id) AS ids, array_agg(dist ORDER BY dist, id) AS d
+                FROM jl_knn('an_priv'::regclass, q.sketch, 5)) k,
+     LATERAL (SELECT array_agg(id ORDER BY dist, id) AS ids FROM jl_knn('an_priv', q.sketch, 5)) t,
+     LATERAL (SELECT array_agg(id::bigint ORDER BY dd, id) AS ids, array_agg(dd ORDER BY dd, id) AS d
+                FROM (SELECT p.id, jl_recover_dist(q.sketch, p.sketch, r.noise_variance) AS dd
+                        FROM an_priv p ORDER BY 2, 1 LIMIT 5) s) e
+WHERE r.target = 'an_priv'::regclass;
+SELECT error($$SELECT * FROM jl_knn('an_src', '{1,2,3,4}', 5)$$) AS not_a_release;
+SELECT error($$SELECT * FROM jl_knn('an_no_such_release', '{1,2,3,4}', 5)$$) AS no_such_table;
 -- a release that records Gaussian noise
 UPDATE jldp_internal.jldp_release SET info = info || '{"noise": "gaussian"}' WHERE target = 'an_priv'::regclass;
 SELECT bool_and(jl_recover_norm2_stddev(p.sketch, 'an_priv'::regclass)

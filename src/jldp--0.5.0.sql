@@ -1104,6 +1104,57 @@ END
 $fn$;
 COMMENT ON FUNCTION jldp.jl_knn(regclass, name, name, float8[], int, float8) IS
   'The n rows of a sketch table nearest to query by jl_recover_dist (ties by id; id_column cast to bigint). On a partitioned table each leaf partition returns its own n nearest (a foreign partition sorts and limits on its shard), so n rows per shard move.';
+
+-- the nearest sketches of a release, the noise variance from its registry
+-- row (0.5.0)
+CREATE FUNCTION jldp.jl_knn(release regclass, query float8[], n int)
+RETURNS TABLE (id bigint, dist float8)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  r record;
+BEGIN
+  IF release IS NULL OR query IS NULL OR n IS NULL THEN
+    RAISE EXCEPTION 'jl_knn: no argument may be NULL' USING ERRCODE = '22004';
+  END IF;
+  -- the newest registry row of the table (a release by jl_release,
+  -- jl_release_distributed or a 0.3 path), as the caller may read it
+  SELECT x.id_column, x.noise_variance, x.info->>'mechanism' AS mechanism INTO r
+    FROM jldp.jl_releases x WHERE x.target OPERATOR(pg_catalog.=) release
+   ORDER BY x.id DESC LIMIT 1;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'jl_knn: % is not a release you may read', release
+      USING ERRCODE = '55000',
+            HINT = 'jl_releases lists the releases you may read; for another table of sketches give its columns and noise variance: jl_knn(table, id_column, sketch_column, query, n, noise_variance).';
+  END IF;
+  IF r.mechanism IN ('covariance', 'graph') THEN
+    RAISE EXCEPTION 'jl_knn: % is a % release, whose sketches are not rows', release, r.mechanism
+      USING ERRCODE = '22023',
+            HINT = CASE r.mechanism WHEN 'graph' THEN 'Estimate cuts with jl_cut_size.'
+                                    ELSE 'Query it with jl_directional_variance or jl_pca.' END;
+  END IF;
+  -- the pipeline writes (id, sketch); 0.3's releases named the id column
+  -- after the source's
+  RETURN QUERY SELECT k.id, k.dist
+                 FROM jldp.jl_knn(release,
+                        CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_attribute a
+                                           WHERE a.attrelid OPERATOR(pg_catalog.=) release
+                                             AND a.attname OPERATOR(pg_catalog.=) 'id' AND a.attnum > 0
+                                             AND NOT a.attisdropped)
+                             THEN 'id' ELSE r.id_column END::pg_catalog.name,
+                        'sketch', query, n, r.noise_variance) k;
+END
+$fn$;
+COMMENT ON FUNCTION jldp.jl_knn(regclass, float8[], int) IS
+  'The n units of a release nearest to query, by the squared distance jl_recover_dist recovers with the release''s noise variance (from jl_releases; ties by id): jl_knn(''customers_private'', sketch, 10).';
+
+CREATE FUNCTION jldp.jl_knn(release text, query float8[], n int)
+RETURNS TABLE (id bigint, dist float8)
+LANGUAGE sql STABLE PARALLEL UNSAFE
+AS $fn$ SELECT * FROM jldp.jl_knn(release::pg_catalog.regclass, query, n) $fn$;
+COMMENT ON FUNCTION jldp.jl_knn(text, float8[], int) IS
+  'jl_knn(release regclass, query, n) with the release named as text: jl_knn(''customers_private'', sketch, 10).';
 -- Performance -----------------------------------------------------------------
 -- the planner's cost per row (in units of cpu_operator_cost) of a release and
 -- of a projection: a release takes about a microsecond a row at d = 100,
