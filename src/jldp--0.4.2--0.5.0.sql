@@ -219,6 +219,9 @@ BEGIN
   IF release IS NULL OR query IS NULL OR n IS NULL THEN
     RAISE EXCEPTION 'jl_knn: no argument may be NULL' USING ERRCODE = '22004';
   END IF;
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) release) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', release::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
   -- the newest registry row of the table (a release by jl_release,
   -- jl_release_distributed or a 0.3 path), as the caller may read it
   SELECT x.id_column, x.noise_variance, x.info->>'mechanism' AS mechanism INTO r
