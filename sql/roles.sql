@@ -58,7 +58,7 @@ UNION ALL
 SELECT n, 'superuser' FROM unnest(ARRAY[
   'jl_key_import', 'jl_key_import_wrapped', 'jl_key_rewrap',
   'jl_agg_combine', 'jl_agg_serialize', 'jl_agg_deserialize', 'jl_private_release_agg_final',
-  'jl_project_agg_trans', 'jl_project_agg_final', 'jl_release_agg_trans', 'jl_kmeans_trans',
+  'jl_project_agg_mechanism_trans', 'jl_project_agg_final', 'jl_release_agg_trans', 'jl_kmeans_trans',
   'jl_kmeans_combine', 'jl_kmeans_serialize', 'jl_kmeans_deserialize', 'jl_kmeans_final',
   'jl_linear_fit_trans', 'jl_linear_fit_combine', 'jl_linear_fit_serialize',
   'jl_linear_fit_deserialize', 'jl_linear_fit_final', 'jl_linear_fit_intercept_final',
@@ -136,7 +136,7 @@ SELECT jl_recover_dist('{1,2}', '{1,2}', 0.0);
 SELECT count(*) FROM jl_releases;
 SET ROLE regress_roles_analyst;
 SELECT jl_recover_dist('{1,2}', '{1,3}', 0.0) AS analyst_recovers;
-SELECT jl_project('{1,2}', 2, 'pinned');
+SELECT jl_project('{1,2}', (SELECT NULL::jl_mechanism), 'pinned');
 SELECT * FROM jl_release('pg_class', 'x', 1.0, NULL);
 SELECT count(*) FROM jl_budgets;
 SET ROLE regress_roles_curator;

@@ -1,8 +1,9 @@
 -- jldp 0.4.2 -> 0.5.0: the API moves to schema jldp; the catalog (keys,
 -- declarations, ledger, registry) and every step no user calls to
 -- jldp_internal.  Every object keeps its OID, owner, privileges and data;
--- the functions whose bodies name other objects are replaced with bodies
--- that name the new schemas.
+-- the routines are then defined as the install script defines them (the
+-- bodies naming the new schemas, the replaced signatures anew), and the
+-- roles and their grants are set as a fresh install sets them.
 
 \echo Use "ALTER EXTENSION jldp UPDATE TO '0.5.0'" to load this file. \quit
 
@@ -53,12 +54,178 @@ BEGIN
 END
 $move$;
 
--- new in 0.5.0
-CREATE FUNCTION jldp_internal.jl_role_hint(name text) RETURNS text
-AS 'MODULE_PATHNAME', 'jl_role_hint'
+-- replaced: 0.4's forms with option words, dropped (CHANGELOG: their
+-- replacements)
+DROP FUNCTION jldp.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text);
+DROP FUNCTION jldp.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text);
+DROP FUNCTION jldp.jl_sketch(int, jldp.jl_kind, jldp.jl_noise, float8, jldp.jl_calibration);
+ALTER TYPE jldp.jl_calibration ADD VALUE 'paper';
+ALTER TYPE jldp.jl_mechanism ADD ATTRIBUTE density float8;
+DROP AGGREGATE jldp.jl_project_agg(int, float8, int, text);
+DROP AGGREGATE jldp.jl_project_agg(int, float8, int, text, text);
+DROP FUNCTION jldp_internal.jl_project_agg_trans(internal, int, float8, int, text);
+DROP FUNCTION jldp_internal.jl_project_agg_trans(internal, int, float8, int, text, text);
+DROP FUNCTION jldp.jl_project(float8[], int, text, text);
+DROP FUNCTION jldp.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text);
+DROP FUNCTION jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text);
+DROP FUNCTION jldp.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text);
+DROP FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8, text);
+DROP FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, text, text);
+DROP FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, text, text);
+DROP FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, text, text);
+
+-- new types
+CREATE TYPE jldp.jl_nullspace_method AS ENUM ('waterfill', 'knapsack');
+
+-- every routine as the install script defines it (created when new)
+CREATE OR REPLACE FUNCTION jldp.jl_key_create(name text DEFAULT 'default')
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_key_create'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_key_import(name text, secret bytea)
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_key_import'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_key_drop(name text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_key_drop'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], noise_variance float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- the functions whose bodies are text, with bodies naming the new schemas
+CREATE OR REPLACE FUNCTION jldp.jl_dataset_declare(name text, epsilon_cap float8,
+    delta_cap float8 DEFAULT 0, source regclass DEFAULT NULL, unit text DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_declare'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_dataset_set_cap(name text, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_set_cap'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_dataset_reset(name text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_reset'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jldp_version()
+RETURNS text
+AS 'MODULE_PATHNAME', 'jldp_version'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], release regclass)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], release regclass)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_agg_combine(internal, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_agg_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_agg_serialize(internal)
+RETURNS bytea AS 'MODULE_PATHNAME', 'jl_agg_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_agg_deserialize(bytea, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_agg_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_private_release_agg_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_private_release_agg_final'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_project_agg_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_project_agg_final'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint, int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_combine(internal, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_serialize(internal)
+RETURNS bytea AS 'MODULE_PATHNAME', 'jl_kmeans_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_deserialize(bytea, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_kmeans_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE FUNCTION jldp.jl_nearest_centroid(sketch float8[], centroids float8[])
+RETURNS int AS 'MODULE_PATHNAME', 'jl_nearest_centroid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_inner(a float8[], b float8[], noise_variance float8)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_norm2(a float8[], noise_variance float8)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_inner(a float8[], b float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_inner_stddev(a float8[], b float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_norm2(a float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], release regclass)
+RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], release text)
 RETURNS float8
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
@@ -88,6 +255,259 @@ CREATE OR REPLACE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], release text
 RETURNS float8
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 RETURN jldp.jl_recover_norm2_stddev(a, release::pg_catalog.regclass);
+
+CREATE OR REPLACE FUNCTION jldp.jl_randomized_response(bits float8[], epsilon float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_randomized_response'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_randomized_response(bits boolean[], epsilon float8)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'jl_randomized_response_bool'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_randomized_response(bits bit varying, epsilon float8)
+RETURNS bit varying
+AS 'MODULE_PATHNAME', 'jl_randomized_response_bits'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_rr_flip_probability(epsilon float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_rr_flip_probability_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr(a float8[], b float8[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr(a boolean[], b boolean[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_bool'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr(a bit varying, b bit varying, p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_bits'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr_stddev(a float8[], b float8[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr_stddev(a boolean[], b boolean[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev_bool'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr_stddev(a bit varying, b bit varying, p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev_bits'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_add_discrete_laplace(value bigint, epsilon float8, sensitivity bigint DEFAULT 1)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_add_discrete_laplace'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_discrete_laplace_variance(epsilon float8, sensitivity bigint DEFAULT 1)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_discrete_laplace_variance_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_min_dim(n bigint, eps float8 DEFAULT 0.1)
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_min_dim_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint, int, int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int, n_init int) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_dataset_grant(name text, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_grant'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_dataset_revoke(name text, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_revoke'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_drop_guard()
+RETURNS event_trigger
+AS 'MODULE_PATHNAME', 'jl_drop_guard'
+LANGUAGE C;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_key_table_changed()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'jl_key_table_changed'
+LANGUAGE C;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[])
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8, boolean)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_linear_fit_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_serialize(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'jl_linear_fit_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_deserialize(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_linear_fit_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_final(internal)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_linear_fit_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_intercept_final(internal)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_linear_fit_intercept_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[]) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], ridge float8) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], ridge float8, intercept boolean) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[]) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[], ridge float8) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE FUNCTION jldp.jl_linear_predict(x float8[], coef float8[], intercept float8[] DEFAULT NULL)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_linear_predict'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], a_confidential float8[],
+    utility_error float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_nullspace_clean_confidential'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_directional_variance(release regclass, x float8[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_directional_variance'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_directional_variance_stddev(release regclass, x float8[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_directional_variance_stddev'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_covariance(release regclass)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_covariance'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_pca(release regclass, n_components int,
+    OUT component int, OUT variance float8, OUT direction float8[])
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'jl_pca'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED ROWS 10;
+
+CREATE OR REPLACE FUNCTION jldp.jl_least_squares(release regclass, target_attr int)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_least_squares'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_key_export(name text)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'jl_key_export'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_key_import_wrapped(name text, wrapped bytea)
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_key_import_wrapped'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_key_rewrap()
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_key_rewrap'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_master_key_id()
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_master_key_id'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_lloyd_step_trans(float8[], float8[], float8[])
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_lloyd_step_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_vector_sum_trans(float8[], float8[])
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_vector_sum_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE AGGREGATE jldp.jl_lloyd_step(sketch float8[], centroids float8[]) (
+  SFUNC = jldp_internal.jl_lloyd_step_trans, STYPE = float8[],
+  COMBINEFUNC = jldp_internal.jl_vector_sum_trans, PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_vector_sum(float8[]) (
+  SFUNC = jldp_internal.jl_vector_sum_trans, STYPE = float8[],
+  COMBINEFUNC = jldp_internal.jl_vector_sum_trans, PARALLEL = SAFE);
+
+CREATE OR REPLACE FUNCTION jldp.jl_lloyd_update(step float8[], centroids float8[])
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_lloyd_update_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE OR REPLACE FUNCTION jldp.jl_kmeans_lloyd(sketches regclass, sketch_column name,
     centroids float8[], max_iter int DEFAULT 300)
@@ -256,6 +676,45 @@ RETURNS TABLE (id bigint, dist float8)
 LANGUAGE sql STABLE PARALLEL UNSAFE
 AS $fn$ SELECT * FROM jldp.jl_knn(release::pg_catalog.regclass, query, n) $fn$;
 
+CREATE OR REPLACE FUNCTION jldp.jl_cut_size(release regclass, s int[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_cut_size'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_cut_size_stddev(release regclass, s int[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_cut_size_stddev'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_cut_trans(internal, regclass, int, float8[])
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_cut_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_cut_estimate_final(internal)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_cut_estimate_final'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_cut_estimate_stddev_final(internal)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_cut_estimate_stddev_final'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+CREATE OR REPLACE AGGREGATE jldp.jl_cut_estimate(release regclass, vertex int, sketch float8[]) (
+    SFUNC = jldp_internal.jl_cut_trans,
+    STYPE = internal,
+    FINALFUNC = jldp_internal.jl_cut_estimate_final,
+    PARALLEL = RESTRICTED
+);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_cut_estimate_stddev(release regclass, vertex int, sketch float8[]) (
+    SFUNC = jldp_internal.jl_cut_trans,
+    STYPE = internal,
+    FINALFUNC = jldp_internal.jl_cut_estimate_stddev_final,
+    PARALLEL = RESTRICTED
+);
+
 CREATE OR REPLACE FUNCTION jldp_internal.jl_distributed_decision(gid text)
 RETURNS TABLE (servers text[], shard_release_ids bigint[])
 LANGUAGE sql VOLATILE SECURITY DEFINER
@@ -272,6 +731,11 @@ AS $fn$
   SELECT d.gid, d.servers, d.shard_release_ids FROM jldp_internal.jldp_distributed_release d
    WHERE d.committed_at IS NULL ORDER BY d.gid
 $fn$;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_distributed_committed(gid text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'jl_distributed_committed'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE OR REPLACE FUNCTION jldp.jl_distributed_resolve(servers text[] DEFAULT NULL)
 RETURNS TABLE (server text, gid text, action text)
@@ -421,6 +885,29 @@ BEGIN
 END
 $fn$;
 
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
+    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
+    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], noise_variance float8,
+    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_attribute_checked(a jldp.jl_attribute)
+RETURNS jldp.jl_attribute
+AS 'MODULE_PATHNAME', 'jl_attribute_checked'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION jldp.jl_numeric(column_name text, lo float8, hi float8, weight float8 DEFAULT 1)
 RETURNS jldp.jl_attribute
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -442,26 +929,154 @@ RETURNS jldp.jl_attribute
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN jldp_internal.jl_attribute_checked(ROW(value_column, 'long', lo, hi, weight, NULL, d, attribute_column)::jldp.jl_attribute);
 
+CREATE OR REPLACE FUNCTION jldp_internal.jl_mechanism_checked(m jldp.jl_mechanism)
+RETURNS jldp.jl_mechanism
+AS 'MODULE_PATHNAME', 'jl_mechanism_checked'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION jldp.jl_sketch(k int DEFAULT NULL, kind jldp.jl_kind DEFAULT 'rademacher',
     noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
-    calibration jldp.jl_calibration DEFAULT NULL)
+    calibration jldp.jl_calibration DEFAULT NULL, density float8 DEFAULT NULL)
 RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
+RETURN jldp_internal.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, density)::jldp.jl_mechanism);
 
 CREATE OR REPLACE FUNCTION jldp.jl_advised(goal jldp.jl_goal DEFAULT 'distance', dist2 float8 DEFAULT NULL,
     dist2_hi float8 DEFAULT NULL, cluster_var float8 DEFAULT NULL,
     noise jldp.jl_noise DEFAULT NULL, delta float8 DEFAULT NULL, force boolean DEFAULT false)
 RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('advised', NULL, NULL, noise, delta, NULL, NULL, NULL, NULL, goal, dist2, dist2_hi, cluster_var, force, NULL)::jldp.jl_mechanism);
+RETURN jldp_internal.jl_mechanism_checked(ROW('advised', NULL, NULL, noise, delta, NULL, NULL, NULL, NULL, goal, dist2, dist2_hi, cluster_var, force, NULL, NULL)::jldp.jl_mechanism);
+
+CREATE OR REPLACE FUNCTION jldp.jl_private_release(x float8[], epsilon float8, bound float8,
+    neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text DEFAULT 'default')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_private_release_mechanism'
+LANGUAGE C VOLATILE PARALLEL SAFE COST 100;
+
+CREATE OR REPLACE FUNCTION jldp.jl_release_info(d int, epsilon float8, bound float8,
+    neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text DEFAULT 'default')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'jl_release_info_mechanism'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_project(x float8[], mechanism jldp.jl_mechanism, key text DEFAULT 'default')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_project_mechanism'
+LANGUAGE C STABLE STRICT PARALLEL SAFE COST 50;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_project_agg_mechanism_trans(internal, int, float8, jldp.jl_mechanism, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_mechanism_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE AGGREGATE jldp.jl_project_agg(attr int, value float8, mechanism jldp.jl_mechanism, key text) (
+  SFUNC = jldp_internal.jl_project_agg_mechanism_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = jldp_internal.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_agg_combine,
+  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE FUNCTION jldp.jl_suggest_k(
+    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
+    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
+    kind jldp.jl_kind DEFAULT NULL, calibration jldp.jl_calibration DEFAULT NULL,
+    key text DEFAULT 'default')
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_suggest_k'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_suggest_k_info(
+    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
+    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
+    kind jldp.jl_kind DEFAULT NULL, calibration jldp.jl_calibration DEFAULT NULL,
+    key text DEFAULT 'default')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'jl_suggest_k_info'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_advise(
+    d int, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
+    noise jldp.jl_noise DEFAULT NULL, delta float8 DEFAULT NULL,
+    goal jldp.jl_goal DEFAULT 'distance', cluster_var float8 DEFAULT NULL,
+    n bigint DEFAULT NULL, key text DEFAULT 'default')
+RETURNS TABLE (rank int, kind text, k int, noise text, calibration text,
+               delta float8, noise_variance float8, predicted_error float8,
+               predicted_error_hi float8, relative_error float8,
+               refused boolean, note text)
+AS 'MODULE_PATHNAME', 'jl_advise'
+LANGUAGE C STABLE PARALLEL SAFE ROWS 10;
+
+CREATE OR REPLACE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], utility_error float8,
+    method jldp.jl_nullspace_method DEFAULT 'waterfill')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_nullspace_clean'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_release_agg_trans(internal, int, float8, int, float8, float8,
+    jldp.jl_neighbor, jldp.jl_mechanism, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE AGGREGATE jldp.jl_private_release_agg(attr int, value float8, d int, epsilon float8,
+    bound float8, neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text) (
+  SFUNC = jldp_internal.jl_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = jldp_internal.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_agg_combine,
+  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
+  PARALLEL = SAFE);
 
 CREATE OR REPLACE FUNCTION jldp.jl_covariance_mechanism(r int, delta float8,
     lift jldp.jl_lift DEFAULT 'always', method jldp.jl_covariance_method DEFAULT 'gram',
     origin jldp.jl_origin DEFAULT 'lo')
 RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, delta, NULL, r, lift, method, NULL, NULL, NULL, NULL, NULL, origin)::jldp.jl_mechanism);
+RETURN jldp_internal.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, delta, NULL, r, lift, method, NULL, NULL, NULL, NULL, NULL, origin, NULL)::jldp.jl_mechanism);
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_number(x float8, lo float8, hi float8, weight float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_encode_number'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_category(x anyelement, categories text[], weight float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_encode_category'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_category(x text, categories text[], weight float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_encode_category'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_vector(x float8[], length int, lo float8, hi float8, weight float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_encode_vector'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_protect(relation regclass, unit text, attributes jldp.jl_attribute[],
+    neighbor jldp.jl_neighbor DEFAULT 'row', row_clip float8 DEFAULT NULL,
+    epsilon_cap float8 DEFAULT NULL, delta_cap float8 DEFAULT 0,
+    OUT dataset text, OUT d int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_protect'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_release(protected regclass, target text, epsilon float8,
+    mechanism jldp.jl_mechanism, key text DEFAULT 'default',
+    OUT release_id bigint, OUT released regclass, OUT epsilon_charged float8, OUT delta_charged float8,
+    OUT noise_variance float8, OUT guarantee text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_release'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_release_dist2(protected regclass, epsilon float8,
+    OUT dist2 float8, OUT stddev float8, OUT n bigint, OUT epsilon_holding float8,
+    OUT delta float8, OUT neighbor text, OUT guarantee text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_release_dist2_declared'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE OR REPLACE FUNCTION jldp.jl_edge(u text, v text, vertices int)
 RETURNS jldp.jl_attribute
@@ -471,7 +1086,13 @@ RETURN jldp_internal.jl_attribute_checked(ROW(u, 'edge'::text, NULL, NULL, 1, NU
 CREATE OR REPLACE FUNCTION jldp.jl_graph(r int, delta float8)
 RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('graph', NULL, NULL, NULL, delta, NULL, r, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
+RETURN jldp_internal.jl_mechanism_checked(ROW('graph', NULL, NULL, NULL, delta, NULL, r, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
+
+CREATE OR REPLACE FUNCTION jldp.jl_budget_book(protected regclass, epsilon float8, delta float8 DEFAULT 0,
+    note text DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_budget_book'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE OR REPLACE PROCEDURE jldp_internal.jl_distributed_run(
     source regclass, id_column text, target text, key text, epsilon float8, delta float8,
@@ -1063,6 +1684,45 @@ BEGIN
 END
 $fn$;
 
+CREATE OR REPLACE FUNCTION jldp_internal.jl_shard_bounds(protected regclass)
+RETURNS TABLE (partition regclass, unit_lower text, unit_upper text, unit_in text[])
+AS 'MODULE_PATHNAME', 'jl_shard_bounds'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_declaration_info(protected regclass)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'jl_declaration_info'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_release_part(protected regclass, target text, epsilon float8,
+    mechanism jldp.jl_mechanism, key text, unit_lower text, unit_upper text, unit_in text[])
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_release_part'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_release_part_check(protected regclass, target text, epsilon float8,
+    mechanism jldp.jl_mechanism, key text, unit_lower text, unit_upper text, unit_in text[])
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_release_part_check'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_distributed_begin_declared(source regclass, epsilon float8, delta float8,
+    noise jldp.jl_noise)
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_distributed_begin_declared'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_distributed_charge_declared(gid text)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_distributed_charge_declared'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_distributed_decide_declared(source regclass, target regclass, info jsonb,
+    gid text, servers text[], shard_release_ids bigint[], key_fingerprint text, "rows" bigint)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_distributed_decide_declared'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
 CREATE OR REPLACE PROCEDURE jldp.jl_release_distributed(
     protected regclass, target text, epsilon float8, mechanism jldp.jl_mechanism,
     key text DEFAULT 'default', INOUT release_id bigint DEFAULT NULL)
@@ -1085,6 +1745,24 @@ BEGIN
                                       (mechanism).noise::text, mechanism, NULL, release_id);
 END
 $fn$;
+
+CREATE OR REPLACE FUNCTION jldp.jl_kmeans(release regclass, n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4,
+    sketch_column name DEFAULT 'sketch',
+    OUT centroids float8[], OUT sizes bigint[], OUT inertia float8, OUT iterations int,
+    OUT workers int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_kmeans(release text, n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4,
+    sketch_column name DEFAULT 'sketch',
+    OUT centroids float8[], OUT sizes bigint[], OUT inertia float8, OUT iterations int,
+    OUT workers int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 CREATE OR REPLACE FUNCTION jldp.jl_protect_grant(protected regclass, spender regrole)
 RETURNS void
@@ -1126,6 +1804,11 @@ BEGIN
   PERFORM jldp_internal.jl_dataset_revoke(ds, spender);
 END
 $fn$;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_role_hint(name text) RETURNS text
+AS 'MODULE_PATHNAME', 'jl_role_hint'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 
 -- the views, as the install script defines them (budget administrators
 -- see every dataset)
@@ -1207,20 +1890,12 @@ COMMENT ON FUNCTION jldp.jl_key_import(text, bytea) IS
   'Pin a key to 32 known bytes (reproducible tests, the same key on every shard). Superuser only; the bytes appear in the query text.';
 COMMENT ON FUNCTION jldp.jl_key_drop(text) IS
   'Drop a key (its creator, a member of the creator''s role, or a superuser). Sketches released under it can no longer be reproduced.';
-COMMENT ON FUNCTION jldp.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) IS
-  'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)''; or ''identity'': no projection, P = I and k = d, noise on every attribute) rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
-COMMENT ON FUNCTION jldp.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) IS
-  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density: the kind word recorded selects the same P again). Contains no secret.';
-COMMENT ON FUNCTION jldp.jl_project(float8[], int, text, text) IS
-  'Noise-free x P with P of the given kind (''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)'', or ''identity'' with k = d: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
 COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], float8) IS
   'Unbiased estimate of the squared distance between the original rows: ||a - b||^2 - 2 k noise_variance.';
-COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, text, text) IS
-  'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) at r^2 = max(estimate, 0), over the projection and the noise: c = 14 for noise ''laplace'', 8 for ''gaussian''. kind => ''identity'' (a release without projection, k = d): nothing varies with P and the 2 r^4/k term goes; any other kind word keeps it.';
 COMMENT ON TYPE jldp.jl_neighbor IS
   'What a protected table''s releases protect: a whole unit''s row replaced (row), or one declared attribute of one unit changed within its bounds (attribute).';
 COMMENT ON TYPE jldp.jl_calibration IS
-  'How a sketch release''s noise is calibrated to the realized projection: exact (Laplace), analytic (Gaussian, Balle and Wang), classic (Gaussian, Kenthapadi et al.''s Theorem 1).';
+  'How a sketch release''s noise is calibrated to the realized projection: exact (Laplace), analytic (Gaussian, Balle and Wang), classic (Gaussian, Kenthapadi et al.''s Theorem 1), paper (Dhaliwal et al.''s constants, for reproducing their experiments with jl_private_release).';
 COMMENT ON TYPE jldp.jl_encoding IS
   'How a declared attribute enters the row vector: a number clamped and scaled, a category one-hot, a float8[] of fixed length clamped and scaled element by element, long-format rows (unit, attribute, value) as the elements of a vector of d, an edge (u, v) as its incidence vector over the vertices.';
 COMMENT ON TYPE jldp.jl_attribute IS
@@ -1249,10 +1924,6 @@ COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], regclass) IS
   'jl_recover_dist with the noise variance of the release that wrote the table (from the registry).';
 COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], regclass) IS
   'jl_recover_dist_stddev with the noise variance, the noise and the kind (identity or a projection) of the release that wrote the table (from the registry).';
-COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, int, text, text) IS
-  'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d; ''identity'' takes k as d (attr 1..k is coordinate attr).';
-COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, int, text) IS
-  'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
 COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int) IS
   'k-means centroids of the sketches as an n_clusters x k float8[][]: k-means++ seeding (seed 0) and Lloyd iterations until no assignment changes (at most 300). The result depends only on the multiset of sketches (the same in serial and parallel plans). NULL sketches are skipped; no sketches gives NULL; with at most n_clusters distinct sketches the centroids are those sketches (fewer rows, with a NOTICE). An empty cluster is re-seeded with the point farthest from its centroid. The sketches are held in memory (below 1 GB).';
 COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint) IS
@@ -1263,12 +1934,8 @@ COMMENT ON FUNCTION jldp.jl_nearest_centroid(float8[], float8[]) IS
   'The 1-based row of the m x k centroids (e.g. from jl_kmeans) nearest to the sketch in squared L2 distance, the lowest row on ties: UPDATE t SET cluster = jl_nearest_centroid(sketch, c).';
 COMMENT ON FUNCTION jldp.jl_recover_inner(float8[], float8[], float8) IS
   'Unbiased estimate of the inner product of two different original rows: <a, b> (independent noise needs no correction; noise_variance is only checked). For a row with itself use jl_recover_norm2.';
-COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, text, text) IS
-  'Plug-in standard error of jl_recover_inner over the projection and the noise: sqrt(s2 (|a|^2 + |b|^2) + k s2^2 + (|a|^2 |b|^2 + <a,b>^2) / k) at the recovered values; the same for noise ''laplace'' and ''gaussian''. kind => ''identity'' (no projection): without the last term.';
 COMMENT ON FUNCTION jldp.jl_recover_norm2(float8[], float8) IS
   'Unbiased estimate of the squared L2 norm of the original row: ||a||^2 - k noise_variance (may be negative).';
-COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, text, text) IS
-  'Plug-in standard error of jl_recover_norm2 over the projection and the noise: sqrt(2 n^4/k + 4 s2 n^2 + (kappa - 1) k s2^2) at n^2 = max(estimate, 0), kappa = 6 for noise ''laplace'' (default), 3 for ''gaussian''. kind => ''identity'' (no projection): without the 2 n^4/k term.';
 COMMENT ON FUNCTION jldp.jl_recover_inner(float8[], float8[], regclass) IS
   'jl_recover_inner for sketches of the release that wrote the table (k checked against the registry).';
 COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], regclass) IS
@@ -1315,14 +1982,8 @@ COMMENT ON FUNCTION jldp.jl_discrete_laplace_variance(float8, bigint) IS
   'Variance of the noise jl_add_discrete_laplace(value, epsilon, sensitivity) adds: 2 q / (1 - q)^2 with q = exp(-1/t).';
 COMMENT ON FUNCTION jldp.jl_min_dim(bigint, float8) IS
   'scikit-learn''s johnson_lindenstrauss_min_dim(n, eps=eps): int(4 ln(n) / (eps^2/2 - eps^3/3)), the k at which a random projection alone keeps all pairwise squared distances of n points within a factor 1 +- eps with good probability (no noise considered). eps in (0, 1).';
-COMMENT ON FUNCTION jldp.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
-  'The k minimizing the variance 2 r^4/k + 8 s2 r^2 + c k s2^2 of recovered squared distances at r^2 = dist2 (or, for a range [dist2, dist2_hi], the worst ratio to the best stddev of any k), with s2 the noise variance of jl_release_info(d, k, epsilon, ...) for the realized projection of each candidate k. Uses the key. See jl_suggest_k_info.';
-COMMENT ON FUNCTION jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
-  'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
 COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int, int) IS
   'jl_kmeans with n_init runs (1..1000), each a k-means++ seeding followed by at most max_iter Lloyd iterations, keeping the run with the lowest inertia (sum of squared distances to the nearest centroid; the earliest run on ties), as scikit-learn''s KMeans(n_init=...). The first run is seeded by seed, so n_init 1 equals jl_kmeans(sketch, n_clusters, seed, max_iter); the others by seeds drawn from a ChaCha20 stream keyed by seed. Deterministic and the same in serial and parallel plans; the time grows with n_init.';
-COMMENT ON FUNCTION jldp.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text) IS
-  'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says first when even it does not serve the goal (distance: a stddev not below dist2; clustering: a misclassification of 0.25 or more) and the epsilon at which it would, then whether the projection pays. Uses the key.';
 COMMENT ON FUNCTION jldp_internal.jl_dataset_grant(text, regrole) IS
   'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and bookings (jl_budget_book). Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
 COMMENT ON FUNCTION jldp_internal.jl_dataset_revoke(text, regrole) IS
@@ -1359,8 +2020,6 @@ COMMENT ON AGGREGATE jldp.jl_linear_fit_intercept(float8[], float8[], float8) IS
   'The m intercepts b of jl_linear_fit(x, y, ridge).';
 COMMENT ON FUNCTION jldp.jl_linear_predict(float8[], float8[], float8[]) IS
   'coef^T x + intercept: the prediction of a linear model (coef d x m, as jl_linear_fit returns it; intercept m values or NULL for none). NULL if x or coef is NULL.';
-COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8, text) IS
-  'Null-space cleaning, Algorithm 1: x with the components that the linear predictor a_desired (d x m, e.g. jl_linear_fit) barely sees removed, such that ||a_desired^T (x - result)||^2 <= utility_error, certified in floating point. The exact null space is always removed; the budget goes over the eigencomponents of a_desired a_desired^T by method => ''waterfill'' (the exact maximiser of the paper''s Theorem 2) or ''knapsack'' (the paper''s published Algorithm 1). The decomposition is cached per backend.';
 COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8[], float8) IS
   'Null-space cleaning, Algorithm 2: as jl_nullspace_clean(x, a_desired, utility_error) with the budget spent where the confidential predictor a_confidential (d x m_c, fitted on the cleaner''s own data) sees most per unit of utility: generalised eigenvectors of the pencil (a_d a_d^T, a_c a_c^T) on the span of both models, coordinates in the dual basis; the common null space is removed whole. ||a_desired^T (x - result)||^2 <= utility_error, certified.';
 COMMENT ON FUNCTION jldp.jl_directional_variance(regclass, float8[]) IS
@@ -1457,10 +2116,28 @@ COMMENT ON FUNCTION jldp.jl_long(text, text, int, float8, float8, float8) IS
   'Long-format rows (unit, attribute, value) of a protected table, the only attribute of its declaration: the unit''s values form a vector of d elements (attribute 1 to d; others not read), each clamped to [lo, hi] and mapped to [0, weight]; the unit and the attribute are unique together by a constraint.';
 COMMENT ON FUNCTION jldp_internal.jl_mechanism_checked(jldp.jl_mechanism) IS
   'Used by jl_sketch: a mechanism, or an error naming what is wrong with it (the checks jl_release makes again).';
-COMMENT ON FUNCTION jldp.jl_sketch(int, jldp.jl_kind, jldp.jl_noise, float8, jldp.jl_calibration) IS
-  'The sketch mechanism for jl_release: each unit''s encoded row projected to k dimensions by the key''s P (kind ''identity'': not projected, k = d) plus noise calibrated to the declaration and the realized P (Laplace: pure epsilon; Gaussian: give delta).';
+COMMENT ON FUNCTION jldp.jl_sketch(int, jldp.jl_kind, jldp.jl_noise, float8, jldp.jl_calibration, float8) IS
+  'The sketch mechanism for jl_release and jl_private_release: each row projected to k dimensions by the key''s P of the kind (''sparse'': density 1/sqrt(d) unless given; ''identity'': not projected, k = d) plus noise calibrated to the realized P (Laplace: pure epsilon; Gaussian: give delta). calibration: the noise''s default (''exact'', ''analytic''), ''classic'' (Gaussian), or ''paper'' (Dhaliwal et al.''s constants, jl_private_release only).';
 COMMENT ON FUNCTION jldp.jl_advised(jldp.jl_goal, float8, float8, float8, jldp.jl_noise, float8, boolean) IS
   'The sketch mechanism the advisor ranks first for the goal (jl_advise: no projection or a kind at its best k; Laplace noise, and Gaussian when delta is given), every option calibrated to the declaration as jl_sketch would be; dist2 (required) is the squared distance of interest between encoded rows, or between two clusters'' centres with cluster_var for goal clustering.  A release refuses before its charge, with the epsilon that would serve the goal, when the best option would not (distance: the recovered squared distance''s standard deviation not below dist2; clustering: a misclassification of 0.25 or more), unless force => true.';
+COMMENT ON FUNCTION jldp.jl_private_release(float8[], float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
+  'Unbudgeted primitive: a private sketch of x with a jl_sketch mechanism: x P (the key''s secret JL projection of the mechanism''s kind and k; kind ''identity'': P = I, k = d) rounded to a power-of-two grid plus exact discrete noise (Laplace: pure epsilon, to the L1 sensitivity of the realized P; Gaussian: (epsilon, delta), to its L2 sensitivity), for neighbours that change one element by at most bound (''attribute'') or a whole row by at most bound in L2 norm (''row''). Charges nothing and records nothing: book its cost with jl_budget_book. jl_release_info gives the guarantee.';
+COMMENT ON FUNCTION jldp.jl_release_info(int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
+  'What jl_private_release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density). Contains no secret.';
+COMMENT ON FUNCTION jldp.jl_project(float8[], jldp.jl_mechanism, text) IS
+  'Noise-free x P, P of the jl_sketch mechanism''s k, kind and density (its noise is not used; kind ''identity'' with k NULL: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
+COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, jldp.jl_mechanism, text) IS
+  'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped), P of the jl_sketch mechanism''s k (required), kind and density (kind ''sparse'' needs its density here, as there is no d): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
+COMMENT ON FUNCTION jldp.jl_suggest_k(int, bigint, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_kind, jldp.jl_calibration, text) IS
+  'The k minimizing the variance 2 r^4/k + 8 s2 r^2 + c k s2^2 of recovered squared distances at r^2 = dist2 (or, for a range [dist2, dist2_hi], the worst ratio to the best stddev of any k), with s2 the noise variance of jl_release_info(d, k, epsilon, ...) for the realized projection of each candidate k. Uses the key. See jl_suggest_k_info.';
+COMMENT ON FUNCTION jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_kind, jldp.jl_calibration, text) IS
+  'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
+COMMENT ON FUNCTION jldp.jl_advise(int, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_goal, float8, bigint, text) IS
+  'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says first when even it does not serve the goal (distance: a stddev not below dist2; clustering: a misclassification of 0.25 or more) and the epsilon at which it would, then whether the projection pays. Uses the key.';
+COMMENT ON TYPE jldp.jl_nullspace_method IS
+  'How jl_nullspace_clean spends its utility budget: waterfill (the exact maximiser of the paper''s objective) or knapsack (Algorithm 1 as published).';
+COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8, jldp.jl_nullspace_method) IS
+  'Null-space cleaning, Algorithm 1: x with the components that the linear predictor a_desired (d x m, e.g. jl_linear_fit) barely sees removed, such that ||a_desired^T (x - result)||^2 <= utility_error, certified in floating point. The exact null space is always removed; the budget goes over the eigencomponents of a_desired a_desired^T by method => ''waterfill'' (the exact maximiser of the paper''s Theorem 2) or ''knapsack'' (the paper''s published Algorithm 1). The decomposition is cached per backend.';
 COMMENT ON AGGREGATE jldp.jl_private_release_agg(int, float8, int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
   'Unbudgeted primitive: a private sketch of each group of (attr, value) rows, e.g. SELECT user_id, jl_private_release_agg(attr, val, 1000, 1.0, 1.0, ''attribute'', jl_sketch(k => 20), ''default'') FROM facts GROUP BY user_id: what jl_private_release releases for the dense vector with x[attr] = value (attr 1..d, else an error; repeated attributes summed, NULL values skipped), each element within bound (neighbor ''attribute'') or each row within L2 norm bound / 2 (''row''), with the jl_sketch mechanism''s projection and noise and the key''s P.  It charges nothing and records nothing: which rows it reads is the query''s, not a declaration''s; book its cost with jl_budget_book(protected, epsilon, delta).  jl_release over a protected table (jl_long) is the budgeted release of long-format data.';
 COMMENT ON FUNCTION jldp.jl_covariance_mechanism(int, float8, jldp.jl_lift, jldp.jl_covariance_method, jldp.jl_origin) IS
@@ -1515,12 +2192,6 @@ COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
   'Take back what jl_protect_grant granted.';
 COMMENT ON FUNCTION jldp_internal.jl_role_hint(text) IS
   'The role that a permission error on routine or view name says has it (the hint''s table, compared with the grants by the roles test).';
-COMMENT ON ROLE jldp_analyst IS
-  'jldp: reads releases (jldp.jl_releases) and recovers, searches and clusters over the released tables it may SELECT; never a key, a projection or a raw row.';
-COMMENT ON ROLE jldp_curator IS
-  'jldp: an analyst that also owns keys, declares its tables protected, releases them, and asks the advisor; spends budgets, cannot refill them.';
-COMMENT ON ROLE jldp_budget_admin IS
-  'jldp: raises caps and resets spent budgets of any protected table, and reads every budget and the whole ledger.';
 
 -- Roles: who may do what ----------------------------------------------------
 -- Three NOLOGIN roles, created when absent (roles belong to the cluster:
@@ -1596,7 +2267,7 @@ DECLARE
   -- trigger's owner, never called by a role
   nobody text[] := ARRAY[
     'jl_agg_combine', 'jl_agg_serialize', 'jl_agg_deserialize', 'jl_private_release_agg_final',
-    'jl_project_agg_trans', 'jl_project_agg_final', 'jl_release_agg_trans',
+    'jl_project_agg_mechanism_trans', 'jl_project_agg_final', 'jl_release_agg_trans',
     'jl_kmeans_trans', 'jl_kmeans_combine', 'jl_kmeans_serialize', 'jl_kmeans_deserialize',
     'jl_kmeans_final', 'jl_linear_fit_trans', 'jl_linear_fit_combine', 'jl_linear_fit_serialize',
     'jl_linear_fit_deserialize', 'jl_linear_fit_final', 'jl_linear_fit_intercept_final',

@@ -64,44 +64,12 @@ COMMENT ON FUNCTION jldp.jl_key_drop(text) IS
 
 -- Release ----------------------------------------------------------------
 
-CREATE FUNCTION jldp.jl_private_release(
-    x float8[], k int, epsilon float8,
-    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
-    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
-    key text DEFAULT 'default', kind text DEFAULT 'rademacher',
-    noise text DEFAULT 'laplace')
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_private_release'
-LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION jldp.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) IS
-  'Private k-dimensional sketch of x: x P (secret JL projection from the key, of the kind ''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' (density 1/sqrt(d)) or ''sparse(s)''; or ''identity'': no projection, P = I and k = d, noise on every attribute) rounded to a power-of-two grid plus exact discrete noise: Laplace (noise => ''laplace'', pure epsilon, calibration ''exact'' or ''paper'') calibrated to the L1 sensitivity of the realized P, or Gaussian (noise => ''gaussian'', (epsilon, delta), delta required, calibration ''analytic'', ''classic'' or ''paper'') calibrated to its L2 sensitivity. calibration NULL: the noise''s default (''exact'', ''analytic''). See jl_release_info for the guarantee.';
 
-CREATE FUNCTION jldp.jl_release_info(
-    d int, k int, epsilon float8,
-    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
-    calibration text DEFAULT NULL, delta float8 DEFAULT NULL,
-    key text DEFAULT 'default', kind text DEFAULT 'rademacher',
-    noise text DEFAULT 'laplace')
-RETURNS jsonb
-AS 'MODULE_PATHNAME', 'jl_release_info'
-LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION jldp.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) IS
-  'What a release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density: the kind word recorded selects the same P again). Contains no secret.';
 
-CREATE FUNCTION jldp.jl_project(x float8[], k int, key text DEFAULT 'default',
-    kind text DEFAULT 'rademacher')
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_project'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION jldp.jl_project(float8[], int, text, text) IS
-  'Noise-free x P with P of the given kind (''rademacher'' (default), ''gaussian'', ''achlioptas'', ''sparse'' = density 1/sqrt(d), ''sparse(s)'', or ''identity'' with k = d: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
 
 REVOKE ALL ON FUNCTION jldp.jl_key_create(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION jldp.jl_key_import(text, bytea) FROM PUBLIC;
 REVOKE ALL ON FUNCTION jldp.jl_key_drop(text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION jldp.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION jldp.jl_release_info(int, int, float8, text, float8, text, float8, text, text, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION jldp.jl_project(float8[], int, text, text) FROM PUBLIC;
 
 -- Recovery (reads sketches only: executable by everyone) -----------------
 
@@ -112,22 +80,15 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], float8) IS
   'Unbiased estimate of the squared distance between the original rows: ||a - b||^2 - 2 k noise_variance.';
 
-CREATE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
-    noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, text, text) IS
-  'Plug-in standard error of jl_recover_dist: sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) at r^2 = max(estimate, 0), over the projection and the noise: c = 14 for noise ''laplace'', 8 for ''gaussian''. kind => ''identity'' (a release without projection, k = d): nothing varies with P and the 2 r^4/k term goes; any other kind word keeps it.';
 
 -- Protected tables (0.4.0) ---------------------------------------------------
 
 CREATE TYPE jldp.jl_neighbor AS ENUM ('row', 'attribute');
 COMMENT ON TYPE jldp.jl_neighbor IS
   'What a protected table''s releases protect: a whole unit''s row replaced (row), or one declared attribute of one unit changed within its bounds (attribute).';
-CREATE TYPE jldp.jl_calibration AS ENUM ('exact', 'analytic', 'classic');
+CREATE TYPE jldp.jl_calibration AS ENUM ('exact', 'analytic', 'classic', 'paper');
 COMMENT ON TYPE jldp.jl_calibration IS
-  'How a sketch release''s noise is calibrated to the realized projection: exact (Laplace), analytic (Gaussian, Balle and Wang), classic (Gaussian, Kenthapadi et al.''s Theorem 1).';
+  'How a sketch release''s noise is calibrated to the realized projection: exact (Laplace), analytic (Gaussian, Balle and Wang), classic (Gaussian, Kenthapadi et al.''s Theorem 1), paper (Dhaliwal et al.''s constants, for reproducing their experiments with jl_private_release).';
 CREATE TYPE jldp.jl_encoding AS ENUM ('numeric', 'category', 'vector', 'long', 'edge');
 COMMENT ON TYPE jldp.jl_encoding IS
   'How a declared attribute enters the row vector: a number clamped and scaled, a category one-hot, a float8[] of fixed length clamped and scaled element by element, long-format rows (unit, attribute, value) as the elements of a vector of d, an edge (u, v) as its incidence vector over the vertices.';
@@ -335,12 +296,6 @@ COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], regclass) IS
 -- i - 1 of the same P as the dense path.  The state holds the distinct
 -- attributes seen (never d values), P is never materialized for large d.
 
-CREATE FUNCTION jldp_internal.jl_project_agg_trans(internal, int, float8, int, text)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION jldp_internal.jl_project_agg_trans(internal, int, float8, int, text, text)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE FUNCTION jldp_internal.jl_agg_combine(internal, internal)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_agg_combine'
@@ -360,35 +315,8 @@ CREATE FUNCTION jldp_internal.jl_project_agg_final(internal)
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_project_agg_final'
 LANGUAGE C STABLE PARALLEL SAFE;
 
-CREATE AGGREGATE jldp.jl_project_agg(attr int, value float8, k int, key text) (
-  SFUNC = jldp_internal.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = jldp_internal.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = jldp_internal.jl_agg_combine,
-  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
-  PARALLEL = SAFE);
-CREATE AGGREGATE jldp.jl_project_agg(attr int, value float8, k int, key text, kind text) (
-  SFUNC = jldp_internal.jl_project_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = jldp_internal.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = jldp_internal.jl_agg_combine,
-  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
-  PARALLEL = SAFE);
 
-COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, int, text, text) IS
-  'jl_project_agg with the projection kind; ''sparse'' needs its density here (''sparse(s)''), as there is no d; ''identity'' takes k as d (attr 1..k is coordinate attr).';
-COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, int, text) IS
-  'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
 
-REVOKE ALL ON FUNCTION
-    jldp.jl_project_agg(int, float8, int, text),
-    jldp.jl_project_agg(int, float8, int, text, text),
-    jldp_internal.jl_project_agg_trans(internal, int, float8, int, text),
-    jldp_internal.jl_project_agg_trans(internal, int, float8, int, text, text),
-    jldp_internal.jl_agg_combine(internal, internal),
-    jldp_internal.jl_agg_serialize(internal),
-    jldp_internal.jl_agg_deserialize(bytea, internal),
-    jldp_internal.jl_private_release_agg_final(internal),
-    jldp_internal.jl_project_agg_final(internal)
-  FROM PUBLIC;
 
 
 -- Analytics over sketches: k-means and labelling (no key involved, so
@@ -456,23 +384,11 @@ RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION jldp.jl_recover_inner(float8[], float8[], float8) IS
   'Unbiased estimate of the inner product of two different original rows: <a, b> (independent noise needs no correction; noise_variance is only checked). For a row with itself use jl_recover_norm2.';
-CREATE FUNCTION jldp.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
-    noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
-RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, text, text) IS
-  'Plug-in standard error of jl_recover_inner over the projection and the noise: sqrt(s2 (|a|^2 + |b|^2) + k s2^2 + (|a|^2 |b|^2 + <a,b>^2) / k) at the recovered values; the same for noise ''laplace'' and ''gaussian''. kind => ''identity'' (no projection): without the last term.';
 CREATE FUNCTION jldp.jl_recover_norm2(a float8[], noise_variance float8)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION jldp.jl_recover_norm2(float8[], float8) IS
   'Unbiased estimate of the squared L2 norm of the original row: ||a||^2 - k noise_variance (may be negative).';
-CREATE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], noise_variance float8,
-    noise text DEFAULT 'laplace', kind text DEFAULT 'rademacher')
-RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, text, text) IS
-  'Plug-in standard error of jl_recover_norm2 over the projection and the noise: sqrt(2 n^4/k + 4 s2 n^2 + (kappa - 1) k s2^2) at n^2 = max(estimate, 0), kappa = 6 for noise ''laplace'' (default), 3 for ''gaussian''. kind => ''identity'' (no projection): without the 2 n^4/k term.';
 
 CREATE FUNCTION jldp.jl_recover_inner(a float8[], b float8[], release regclass)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner_release'
@@ -637,34 +553,8 @@ COMMENT ON FUNCTION jldp.jl_min_dim(bigint, float8) IS
 
 -- PARALLEL SAFE: each candidate k is calibrated in-process, through neither
 -- SPI nor a subtransaction.
-CREATE FUNCTION jldp.jl_suggest_k(
-    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
-    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
-    noise text DEFAULT 'laplace', delta float8 DEFAULT NULL,
-    kind text DEFAULT NULL, calibration text DEFAULT NULL,
-    key text DEFAULT 'default')
-RETURNS int
-AS 'MODULE_PATHNAME', 'jl_suggest_k'
-LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION jldp.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
-  'The k minimizing the variance 2 r^4/k + 8 s2 r^2 + c k s2^2 of recovered squared distances at r^2 = dist2 (or, for a range [dist2, dist2_hi], the worst ratio to the best stddev of any k), with s2 the noise variance of jl_release_info(d, k, epsilon, ...) for the realized projection of each candidate k. Uses the key. See jl_suggest_k_info.';
 
-CREATE FUNCTION jldp.jl_suggest_k_info(
-    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
-    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
-    noise text DEFAULT 'laplace', delta float8 DEFAULT NULL,
-    kind text DEFAULT NULL, calibration text DEFAULT NULL,
-    key text DEFAULT 'default')
-RETURNS jsonb
-AS 'MODULE_PATHNAME', 'jl_suggest_k_info'
-LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) IS
-  'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
 
-REVOKE ALL ON FUNCTION
-    jldp.jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text),
-    jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text)
-  FROM PUBLIC;
 
 -- k-means restarts: jl_kmeans with n_init k-means++ seedings, the run with
 -- the lowest inertia kept (the other overloads make one)
@@ -684,24 +574,7 @@ COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int, int) IS
 
 -- PARALLEL SAFE: every candidate is calibrated in-process, through neither
 -- SPI nor a subtransaction.
-CREATE FUNCTION jldp.jl_advise(
-    d int, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
-    neighbor text DEFAULT 'element', bound float8 DEFAULT 1,
-    noise text DEFAULT NULL, delta float8 DEFAULT NULL,
-    goal text DEFAULT 'distance', cluster_var float8 DEFAULT NULL,
-    n bigint DEFAULT NULL, key text DEFAULT 'default')
-RETURNS TABLE (rank int, kind text, k int, noise text, calibration text,
-               delta float8, noise_variance float8, predicted_error float8,
-               predicted_error_hi float8, relative_error float8,
-               refused boolean, note text)
-AS 'MODULE_PATHNAME', 'jl_advise'
-LANGUAGE C STABLE PARALLEL SAFE ROWS 10;
-COMMENT ON FUNCTION jldp.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text) IS
-  'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says first when even it does not serve the goal (distance: a stddev not below dist2; clustering: a misclassification of 0.25 or more) and the epsilon at which it would, then whether the projection pays. Uses the key.';
 
-REVOKE ALL ON FUNCTION
-    jldp.jl_advise(int, float8, float8, float8, text, float8, text, float8, text, float8, bigint, text)
-  FROM PUBLIC;
 
 -- Budget boundary: spending granted by a dataset's owner, and DROP
 -- EXTENSION guarded (docs/threat_model.md) ---------------------------------
@@ -856,13 +729,6 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION jldp.jl_linear_predict(float8[], float8[], float8[]) IS
   'coef^T x + intercept: the prediction of a linear model (coef d x m, as jl_linear_fit returns it; intercept m values or NULL for none). NULL if x or coef is NULL.';
 
-CREATE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], utility_error float8,
-    method text DEFAULT 'waterfill')
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_nullspace_clean'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8, text) IS
-  'Null-space cleaning, Algorithm 1: x with the components that the linear predictor a_desired (d x m, e.g. jl_linear_fit) barely sees removed, such that ||a_desired^T (x - result)||^2 <= utility_error, certified in floating point. The exact null space is always removed; the budget goes over the eigencomponents of a_desired a_desired^T by method => ''waterfill'' (the exact maximiser of the paper''s Theorem 2) or ''knapsack'' (the paper''s published Algorithm 1). The decomposition is cached per backend.';
 
 CREATE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], a_confidential float8[],
     utility_error float8)
@@ -1164,8 +1030,6 @@ COMMENT ON FUNCTION jldp.jl_knn(text, float8[], int) IS
 -- k = 20 (docs/benchmarks.md), far more than the COST 1 of a plain C
 -- function, with which the planner keeps a release serial even over
 -- millions of rows; with these, parallel plans are chosen where they pay
-ALTER FUNCTION jldp.jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text) COST 100;
-ALTER FUNCTION jldp.jl_project(float8[], int, text, text) COST 50;
 -- Graph cut release (Blocki et al.) -----------------------------------------
 -- One sketch per vertex: column i of R = Y E, E the incidence matrix of the
 -- graph overlaid with the complete graph, Y fresh iid N(0,1); the overlay
@@ -1456,21 +1320,21 @@ COMMENT ON TYPE jldp.jl_kind IS
   'The projection kind of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
 
 CREATE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
-    noise jldp.jl_noise, kind jldp.jl_kind)
+    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
   'jl_recover_dist_stddev with the noise and the kind as enum labels (e.g. ''gaussian''::jl_noise): postgres_fdw can push it to a shard.';
 CREATE FUNCTION jldp.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
-    noise jldp.jl_noise, kind jldp.jl_kind)
+    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
   'jl_recover_inner_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
 CREATE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], noise_variance float8,
-    noise jldp.jl_noise, kind jldp.jl_kind)
+    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -1495,7 +1359,7 @@ CREATE TYPE jldp.jl_mechanism AS (
     mechanism text, k int, kind jldp.jl_kind, noise jldp.jl_noise, delta float8,
     calibration jldp.jl_calibration, r int, lift jldp.jl_lift,
     method jldp.jl_covariance_method, goal jldp.jl_goal, dist2 float8,
-    dist2_hi float8, cluster_var float8, force boolean, origin jldp.jl_origin);
+    dist2_hi float8, cluster_var float8, force boolean, origin jldp.jl_origin, density float8);
 COMMENT ON TYPE jldp.jl_mechanism IS
   'What jl_release releases with, built by a mechanism''s constructor (jl_sketch, jl_advised, jl_covariance_mechanism, jl_graph).';
 
@@ -1544,21 +1408,109 @@ COMMENT ON FUNCTION jldp_internal.jl_mechanism_checked(jldp.jl_mechanism) IS
 
 CREATE FUNCTION jldp.jl_sketch(k int DEFAULT NULL, kind jldp.jl_kind DEFAULT 'rademacher',
     noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
-    calibration jldp.jl_calibration DEFAULT NULL)
+    calibration jldp.jl_calibration DEFAULT NULL, density float8 DEFAULT NULL)
 RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
-COMMENT ON FUNCTION jldp.jl_sketch(int, jldp.jl_kind, jldp.jl_noise, float8, jldp.jl_calibration) IS
-  'The sketch mechanism for jl_release: each unit''s encoded row projected to k dimensions by the key''s P (kind ''identity'': not projected, k = d) plus noise calibrated to the declaration and the realized P (Laplace: pure epsilon; Gaussian: give delta).';
+RETURN jldp_internal.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, density)::jldp.jl_mechanism);
+COMMENT ON FUNCTION jldp.jl_sketch(int, jldp.jl_kind, jldp.jl_noise, float8, jldp.jl_calibration, float8) IS
+  'The sketch mechanism for jl_release and jl_private_release: each row projected to k dimensions by the key''s P of the kind (''sparse'': density 1/sqrt(d) unless given; ''identity'': not projected, k = d) plus noise calibrated to the realized P (Laplace: pure epsilon; Gaussian: give delta). calibration: the noise''s default (''exact'', ''analytic''), ''classic'' (Gaussian), or ''paper'' (Dhaliwal et al.''s constants, jl_private_release only).';
 
 CREATE FUNCTION jldp.jl_advised(goal jldp.jl_goal DEFAULT 'distance', dist2 float8 DEFAULT NULL,
     dist2_hi float8 DEFAULT NULL, cluster_var float8 DEFAULT NULL,
     noise jldp.jl_noise DEFAULT NULL, delta float8 DEFAULT NULL, force boolean DEFAULT false)
 RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('advised', NULL, NULL, noise, delta, NULL, NULL, NULL, NULL, goal, dist2, dist2_hi, cluster_var, force, NULL)::jldp.jl_mechanism);
+RETURN jldp_internal.jl_mechanism_checked(ROW('advised', NULL, NULL, noise, delta, NULL, NULL, NULL, NULL, goal, dist2, dist2_hi, cluster_var, force, NULL, NULL)::jldp.jl_mechanism);
 COMMENT ON FUNCTION jldp.jl_advised(jldp.jl_goal, float8, float8, float8, jldp.jl_noise, float8, boolean) IS
   'The sketch mechanism the advisor ranks first for the goal (jl_advise: no projection or a kind at its best k; Laplace noise, and Gaussian when delta is given), every option calibrated to the declaration as jl_sketch would be; dist2 (required) is the squared distance of interest between encoded rows, or between two clusters'' centres with cluster_var for goal clustering.  A release refuses before its charge, with the epsilon that would serve the goal, when the best option would not (distance: the recovered squared distance''s standard deviation not below dist2; clustering: a misclassification of 0.25 or more), unless force => true.';
+-- one vector released, unbudgeted: the aggregate's options (0.5.0)
+CREATE FUNCTION jldp.jl_private_release(x float8[], epsilon float8, bound float8,
+    neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text DEFAULT 'default')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_private_release_mechanism'
+LANGUAGE C VOLATILE PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION jldp.jl_private_release(float8[], float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
+  'Unbudgeted primitive: a private sketch of x with a jl_sketch mechanism: x P (the key''s secret JL projection of the mechanism''s kind and k; kind ''identity'': P = I, k = d) rounded to a power-of-two grid plus exact discrete noise (Laplace: pure epsilon, to the L1 sensitivity of the realized P; Gaussian: (epsilon, delta), to its L2 sensitivity), for neighbours that change one element by at most bound (''attribute'') or a whole row by at most bound in L2 norm (''row''). Charges nothing and records nothing: book its cost with jl_budget_book. jl_release_info gives the guarantee.';
+
+CREATE FUNCTION jldp.jl_release_info(d int, epsilon float8, bound float8,
+    neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text DEFAULT 'default')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'jl_release_info_mechanism'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION jldp.jl_release_info(int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
+  'What jl_private_release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density). Contains no secret.';
+
+-- the projection alone, of a jl_sketch mechanism's k, kind and density (0.5.0)
+CREATE FUNCTION jldp.jl_project(x float8[], mechanism jldp.jl_mechanism, key text DEFAULT 'default')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_project_mechanism'
+LANGUAGE C STABLE STRICT PARALLEL SAFE COST 50;
+COMMENT ON FUNCTION jldp.jl_project(float8[], jldp.jl_mechanism, text) IS
+  'Noise-free x P, P of the jl_sketch mechanism''s k, kind and density (its noise is not used; kind ''identity'' with k NULL: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
+
+CREATE FUNCTION jldp_internal.jl_project_agg_mechanism_trans(internal, int, float8, jldp.jl_mechanism, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_mechanism_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE jldp.jl_project_agg(attr int, value float8, mechanism jldp.jl_mechanism, key text) (
+  SFUNC = jldp_internal.jl_project_agg_mechanism_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = jldp_internal.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_agg_combine,
+  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
+  PARALLEL = SAFE);
+COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, jldp.jl_mechanism, text) IS
+  'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped), P of the jl_sketch mechanism''s k (required), kind and density (kind ''sparse'' needs its density here, as there is no d): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
+
+-- the advisor, its options typed (0.5.0)
+CREATE FUNCTION jldp.jl_suggest_k(
+    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
+    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
+    kind jldp.jl_kind DEFAULT NULL, calibration jldp.jl_calibration DEFAULT NULL,
+    key text DEFAULT 'default')
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_suggest_k'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION jldp.jl_suggest_k(int, bigint, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_kind, jldp.jl_calibration, text) IS
+  'The k minimizing the variance 2 r^4/k + 8 s2 r^2 + c k s2^2 of recovered squared distances at r^2 = dist2 (or, for a range [dist2, dist2_hi], the worst ratio to the best stddev of any k), with s2 the noise variance of jl_release_info(d, k, epsilon, ...) for the realized projection of each candidate k. Uses the key. See jl_suggest_k_info.';
+
+CREATE FUNCTION jldp.jl_suggest_k_info(
+    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
+    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
+    kind jldp.jl_kind DEFAULT NULL, calibration jldp.jl_calibration DEFAULT NULL,
+    key text DEFAULT 'default')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'jl_suggest_k_info'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_kind, jldp.jl_calibration, text) IS
+  'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
+
+CREATE FUNCTION jldp.jl_advise(
+    d int, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
+    noise jldp.jl_noise DEFAULT NULL, delta float8 DEFAULT NULL,
+    goal jldp.jl_goal DEFAULT 'distance', cluster_var float8 DEFAULT NULL,
+    n bigint DEFAULT NULL, key text DEFAULT 'default')
+RETURNS TABLE (rank int, kind text, k int, noise text, calibration text,
+               delta float8, noise_variance float8, predicted_error float8,
+               predicted_error_hi float8, relative_error float8,
+               refused boolean, note text)
+AS 'MODULE_PATHNAME', 'jl_advise'
+LANGUAGE C STABLE PARALLEL SAFE ROWS 10;
+COMMENT ON FUNCTION jldp.jl_advise(int, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_goal, float8, bigint, text) IS
+  'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says first when even it does not serve the goal (distance: a stddev not below dist2; clustering: a misclassification of 0.25 or more) and the epsilon at which it would, then whether the projection pays. Uses the key.';
+
+CREATE TYPE jldp.jl_nullspace_method AS ENUM ('waterfill', 'knapsack');
+COMMENT ON TYPE jldp.jl_nullspace_method IS
+  'How jl_nullspace_clean spends its utility budget: waterfill (the exact maximiser of the paper''s objective) or knapsack (Algorithm 1 as published).';
+CREATE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], utility_error float8,
+    method jldp.jl_nullspace_method DEFAULT 'waterfill')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_nullspace_clean'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8, jldp.jl_nullspace_method) IS
+  'Null-space cleaning, Algorithm 1: x with the components that the linear predictor a_desired (d x m, e.g. jl_linear_fit) barely sees removed, such that ||a_desired^T (x - result)||^2 <= utility_error, certified in floating point. The exact null space is always removed; the budget goes over the eigencomponents of a_desired a_desired^T by method => ''waterfill'' (the exact maximiser of the paper''s Theorem 2) or ''knapsack'' (the paper''s published Algorithm 1). The decomposition is cached per backend.';
+
 -- the release aggregate as an unbudgeted primitive (0.4.2)
 CREATE FUNCTION jldp_internal.jl_release_agg_trans(internal, int, float8, int, float8, float8,
     jldp.jl_neighbor, jldp.jl_mechanism, text)
@@ -1581,7 +1533,7 @@ CREATE FUNCTION jldp.jl_covariance_mechanism(r int, delta float8,
     origin jldp.jl_origin DEFAULT 'lo')
 RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, delta, NULL, r, lift, method, NULL, NULL, NULL, NULL, NULL, origin)::jldp.jl_mechanism);
+RETURN jldp_internal.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, delta, NULL, r, lift, method, NULL, NULL, NULL, NULL, NULL, origin, NULL)::jldp.jl_mechanism);
 COMMENT ON FUNCTION jldp.jl_covariance_mechanism(int, float8, jldp.jl_lift, jldp.jl_covariance_method, jldp.jl_origin) IS
   'The covariance mechanism for jl_release (Blocki et al.): r rows of R = Y [A; l I], A the encoded rows (each of L2 norm at most the row clip, or the largest the declaration allows), Y fresh Gaussian, the lift l from an exact accountant for (epsilon, delta); jl_covariance and jl_directional_variance read it.  origin => ''zero'' releases the second moments of the numbers about their zero (x weight / (hi - lo), signed) instead of about lo, the norm bound then the largest norm of such a row.';
 
@@ -1656,7 +1608,7 @@ COMMENT ON FUNCTION jldp.jl_edge(text, text, int) IS
 CREATE FUNCTION jldp.jl_graph(r int, delta float8)
 RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('graph', NULL, NULL, NULL, delta, NULL, r, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
+RETURN jldp_internal.jl_mechanism_checked(ROW('graph', NULL, NULL, NULL, delta, NULL, r, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
 COMMENT ON FUNCTION jldp.jl_graph(int, float8) IS
   'The graph mechanism for jl_release over a table declared with jl_edge (Blocki et al.): one sketch of r entries per vertex, R = Y E with E the edges overlaid with a weighted complete graph, the weight from an exact accountant for (epsilon, delta) against one edge row replaced; jl_cut_size estimates cuts from it.';
 
@@ -2528,7 +2480,7 @@ DECLARE
   -- trigger's owner, never called by a role
   nobody text[] := ARRAY[
     'jl_agg_combine', 'jl_agg_serialize', 'jl_agg_deserialize', 'jl_private_release_agg_final',
-    'jl_project_agg_trans', 'jl_project_agg_final', 'jl_release_agg_trans',
+    'jl_project_agg_mechanism_trans', 'jl_project_agg_final', 'jl_release_agg_trans',
     'jl_kmeans_trans', 'jl_kmeans_combine', 'jl_kmeans_serialize', 'jl_kmeans_deserialize',
     'jl_kmeans_final', 'jl_linear_fit_trans', 'jl_linear_fit_combine', 'jl_linear_fit_serialize',
     'jl_linear_fit_deserialize', 'jl_linear_fit_final', 'jl_linear_fit_intercept_final',

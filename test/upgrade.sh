@@ -192,7 +192,7 @@ if [ "$OLD" = 0.1.0 ]; then
 q jldp_upgrade_c -c "CREATE EXTENSION jldp VERSION '$OLD'" -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
 q jldp_upgrade_c <<'SQL'
 COMMENT ON FUNCTION jl_min_dim(bigint, float8) IS 'changed by hand';
-ALTER FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) PARALLEL RESTRICTED;
+ALTER FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, jl_neighbor, float8, jl_noise, float8, jl_kind, jl_calibration, text) PARALLEL RESTRICTED;
 ALTER TABLE jldp_release ALTER COLUMN version SET DEFAULT '0.0.0';
 COMMENT ON TABLE jldp_ledger IS NULL;
 GRANT SELECT ON jl_keys TO PUBLIC;
@@ -263,7 +263,25 @@ SELECT 'registry | ' || (to_jsonb(r) - 'released_by')::text || ' | released_by '
             ELSE r.released_by::text END
   FROM jldp_release r ORDER BY id;
 SELECT 'sketches | ' || count(*) || ' ' || md5(string_agg(s::text, ',' ORDER BY id)) FROM src_private s;
-SELECT 'projection | ' || jl_project('{1, 2, 3}', 3, 'kept', 'gaussian')::text;
+-- the key's projection, by 0.5.0's jl_project(x, jl_sketch(...), key) or
+-- by the (x, k, key, kind) of the versions before it
+CREATE FUNCTION pg_temp.projection() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  r text;
+BEGIN
+  -- (to_regprocedure fails on a type that does not exist)
+  IF to_regtype('jl_mechanism') IS NOT NULL THEN
+    IF to_regprocedure('jl_project(float8[], jl_mechanism, text)') IS NOT NULL THEN
+      EXECUTE $q$SELECT jl_project('{1, 2, 3}', jl_sketch(k => 3, kind => 'gaussian'), 'kept')::text$q$ INTO r;
+      RETURN r;
+    END IF;
+  END IF;
+  IF true THEN
+    EXECUTE $q$SELECT jl_project('{1, 2, 3}', 3, 'kept', 'gaussian')::text$q$ INTO r;
+  END IF;
+  RETURN r;
+END $$;
+SELECT 'projection | ' || pg_temp.projection();
 SQL
 }
 contents > "$tmp/d.before"

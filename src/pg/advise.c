@@ -159,7 +159,7 @@ jl_advise_read_goal(FunctionCallInfo fcinfo, int goal_arg, JlAdviseProblem *p)
 	int			var_arg = goal_arg + 1,
 				n_arg = goal_arg + 2;
 	char	   *goal = PG_ARGISNULL(goal_arg) ? "distance" :
-		text_to_cstring(PG_GETARG_TEXT_PP(goal_arg));
+		text_to_cstring(jl_option_arg(fcinfo, goal_arg));
 
 	p->cluster_var = 0.0;
 	p->n = INFINITY;
@@ -239,7 +239,7 @@ read_advise_args(FunctionCallInfo fcinfo, JlAdviseArgs *a)
 	p->lo = PG_GETARG_FLOAT8(2);
 	p->hi = PG_ARGISNULL(3) ? p->lo : PG_GETARG_FLOAT8(3);
 	jl_check_choice_args(d, a->epsilon, p->lo, p->hi);
-	a->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(4));
+	a->neighbor = jl_parse_neighbor(jl_option_arg(fcinfo, 4));
 	a->bound = PG_GETARG_FLOAT8(5);
 	if (!(isfinite(a->bound) && a->bound > 0.0))
 		jl_report_status(JL_ERR_BOUND);
@@ -247,7 +247,7 @@ read_advise_args(FunctionCallInfo fcinfo, JlAdviseArgs *a)
 	if (!PG_ARGISNULL(7) && !(a->delta > 0.0 && a->delta < 1.0))
 		jl_report_status(JL_ERR_DELTA);
 	jl_advise_allow_noises(a, !PG_ARGISNULL(6),
-						   PG_ARGISNULL(6) ? JL_NOISE_LAPLACE : jl_parse_noise(PG_GETARG_TEXT_PP(6)));
+						   PG_ARGISNULL(6) ? JL_NOISE_LAPLACE : jl_parse_noise(jl_option_arg(fcinfo, 6)));
 	jl_advise_read_goal(fcinfo, 8, p);
 	a->kmax = Min(d, jl_largest_k(d, a->neighbor));
 }

@@ -116,15 +116,18 @@ jl_release_agg_trans(PG_FUNCTION_ARGS)
 	return trans_add_row(fcinfo, st);
 }
 
-Datum
-jl_project_agg_trans(PG_FUNCTION_ARGS)
+static Datum
+project_agg_trans(FunctionCallInfo fcinfo, bool mechanism_form)
 {
 	MemoryContext aggcxt = jl_agg_context(fcinfo, "jl_project_agg_trans");
 	JlAggState *st = PG_ARGISNULL(0) ? NULL : (JlAggState *) PG_GETARG_POINTER(0);
 	JlAggParams p;
 	text	   *key;
 
-	jl_agg_read_project_params(fcinfo, &p, &key);
+	if (mechanism_form)
+		jl_agg_read_project_mechanism_params(fcinfo, &p, &key);
+	else
+		jl_agg_read_project_params(fcinfo, &p, &key);
 	if (st == NULL)
 	{
 		jl_check_k(p.k);
@@ -133,13 +136,28 @@ jl_project_agg_trans(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("kind 'sparse' needs a density here"),
 					 errdetail("Its default density 1/sqrt(d) needs d, which jl_project_agg is not given."),
-					 errhint("Give the density, e.g. kind => 'sparse(0.01)'; jl_release_info reports "
-							 "the density a release of dimension d uses.")));
+					 errhint("Give the density, e.g. jl_sketch(k => 20, kind => 'sparse', density => 0.01); "
+							 "jl_release_info reports the density a release of dimension d uses.")));
 		st = jl_agg_state_create(aggcxt, &p, key);
 	}
 	else
 		jl_agg_state_check_params(st, &p, key);
 	return trans_add_row(fcinfo, st);
+}
+
+/* 0.4's jl_project_agg(attr, value, k, key [, kind text]) */
+Datum
+jl_project_agg_trans(PG_FUNCTION_ARGS)
+{
+	return project_agg_trans(fcinfo, false);
+}
+
+/* jl_project_agg(attr, value, mechanism, key) */
+PG_FUNCTION_INFO_V1(jl_project_agg_mechanism_trans);
+Datum
+jl_project_agg_mechanism_trans(PG_FUNCTION_ARGS)
+{
+	return project_agg_trans(fcinfo, true);
 }
 
 /* ------------------------------------------------------------------------

@@ -175,6 +175,32 @@ jl_agg_read_unbudgeted_params(FunctionCallInfo fcinfo, JlAggParams *p, text **ke
 	*key = PG_GETARG_TEXT_PP(8);
 }
 
+/*
+ * jl_project_agg(attr, value, mechanism, key) since 0.5.0: k and the kind
+ * (with its density) of a jl_sketch mechanism, whose noise is not used
+ */
+void
+jl_agg_read_project_mechanism_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
+{
+	const JlSketchSpec *spec;
+
+	jl_require_arg(fcinfo, 3, "mechanism");
+	jl_require_arg(fcinfo, 4, "key");
+	memset(p, 0, sizeof(*p));
+	p->kind = JL_AGG_PROJECT;
+	spec = cached_sketch(fcinfo, PG_GETARG_DATUM(3));
+	if (spec->k == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jl_project_agg needs k"),
+				 errdetail("Without k the identity's k is d, which jl_project_agg is not given."),
+				 errhint("jl_sketch(k => 20), say.")));
+	p->k = spec->k;
+	p->delta = NAN;
+	p->proj = spec->kind;
+	*key = PG_GETARG_TEXT_PP(4);
+}
+
 void
 jl_agg_read_project_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
 {

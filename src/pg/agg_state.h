@@ -53,6 +53,7 @@ extern const char *jl_agg_params_differ(const JlAggParams *a,
 extern void jl_agg_check_release_params(const JlAggParams *p);
 
 /* The parameters of a row of jl_project_agg; key points into the arguments. */
+extern void jl_agg_read_project_mechanism_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key);
 extern void jl_agg_read_project_params(FunctionCallInfo fcinfo, JlAggParams *p,
 									   text **key);
 

@@ -57,7 +57,35 @@ extension_owner(Oid nsp)
 	return OidIsValid(relid) ? jl_relation_owner(relid) : InvalidOid;
 }
 
-/* the statement would drop the extension whose schema is nsp */
+/* the name of the schema CREATE EXTENSION put jldp in (public by default) */
+static char *
+extension_schema_name(void)
+{
+	char	   *name = NULL;
+	bool		isnull;
+	MemoryContext outer = CurrentMemoryContext;
+
+	SPI_connect();
+	if (SPI_execute("SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_extension e "
+					"JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace "
+					"WHERE e.extname OPERATOR(pg_catalog.=) 'jldp'", true, 1) == SPI_OK_SELECT &&
+		SPI_processed == 1)
+	{
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+			name = MemoryContextStrdup(outer, TextDatumGetCString(d));
+	}
+	SPI_finish();
+	return name;
+}
+
+/*
+ * The statement would drop the extension whose catalog is in nsp: DROP
+ * EXTENSION, DROP SCHEMA ... CASCADE of jldp_internal, of jldp or of the
+ * extension's own schema (dropping it drops the extension), DROP OWNED BY
+ * the owner.
+ */
 static bool
 drops_jldp(Node *stmt, Oid nsp)
 {
@@ -68,8 +96,15 @@ drops_jldp(Node *stmt, Oid nsp)
 		if (d->removeType == OBJECT_EXTENSION)
 			return names_contain(d->objects, "jldp");
 		if (d->removeType == OBJECT_SCHEMA && d->behavior == DROP_CASCADE)
-			return names_contain(d->objects, get_namespace_name(nsp)) ||
-				names_contain(d->objects, get_namespace_name(jl_api_nsp(nsp)));
+		{
+			char	   *ext_schema;
+
+			if (names_contain(d->objects, get_namespace_name(nsp)) ||
+				names_contain(d->objects, get_namespace_name(jl_api_nsp(nsp))))
+				return true;
+			ext_schema = extension_schema_name();
+			return ext_schema != NULL && names_contain(d->objects, ext_schema);
+		}
 		return false;
 	}
 	if (IsA(stmt, DropOwnedStmt))

@@ -27,6 +27,7 @@
 #include "pg/linear_fit.h"
 #include "pg/messages.h"
 #include "pg/nullspace_cache.h"
+#include "pg/options.h"
 
 PG_FUNCTION_INFO_V1(jl_nullspace_clean);
 PG_FUNCTION_INFO_V1(jl_nullspace_clean_confidential);
@@ -244,7 +245,7 @@ clean(FunctionCallInfo fcinfo, int method, int nmodels, int eps_arg)
 Datum
 jl_nullspace_clean(PG_FUNCTION_ARGS)
 {
-	return clean(fcinfo, parse_method(PG_GETARG_TEXT_PP(3)), 1, 2);
+	return clean(fcinfo, parse_method(jl_option_arg(fcinfo, 3)), 1, 2);
 }
 
 /* jl_nullspace_clean(x, a_desired, a_confidential, utility_error) */

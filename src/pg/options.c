@@ -77,7 +77,7 @@ jl_parse_neighbor(text *t)
 {
 	char	   *s;
 
-	if (text_is(t, "element"))
+	if (text_is(t, "element") || text_is(t, "attribute"))
 		return JL_NEIGHBOR_ELEMENT;
 	if (text_is(t, "row"))
 		return JL_NEIGHBOR_ROW;
@@ -85,7 +85,7 @@ jl_parse_neighbor(text *t)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown neighbor \"%s\"", jl_msg_str(s)),
-			 errhint("Use 'element' (one element changes by at most bound) "
+			 errhint("Use 'attribute' (one element changes by at most bound) "
 					 "or 'row' (one row changes by at most bound in L2 norm).")));
 	pg_unreachable();
 }
@@ -307,7 +307,7 @@ jl_read_calibration(FunctionCallInfo fcinfo, int calibration_arg, int delta_arg,
 {
 	/* NULL: the noise's default calibration */
 	*calibration = jl_parse_calibration(PG_ARGISNULL(calibration_arg) ? NULL :
-										PG_GETARG_TEXT_PP(calibration_arg), noise);
+										jl_option_arg(fcinfo, calibration_arg), noise);
 	*delta = PG_ARGISNULL(delta_arg) ? NAN : PG_GETARG_FLOAT8(delta_arg);
 	if (!PG_ARGISNULL(delta_arg) && isnan(*delta))
 		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */

@@ -1,6 +1,12 @@
 /*
  * release.c - jl_private_release, jl_release_info and jl_project.
  *
+ * Since 0.5.0 the first two take their options as the aggregate does:
+ * (x or d, epsilon, bound, neighbor jl_neighbor, mechanism jl_mechanism
+ * built by jl_sketch, key); the symbols jl_private_release and
+ * jl_release_info keep 0.4's ten arguments of option words for an install
+ * script older than 0.5.0, and the _mechanism symbols take the new ones.
+ *
  * Per call site (fn_extra) the key is looked up once per statement, the
  * options are parsed once when they are constants, and the last few
  * calibrations are kept with their sampler tables; P comes from the
@@ -34,13 +40,19 @@
 #include "pg/projection_cache.h"
 #include "pg/strong_random.h"
 #include "pg/owner.h"
+#include "pg/pipeline/mechanism.h"
 
 PG_FUNCTION_INFO_V1(jl_private_release);
 PG_FUNCTION_INFO_V1(jl_release_info);
+PG_FUNCTION_INFO_V1(jl_private_release_mechanism);
+PG_FUNCTION_INFO_V1(jl_project_mechanism);
+PG_FUNCTION_INFO_V1(jl_release_info_mechanism);
 PG_FUNCTION_INFO_V1(jl_project);
 
-/* argument number of noise in jl_private_release and jl_release_info */
+/* argument number of noise in 0.4's jl_private_release and jl_release_info */
 #define NOISE_ARG 9
+/* ... and of key, the last option, in the mechanism forms */
+#define MECHANISM_KEY_ARG 5
 
 typedef struct ReleaseOptions
 {
@@ -53,6 +65,7 @@ typedef struct ReleaseOptions
 	double		delta;			/* NaN when NULL */
 	text	   *keyname;
 	JlKind		kind;			/* as parsed: 'sparse' resolved with d later */
+	bool		k_is_d;			/* jl_sketch(k => NULL): k = d (identity) */
 } ReleaseOptions;
 
 /* a calibration and its sampler table */
@@ -78,6 +91,7 @@ typedef struct CallState
 	int			cal_next;		/* slot to replace next */
 	int			cal_last;		/* slot used last */
 	MemoryContext mcxt;			/* fn_mcxt */
+	bool		mechanism_form; /* (epsilon, bound, neighbor, mechanism, key) */
 	bool		opts_checked;	/* opts_stable has been determined */
 	bool		opts_stable;	/* options are constants or parameters */
 	bool		have_opts;
@@ -147,10 +161,52 @@ call_key(FunctionCallInfo fcinfo, CallState *st, text *name)
 	return &st->key;
 }
 
-/* Arguments 1..NOISE_ARG of jl_private_release and jl_release_info. */
+/*
+ * Arguments 1..MECHANISM_KEY_ARG of the mechanism forms: epsilon, bound,
+ * neighbor, mechanism (a jl_sketch, checked again here), key.
+ */
+static void
+read_mechanism_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
+{
+	JlMechanismSpec spec;
+
+	jl_require_arg(fcinfo, 1, "epsilon");
+	jl_require_arg(fcinfo, 2, "bound");
+	jl_require_arg(fcinfo, 3, "neighbor");
+	jl_require_arg(fcinfo, 4, "mechanism");
+	jl_require_arg(fcinfo, MECHANISM_KEY_ARG, "key");
+	jl_mechanism_read(PG_GETARG_DATUM(4), &spec);
+	if (spec.kind != JL_MECHANISM_SKETCH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jl_private_release releases sketches: its mechanism is a jl_sketch(...)"),
+				 errhint("jl_sketch(k => 20), for example; the other mechanisms are released by jl_release over a protected table.")));
+	memset(o, 0, sizeof(*o));
+	o->noise = spec.sketch.noise;
+	o->k_is_d = spec.sketch.k == 0;
+	o->k = spec.sketch.k;
+	o->epsilon = PG_GETARG_FLOAT8(1);
+	o->bound = PG_GETARG_FLOAT8(2);
+	o->neighbor = strcmp(DatumGetCString(DirectFunctionCall1(enum_out, PG_GETARG_DATUM(3))),
+						 "row") == 0 ? JL_NEIGHBOR_ROW : JL_NEIGHBOR_ELEMENT;
+	o->calibration = spec.sketch.calibration;
+	o->delta = spec.sketch.delta;
+	o->keyname = PG_GETARG_TEXT_PP(MECHANISM_KEY_ARG);
+	o->kind = spec.sketch.kind;
+}
+
+/* Arguments 1..NOISE_ARG of 0.4's jl_private_release and jl_release_info. */
 static void
 read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 {
+	CallState  *st = (CallState *) fcinfo->flinfo->fn_extra;
+
+	if (st != NULL && st->mechanism_form)
+	{
+		read_mechanism_options(fcinfo, o);
+		return;
+	}
+	o->k_is_d = false;
 	jl_require_arg(fcinfo, 1, "k");
 	jl_require_arg(fcinfo, 2, "epsilon");
 	jl_require_arg(fcinfo, 3, "neighbor");
@@ -195,10 +251,13 @@ call_options(FunctionCallInfo fcinfo, CallState *st)
 {
 	int			i;
 
+	int			last = st->mechanism_form ? MECHANISM_KEY_ARG : NOISE_ARG;
+	int			keyarg = st->mechanism_form ? MECHANISM_KEY_ARG : 7;
+
 	if (!st->opts_checked)
 	{
 		st->opts_stable = true;
-		for (i = 1; i <= NOISE_ARG; i++)
+		for (i = 1; i <= last; i++)
 			if (!arg_is_const(fcinfo->flinfo, i))
 				st->opts_stable = false;
 		st->opts_checked = true;
@@ -211,7 +270,7 @@ call_options(FunctionCallInfo fcinfo, CallState *st)
 		/* keep the key name beyond this row */
 		st->opts.keyname = (text *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
 													   VARSIZE_ANY(st->opts.keyname));
-		memcpy(st->opts.keyname, PG_GETARG_TEXT_PP(7), VARSIZE_ANY(PG_GETARG_TEXT_PP(7)));
+		memcpy(st->opts.keyname, PG_GETARG_TEXT_PP(keyarg), VARSIZE_ANY(PG_GETARG_TEXT_PP(keyarg)));
 		st->have_opts = true;
 	}
 	return &st->opts;
@@ -293,11 +352,12 @@ calibrate(CallState *st, JlProjection *p, const ReleaseOptions *o,
 	return &c->m;
 }
 
-Datum
-jl_private_release(PG_FUNCTION_ARGS)
+static Datum
+private_release(FunctionCallInfo fcinfo, bool mechanism_form)
 {
 	CallState  *st = call_state(fcinfo);
 	const ReleaseOptions *o;
+	ReleaseOptions od;
 	const JlKey *key;
 	JlProjection *p;
 	const JlMechanism *m;
@@ -306,10 +366,17 @@ jl_private_release(PG_FUNCTION_ARGS)
 	int			d;
 	JlStatus	s;
 
+	st->mechanism_form = mechanism_form;
 	jl_require_arg(fcinfo, 0, "x");
 	jl_prefetch_next_row(PG_GETARG_DATUM(0));
 	o = call_options(fcinfo, st);
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
+	if (o->k_is_d)
+	{
+		od = *o;
+		od.k = d;
+		o = &od;
+	}
 	jl_check_identity_k(o->kind, o->k, d, "the length of x");
 	key = call_key(fcinfo, st, o->keyname);
 	p = jl_projection_get(key->secret, o->kind, o->k, d);
@@ -334,8 +401,22 @@ jl_private_release(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(result);
 }
 
+/* 0.4's jl_private_release(x, k, epsilon, neighbor, bound, calibration, delta, key, kind, noise) */
 Datum
-jl_release_info(PG_FUNCTION_ARGS)
+jl_private_release(PG_FUNCTION_ARGS)
+{
+	return private_release(fcinfo, false);
+}
+
+/* jl_private_release(x, epsilon, bound, neighbor, mechanism, key) */
+Datum
+jl_private_release_mechanism(PG_FUNCTION_ARGS)
+{
+	return private_release(fcinfo, true);
+}
+
+static Datum
+release_info(FunctionCallInfo fcinfo, bool mechanism_form)
 {
 	CallState  *st = call_state(fcinfo);
 	ReleaseOptions o;
@@ -345,6 +426,7 @@ jl_release_info(PG_FUNCTION_ARGS)
 	StringInfoData b;
 	int32		d;
 
+	st->mechanism_form = mechanism_form;
 	jl_require_arg(fcinfo, 0, "d");
 	read_options(fcinfo, &o);
 	d = PG_GETARG_INT32(0);
@@ -352,6 +434,8 @@ jl_release_info(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("d must be at least 1, not %d", d)));
+	if (o.k_is_d)
+		o.k = d;
 	jl_check_identity_k(o.kind, o.k, d, "the argument d");
 	key = call_key(fcinfo, st, o.keyname);
 	p = jl_projection_get(key->secret, o.kind, o.k, d);
@@ -364,6 +448,80 @@ jl_release_info(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
 }
 
+/* 0.4's jl_release_info(d, k, epsilon, neighbor, bound, calibration, delta, key, kind, noise) */
+Datum
+jl_release_info(PG_FUNCTION_ARGS)
+{
+	return release_info(fcinfo, false);
+}
+
+/* jl_release_info(d, epsilon, bound, neighbor, mechanism, key) */
+Datum
+jl_release_info_mechanism(PG_FUNCTION_ARGS)
+{
+	return release_info(fcinfo, true);
+}
+
+/* the projection's k and kind from a jl_sketch mechanism (k = 0: d) */
+static void
+read_projection_mechanism(Datum composite, ReleaseOptions *o)
+{
+	JlMechanismSpec spec;
+
+	jl_mechanism_read(composite, &spec);
+	if (spec.kind != JL_MECHANISM_SKETCH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jl_project projects as a jl_sketch(...) mechanism would"),
+				 errhint("jl_sketch(k => 20, kind => 'gaussian'), for example; its noise is not used.")));
+	memset(o, 0, sizeof(*o));
+	o->k = spec.sketch.k;
+	o->k_is_d = spec.sketch.k == 0;
+	o->kind = spec.sketch.kind;
+}
+
+/* jl_project(x, mechanism, key): x P, P of the mechanism's k, kind and density */
+Datum
+jl_project_mechanism(PG_FUNCTION_ARGS)
+{
+	CallState  *st = call_state(fcinfo);
+	const JlKey *key;
+	JlProjection *p;
+	ArrayType  *result;
+	double	   *x;
+	ReleaseOptions o;
+	int			d;
+
+	jl_require_arg(fcinfo, 0, "x");
+	jl_require_arg(fcinfo, 1, "mechanism");
+	jl_require_arg(fcinfo, 2, "key");
+	/* the mechanism is read once per call site when it is a constant */
+	if (!st->opts_checked)
+	{
+		st->opts_stable = arg_is_const(fcinfo->flinfo, 1);
+		st->opts_checked = true;
+	}
+	if (st->opts_stable && st->have_opts)
+		o = st->opts;
+	else
+	{
+		read_projection_mechanism(PG_GETARG_DATUM(1), &o);
+		st->opts = o;
+		st->have_opts = st->opts_stable;
+	}
+	jl_prefetch_next_row(PG_GETARG_DATUM(0));
+	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
+	if (o.k_is_d)
+		o.k = d;
+	jl_check_identity_k(o.kind, o.k, d, "the length of x");
+	key = call_key(fcinfo, st, PG_GETARG_TEXT_PP(2));
+	p = jl_projection_get(key->secret, o.kind, o.k, d);
+	result = jl_vector_array(NULL, o.k);
+	jl_projection_apply(p, x, 1, (double *) ARR_DATA_PTR(result));
+	PG_RETURN_ARRAYTYPE_P(result);
+}
+
+/* 0.4's jl_project(x, k, key, kind text) */
 Datum
 jl_project(PG_FUNCTION_ARGS)
 {

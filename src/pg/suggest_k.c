@@ -190,8 +190,8 @@ read_suggest_args(FunctionCallInfo fcinfo, SuggestArgs *a)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("n must be at least 1, not " INT64_FORMAT, a->n)));
-	a->neighbor = jl_parse_neighbor(PG_GETARG_TEXT_PP(5));
-	noise = text_to_cstring(PG_GETARG_TEXT_PP(7));
+	a->neighbor = jl_parse_neighbor(jl_option_arg(fcinfo, 5));
+	noise = text_to_cstring(jl_option_arg(fcinfo, 7));
 	if (strcmp(noise, "laplace") == 0)
 		a->gaussian = false;
 	else if (strcmp(noise, "gaussian") == 0)
@@ -237,7 +237,7 @@ read_release_options(FunctionCallInfo fcinfo, const SuggestArgs *a,
 	jl_require_scales(o->epsilon, o->bound);
 	jl_read_calibration(fcinfo, 10, 8, o->noise, &o->calibration, &o->delta);
 	c->kind = jl_parse_kind(PG_ARGISNULL(9) ? cstring_to_text("rademacher") :
-							PG_GETARG_TEXT_PP(9));
+							jl_option_arg(fcinfo, 9));
 	if (JL_KIND_IS_IDENTITY(c->kind))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -12,6 +12,7 @@
 #include "executor/executor.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
+#include "utils/typcache.h"
 
 #include "math/advise.h"
 #include "math/covariance_accountant.h"
@@ -35,9 +36,28 @@ refuse(const char *who, const char *msg, const char *hint)
 			 hint ? errhint("%s", hint) : 0));
 }
 
+/*
+ * A field of the value; a field the type lacks is a jl_mechanism of an
+ * older install script than this library's (55000, not an internal error).
+ */
 static Datum
 field(HeapTupleHeader th, const char *name, bool *isnull)
 {
+	TupleDesc	tupdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(th),
+												 HeapTupleHeaderGetTypMod(th));
+	bool		found = false;
+	int			i;
+
+	for (i = 0; i < tupdesc->natts && !found; i++)
+		found = !TupleDescAttr(tupdesc, i)->attisdropped &&
+			strcmp(NameStr(TupleDescAttr(tupdesc, i)->attname), name) == 0;
+	ReleaseTupleDesc(tupdesc);
+	if (!found)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("type jl_mechanism has no field \"%s\"", name),
+				 errdetail("The extension's SQL is older than its library."),
+				 errhint("ALTER EXTENSION jldp UPDATE.")));
 	return GetAttributeByName(th, name, isnull);
 }
 
@@ -75,12 +95,25 @@ read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
 {
 	static const char *const others[] = {"r", "lift", "method", "goal", "dist2", "dist2_hi",
 	"cluster_var", "force", "origin", NULL};
+	double		density;
 	bool		isnull;
 	Datum		v;
 
 	absent(th, "jl_sketch", others);
 	v = required(th, "jl_sketch", "kind");
 	spec->kind = jl_parse_kind(cstring_to_text(label(v)));
+	v = field(th, "density", &isnull);
+	if (!isnull)
+	{
+		density = DatumGetFloat8(v);
+		if (spec->kind != JL_KIND_SPARSE)
+			refuse("jl_sketch", "density goes with kind 'sparse'",
+				   "Leave density out, or kind => 'sparse' (density 1/sqrt(d) when density is left out).");
+		spec->kind = jl_kind_sparse(density);
+		if (spec->kind == 0)
+			refuse("jl_sketch", psprintf("density %g is not between 2^-50 and 1", density),
+				   "density => 0.01, say; leave it out for 1/sqrt(d).");
+	}
 
 	v = field(th, "k", &isnull);
 	if (isnull)
@@ -101,8 +134,6 @@ read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
 
 	v = field(th, "delta", &isnull);
 	spec->delta = isnull ? NAN : DatumGetFloat8(v);
-	if (spec->noise == JL_NOISE_LAPLACE && !isnull)
-		refuse("jl_sketch", "delta goes with noise 'gaussian'", "Laplace noise gives pure epsilon-DP: leave delta out.");
 	if (spec->noise == JL_NOISE_GAUSSIAN && isnull)
 		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
 	if (spec->noise == JL_NOISE_GAUSSIAN && !(spec->delta > 0.0 && spec->delta < 1.0))
@@ -114,6 +145,10 @@ read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
 			JL_CALIBRATION_EXACT;
 	else
 		spec->calibration = jl_parse_calibration(cstring_to_text(label(v)), spec->noise);
+	/* Laplace's paper calibration takes the paper's delta for row neighbours */
+	if (spec->noise == JL_NOISE_LAPLACE && !isnan(spec->delta) &&
+		spec->calibration != JL_CALIBRATION_PAPER)
+		refuse("jl_sketch", "delta goes with noise 'gaussian'", "Laplace noise gives pure epsilon-DP: leave delta out.");
 	if (spec->calibration == JL_CALIBRATION_CLASSIC && !(spec->delta < 0.5))
 		jl_report_status(JL_ERR_CLASSIC_DELTA);
 }
@@ -143,7 +178,7 @@ static void
 read_covariance(HeapTupleHeader th, JlCovarianceSpec *spec)
 {
 	static const char *const others[] = {"k", "kind", "noise", "calibration", "goal", "dist2",
-	"dist2_hi", "cluster_var", "force", NULL};
+	"dist2_hi", "cluster_var", "force", "density", NULL};
 	Datum		v;
 
 	absent(th, "jl_covariance_mechanism", others);
@@ -160,7 +195,7 @@ static void
 read_graph(HeapTupleHeader th, JlGraphSpec *spec)
 {
 	static const char *const others[] = {"k", "kind", "noise", "calibration", "lift", "method",
-	"goal", "dist2", "dist2_hi", "cluster_var", "force", "origin", NULL};
+	"goal", "dist2", "dist2_hi", "cluster_var", "force", "origin", "density", NULL};
 
 	absent(th, "jl_graph", others);
 	read_r_delta(th, "jl_graph", "graph", &spec->r, &spec->delta);
@@ -169,7 +204,8 @@ read_graph(HeapTupleHeader th, JlGraphSpec *spec)
 static void
 read_advised(HeapTupleHeader th, JlAdvisedSpec *spec)
 {
-	static const char *const others[] = {"k", "kind", "calibration", "r", "lift", "method", "origin", NULL};
+	static const char *const others[] = {"k", "kind", "calibration", "r", "lift", "method", "origin",
+	"density", NULL};
 	bool		isnull;
 	Datum		v;
 	char	   *goal;

@@ -111,6 +111,16 @@ sketch_calibrate(JlPipeline *pl)
 	JlMechanism *m = &st->rows.m;
 	JlProjection *p;
 
+	/*
+	 * Dhaliwal et al.'s constants are for reproducing their experiments with
+	 * jl_private_release; a protected table is calibrated to its realized P
+	 */
+	if (spec->calibration == JL_CALIBRATION_PAPER)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jl_release does not take calibration 'paper'"),
+				 errdetail("The paper's constants are for reproducing Dhaliwal et al. with jl_private_release."),
+				 errhint("Leave calibration out: the noise is calibrated to the realized projection. Nothing was charged.")));
 	pl->state = st;
 	st->rows.kind = spec->kind;
 	st->rows.k = spec->k > 0 ? spec->k : (int) decl->d;
