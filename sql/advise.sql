@@ -30,8 +30,7 @@ SELECT rank, kind, k, noise, calibration, delta, advise_sig(noise_variance) AS s
 -- the noise variances are those of jl_release_info for the same options and k
 SELECT a.kind, a.noise, a.noise_variance = (i->>'noise_variance')::float8 AS as_release_info
   FROM jl_advise(2000, 1.0, 200, delta => 1e-6, key => 'advise') a,
-       jl_release_info(2000, a.k, 1.0, noise => a.noise, delta => CASE WHEN a.noise = 'gaussian' THEN 1e-6 END,
-                       kind => a.kind, key => 'advise') i
+       jl_release_info(2000, 1.0, 1, 'attribute', jl_sketch(k => a.k, kind => (a.kind)::jl_kind, noise => (a.noise)::jl_noise, delta => CASE WHEN a.noise = 'gaussian' THEN 1e-6 END), key => 'advise') i
  WHERE a.kind <> 'identity' ORDER BY a.rank;
 
 -- a range of distances: ranked by the worst ratio to the best option at each

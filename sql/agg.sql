@@ -50,53 +50,52 @@ CREATE TEMP TABLE agg_facts AS
 SELECT count(*) AS groups,
        bool_and(ok) AS equal_to_dense
 FROM (SELECT (SELECT bool_and(abs(a - b) <= 1e-13 * (1 + abs(b)))
-              FROM unnest(s.y, jl_project(d.x, 8, 'pinned')) u(a, b)) AS ok
+              FROM unnest(s.y, jl_project(d.x, jl_sketch(k => 8), 'pinned')) u(a, b)) AS ok
       FROM agg_dense d
-      JOIN (SELECT row_id, jl_project_agg(attr, val, 8, 'pinned') AS y
+      JOIN (SELECT row_id, jl_project_agg(attr, val, jl_sketch(k => 8), 'pinned') AS y
             FROM agg_facts GROUP BY row_id) s USING (row_id)) t;
 -- the values of release.sql's x P (Gaussian P) for {0.5,-2,3.25}
 SELECT round(v::numeric, 12) AS xp
-  FROM unnest((SELECT jl_project_agg(i::int, e, 4, 'pinned', 'gaussian')
+  FROM unnest((SELECT jl_project_agg(i::int, e, jl_sketch(k => 4, kind => 'gaussian'), 'pinned')
                FROM unnest('{0.5,-2,3.25}'::float8[]) WITH ORDINALITY u(e, i))) v;
 -- a sparse vector: only its nonzero attributes, in any order
-SELECT (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project_agg(a, v, 4, 'pinned')) v)
-     = (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project('{0,0,0,0,0,0,1.5,0,0,-2}', 4, 'pinned')) v)
+SELECT (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project_agg(a, v, jl_sketch(k => 4), 'pinned')) v)
+     = (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project('{0,0,0,0,0,0,1.5,0,0,-2}', jl_sketch(k => 4), 'pinned')) v)
        AS sparse_equals_dense
   FROM (VALUES (10, -2.0::float8), (7, 1.5)) t(a, v);
 -- attribute indices far beyond any dense P: rows generated on demand
-SELECT (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project_agg(a, v, 4, 'pinned')) v)
-     = (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project(x, 4, 'pinned')) v)
+SELECT (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project_agg(a, v, jl_sketch(k => 4), 'pinned')) v)
+     = (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project(x, jl_sketch(k => 4), 'pinned')) v)
        AS large_index_equals_dense
   FROM (VALUES (1, 2.0::float8), (299999, -1.5), (600000, 0.25)) t(a, v),
        (SELECT array_agg(CASE i WHEN 1 THEN 2.0 WHEN 299999 THEN -1.5 WHEN 600000 THEN 0.25 ELSE 0 END
                          ORDER BY i)::float8[] AS x
         FROM generate_series(1, 600000) i) dense
   GROUP BY x;
-SELECT array_length(jl_project_agg(2147483647, 1.0, 4, 'pinned'), 1) AS largest_attr;
+SELECT array_length(jl_project_agg(2147483647, 1.0, jl_sketch(k => 4), 'pinned'), 1) AS largest_attr;
 
 -- duplicate (row, attr) pairs are summed
-SELECT (SELECT jl_project_agg(a, v, 4, 'pinned') FROM (VALUES (3, 1.0::float8), (5, 2.0), (3, 2.0)) t(a, v))
-     = (SELECT jl_project_agg(a, v, 4, 'pinned') FROM (VALUES (3, 3.0::float8), (5, 2.0)) t(a, v))
+SELECT (SELECT jl_project_agg(a, v, jl_sketch(k => 4), 'pinned') FROM (VALUES (3, 1.0::float8), (5, 2.0), (3, 2.0)) t(a, v))
+     = (SELECT jl_project_agg(a, v, jl_sketch(k => 4), 'pinned') FROM (VALUES (3, 3.0::float8), (5, 2.0)) t(a, v))
        AS duplicates_summed;
 -- NULL values are skipped (a NULL attr then does not matter either)
-SELECT (SELECT jl_project_agg(a, v, 4, 'pinned') FROM (VALUES (3, 1.0::float8), (5, NULL), (NULL, NULL)) t(a, v))
-     = (SELECT jl_project_agg(a, v, 4, 'pinned') FROM (VALUES (3, 1.0::float8)) t(a, v))
+SELECT (SELECT jl_project_agg(a, v, jl_sketch(k => 4), 'pinned') FROM (VALUES (3, 1.0::float8), (5, NULL), (NULL, NULL)) t(a, v))
+     = (SELECT jl_project_agg(a, v, jl_sketch(k => 4), 'pinned') FROM (VALUES (3, 1.0::float8)) t(a, v))
        AS nulls_skipped;
 -- a group whose values are all NULL is the zero vector; no rows at all: NULL
-SELECT jl_project_agg(a, v, 2, 'pinned') AS all_null FROM (VALUES (3, NULL::float8)) t(a, v);
-SELECT jl_project_agg(a, v, 2, 'pinned') IS NULL AS no_rows FROM (VALUES (3, 1.0::float8)) t(a, v) WHERE false;
+SELECT jl_project_agg(a, v, jl_sketch(k => 2), 'pinned') AS all_null FROM (VALUES (3, NULL::float8)) t(a, v);
+SELECT jl_project_agg(a, v, jl_sketch(k => 2), 'pinned') IS NULL AS no_rows FROM (VALUES (3, 1.0::float8)) t(a, v) WHERE false;
 
 -- The release aggregate is jl_private_release of the dense vector.  With
 -- kind 'identity' (k = d, no projection) at epsilon 10000 each coordinate
--- is x_i plus Laplace noise of scale 1.0e-4 (jl_release_info(30, 30, 10000,
--- kind => 'identity')): agg_dense's values are multiples of 0.25, so
+-- is x_i plus Laplace noise of scale 1.0e-4 (jl_release_info(30, 10000, 1, (CASE -- kind => 'identity' WHEN 'element' THEN 'attribute' ELSE -- kind => 'identity' END)::jl_neighbor, jl_sketch(k => 30))): agg_dense's values are multiples of 0.25, so
 -- rounding to 0.25 gives x back unless a noise exceeds 0.125 = 1250 scales
 -- (probability exp(-1250)); the zeros are the attributes left out of
 -- agg_facts.  jl_private_release of the dense vector, rounded alike, is x too.
 SELECT count(*) AS groups,
        bool_and(r.z_rounded = x) AS identity_release_is_x,
        bool_and((SELECT array_agg(round(v * 4) / 4 ORDER BY i)
-                 FROM unnest(jl_private_release(x, 30, 10000, key => 'pinned', kind => 'identity'))
+                 FROM unnest(jl_private_release(x, 10000, 1, 'attribute', jl_sketch(k => 30, kind => 'identity'), key => 'pinned'))
                       WITH ORDINALITY u(v, i)) = x) AS dense_release_is_x
   FROM (SELECT row_id, jl_private_release_agg(attr, val, 30, 10000, 1.0, 'attribute', jl_sketch(kind => 'identity'), 'pinned') AS z
         FROM agg_facts GROUP BY row_id) s
@@ -107,8 +106,8 @@ SELECT count(*) AS groups,
 -- within twice that of jl_private_release of the dense vector with the
 -- same options ('sparse' is density 1/sqrt(d), from d, in both)
 SELECT c.what, count(*) AS groups,
-       bool_and(pg_temp.agg_within(s.z, jl_project(d.x, 8, 'pinned', c.kind), c.tol)) AS near_projection,
-       bool_and(pg_temp.agg_within(s.z, jl_private_release(d.x, 8, 10000, c.neighbor, c.bound, NULL, c.delta, 'pinned', c.kind, c.noise),
+       bool_and(pg_temp.agg_within(s.z, jl_project(d.x, jl_sketch(k => 8, kind => (c.kind)::jl_kind), 'pinned'), c.tol)) AS near_projection,
+       bool_and(pg_temp.agg_within(s.z, jl_private_release(d.x, 10000, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => 8, kind => (c.kind)::jl_kind, noise => (c.noise)::jl_noise, delta => c.delta), key => 'pinned'),
                                    2 * c.tol)) AS near_dense_release
   FROM (SELECT 'rademacher, attribute' AS what, row_id,
                jl_private_release_agg(attr, val, 30, 10000, 1.0, 'attribute', jl_sketch(k => 8), 'pinned') AS z
@@ -123,12 +122,11 @@ SELECT c.what, count(*) AS groups,
                                       jl_sketch(k => 8, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), 'pinned')
           FROM agg_facts GROUP BY row_id) s
   JOIN (VALUES ('rademacher, attribute', 'rademacher', 'element', 1.0, NULL::float8, 'laplace',
-                40 * (jl_release_info(30, 8, 10000, 'element', 1.0, key => 'pinned')->>'scale')::float8),
+                40 * (jl_release_info(30, 10000, 1.0, 'attribute', jl_sketch(k => 8), key => 'pinned')->>'scale')::float8),
                ('sparse, row', 'sparse', 'row', 2.0, NULL, 'laplace',
-                40 * (jl_release_info(30, 8, 10000, 'row', 2.0, key => 'pinned', kind => 'sparse')->>'scale')::float8),
+                40 * (jl_release_info(30, 10000, 2.0, 'row', jl_sketch(k => 8, kind => 'sparse'), key => 'pinned')->>'scale')::float8),
                ('gaussian kind and noise, attribute', 'gaussian', 'element', 1.0, 1e-5, 'gaussian',
-                10 * (jl_release_info(30, 8, 10000, 'element', 1.0, delta => 1e-5, key => 'pinned', kind => 'gaussian',
-                                      noise => 'gaussian')->>'sigma')::float8))
+                10 * (jl_release_info(30, 10000, 1.0, 'attribute', jl_sketch(k => 8, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'sigma')::float8))
        c(what, kind, neighbor, bound, delta, noise, tol) USING (what)
   JOIN agg_dense d USING (row_id)
   GROUP BY c.what ORDER BY c.what;
@@ -147,7 +145,7 @@ CREATE TEMP TABLE agg_many AS
   SELECT u AS unit_id, a AS attr, ((u * 7 + a * 3) % 9 - 4) / 4.0 AS val
   FROM generate_series(1, 2000) u, generate_series(1, 30) a;
 CREATE TEMP TABLE agg_many_y AS
-  SELECT unit_id, jl_project_agg(attr, val, 8, 'pinned') AS y FROM agg_many GROUP BY unit_id;
+  SELECT unit_id, jl_project_agg(attr, val, jl_sketch(k => 8), 'pinned') AS y FROM agg_many GROUP BY unit_id;
 SELECT c.what, count(*) AS coordinates,
        abs(avg((zz - yy) ^ 2) / c.var - 1) <= 0.12 AS variance_as_info,
        abs(avg((zz - yy) ^ 2) / c.var_half_bound - 1) <= 0.12 AS control_half_bound
@@ -168,17 +166,17 @@ SELECT c.what, count(*) AS coordinates,
                                       jl_sketch(k => 8, noise => 'gaussian', delta => 1e-5, calibration => 'classic'), 'pinned')
           FROM agg_many GROUP BY unit_id) s
   JOIN (VALUES ('attribute, laplace',
-                (jl_release_info(30, 8, 1.0, 'element', 1.0, key => 'pinned')->>'noise_variance')::float8,
-                (jl_release_info(30, 8, 1.0, 'element', 0.5, key => 'pinned')->>'noise_variance')::float8),
+                (jl_release_info(30, 1.0, 1.0, 'attribute', jl_sketch(k => 8), key => 'pinned')->>'noise_variance')::float8,
+                (jl_release_info(30, 1.0, 0.5, 'attribute', jl_sketch(k => 8), key => 'pinned')->>'noise_variance')::float8),
                ('row, laplace',
-                (jl_release_info(30, 8, 1.0, 'row', 2.0, key => 'pinned')->>'noise_variance')::float8,
-                (jl_release_info(30, 8, 1.0, 'row', 1.0, key => 'pinned')->>'noise_variance')::float8),
+                (jl_release_info(30, 1.0, 2.0, 'row', jl_sketch(k => 8), key => 'pinned')->>'noise_variance')::float8,
+                (jl_release_info(30, 1.0, 1.0, 'row', jl_sketch(k => 8), key => 'pinned')->>'noise_variance')::float8),
                ('attribute, gaussian analytic',
-                (jl_release_info(30, 8, 1.0, 'element', 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'noise_variance')::float8,
-                (jl_release_info(30, 8, 1.0, 'element', 0.5, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'noise_variance')::float8),
+                (jl_release_info(30, 1.0, 1.0, 'attribute', jl_sketch(k => 8, noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'noise_variance')::float8,
+                (jl_release_info(30, 1.0, 0.5, 'attribute', jl_sketch(k => 8, noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'noise_variance')::float8),
                ('row, gaussian classic',
-                (jl_release_info(30, 8, 1.0, 'row', 2.0, 'classic', 1e-5, key => 'pinned', noise => 'gaussian')->>'noise_variance')::float8,
-                (jl_release_info(30, 8, 1.0, 'row', 1.0, 'classic', 1e-5, key => 'pinned', noise => 'gaussian')->>'noise_variance')::float8))
+                (jl_release_info(30, 1.0, 2.0, 'row', jl_sketch(k => 8, noise => 'gaussian', delta => 1e-5, calibration => 'classic'), key => 'pinned')->>'noise_variance')::float8,
+                (jl_release_info(30, 1.0, 1.0, 'row', jl_sketch(k => 8, noise => 'gaussian', delta => 1e-5, calibration => 'classic'), key => 'pinned')->>'noise_variance')::float8))
        c(what, var, var_half_bound) USING (what)
   JOIN agg_many_y USING (unit_id),
   unnest(s.z, agg_many_y.y) u(zz, yy)
@@ -188,15 +186,15 @@ DROP TABLE agg_many, agg_many_y;
 -- a sparse vector: only its nonzero attributes, in any order; within 40
 -- scales of jl_project of the dense vector (epsilon 10000, d = 10, k = 4)
 SELECT pg_temp.agg_within(jl_private_release_agg(a, v, 10, 10000, 1.0, 'attribute', jl_sketch(k => 4), 'pinned'),
-                          jl_project('{0,0,0,0,0,0,1.5,0,0,-2}', 4, 'pinned'),
-                          40 * (jl_release_info(10, 4, 10000, key => 'pinned')->>'scale')::float8) AS sparse_near_dense
+                          jl_project('{0,0,0,0,0,0,1.5,0,0,-2}', jl_sketch(k => 4), 'pinned'),
+                          40 * (jl_release_info(10, 10000, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'scale')::float8) AS sparse_near_dense
   FROM (VALUES (10, -2.0::float8), (7, 1.5)) t(a, v);
 -- attribute indices far beyond any dense P (d = 600,000): rows generated on
 -- demand, the same as jl_project_agg's, which equals jl_project of the dense
--- vector (above); within 40 scales of jl_release_info(600000, 4, 10000)
+-- vector (above); within 40 scales of jl_release_info(600000, 10000, 1, 'attribute', jl_sketch(k => 4))
 SELECT pg_temp.agg_within(jl_private_release_agg(a, v, 600000, 10000, 1.0, 'attribute', jl_sketch(k => 4), 'pinned'),
-                          jl_project_agg(a, v, 4, 'pinned'),
-                          40 * (jl_release_info(600000, 4, 10000, key => 'pinned')->>'scale')::float8) AS large_index_near_projection
+                          jl_project_agg(a, v, jl_sketch(k => 4), 'pinned'),
+                          40 * (jl_release_info(600000, 10000, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'scale')::float8) AS large_index_near_projection
   FROM (VALUES (1, 2.0::float8), (299999, -1.5), (600000, 0.25)) t(a, v);
 -- duplicates summed, NULL values skipped (identity, d = 6, epsilon 10000:
 -- rounded to 0.25 as above): (3, 1), (5, 2), (3, 2) is {0,0,3,0,2,0};
@@ -219,15 +217,15 @@ SELECT jl_private_release_agg(a, v, 6, 1.0, 1.0, 'attribute', jl_sketch(k => 4),
   FROM (VALUES (3, 1.0::float8)) t(a, v) WHERE false;
 
 -- bad input: a specific SQLSTATE each
-SELECT error($$SELECT jl_project_agg(0, 1.0, 4, 'pinned')$$);
-SELECT error($$SELECT jl_project_agg(-1, 1.0, 4, 'pinned')$$);
-SELECT error($$SELECT jl_project_agg(NULL, 1.0, 4, 'pinned')$$);
-SELECT error($$SELECT jl_project_agg(1, 'NaN', 4, 'pinned')$$);
-SELECT error($$SELECT jl_project_agg(1, '-Infinity', 4, 'pinned')$$);
-SELECT error($$SELECT jl_project_agg(1, 1.0, 0, 'pinned')$$);
-SELECT error($$SELECT jl_project_agg(1, 1.0, NULL, 'pinned')$$);
-SELECT error($$SELECT jl_project_agg(1, 1.0, 4, NULL)$$);
-SELECT error($$SELECT jl_project_agg(1, 1.0, 4, 'no such key')$$);
+SELECT error($$SELECT jl_project_agg(0, 1.0, jl_sketch(k => 4), 'pinned')$$);
+SELECT error($$SELECT jl_project_agg(-1, 1.0, jl_sketch(k => 4), 'pinned')$$);
+SELECT error($$SELECT jl_project_agg(NULL, 1.0, jl_sketch(k => 4), 'pinned')$$);
+SELECT error($$SELECT jl_project_agg(1, 'NaN', jl_sketch(k => 4), 'pinned')$$);
+SELECT error($$SELECT jl_project_agg(1, '-Infinity', jl_sketch(k => 4), 'pinned')$$);
+SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => 0), 'pinned')$$);
+SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => NULL), 'pinned')$$);
+SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => 4), NULL)$$);
+SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => 4), 'no such key')$$);
 -- the release aggregate: attr beyond d or below 1, d 0, each argument NULL,
 -- epsilon and bound 0, NaN or infinite, a neighbor that is no jl_neighbor,
 -- a value that is not finite, a NULL attr with a value, a key that does not
@@ -284,8 +282,8 @@ SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
   ROW('bogus', 8, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 
 -- parameters must not change within a group ...
-SELECT error($$SELECT jl_project_agg(a, 1.0, a, 'pinned') FROM generate_series(1, 3) a$$);
-SELECT error($$SELECT jl_project_agg(1, 1.0, 4, CASE WHEN a = 1 THEN 'pinned' ELSE 'pinned2' END) FROM generate_series(1, 3) a$$);
+SELECT error($$SELECT jl_project_agg(a, 1.0, jl_sketch(k => a), 'pinned') FROM generate_series(1, 3) a$$);
+SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => 4), CASE WHEN a = 1 THEN 'pinned' ELSE 'pinned2' END) FROM generate_series(1, 3) a$$);
 -- in the release aggregate: d, epsilon, bound, the neighbor, the key, and
 -- each field of the mechanism (k, kind, noise, delta, calibration)
 SELECT pg_temp.agg_error_detail($$SELECT jl_private_release_agg(1, 1.0, 29 + a, 1.0, 1.0, 'attribute', jl_sketch(k => 8), 'pinned') FROM generate_series(1, 3) a$$);
@@ -317,25 +315,25 @@ INSERT INTO agg_parted SELECT 1, a, a / 10.0, 4 FROM generate_series(1, 100) a;
 INSERT INTO agg_parted SELECT 2, a, a / 10.0, 4 FROM generate_series(101, 200) a;
 ANALYZE agg_parted;
 SET enable_partitionwise_aggregate = on;
-EXPLAIN (COSTS OFF) SELECT jl_project_agg(attr, val, k, 'pinned') FROM agg_parted;
-SELECT (SELECT jl_project_agg(attr, val, k, 'pinned') FROM agg_parted)
-     = (SELECT jl_project_agg(attr, val, k, 'pinned') FROM (SELECT * FROM agg_parted OFFSET 0) s)
+EXPLAIN (COSTS OFF) SELECT jl_project_agg(attr, val, jl_sketch(k => k), 'pinned') FROM agg_parted;
+SELECT (SELECT jl_project_agg(attr, val, jl_sketch(k => k), 'pinned') FROM agg_parted)
+     = (SELECT jl_project_agg(attr, val, jl_sketch(k => k), 'pinned') FROM (SELECT * FROM agg_parted OFFSET 0) s)
        AS combined_equals_single;
 -- the release aggregate over the partitions: at epsilon 10000 within 40
 -- scales of the single jl_project_agg (d = 200, k = 4)
 EXPLAIN (COSTS OFF) SELECT jl_private_release_agg(attr, val, 200, 10000, 1.0, 'attribute', jl_sketch(k => k), 'pinned') FROM agg_parted;
 SELECT pg_temp.agg_within((SELECT jl_private_release_agg(attr, val, 200, 10000, 1.0, 'attribute', jl_sketch(k => k), 'pinned') FROM agg_parted),
-                          (SELECT jl_project_agg(attr, val, k, 'pinned') FROM (SELECT * FROM agg_parted OFFSET 0) s),
-                          40 * (jl_release_info(200, 4, 10000, key => 'pinned')->>'scale')::float8) AS combined_near_single;
+                          (SELECT jl_project_agg(attr, val, jl_sketch(k => k), 'pinned') FROM (SELECT * FROM agg_parted OFFSET 0) s),
+                          40 * (jl_release_info(200, 10000, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'scale')::float8) AS combined_near_single;
 UPDATE agg_parted SET k = 5 WHERE part = 2;
-SELECT error($$SELECT jl_project_agg(attr, val, k, 'pinned') FROM agg_parted$$);
+SELECT error($$SELECT jl_project_agg(attr, val, jl_sketch(k => k), 'pinned') FROM agg_parted$$);
 SELECT pg_temp.agg_error_detail($$SELECT jl_private_release_agg(attr, val, 200, 1.0, 1.0, 'attribute', jl_sketch(k => k), 'pinned') FROM agg_parted$$);
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-EXPLAIN (COSTS OFF) SELECT jl_project_agg(attr, val, k, 'pinned') FROM agg_parted;
-SELECT error($$SELECT jl_project_agg(attr, val, k, 'pinned') FROM agg_parted$$);
+EXPLAIN (COSTS OFF) SELECT jl_project_agg(attr, val, jl_sketch(k => k), 'pinned') FROM agg_parted;
+SELECT error($$SELECT jl_project_agg(attr, val, jl_sketch(k => k), 'pinned') FROM agg_parted$$);
 SELECT pg_temp.agg_error_detail($$SELECT jl_private_release_agg(attr, val, 200, 1.0, 1.0, 'attribute', jl_sketch(k => k), 'pinned') FROM agg_parted$$);
 RESET enable_partitionwise_aggregate;
 DROP TABLE agg_parted;
@@ -348,21 +346,21 @@ CREATE TABLE agg_par AS
 CREATE TABLE agg_wide AS SELECT a AS attr, ((a * 13) % 19 - 9) / 8.0 AS val FROM generate_series(1, 40000) a;
 ANALYZE agg_par;
 ANALYZE agg_wide;
-EXPLAIN (COSTS OFF) SELECT jl_project_agg(attr, val, 6, 'pinned') FROM agg_wide;
-CREATE TEMP TABLE agg_parallel AS SELECT jl_project_agg(attr, val, 6, 'pinned') AS y FROM agg_wide;
-EXPLAIN (COSTS OFF) SELECT row_id % 4 AS g, jl_project_agg(attr, val, 6, 'pinned') FROM agg_par GROUP BY row_id % 4;
+EXPLAIN (COSTS OFF) SELECT jl_project_agg(attr, val, jl_sketch(k => 6), 'pinned') FROM agg_wide;
+CREATE TEMP TABLE agg_parallel AS SELECT jl_project_agg(attr, val, jl_sketch(k => 6), 'pinned') AS y FROM agg_wide;
+EXPLAIN (COSTS OFF) SELECT row_id % 4 AS g, jl_project_agg(attr, val, jl_sketch(k => 6), 'pinned') FROM agg_par GROUP BY row_id % 4;
 CREATE TEMP TABLE agg_parallel_groups AS
-  SELECT row_id % 4 AS g, jl_project_agg(attr, val, 6, 'pinned') AS y FROM agg_par GROUP BY row_id % 4;
+  SELECT row_id % 4 AS g, jl_project_agg(attr, val, jl_sketch(k => 6), 'pinned') AS y FROM agg_par GROUP BY row_id % 4;
 SET max_parallel_workers_per_gather = 0;
-SELECT y = (SELECT jl_project_agg(attr, val, 6, 'pinned') FROM agg_wide) AS parallel_equals_serial
+SELECT y = (SELECT jl_project_agg(attr, val, jl_sketch(k => 6), 'pinned') FROM agg_wide) AS parallel_equals_serial
   FROM agg_parallel;
 -- the same groups; a group's duplicates are summed in another order
 SELECT count(*) AS groups,
        bool_and((SELECT bool_and(abs(a - b) <= 1e-12 * (1 + abs(b))) FROM unnest(p.y, s.y) u(a, b))) AS parallel_equals_serial
   FROM agg_parallel_groups p
-  JOIN (SELECT row_id % 4 AS g, jl_project_agg(attr, val, 6, 'pinned') AS y FROM agg_par GROUP BY row_id % 4) s USING (g);
+  JOIN (SELECT row_id % 4 AS g, jl_project_agg(attr, val, jl_sketch(k => 6), 'pinned') AS y FROM agg_par GROUP BY row_id % 4) s USING (g);
 -- serial references for the parallel releases below
-CREATE TEMP TABLE agg_serial_wide AS SELECT jl_project_agg(attr, val, 6, 'pinned') AS y FROM agg_wide;
+CREATE TEMP TABLE agg_serial_wide AS SELECT jl_project_agg(attr, val, jl_sketch(k => 6), 'pinned') AS y FROM agg_wide;
 SET max_parallel_workers_per_gather = 2;
 -- releases: length k, fresh noise per group, on the grid
 -- jl_release_info(d, ...) reports, noise added
@@ -374,11 +372,11 @@ SELECT count(*) AS groups, count(DISTINCT z) AS distinct_releases,
   FROM agg_out;
 SELECT bool_and(v / g = round(v / g)) AS all_on_grid
   FROM agg_out, unnest(z) v,
-       (SELECT (jl_release_info(30, 8, 1.0, key => 'pinned')->>'grid')::float8 AS g) gg;
+       (SELECT (jl_release_info(30, 1.0, 1, 'attribute', jl_sketch(k => 8), key => 'pinned')->>'grid')::float8 AS g) gg;
 -- noise was added: no release equals its noise-free projection
 SELECT bool_and(o.z <> s.y) AS noisy
   FROM agg_out o
-  JOIN (SELECT row_id, jl_project_agg(attr, val, 8, 'pinned') AS y FROM agg_facts GROUP BY row_id) s USING (row_id);
+  JOIN (SELECT row_id, jl_project_agg(attr, val, jl_sketch(k => 8), 'pinned') AS y FROM agg_facts GROUP BY row_id) s USING (row_id);
 
 -- no data-dependent refusal (it would tell neighbours apart): huge values
 -- are clamped, rows past the floating-point allowance projected with
@@ -389,7 +387,7 @@ SELECT grp, array_length(z, 1) AS k,
         FROM (VALUES (1, 1, 1e300::float8), (1, 2, -1e300), (2, 1, 1e12), (2, 30, 3.5),
                      (3, 5, 1.7e308), (3, 5, 1.7e308)) t(grp, a, v)
         GROUP BY grp) s,
-       (SELECT (jl_release_info(30, 8, 0.1, key => 'pinned')->>'grid')::float8 AS g) gg
+       (SELECT (jl_release_info(30, 0.1, 1, 'attribute', jl_sketch(k => 8), key => 'pinned')->>'grid')::float8 AS g) gg
   ORDER BY grp;
 
 -- large d: the statistics of P are streamed (d k doubles would be 19 MB
@@ -398,12 +396,12 @@ SELECT array_length(z, 1) AS k,
        (SELECT bool_and(v / g = round(v / g)) FROM unnest(z) v) AS on_dense_grid
   FROM (SELECT jl_private_release_agg(a, 1.0, 600000, 0.1, 1.0, 'attribute', jl_sketch(k => 4), 'pinned') AS z
         FROM (VALUES (1), (299999), (600000)) t(a)) s,
-       (SELECT (jl_release_info(600000, 4, 0.1, key => 'pinned')->>'grid')::float8 AS g) gg;
+       (SELECT (jl_release_info(600000, 0.1, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'grid')::float8 AS g) gg;
 SELECT array_length(z, 1) AS k,
        (SELECT bool_and(v / g = round(v / g)) FROM unnest(z) v) AS on_dense_grid
   FROM (SELECT jl_private_release_agg(a, 1.0, 600000, 0.1, 1.0, 'row', jl_sketch(k => 4), 'pinned') AS z
         FROM (VALUES (1), (600000)) t(a)) s,
-       (SELECT (jl_release_info(600000, 4, 0.1, 'row', key => 'pinned')->>'grid')::float8 AS g) gg;
+       (SELECT (jl_release_info(600000, 0.1, 1, 'row', jl_sketch(k => 4), key => 'pinned')->>'grid')::float8 AS g) gg;
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 100000000, 0.1, 1.0, 'row', jl_sketch(k => 25), 'pinned')$$);
 
 -- all groups of one call share its parameters
@@ -423,7 +421,7 @@ SELECT error($$SELECT jl_private_release_agg(attr, val, 30, 1.0, 1.0, 'attribute
   FROM agg_facts$$);
 -- jl_project_agg is a fine window function
 SELECT count(DISTINCT y) AS running_projections
-  FROM (SELECT jl_project_agg(attr, val, 4, 'pinned') OVER (ORDER BY attr) AS y
+  FROM (SELECT jl_project_agg(attr, val, jl_sketch(k => 4), 'pinned') OVER (ORDER BY attr) AS y
         FROM agg_facts WHERE row_id = 1) s;
 
 -- the release under a parallel plan: Partial Aggregate in the workers, the
@@ -444,7 +442,7 @@ EXPLAIN (COSTS OFF)
   FROM agg_par GROUP BY row_id % 4;
 SELECT pg_temp.agg_within(jl_private_release_agg(attr, val, 40000, 10000, 2.0, 'attribute', jl_sketch(k => 6), 'pinned'),
                           (SELECT y FROM agg_serial_wide),
-                          40 * (jl_release_info(40000, 6, 10000, 'element', 2.0, key => 'pinned')->>'scale')::float8) AS parallel_near_serial
+                          40 * (jl_release_info(40000, 10000, 2.0, 'attribute', jl_sketch(k => 6), key => 'pinned')->>'scale')::float8) AS parallel_near_serial
   FROM agg_wide;
 SELECT count(*) AS groups,
        bool_and((SELECT array_agg(round(v * 8) / 8 ORDER BY i) FROM unnest(p.z) WITH ORDINALITY u(v, i)) = s.x) AS parallel_equals_serial
@@ -490,22 +488,22 @@ CREATE ROLE regress_jldp_agg_nobody;
 GRANT jldp_analyst TO regress_jldp_agg_analyst;
 GRANT jldp_curator TO regress_jldp_agg_curator;
 SET ROLE regress_jldp_agg_analyst;
-SELECT error($$SELECT jl_project_agg(a, 1.0, 4, 'pinned') FROM generate_series(1, 3) a$$);
+SELECT error($$SELECT jl_project_agg(a, 1.0, jl_sketch(k => 4), 'pinned') FROM generate_series(1, 3) a$$);
 -- (an analyst may not build the mechanism either)
 SELECT error($$SELECT jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', jl_sketch(k => 4), 'pinned') FROM generate_series(1, 3) a$$);
 SELECT error($$SELECT jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', NULL::jl_mechanism, 'pinned') FROM generate_series(1, 3) a$$);
 RESET ROLE;
 SET ROLE regress_jldp_agg_nobody;
-SELECT error($$SELECT jl_project_agg(a, 1.0, 4, 'pinned') FROM generate_series(1, 3) a$$);
+SELECT error($$SELECT jl_project_agg(a, 1.0, jl_sketch(k => 4), 'pinned') FROM generate_series(1, 3) a$$);
 SELECT error($$SELECT jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', NULL::jl_mechanism, 'pinned') FROM generate_series(1, 3) a$$);
 RESET ROLE;
 SET ROLE regress_jldp_agg_curator;
-SELECT array_length(jl_project_agg(a, 1.0, 4, 'pinned'), 1) AS curator_projects FROM generate_series(1, 3) a;
+SELECT array_length(jl_project_agg(a, 1.0, jl_sketch(k => 4), 'pinned'), 1) AS curator_projects FROM generate_series(1, 3) a;
 SELECT array_length(jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', jl_sketch(k => 4), 'pinned'), 1) AS curator_releases
   FROM generate_series(1, 3) a;
 RESET ROLE;
 SELECT r AS role,
-       has_function_privilege(r, 'jl_project_agg(int, float8, int, text)', 'EXECUTE') AS projects,
+       has_function_privilege(r, 'jl_project_agg(int, float8, jl_sketch(k => int), text)', 'EXECUTE') AS projects,
        has_function_privilege(r, 'jl_private_release_agg(int, float8, int, float8, float8, jl_neighbor, jl_mechanism, text)', 'EXECUTE') AS releases
   FROM unnest(ARRAY['regress_jldp_agg_analyst', 'regress_jldp_agg_nobody', 'regress_jldp_agg_curator']) r;
 DROP ROLE regress_jldp_agg_analyst;

@@ -51,7 +51,7 @@ SELECT * FROM jl_protect('jd_facts', 'row_id', ARRAY[jl_vector('x', 3, 0, 4)], n
 BEGIN;
 SELECT jl_budget_book('jd_facts', 1.0, note => 'jl_private_release of jd_facts') > 0 AS booked;
 DECLARE c CURSOR FOR
-  SELECT row_id, array_length(jl_private_release(x, 2, 1.0, 'element', 4, key => 'pinned'), 1) AS k
+  SELECT row_id, array_length(jl_private_release(x, 1.0, 4, 'attribute', jl_sketch(k => 2), key => 'pinned'), 1) AS k
   FROM jd_facts ORDER BY row_id;
 FETCH 2 FROM c;
 SELECT 1 / 0;

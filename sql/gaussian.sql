@@ -2,7 +2,7 @@
 
 -- what a Gaussian release guarantees and uses (analytic calibration by default)
 SELECT key, CASE WHEN jsonb_typeof(value) = 'number' THEN round(value::text::numeric, 9)::text ELSE value::text END AS value
-  FROM jsonb_each(jl_release_info(3, 4, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')) ORDER BY key;
+  FROM jsonb_each(jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1e-5), key => 'pinned')) ORDER BY key;
 
 -- the accounting: L2 sensitivity with the grid rounding, sigma on the grid,
 -- the delta that holds never above the requested one, sigma at least the
@@ -15,65 +15,65 @@ SELECT (i->>'grid')::float8 = 2 ^ round(log(2, (i->>'grid')::float8::numeric)) A
        (i->>'sigma')::float8 >= (i->>'sigma_calibration')::float8 AS at_least_analytic,
        (i->>'noise_variance')::float8 = ((i->>'sigma')::float8) ^ 2 AS variance,
        (i->>'epsilon')::float8 AS epsilon, (i->>'delta')::float8 AS delta
-  FROM jl_release_info(100, 20, 1.0, delta => 1e-6, key => 'pinned', noise => 'gaussian') i;
+  FROM jl_release_info(100, 1.0, 1, 'attribute', jl_sketch(k => 20, noise => 'gaussian', delta => 1e-6), key => 'pinned') i;
 
 -- element neighbours: L2 sensitivity = bound * max row L2 norm, below the L1 one
 SELECT (g->>'sensitivity_norm') AS norm, (g->>'sensitivity_method') AS method,
        (g->>'projection_sensitivity')::float8 < (l->>'projection_sensitivity')::float8 AS l2_below_l1
-  FROM jl_release_info(6, 8, 1.0, bound => 2.5, delta => 1e-5, key => 'pinned', noise => 'gaussian') g,
-       jl_release_info(6, 8, 1.0, bound => 2.5, key => 'pinned') l;
+  FROM jl_release_info(6, 1.0, 2.5, 'attribute', jl_sketch(k => 8, noise => 'gaussian', delta => 1e-5), key => 'pinned') g,
+       jl_release_info(6, 1.0, 2.5, 'attribute', jl_sketch(k => 8), key => 'pinned') l;
 -- the max row L2 norm of P, from jl_project of the unit vectors
 SELECT round(((i->>'projection_sensitivity')::float8 / 2.5)::numeric, 9) =
        round((SELECT max(sqrt(s)) FROM (SELECT e, sum(v * v) AS s FROM generate_series(1, 6) e,
               unnest(jl_project((SELECT array_agg(CASE WHEN j = e THEN 1 ELSE 0 END ORDER BY j)::float8[]
-                                 FROM generate_series(1, 6) j), 8, 'pinned')) v GROUP BY e) q)::numeric, 9) AS max_row_l2
-  FROM jl_release_info(6, 8, 1.0, bound => 2.5, delta => 1e-5, key => 'pinned', noise => 'gaussian') i;
+                                 FROM generate_series(1, 6) j), jl_sketch(k => 8), 'pinned')) v GROUP BY e) q)::numeric, 9) AS max_row_l2
+  FROM jl_release_info(6, 1.0, 2.5, 'attribute', jl_sketch(k => 8, noise => 'gaussian', delta => 1e-5), key => 'pinned') i;
 -- with another projection kind: Rademacher rows have L2 norm exactly 1
 SELECT (i->>'kind') AS kind, (i->>'noise') AS noise, round((i->>'projection_sensitivity')::numeric, 9) AS sens,
        (i->>'projection_sensitivity')::float8 >= 1 AS rounded_up
-  FROM jl_release_info(5, 16, 1.0, delta => 1e-5, key => 'pinned', kind => 'rademacher', noise => 'gaussian') i;
+  FROM jl_release_info(5, 1.0, 1, 'attribute', jl_sketch(k => 16, noise => 'gaussian', delta => 1e-5), key => 'pinned') i;
 -- row neighbours: R * sigma_max(P)
 SELECT (i->>'sensitivity_method') AS method, round((i->>'projection_sensitivity')::numeric, 6) AS sens,
        (i->>'valid')::bool AS valid
-  FROM jl_release_info(3, 4, 1.0, neighbor => 'row', delta => 1e-5, key => 'pinned', noise => 'gaussian') i;
+  FROM jl_release_info(3, 1.0, 1, 'row', jl_sketch(k => 4, noise => 'gaussian', delta => 1e-5), key => 'pinned') i;
 
 -- the three calibrations: classic (Kenthapadi Theorem 1) above analytic
 SELECT (i->>'calibration') AS calibration, round((i->>'sigma_calibration')::numeric, 6) AS sigma_calibration,
        round((i->>'sigma')::numeric, 6) AS sigma, (i->>'valid')::bool AS valid,
        (i->>'delta_holding')::float8 <= 1e-5 AS delta_holds
   FROM unnest(ARRAY['analytic', 'classic']) c,
-       jl_release_info(3, 4, 1.0, calibration => c, delta => 1e-5, key => 'pinned', noise => 'gaussian') i;
+       jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1e-5, calibration => (c)::jl_calibration), key => 'pinned') i;
 -- paper (Lemma 2): sigma = (4/eps) sqrt(ln(1/delta)) B, when k > 2 (ln d + ln(2/delta))
 SELECT round((i->>'paper_sigma')::numeric, 6) AS paper_sigma,
        round((4 * sqrt(ln(1e5)))::numeric, 6) AS formula,
        (i->>'valid')::bool AS valid, (i->>'delta_holding')::float8 <= 1e-5 AS delta_holds
-  FROM jl_release_info(10, 40, 1.0, calibration => 'paper', delta => 1e-5, key => 'pinned', noise => 'gaussian') i;
-SELECT error($$SELECT jl_release_info(10, 20, 1.0, calibration => 'paper', delta => 1e-5, key => 'pinned', noise => 'gaussian')$$);
-SELECT error($$SELECT jl_release_info(10, 40, 12.0, calibration => 'paper', delta => 1e-5, key => 'pinned', noise => 'gaussian')$$);
-SELECT error($$SELECT jl_release_info(10, 40, 1.0, 'row', calibration => 'paper', delta => 1e-5, key => 'pinned', noise => 'gaussian')$$);
-SELECT error($$SELECT jl_private_release('{1,2,3}', 40, 1.0, calibration => 'paper', delta => 0.4, key => 'pinned', noise => 'gaussian')$$);
-SELECT error($$SELECT jl_release_info(3, 4, 1.0, calibration => 'classic', delta => 0.5, key => 'pinned', noise => 'gaussian')$$);
+  FROM jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 40, noise => 'gaussian', delta => 1e-5, calibration => 'paper'), key => 'pinned') i;
+SELECT error($$SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 20, noise => 'gaussian', delta => 1e-5, calibration => 'paper'), key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(10, 12.0, 1, 'attribute', jl_sketch(k => 40, noise => 'gaussian', delta => 1e-5, calibration => 'paper'), key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(10, 1.0, 1, 'row', jl_sketch(k => 40, noise => 'gaussian', delta => 1e-5, calibration => 'paper'), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2,3}', 1.0, 1, 'attribute', jl_sketch(k => 40, noise => 'gaussian', delta => 0.4, calibration => 'paper'), key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 0.5, calibration => 'classic'), key => 'pinned')$$);
 
 -- errors: missing delta, delta outside (0, 1), unknown noise, calibration of the other noise
-SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, key => 'pinned', noise => 'gaussian')$$);
-SELECT error($$SELECT jl_release_info(2, 4, 1.0, key => 'pinned', noise => 'gaussian')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 0, key => 'pinned', noise => 'gaussian')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 1, key => 'pinned', noise => 'gaussian')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 'NaN', key => 'pinned', noise => 'gaussian')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 1e-5, key => 'pinned', noise => 'normal')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, delta => 1e-5, key => 'pinned', noise => NULL)$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, calibration => 'exact', delta => 1e-5, key => 'pinned', noise => 'gaussian')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, calibration => 'analytic', key => 'pinned')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 4, 1.0, calibration => 'classic', key => 'pinned', noise => 'laplace')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 4, 0, delta => 1e-5, key => 'pinned', noise => 'gaussian')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian'), key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(2, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian'), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 0), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 'NaN'), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'normal', delta => 1e-5), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, delta => 1e-5), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1e-5, calibration => 'exact'), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, calibration => 'analytic'), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, calibration => 'classic'), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1e-5), key => 'pinned')$$);
 
 -- a release: on the grid, k values, fresh noise each call
 SELECT array_length(z, 1) AS k,
-       bool_and(v / (jl_release_info(3, 6, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'grid')::float8 =
-                round(v / (jl_release_info(3, 6, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')->>'grid')::float8)) AS on_grid
-  FROM (SELECT jl_private_release('{1,2,3}', 6, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian') z) s,
+       bool_and(v / (jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 6, noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'grid')::float8 =
+                round(v / (jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 6, noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'grid')::float8)) AS on_grid
+  FROM (SELECT jl_private_release('{1,2,3}', 1.0, 1, 'attribute', jl_sketch(k => 6, noise => 'gaussian', delta => 1e-5), key => 'pinned') z) s,
        unnest(z) v GROUP BY z;
-SELECT count(DISTINCT jl_private_release('{1,2,3}', 6, 1.0, delta => 1e-5, key => 'pinned', noise => 'gaussian')) AS distinct_of_3
+SELECT count(DISTINCT jl_private_release('{1,2,3}', 1.0, 1, 'attribute', jl_sketch(k => 6, noise => 'gaussian', delta => 1e-5), key => 'pinned')) AS distinct_of_3
   FROM generate_series(1, 3);
 
 -- recovery: the Gaussian variance 2 r^4/k + 8 s2 r^2 + 8 k s2^2
@@ -97,19 +97,19 @@ SELECT error($$SELECT jl_release('g_src', 'g_bad', 1.0, jl_sketch(k => 4, noise 
 SELECT released, epsilon_charged, delta_charged
   FROM jl_release('g_src', 'g_rel', 1.0, jl_sketch(k => 4, noise => 'gaussian', delta => 4e-6), key => 'pinned');
 SELECT info->>'noise' AS noise, calibration, epsilon, delta, (info->>'delta_holding')::float8 <= delta AS holds,
-       noise_variance = (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>'noise_variance')::float8 AS variance_as_info,
-       grid = (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>'grid')::float8 AS grid_as_info
+       noise_variance = (jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 4e-6), key => 'pinned')->>'noise_variance')::float8 AS variance_as_info,
+       grid = (jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 4e-6), key => 'pinned')->>'grid')::float8 AS grid_as_info
   FROM jl_releases WHERE target = 'g_rel'::regclass;
 -- field for field jl_release_info's, but for the sensitivities, which the
 -- pipeline computes over the declared attributes and rounds up by a few
 -- ulps more, and what follows from them before the grid (rho, the analytic
 -- sigma, the epsilon that holds): every number within 1e-12 (sigma, the
 -- grid and the noise variance equal, as above)
-SELECT (SELECT array_agg(e.key ORDER BY e.key) FROM jsonb_each(jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')) e
+SELECT (SELECT array_agg(e.key ORDER BY e.key) FROM jsonb_each(jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 4e-6), key => 'pinned')) e
          WHERE e.value IS DISTINCT FROM info->e.key) AS differ_from_info,
-       (SELECT bool_and(abs((info->>f)::float8 / (jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')->>f)::float8 - 1) < 1e-12)
+       (SELECT bool_and(abs((info->>f)::float8 / (jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 4e-6), key => 'pinned')->>f)::float8 - 1) < 1e-12)
           FROM jsonb_object_keys(info) f
-         WHERE jsonb_typeof(info->f) = 'number' AND f IN (SELECT jsonb_object_keys(jl_release_info(3, 4, 1.0, delta => 4e-6, key => 'pinned', noise => 'gaussian')))) AS numbers_within_1e_12
+         WHERE jsonb_typeof(info->f) = 'number' AND f IN (SELECT jsonb_object_keys(jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 4e-6), key => 'pinned')))) AS numbers_within_1e_12
   FROM jl_releases WHERE target = 'g_rel'::regclass;
 SELECT epsilon_spent, delta_spent FROM jl_protected WHERE relation = 'g_src'::regclass;
 SELECT event, epsilon, delta FROM jl_ledger WHERE dataset = 'public.g_src' ORDER BY id;
@@ -139,8 +139,8 @@ SELECT released, epsilon_charged, delta_charged
   FROM jl_release('g_long', 'g_long_rel', 1.0, jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), key => 'pinned');
 SELECT count(DISTINCT s.id) AS groups, min(array_length(sketch, 1)) AS k,
        bool_and(v / r.grid = round(v / r.grid)) AS on_grid,
-       min(r.grid) = (jl_release_info(3, 4, 1.0, 'element', 1, delta => 1e-5, key => 'pinned', kind => 'gaussian', noise => 'gaussian')->>'grid')::float8 AS grid_as_info,
-       min(r.noise_variance) = (jl_release_info(3, 4, 1.0, 'element', 1, delta => 1e-5, key => 'pinned', kind => 'gaussian', noise => 'gaussian')->>'noise_variance')::float8 AS variance_as_info
+       min(r.grid) = (jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'grid')::float8 AS grid_as_info,
+       min(r.noise_variance) = (jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'noise_variance')::float8 AS variance_as_info
   FROM g_long_rel s, unnest(sketch) v, jl_releases r WHERE r.target = 'g_long_rel'::regclass;
 SELECT epsilon_spent, delta_spent FROM jl_protected WHERE relation = 'g_long'::regclass;
 
@@ -174,7 +174,7 @@ SELECT pg_temp.g_error_detail($$SELECT jl_private_release_agg(attr, val, 3, 1.0,
 -- of attr 1..1000, 1001..2000 and 2001..3000 have every coordinate at least
 -- 2.2, 0.59 and 1.09 in absolute value, 37 sigmas or more, by jl_project_agg)
 CREATE TABLE g_par AS SELECT 1 AS row_id, a AS attr, 1.0::float8 AS val FROM generate_series(1, 3000) a;
-CREATE TEMP TABLE g_par_serial AS SELECT jl_project_agg(attr, val, 4, 'pinned', 'gaussian') AS y FROM g_par;
+CREATE TEMP TABLE g_par_serial AS SELECT jl_project_agg(attr, val, jl_sketch(k => 4, kind => 'gaussian'), 'pinned') AS y FROM g_par;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -187,14 +187,12 @@ SELECT array_length(z, 1) AS k,
   FROM (SELECT jl_private_release_agg(attr, val, 3000, 1.0, 1.0, 'attribute',
                                       jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), 'pinned') AS z
         FROM g_par) s,
-       (SELECT (jl_release_info(3000, 4, 1.0, 'element', 1, delta => 1e-5, key => 'pinned', kind => 'gaussian',
-                                noise => 'gaussian')->>'grid')::float8 AS g) gg;
+       (SELECT (jl_release_info(3000, 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'grid')::float8 AS g) gg;
 SELECT (SELECT bool_and(abs(a - b) <= 10 * sigma) FROM unnest(z, (SELECT y FROM g_par_serial)) u(a, b)) AS parallel_near_serial
   FROM (SELECT jl_private_release_agg(attr, val, 3000, 10000, 1.0, 'attribute',
                                       jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), 'pinned') AS z
         FROM g_par) s,
-       (SELECT (jl_release_info(3000, 4, 10000, 'element', 1, delta => 1e-5, key => 'pinned', kind => 'gaussian',
-                                noise => 'gaussian')->>'sigma')::float8 AS sigma) i;
+       (SELECT (jl_release_info(3000, 10000, 1, 'attribute', jl_sketch(k => 4, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'sigma')::float8 AS sigma) i;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;

@@ -5,8 +5,8 @@
 -- structurally (on the grid, length d, registry fields).
 
 -- jl_project: x itself, exactly (no key stream, no rounding)
-SELECT jl_project('{0.5,-2,3.25,1e-300,1e300}', 5, 'pinned', 'identity') AS x_itself;
-SELECT jl_project('{0.1,0.2}', 2, 'pinned', 'identity') = '{0.1,0.2}'::float8[] AS exact_copy;
+SELECT jl_project('{0.5,-2,3.25,1e-300,1e300}', jl_sketch(k => 5, kind => 'identity'), 'pinned') AS x_itself;
+SELECT jl_project('{0.1,0.2}', jl_sketch(k => 2, kind => 'identity'), 'pinned') = '{0.1,0.2}'::float8[] AS exact_copy;
 
 -- jl_release_info: the sensitivity is the bound itself (element; row with
 -- Gaussian noise) or sqrt(d) bound (row with Laplace noise); the mechanism
@@ -14,43 +14,42 @@ SELECT jl_project('{0.1,0.2}', 2, 'pinned', 'identity') = '{0.1,0.2}'::float8[] 
 SELECT i->>'mechanism' AS mechanism, i->>'projection' AS projection, i->>'kind' AS kind,
        (i->>'d')::int AS d, (i->>'k')::int AS k, round((i->>'projection_sensitivity')::numeric, 12) AS sens,
        i->>'sensitivity_method' AS method, (i->>'valid')::bool AS valid, (i->>'density')::float8 AS density
-  FROM (SELECT jl_release_info(10, 10, 1.0, key => 'pinned', kind => 'identity') AS i) s;
+  FROM (SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 10, kind => 'identity'), key => 'pinned') AS i) s;
 SELECT n, neighbor, round((i->>'projection_sensitivity')::numeric, 12) AS sens, i->>'sensitivity_method' AS method
   FROM (VALUES ('laplace', 'element'), ('laplace', 'row'), ('gaussian', 'element'), ('gaussian', 'row')) v(n, neighbor),
-       LATERAL jl_release_info(16, 16, 1.0, neighbor, 2.0, delta => CASE n WHEN 'gaussian' THEN 1e-6 END,
-                               key => 'pinned', kind => 'identity', noise => n) i;
+       LATERAL jl_release_info(16, 1.0, 2.0, (CASE neighbor WHEN 'element' THEN 'attribute' ELSE neighbor END)::jl_neighbor, jl_sketch(k => 16, kind => 'identity', noise => (n)::jl_noise, delta => CASE n WHEN 'gaussian' THEN 1e-6 END), key => 'pinned') i;
 -- a projection keeps its mechanism name
-SELECT jl_release_info(10, 4, 1.0, key => 'pinned')->>'mechanism' AS projection_mechanism;
+SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'mechanism' AS projection_mechanism;
 -- the identity's noise against a Rademacher projection's at the same
 -- epsilon: per coordinate, the identity's Laplace scale is 1/sqrt(k) of it
-SELECT round(((jl_release_info(10, 4, 1.0, key => 'pinned', kind => 'rademacher')->>'scale')::float8
-            / (jl_release_info(10, 10, 1.0, key => 'pinned', kind => 'identity')->>'scale')::float8)::numeric, 2)
+SELECT round(((jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'scale')::float8
+            / (jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 10, kind => 'identity'), key => 'pinned')->>'scale')::float8)::numeric, 2)
        AS rademacher_scale_over_identity;
 -- the key does not matter to P = I
-SELECT jl_release_info(10, 10, 1.0, key => 'pinned', kind => 'identity') - 'key_fingerprint'
-     = jl_release_info(10, 10, 1.0, key => 'pinned2', kind => 'identity') - 'key_fingerprint' AS key_irrelevant;
+SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 10, kind => 'identity'), key => 'pinned') - 'key_fingerprint'
+     = jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 10, kind => 'identity'), key => 'pinned2') - 'key_fingerprint' AS key_irrelevant;
 
 -- jl_private_release: x plus negligible noise, on the grid, length d
 SELECT array_length(z, 1) AS len,
        (SELECT array_agg(round(v::numeric, 6)) FROM unnest(z) v) AS z_rounded,
        (SELECT bool_and(v / g = round(v / g)) FROM unnest(z) v) AS on_grid
-  FROM (SELECT jl_private_release('{0.5,-2,3.25,7}', 4, 1e9, key => 'pinned', kind => 'identity') AS z,
-               (jl_release_info(4, 4, 1e9, key => 'pinned', kind => 'identity')->>'grid')::float8 AS g) s;
+  FROM (SELECT jl_private_release('{0.5,-2,3.25,7}', 1e9, 1, 'attribute', jl_sketch(k => 4, kind => 'identity'), key => 'pinned') AS z,
+               (jl_release_info(4, 1e9, 1, 'attribute', jl_sketch(k => 4, kind => 'identity'), key => 'pinned')->>'grid')::float8 AS g) s;
 -- Gaussian noise and row neighbours too (sigma about 1e-5 at this epsilon)
 SELECT (SELECT array_agg(round(v::numeric, 3)) FROM unnest(
-          jl_private_release('{0.5,-2,3.25}', 3, 1e9, 'row', 1, NULL, 1e-6, 'pinned', 'identity', 'gaussian')) v)
+          jl_private_release('{0.5,-2,3.25}', 1e9, 1, 'row', jl_sketch(k => 3, kind => 'identity', noise => 'gaussian', delta => 1e-6), key => 'pinned')) v)
        AS gaussian_row;
 -- with real noise: two releases differ
-SELECT jl_private_release('{1,2,3}', 3, 1.0, key => 'pinned', kind => 'identity')
-    <> jl_private_release('{1,2,3}', 3, 1.0, key => 'pinned', kind => 'identity') AS fresh_noise;
+SELECT jl_private_release('{1,2,3}', 1.0, 1, 'attribute', jl_sketch(k => 3, kind => 'identity'), key => 'pinned')
+    <> jl_private_release('{1,2,3}', 1.0, 1, 'attribute', jl_sketch(k => 3, kind => 'identity'), key => 'pinned') AS fresh_noise;
 
 -- k must equal d: 22023 with a hint, in every path
-SELECT error($$SELECT jl_private_release('{1,2,3}', 2, 1.0, key => 'pinned', kind => 'identity')$$);
-SELECT error($$SELECT jl_release_info(10, 4, 1.0, key => 'pinned', kind => 'identity')$$);
-SELECT error($$SELECT jl_project('{1,2,3}', 4, 'pinned', 'identity')$$);
+SELECT error($$SELECT jl_private_release('{1,2,3}', 1.0, 1, 'attribute', jl_sketch(k => 2, kind => 'identity'), key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'identity'), key => 'pinned')$$);
+SELECT error($$SELECT jl_project('{1,2,3}', jl_sketch(k => 4, kind => 'identity'), 'pinned')$$);
 SELECT error($$SELECT jl_suggest_k(10, 100, 1.0, 5.0, key => 'pinned', kind => 'identity')$$);
 -- its detail and hint
-SELECT jl_release_info(10, 4, 1.0, key => 'pinned', kind => 'identity');
+SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'identity'), key => 'pinned');
 
 -- jl_release (jl_sketch(kind => 'identity')) of a protected table:
 -- clamping, budget and registry
@@ -74,9 +73,9 @@ SELECT count(*) AS rows,
 -- declared attributes and rounds up by a few ulps more (so epsilon
 -- effective differs in the same digits): equal within 1e-12
 SELECT d, k, projection, neighbor, bound, clipping, info->>'mechanism' AS mechanism, info->>'kind' AS kind_word,
-       (SELECT array_agg(e.key ORDER BY e.key) FROM jsonb_each(jl_release_info(4, 4, 1e9, 'element', 1, key => 'pinned', kind => 'identity')) e
+       (SELECT array_agg(e.key ORDER BY e.key) FROM jsonb_each(jl_release_info(4, 1e9, 1, 'attribute', jl_sketch(k => 4, kind => 'identity'), key => 'pinned')) e
          WHERE e.value IS DISTINCT FROM info->e.key) AS differ_from_info,
-       (SELECT bool_and(abs((info->>f)::float8 / (jl_release_info(4, 4, 1e9, 'element', 1, key => 'pinned', kind => 'identity')->>f)::float8 - 1) < 1e-12)
+       (SELECT bool_and(abs((info->>f)::float8 / (jl_release_info(4, 1e9, 1, 'attribute', jl_sketch(k => 4, kind => 'identity'), key => 'pinned')->>f)::float8 - 1) < 1e-12)
           FROM unnest(ARRAY['sensitivity', 'projection_sensitivity', 'epsilon_effective']) f) AS within_1e_12
   FROM jl_releases WHERE target = 'id_elem'::regclass;
 -- numeric columns, row neighbours: a in [0, 10], b in [0, 12] with
@@ -125,9 +124,9 @@ SELECT round((jl_recover_norm2_stddev('{1,2,3}', 0.5, 'laplace', 'identity') ^ 2
 SELECT error($$SELECT jl_recover_dist_stddev('{1}', '{2}', 0.5, 'laplace', 'identiti')$$);
 
 -- long format: attribute i is coordinate i
-SELECT (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project_agg(a, v, 5, 'pinned', 'identity')) v) AS project_agg
+SELECT (SELECT array_agg(round(v::numeric, 12)) FROM unnest(jl_project_agg(a, v, jl_sketch(k => 5, kind => 'identity'), 'pinned')) v) AS project_agg
   FROM (VALUES (4, 1.5::float8), (2, -2.0), (4, 0.25)) t(a, v);
-SELECT error($$SELECT jl_project_agg(a, v, 3, 'pinned', 'identity') FROM (VALUES (4, 1.0::float8)) t(a, v)$$);
+SELECT error($$SELECT jl_project_agg(a, v, jl_sketch(k => 3, kind => 'identity'), 'pinned') FROM (VALUES (4, 1.0::float8)) t(a, v)$$);
 -- long format (jl_long, one sketch per row_id): a unit's sketch is its
 -- encoded vector plus negligible noise, length d, on the grid.  Values in
 -- [-1, 3], weight 4 = hi - lo: the encoding is val + 1; attributes a unit
@@ -142,7 +141,7 @@ SELECT released FROM jl_release('id_long', 'id_long_rel', 1e9, jl_sketch(kind =>
 SELECT s.id AS row_id, array_length(sketch, 1) AS len,
        (SELECT array_agg(round(v::numeric, 6)) FROM unnest(sketch) v) AS z_rounded,
        (SELECT bool_and(v / r.grid = round(v / r.grid)) FROM unnest(sketch) v) AS on_grid,
-       r.grid = (jl_release_info(6, 6, 1e9, 'element', 4, key => 'pinned', kind => 'identity')->>'grid')::float8 AS grid_as_info
+       r.grid = (jl_release_info(6, 1e9, 4, 'attribute', jl_sketch(k => 6, kind => 'identity'), key => 'pinned')->>'grid')::float8 AS grid_as_info
   FROM id_long_rel s, jl_releases r WHERE r.target = 'id_long_rel'::regclass
  ORDER BY s.id;
 -- d = k = 2000: past the dense limit, the statistics of P = I are not

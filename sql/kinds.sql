@@ -2,44 +2,42 @@
 
 -- exact rows of P; the values come from an independent implementation
 -- (OpenSSL's ChaCha20 through Python, the layout documented in projection.c)
-SELECT jl_project('{1,0,0}', 4, 'pinned', 'rademacher') AS rademacher_row0,
-       jl_project('{0,1,0}', 4, 'pinned', 'rademacher') AS rademacher_row1,
-       jl_project('{0,0,1}', 4, 'pinned', 'rademacher') AS rademacher_row2;
+SELECT jl_project('{1,0,0}', jl_sketch(k => 4), 'pinned') AS rademacher_row0,
+       jl_project('{0,1,0}', jl_sketch(k => 4), 'pinned') AS rademacher_row1,
+       jl_project('{0,0,1}', jl_sketch(k => 4), 'pinned') AS rademacher_row2;
 -- expected: {0.5,0.5,-0.5,0.5} {-0.5,0.5,-0.5,0.5} {0.5,0.5,-0.5,-0.5}
-SELECT jl_project('{1,0,0}', 6, 'pinned', 'achlioptas') AS achlioptas_row0,
-       jl_project('{0,1,0}', 6, 'pinned', 'achlioptas') AS achlioptas_row1,
-       jl_project('{0,0,1}', 6, 'pinned', 'achlioptas') AS achlioptas_row2;
+SELECT jl_project('{1,0,0}', jl_sketch(k => 6, kind => 'achlioptas'), 'pinned') AS achlioptas_row0,
+       jl_project('{0,1,0}', jl_sketch(k => 6, kind => 'achlioptas'), 'pinned') AS achlioptas_row1,
+       jl_project('{0,0,1}', jl_sketch(k => 6, kind => 'achlioptas'), 'pinned') AS achlioptas_row2;
 -- expected: {0,s,-s,0,0,0} {0,0,0,0,-s,0} {0,0,s,0,0,0}, s = sqrt(3/6)
 -- d = 16: density 1/sqrt(16) = 1/4, entries +-1/sqrt(8/4)
-SELECT r, jl_project(array_fill(0::float8, ARRAY[r - 1]) || 1::float8 || array_fill(0::float8, ARRAY[16 - r]),
-                     8, 'pinned', 'sparse') AS sparse_row
+SELECT r, jl_project(array_fill(0::float8, ARRAY[r - 1]) || 1::float8 || array_fill(0::float8, ARRAY[16 - r]), jl_sketch(k => 8, kind => 'sparse'), 'pinned') AS sparse_row
   FROM generate_series(1, 3) r;
 -- expected: zeros; {0,0,-0.7071067811865475,0,...}; {0.7071067811865475,0,...}
 -- d = 1000: density 1/sqrt(1000) rounded to 14 bits, 1 nonzero in row 5
-SELECT jl_project(array_fill(0::float8, ARRAY[5]) || 1::float8 || array_fill(0::float8, ARRAY[994]),
-                  20, 'pinned', 'sparse') AS sparse_d1000_row5;
+SELECT jl_project(array_fill(0::float8, ARRAY[5]) || 1::float8 || array_fill(0::float8, ARRAY[994]), jl_sketch(k => 20, kind => 'sparse'), 'pinned') AS sparse_d1000_row5;
 -- expected: -1.2574122813762598 in position 9
-SELECT jl_project('{0.5,-2,3.25}', 4, 'pinned', 'rademacher') AS rademacher_xp,
-       jl_project('{0.5,-2,3.25}', 6, 'pinned', 'achlioptas') AS achlioptas_xp;
+SELECT jl_project('{0.5,-2,3.25}', jl_sketch(k => 4), 'pinned') AS rademacher_xp,
+       jl_project('{0.5,-2,3.25}', jl_sketch(k => 6, kind => 'achlioptas'), 'pinned') AS achlioptas_xp;
 
 -- the default is the Rademacher P (the Gaussian one until 0.2.0)
-SELECT jl_project('{0.5,-2,3.25}', 4, 'pinned') = jl_project('{0.5,-2,3.25}', 4, 'pinned', 'rademacher') AS rademacher_default,
-       jl_project('{0.5,-2,3.25}', 4, 'pinned') <> jl_project('{0.5,-2,3.25}', 4, 'pinned', 'gaussian') AS not_gaussian;
+SELECT jl_project('{0.5,-2,3.25}', jl_sketch(k => 4), 'pinned') = jl_project('{0.5,-2,3.25}', jl_sketch(k => 4), 'pinned') AS rademacher_default,
+       jl_project('{0.5,-2,3.25}', jl_sketch(k => 4), 'pinned') <> jl_project('{0.5,-2,3.25}', jl_sketch(k => 4, kind => 'gaussian'), 'pinned') AS not_gaussian;
 
 -- rows do not depend on d ...
-SELECT jl_project('{0,1}', 5, 'pinned', 'rademacher') = jl_project('{0,1,0,0,0,0,0}', 5, 'pinned', 'rademacher') AS rademacher_row_independent_of_d,
-       jl_project('{0,1}', 5, 'pinned', 'achlioptas') = jl_project('{0,1,0,0,0,0,0}', 5, 'pinned', 'achlioptas') AS achlioptas_row_independent_of_d,
-       jl_project('{0,1}', 5, 'pinned', 'sparse(0.3)') = jl_project('{0,1,0,0,0,0,0}', 5, 'pinned', 'sparse(0.3)') AS sparse_row_independent_of_d;
+SELECT jl_project('{0,1}', jl_sketch(k => 5), 'pinned') = jl_project('{0,1,0,0,0,0,0}', jl_sketch(k => 5), 'pinned') AS rademacher_row_independent_of_d,
+       jl_project('{0,1}', jl_sketch(k => 5, kind => 'achlioptas'), 'pinned') = jl_project('{0,1,0,0,0,0,0}', jl_sketch(k => 5, kind => 'achlioptas'), 'pinned') AS achlioptas_row_independent_of_d,
+       jl_project('{0,1}', jl_sketch(k => 5, kind => 'sparse', density => 0.3), 'pinned') = jl_project('{0,1,0,0,0,0,0}', jl_sketch(k => 5, kind => 'sparse', density => 0.3), 'pinned') AS sparse_row_independent_of_d;
 -- ... sparse ones only through the density: 'sparse' at d = 16 is 'sparse(0.25)'
-SELECT jl_project(array_fill(0::float8, ARRAY[16]) || 0::float8, 8, 'pinned', 'sparse') IS NOT NULL AS d17_runs,
+SELECT jl_project(array_fill(0::float8, ARRAY[16]) || 0::float8, jl_sketch(k => 8, kind => 'sparse'), 'pinned') IS NOT NULL AS d17_runs,
        (SELECT array_agg(x ORDER BY i) FROM generate_series(1, 16) i,
-               LATERAL unnest(jl_project(array_fill(0::float8, ARRAY[i - 1]) || 1::float8 || array_fill(0::float8, ARRAY[16 - i]), 8, 'pinned', 'sparse')) x)
+               LATERAL unnest(jl_project(array_fill(0::float8, ARRAY[i - 1]) || 1::float8 || array_fill(0::float8, ARRAY[16 - i]), jl_sketch(k => 8, kind => 'sparse'), 'pinned')) x)
      = (SELECT array_agg(x ORDER BY i) FROM generate_series(1, 16) i,
-               LATERAL unnest(jl_project(array_fill(0::float8, ARRAY[i - 1]) || 1::float8, 8, 'pinned', 'sparse(0.25)')) x)
+               LATERAL unnest(jl_project(array_fill(0::float8, ARRAY[i - 1]) || 1::float8, jl_sketch(k => 8, kind => 'sparse', density => 0.25), 'pinned')) x)
        AS sparse_equals_explicit_density;
 -- kinds and densities are separate streams
-SELECT jl_project('{1}', 64, 'pinned', 'sparse(0.5)') <> jl_project('{1}', 64, 'pinned', 'sparse(0.50006103515625)') AS densities_separate,
-       (SELECT count(*) FROM unnest(jl_project('{1}', 64, 'pinned', 'rademacher'), jl_project('{1}', 64, 'pinned', 'gaussian')) u(r, g)
+SELECT jl_project('{1}', jl_sketch(k => 64, kind => 'sparse', density => 0.5), 'pinned') <> jl_project('{1}', jl_sketch(k => 64, kind => 'sparse', density => 0.50006103515625), 'pinned') AS densities_separate,
+       (SELECT count(*) FROM unnest(jl_project('{1}', jl_sketch(k => 64), 'pinned'), jl_project('{1}', jl_sketch(k => 64, kind => 'gaussian'), 'pinned')) u(r, g)
          WHERE sign(r) = sign(g)) AS rademacher_gaussian_sign_agreements;
 
 -- what a release records and uses, per kind
@@ -47,54 +45,53 @@ SELECT kind, i->>'projection' AS projection, round((i->>'density')::numeric, 9) 
        i->>'kind' AS kind_word, round((i->>'projection_sensitivity')::numeric, 9) AS sens,
        (i->>'valid')::bool AS valid
   FROM unnest(ARRAY['gaussian', 'rademacher', 'achlioptas', 'sparse', 'sparse(0.05)']) kind,
-       LATERAL jl_release_info(100, 16, 1.0, key => 'pinned', kind => kind) i;
+       LATERAL jl_release_info(100, 1.0, 1, 'attribute', jl_sketch(k => 16, kind => (kind)::jl_kind), key => 'pinned') i;
 -- the word recorded for a sparse release selects the same P again
-SELECT jl_project('{0,0,1}', 8, 'pinned', jl_release_info(100, 8, 1.0, key => 'pinned', kind => 'sparse')->>'kind')
-     = jl_project('{0,0,1}', 8, 'pinned', 'sparse(0.1)') AS word_round_trips;
+SELECT jl_project('{0,0,1}', jl_sketch(k => 8, kind => (jl_release_info(100, 8, 1.0, key => 'pinned', kind => 'sparse')->>'kind')::jl_kind), 'pinned')
+     = jl_project('{0,0,1}', jl_sketch(k => 8, kind => 'sparse', density => 0.1), 'pinned') AS word_round_trips;
 -- element sensitivity = max row L1 norm of the realized P, tight: Rademacher
 -- rows all have L1 norm sqrt(k), the others the largest row's
-SELECT kind, bool_and(abs((jl_release_info(d, 16, 1.0, key => 'pinned', kind => kind)->>'projection_sensitivity')::float8
+SELECT kind, bool_and(abs((jl_release_info(d, 1.0, 1, 'attribute', jl_sketch(k => 16, kind => (kind)::jl_kind), key => 'pinned')->>'projection_sensitivity')::float8
                            - max_l1) <= 1e-12 * max_l1) AS sensitivity_is_max_row_l1,
        round(max_l1::numeric, 9) AS max_row_l1
   FROM (SELECT kind, 100 AS d,
-               max((SELECT sum(abs(v)) FROM unnest(jl_project(array_fill(0::float8, ARRAY[i - 1]) || 1::float8 || array_fill(0::float8, ARRAY[100 - i]),
-                                                              16, 'pinned', kind)) v)) AS max_l1
+               max((SELECT sum(abs(v)) FROM unnest(jl_project(array_fill(0::float8, ARRAY[i - 1]) || 1::float8 || array_fill(0::float8, ARRAY[100 - i]), jl_sketch(k => 16, kind => (kind)::jl_kind), 'pinned')) v)) AS max_l1
           FROM unnest(ARRAY['gaussian', 'rademacher', 'achlioptas', 'sparse']) kind, generate_series(1, 100) i
          GROUP BY kind) s
  GROUP BY kind, max_l1 ORDER BY kind;
 -- row neighbours: computed from the realized P as for Gaussian
 SELECT kind, i->>'sensitivity_method' AS method, round((i->>'projection_sensitivity')::numeric, 9) AS sens
   FROM unnest(ARRAY['rademacher', 'achlioptas', 'sparse']) kind,
-       LATERAL jl_release_info(50, 6, 1.0, 'row', key => 'pinned', kind => kind) i;
+       LATERAL jl_release_info(50, 1.0, 1, 'row', jl_sketch(k => 6, kind => (kind)::jl_kind), key => 'pinned') i;
 -- paper calibration (Dhaliwal's constants, derived for Gaussian P): valid
 -- exactly when the realized P meets them; no probability over P is claimed
 SELECT kind, round((i->>'paper_c')::numeric, 9) AS c, i->>'paper_delta' AS paper_delta,
        (i->>'valid')::bool AS valid
   FROM unnest(ARRAY['gaussian', 'rademacher', 'achlioptas', 'sparse(0.01)']) kind,
-       LATERAL jl_release_info(1000, 16, 1.0, calibration => 'paper', key => 'pinned', kind => kind) i;
+       LATERAL jl_release_info(1000, 1.0, 1, 'attribute', jl_sketch(k => 16, kind => (kind)::jl_kind, calibration => 'paper'), key => 'pinned') i;
 
 -- releases of every kind: k values on the grid of the release
 SELECT kind, array_length(z, 1) AS k,
-       (SELECT bool_and(v / (jl_release_info(3, 8, 1.0, key => 'pinned', kind => kind)->>'grid')::float8
-                        = round(v / (jl_release_info(3, 8, 1.0, key => 'pinned', kind => kind)->>'grid')::float8))
+       (SELECT bool_and(v / (jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 8, kind => (kind)::jl_kind), key => 'pinned')->>'grid')::float8
+                        = round(v / (jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 8, kind => (kind)::jl_kind), key => 'pinned')->>'grid')::float8))
           FROM unnest(z) v) AS on_grid
   FROM unnest(ARRAY['gaussian', 'rademacher', 'achlioptas', 'sparse', 'sparse(0.5)']) kind,
-       LATERAL jl_private_release('{0.5,-2,3.25}', 8, 1.0, key => 'pinned', kind => kind) z;
+       LATERAL jl_private_release('{0.5,-2,3.25}', 1.0, 1, 'attribute', jl_sketch(k => 8, kind => (kind)::jl_kind), key => 'pinned') z;
 
 -- bad kinds: 22023 with a hint, NULL: 22004 (jl_project is strict)
-SELECT error($$SELECT jl_project('{1}', 4, 'pinned', 'gauss')$$);
-SELECT error($$SELECT jl_project('{1}', 4, 'pinned', 'Gaussian')$$);
-SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => 'sparse(2)')$$);
-SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => 'sparse(0)')$$);
-SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => 'sparse(0.1')$$);
-SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => 'sparse(nan)')$$);
-SELECT error($$SELECT jl_release_info(3, 4, 1.0, key => 'pinned', kind => 'sparse()')$$);
-SELECT error($$SELECT jl_private_release('{1}', 4, 1.0, key => 'pinned', kind => NULL)$$);
-SELECT jl_project('{1}', 4, 'pinned', NULL) IS NULL AS strict_project;
-SELECT jl_project('{1}', 4, 'pinned', 'dense');
+SELECT error($$SELECT jl_project('{1}', jl_sketch(k => 4, kind => 'gauss'), 'pinned')$$);
+SELECT error($$SELECT jl_project('{1}', jl_sketch(k => 4, kind => 'Gaussian'), 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1}', 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'sparse', density => 2), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1}', 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'sparse', density => 0), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1}', 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'sparse(0.1'), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1}', 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'sparse', density => nan), key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'sparse', density => ), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1}', 1.0, 1, 'attribute', jl_sketch(k => 4, kind => (NULL)::jl_kind), key => 'pinned')$$);
+SELECT jl_project('{1}', jl_sketch(k => 4, kind => (NULL)::jl_kind), 'pinned') IS NULL AS strict_project;
+SELECT jl_project('{1}', jl_sketch(k => 4, kind => 'dense'), 'pinned');
 -- a sparse P with no nonzero entry (density 0.01, d = 10, k = 1): 22023, not a range error
-SELECT error($$SELECT jl_release_info(10, 1, 1.0, key => 'pinned', kind => 'sparse(0.01)')$$);
-SELECT error($$SELECT jl_release_info(10, 1, 1.0, delta => 1e-6, noise => 'gaussian', key => 'pinned', kind => 'sparse(0.01)')$$);
+SELECT error($$SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 1, kind => 'sparse', density => 0.01), key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 1, kind => 'sparse', density => 0.01, noise => 'gaussian', delta => 1e-6), key => 'pinned')$$);
 
 -- table release: the kind recorded in the registry, the calibration that of jl_release_info
 CREATE TABLE kr_src AS
@@ -109,7 +106,7 @@ SELECT d FROM jl_protect('kr_src', 'pid', ARRAY[jl_vector('x', 4, 0, 2, 2)],
 SELECT released FROM jl_release('kr_src', 'kr_sparse', 1.0, jl_sketch(k => 4, kind => 'sparse'), key => 'pinned');
 SELECT released FROM jl_release('kr_src', 'kr_rad', 1.0, jl_sketch(k => 4, kind => 'rademacher'), key => 'pinned');
 SELECT target, projection, info->>'projection' AS name, info->>'density' AS density, info->>'kind' AS kind,
-       noise_variance = (jl_release_info(4, 4, 1.0, 'element', 2, key => 'pinned', kind => projection)->>'noise_variance')::float8 AS variance_as_info
+       noise_variance = (jl_release_info(4, 1.0, 2, 'attribute', jl_sketch(k => 4, kind => (projection)::jl_kind), key => 'pinned')->>'noise_variance')::float8 AS variance_as_info
   FROM jl_releases WHERE target IN ('kr_sparse'::regclass, 'kr_rad'::regclass) ORDER BY id;
 SELECT count(*) AS rows, bool_and(array_length(sketch, 1) = 4) AS k4 FROM kr_sparse;
 -- an unknown kind: jl_kind's own input error (nothing charged: 2 of 2 spent)
@@ -125,19 +122,18 @@ SELECT row_id,
        (SELECT bool_and(abs(p - q) <= 1e-12 * (1 + abs(q)))
           FROM unnest(y, jl_project((SELECT array_agg(coalesce(f.val, 0) ORDER BY g)
                                        FROM generate_series(1, 16) g
-                                       LEFT JOIN ka_facts f ON f.row_id = s.row_id AND f.attr = g),
-                                    8, 'pinned', kind)) u(p, q)) AS agg_equals_dense
-  FROM (SELECT row_id, kind, jl_project_agg(attr, val, 8, 'pinned', CASE kind WHEN 'sparse' THEN 'sparse(0.25)' ELSE kind END) AS y
+                                       LEFT JOIN ka_facts f ON f.row_id = s.row_id AND f.attr = g), jl_sketch(k => 8, kind => (kind)::jl_kind), 'pinned')) u(p, q)) AS agg_equals_dense
+  FROM (SELECT row_id, kind, jl_project_agg(attr, val, jl_sketch(k => 8, kind => (CASE kind WHEN 'sparse' THEN 'sparse(0.25)' ELSE kind END)::jl_kind), 'pinned') AS y
           FROM ka_facts, unnest(ARRAY['rademacher', 'achlioptas', 'sparse']) kind GROUP BY row_id, kind) s
  ORDER BY row_id, kind;
 -- the four-argument aggregate is the Rademacher one, as jl_project's default
-SELECT (SELECT jl_project_agg(attr, val, 8, 'pinned') FROM ka_facts WHERE row_id = 1)
-     = (SELECT jl_project_agg(attr, val, 8, 'pinned', 'rademacher') FROM ka_facts WHERE row_id = 1) AS rademacher_default;
+SELECT (SELECT jl_project_agg(attr, val, jl_sketch(k => 8), 'pinned') FROM ka_facts WHERE row_id = 1)
+     = (SELECT jl_project_agg(attr, val, jl_sketch(k => 8), 'pinned') FROM ka_facts WHERE row_id = 1) AS rademacher_default;
 -- jl_project_agg has no d: 'sparse' needs its density
-SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', 'sparse') FROM ka_facts$$);
-SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', 'dense') FROM ka_facts$$);
+SELECT error($$SELECT jl_project_agg(attr, val, jl_sketch(k => 8, kind => 'sparse'), 'pinned') FROM ka_facts$$);
+SELECT error($$SELECT jl_project_agg(attr, val, jl_sketch(k => 8, kind => 'dense'), 'pinned') FROM ka_facts$$);
 -- the kind must not change within a group
-SELECT error($$SELECT jl_project_agg(attr, val, 8, 'pinned', CASE WHEN attr < 5 THEN 'rademacher' ELSE 'achlioptas' END) FROM ka_facts$$);
+SELECT error($$SELECT jl_project_agg(attr, val, jl_sketch(k => 8, kind => (CASE WHEN attr < 5 THEN 'rademacher' ELSE 'achlioptas' END)::jl_kind), 'pinned') FROM ka_facts$$);
 -- release of long-format rows (jl_long, one sketch per row_id): 'sparse'
 -- resolves with the declared d, as jl_private_release.  The values lie in
 -- [-1.25, 1.25]; weight 2.5 = hi - lo keeps their scale, so one attribute
@@ -148,8 +144,8 @@ SELECT d FROM jl_protect('ka_facts', 'row_id', ARRAY[jl_long('attr', 'val', 16, 
                          neighbor => 'attribute', epsilon_cap => 10);
 SELECT released FROM jl_release('ka_facts', 'ka_sparse', 1.0, jl_sketch(k => 8, kind => 'sparse'), key => 'pinned');
 SELECT projection, info->>'kind' AS kind_word,
-       noise_variance = (jl_release_info(16, 8, 1.0, 'element', 2.5, key => 'pinned', kind => 'sparse')->>'noise_variance')::float8 AS variance_as_info,
-       grid = (jl_release_info(16, 8, 1.0, 'element', 2.5, key => 'pinned', kind => 'sparse')->>'grid')::float8 AS grid_as_info
+       noise_variance = (jl_release_info(16, 1.0, 2.5, 'attribute', jl_sketch(k => 8, kind => 'sparse'), key => 'pinned')->>'noise_variance')::float8 AS variance_as_info,
+       grid = (jl_release_info(16, 1.0, 2.5, 'attribute', jl_sketch(k => 8, kind => 'sparse'), key => 'pinned')->>'grid')::float8 AS grid_as_info
   FROM jl_releases WHERE target = 'ka_sparse'::regclass;
 SELECT s.id AS row_id, array_length(sketch, 1) AS k,
        (SELECT bool_and(v / r.grid = round(v / r.grid)) FROM unnest(sketch) v) AS on_grid
@@ -162,7 +158,7 @@ ALTER TABLE ka_wide ADD PRIMARY KEY (row_id, attr);
 SELECT d FROM jl_protect('ka_wide', 'row_id', ARRAY[jl_long('attr', 'val', 1000000, -1.25, 1.25, 2.5)],
                          neighbor => 'attribute', epsilon_cap => 10);
 SELECT released FROM jl_release('ka_wide', 'ka_wide_sparse', 1.0, jl_sketch(k => 8, kind => 'sparse'), key => 'pinned');
-SELECT info->>'kind' = jl_release_info(1000000, 8, 1.0, key => 'pinned', kind => 'sparse')->>'kind' AS kind_as_info
+SELECT info->>'kind' = jl_release_info(1000000, 1.0, 1, 'attribute', jl_sketch(k => 8, kind => 'sparse'), key => 'pinned')->>'kind' AS kind_as_info
   FROM jl_releases WHERE target = 'ka_wide_sparse'::regclass;
 SELECT id AS row_id, array_length(sketch, 1) AS k FROM ka_wide_sparse ORDER BY id;
 DROP TABLE ka_sparse, ka_wide, ka_wide_sparse;
@@ -175,13 +171,13 @@ INSERT INTO ka_parted SELECT 1, a, a / 10.0, 'rademacher' FROM generate_series(1
 INSERT INTO ka_parted SELECT 2, a, a / 10.0, 'rademacher' FROM generate_series(101, 200) a;
 ANALYZE ka_parted;
 SET enable_partitionwise_aggregate = on;
-SELECT (SELECT jl_project_agg(attr, val, 4, 'pinned', kind) FROM ka_parted)
-     = (SELECT jl_project_agg(attr, val, 4, 'pinned', kind) FROM (SELECT * FROM ka_parted OFFSET 0) s)
+SELECT (SELECT jl_project_agg(attr, val, jl_sketch(k => 4, kind => (kind)::jl_kind), 'pinned') FROM ka_parted)
+     = (SELECT jl_project_agg(attr, val, jl_sketch(k => 4, kind => (kind)::jl_kind), 'pinned') FROM (SELECT * FROM ka_parted OFFSET 0) s)
        AS combined_equals_single;
 UPDATE ka_parted SET kind = 'achlioptas' WHERE part = 2;
-SELECT jl_project_agg(attr, val, 4, 'pinned', kind) FROM ka_parted;
+SELECT jl_project_agg(attr, val, jl_sketch(k => 4, kind => (kind)::jl_kind), 'pinned') FROM ka_parted;
 UPDATE ka_parted SET kind = 'sparse(0.5)' WHERE part = 1;
 UPDATE ka_parted SET kind = 'sparse(0.25)' WHERE part = 2;
-SELECT error($$SELECT jl_project_agg(attr, val, 4, 'pinned', kind) FROM ka_parted$$);
+SELECT error($$SELECT jl_project_agg(attr, val, jl_sketch(k => 4, kind => (kind)::jl_kind), 'pinned') FROM ka_parted$$);
 RESET enable_partitionwise_aggregate;
 DROP TABLE ka_parted, ka_facts;

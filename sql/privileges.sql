@@ -20,9 +20,9 @@ SET ROLE regress_jldp_analyst;
 SELECT error($$SELECT secret FROM jldp_internal.jldp_key$$);
 SELECT error($$SELECT count(*) FROM jldp_internal.jldp_key$$);
 SELECT error($$SELECT * FROM jl_keys$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 2, 1.0, key => 'pinned')$$);
-SELECT error($$SELECT jl_project('{1,2}', 2, 'pinned')$$);
-SELECT error($$SELECT jl_release_info(2, 2, 1.0, key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 2), key => 'pinned')$$);
+SELECT error($$SELECT jl_project('{1,2}', jl_sketch(k => 2), 'pinned')$$);
+SELECT error($$SELECT jl_release_info(2, 1.0, 1, 'attribute', jl_sketch(k => 2), key => 'pinned')$$);
 SELECT error($$SELECT jl_key_create('mine')$$);
 SELECT error($$SELECT jl_key_drop('pinned')$$);
 SELECT error($$SELECT jl_key_import('mine', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f')$$);
@@ -41,11 +41,11 @@ RESET ROLE;
 
 SET ROLE regress_jldp_curator;
 -- a curator releases with a key it cannot read
-SELECT array_length(jl_private_release('{1,2}', 2, 1.0, key => 'pinned'), 1) AS curator_release;
-SELECT (jl_release_info(2, 2, 1.0, key => 'pinned')->>'key_fingerprint') AS curator_info;
+SELECT array_length(jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 2), key => 'pinned'), 1) AS curator_release;
+SELECT (jl_release_info(2, 1.0, 1, 'attribute', jl_sketch(k => 2), key => 'pinned')->>'key_fingerprint') AS curator_info;
 SELECT error($$SELECT secret FROM jldp_internal.jldp_key$$);
 -- the unbudgeted primitives are a curator's: it may project
-SELECT array_length(jl_project('{1,2}', 2, 'pinned'), 1) AS curator_projects;
+SELECT array_length(jl_project('{1,2}', jl_sketch(k => 2), 'pinned'), 1) AS curator_projects;
 -- importing known bytes takes a superuser, EXECUTE or not
 SELECT error($$SELECT jl_key_import('mine', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f')$$);
 SELECT length(jl_key_create('curator_key')) AS created;

@@ -30,8 +30,8 @@ SELECT error($$SELECT jl_recover_dist_stddev('{1,2}', '{1}', 1)$$);
 
 -- unbiased on average over releases of the same pair (loose check; the
 -- statistical suite in test/stat has the calibrated version)
-SELECT abs(avg(jl_recover_dist(jl_private_release('{3,0,0}', 4, 50.0, key => 'pinned'),
-                               jl_private_release('{0,0,0}', 4, 50.0, key => 'pinned'),
-                               (jl_release_info(3, 4, 50.0, key => 'pinned')->>'noise_variance')::float8))
-           - (SELECT sum(v * v) FROM unnest(jl_project('{3,0,0}', 4, 'pinned')) v)) < 1 AS roughly_unbiased
+SELECT abs(avg(jl_recover_dist(jl_private_release('{3,0,0}', 50.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned'),
+                               jl_private_release('{0,0,0}', 50.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned'),
+                               (jl_release_info(3, 50.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'noise_variance')::float8))
+           - (SELECT sum(v * v) FROM unnest(jl_project('{3,0,0}', jl_sketch(k => 4), 'pinned')) v)) < 1 AS roughly_unbiased
   FROM generate_series(1, 2000);

@@ -12,9 +12,9 @@ DECLARE
   i int;
 BEGIN
   FOR i IN 1..3 LOOP
-    fp := jl_release_info(4, 3, 1.0, key => 'rf_k')->>'key_fingerprint';
-    p := jl_project('{1,2,3,4}', 3, 'rf_k');
-    z := jl_private_release('{0.25,0.5,0.75,1}', 3, 1e9, key => 'rf_k');
+    fp := jl_release_info(4, 1.0, 1, 'attribute', jl_sketch(k => 3), key => 'rf_k')->>'key_fingerprint';
+    p := jl_project('{1,2,3,4}', jl_sketch(k => 3), 'rf_k');
+    z := jl_private_release('{0.25,0.5,0.75,1}', 1e9, 1, 'attribute', jl_sketch(k => 3), key => 'rf_k');
     IF i = 1 THEN
       fp_old := fp;
       p_old := p;
@@ -24,7 +24,7 @@ BEGIN
       RAISE NOTICE 'pass %: info uses the new key %, the old one %; projection changed %; release projects with the new key %',
         i, fp = fp_new, fp = fp_old, p <> p_old,
         (SELECT max(abs(a - b)) < 1e-6
-           FROM unnest(z, jl_project('{0.25,0.5,0.75,1}', 3, 'rf_k')) u(a, b));
+           FROM unnest(z, jl_project('{0.25,0.5,0.75,1}', jl_sketch(k => 3), 'rf_k')) u(a, b));
       -- directly, as a superuser may: the key table's trigger tells the caches
       DELETE FROM jldp_internal.jldp_key WHERE name = 'rf_k';
       fp_new := jl_key_create('rf_k');
@@ -36,7 +36,7 @@ DO $$
 DECLARE i int; p float8[];
 BEGIN
   FOR i IN 1..2 LOOP
-    p := jl_project('{1,2,3,4}', 3, 'rf_k');
+    p := jl_project('{1,2,3,4}', jl_sketch(k => 3), 'rf_k');
     IF i = 1 THEN PERFORM jl_key_drop('rf_k'); END IF;
   END LOOP;
   RAISE NOTICE 'dropped key still used';
@@ -122,7 +122,7 @@ SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type
 -- WARNING per call site, before any output
 CREATE TABLE rf_sat_src AS SELECT * FROM rf_num;
 ALTER TABLE rf_sat_src ADD PRIMARY KEY (id);
-SELECT count(jl_private_release(ARRAY[i, 1, 1, 1]::float8[], 2, 1e15, key => 'pinned')) AS released
+SELECT count(jl_private_release(ARRAY[i, 1, 2, (CASE 1]::float8[] WHEN 'element' THEN 'attribute' ELSE 1]::float8[] END)::jl_neighbor, jl_sketch(k => 1, calibration => (1e15)::jl_calibration), key => 'pinned')) AS released
   FROM generate_series(1, 3) i;
 -- (0.3 also warned from the aggregate under a reservation: retired)
 -- through the pipeline: a and b declared in [0, 40], encoded to [0, 1]
@@ -147,14 +147,14 @@ SELECT d FROM jl_protect('rf_sat_src40', 'id', ARRAY[jl_numeric('a', 0, 40, 40),
 SELECT released FROM jl_release('rf_sat_src40', 'rf_num_saturated40', 1e15, jl_sketch(k => 2), key => 'pinned');
 -- usual epsilon: silent, also for data far beyond the bound (saturated or
 -- clamped without a word: a message would depend on the data)
-SELECT array_length(jl_private_release(ARRAY[1e300, -1e300, 1, 1], 2, 1.0, key => 'pinned'), 1) AS k;
-SELECT array_length(jl_private_release(ARRAY[1e10, 1, 1, 1], 2, 1e9, key => 'pinned'), 1) AS k;
+SELECT array_length(jl_private_release(ARRAY[1e300, 1, 2, (CASE 1] WHEN 'element' THEN 'attribute' ELSE 1] END)::jl_neighbor, jl_sketch(k => -1e300, calibration => (1.0)::jl_calibration), key => 'pinned'), 1) AS k;
+SELECT array_length(jl_private_release(ARRAY[1e10, 1, 2, (CASE 1] WHEN 'element' THEN 'attribute' ELSE 1] END)::jl_neighbor, jl_sketch(k => 1, calibration => (1e9)::jl_calibration), key => 'pinned'), 1) AS k;
 
 -- 8. user strings echoed in messages are shortened to 64 characters
-SELECT error($$SELECT jl_private_release('{1,2}', 2, 1.0, key => repeat('k', 100000))$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 2), key => repeat('k', 100000))$$);
 SELECT error($$SELECT jl_key_drop(repeat('k', 100000))$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 2, 1.0, neighbor => repeat('n', 100000))$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 2, 1.0, kind => repeat('é', 100000))$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, (CASE repeat('n', 100000) WHEN 'element' THEN 'attribute' ELSE repeat('n', 100000) END)::jl_neighbor, jl_sketch(k => 2))$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 2, kind => (repeat('é', 100000))::jl_kind))$$);
 SELECT error($$SELECT jl_dataset_reset(repeat('d', 100000))$$);
 -- (a column and a unit are named by the declaration now; 0.3's per-release
 -- dataset => is gone, a release naming its protected table as a regclass)

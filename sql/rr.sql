@@ -100,7 +100,7 @@ SELECT jl_suggest_k(100, 1000, 4.0, 500, neighbor => 'row', bound => 2, key => '
 SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'rademacher', key => 'pinned') AS k_rademacher;
 SELECT error($$SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'cauchy', key => 'pinned')$$);
 -- a k whose sparse P is all zeros (sensitivity 0: no release) is skipped
-SELECT error($$SELECT jl_release_info(10, 1, 1.0, kind => 'sparse(0.01)', key => 'pinned')$$);
+SELECT error($$SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 1, kind => 'sparse', density => 0.01), key => 'pinned')$$);
 SELECT jl_suggest_k(10, 100, 1.0, 4.0, kind => 'sparse(0.01)', key => 'pinned') > 0 AS k_sparse;
 -- a paper calibration that does not cover the projection of a k makes that k
 -- infeasible (Laplace: valid false); if none is feasible, the refusal is raised
@@ -111,7 +111,7 @@ SELECT error($$SELECT jl_suggest_k(100, 1000, 4.0, 500, neighbor => 'row', calib
 SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') AS k_gaussian;
 SELECT jl_suggest_k(100, 1000, 1.0, 100, 5000, noise => 'gaussian', delta => 1e-5, key => 'pinned') AS k_gaussian_range;
 SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, calibration => 'paper', key => 'pinned') AS k_gaussian_paper;
-SELECT (i->>'noise_variance')::float8 = (jl_release_info(100, (i->>'k')::int, 1.0, noise => 'gaussian', delta => 1e-5, key => 'pinned')->>'noise_variance')::float8 AS same_noise,
+SELECT (i->>'noise_variance')::float8 = (jl_release_info(100, 1.0, 1, 'attribute', jl_sketch(k => (i->>'k')::int, noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'noise_variance')::float8 AS same_noise,
        i->>'noise' AS noise
   FROM jl_suggest_k_info(100, 1000, 1.0, 500, noise => 'gaussian', delta => 1e-5, key => 'pinned') i;
 SELECT error($$SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', key => 'pinned')$$);
@@ -119,7 +119,7 @@ SELECT error($$SELECT jl_suggest_k(100, 1000, 1.0, 500, noise => 'gaussian', del
 
 -- the noise variance at the suggested k is jl_release_info's
 SELECT (i->>'k')::int AS k,
-       (i->>'noise_variance')::float8 = (jl_release_info(100, (i->>'k')::int, 4.0, key => 'pinned')->>'noise_variance')::float8 AS same_noise,
+       (i->>'noise_variance')::float8 = (jl_release_info(100, 4.0, 1, 'attribute', jl_sketch(k => (i->>'k')::int), key => 'pinned')->>'noise_variance')::float8 AS same_noise,
        round((i->>'relative_stddev')::numeric, 4) AS relative_stddev,
        i->>'objective' AS objective, (i->>'at_k_max')::boolean AS at_k_max,
        i ? 'jl_distortion' AS has_distortion, i->>'min_dim_eps_0.1' AS min_dim

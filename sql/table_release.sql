@@ -18,19 +18,19 @@ SELECT count(*) AS rows, count(DISTINCT id) AS ids, min(array_length(sketch, 1))
 -- the registry: what the release used and guarantees
 SELECT target, source, id_column, vector, d, k, projection, neighbor, bound, clipping,
        calibration, epsilon, delta, key_fingerprint, dataset, version,
-       noise_variance = (jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')->>'noise_variance')::float8 AS variance_as_info,
-       grid = (jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')->>'grid')::float8 AS grid_as_info,
+       noise_variance = (jl_release_info(4, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'noise_variance')::float8 AS variance_as_info,
+       grid = (jl_release_info(4, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'grid')::float8 AS grid_as_info,
        released_by = current_user AS by_me
   FROM jl_releases WHERE target = 'tr_elem'::regclass;
 -- its info is jl_release_info's, field for field, but for the
 -- sensitivities, which the pipeline computes over the declared attributes
 -- and rounds up by a few ulps more (and the epsilon that holds, computed
 -- from them): within 1e-12; besides, the rows read and the declaration
-SELECT (SELECT array_agg(e.key ORDER BY e.key) FROM jsonb_each(jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')) e
+SELECT (SELECT array_agg(e.key ORDER BY e.key) FROM jsonb_each(jl_release_info(4, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')) e
          WHERE e.value IS DISTINCT FROM info->e.key) AS differ_from_info,
-       (SELECT bool_and(abs((info->>f)::float8 / (jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')->>f)::float8 - 1) < 1e-12)
+       (SELECT bool_and(abs((info->>f)::float8 / (jl_release_info(4, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>f)::float8 - 1) < 1e-12)
           FROM unnest(ARRAY['sensitivity', 'projection_sensitivity', 'epsilon_effective']) f) AS within_1e_12,
-       (SELECT array_agg(f ORDER BY f) FROM jsonb_object_keys(info - ARRAY(SELECT jsonb_object_keys(jl_release_info(4, 4, 1.0, 'element', 1, key => 'pinned')))) f) AS added,
+       (SELECT array_agg(f ORDER BY f) FROM jsonb_object_keys(info - ARRAY(SELECT jsonb_object_keys(jl_release_info(4, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')))) f) AS added,
        info->>'mechanism' AS mechanism, info->'rows' AS rows
   FROM jl_releases WHERE target = 'tr_elem'::regclass;
 -- every sketch on the release's grid

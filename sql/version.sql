@@ -3,7 +3,7 @@
 SELECT extversion FROM pg_extension WHERE extname = 'jldp';
 SELECT jldp_version() = extversion AS library_is_extversion
   FROM pg_extension WHERE extname = 'jldp';
-SELECT jl_release_info(3, 4, 1.0, key => 'pinned')->>'version' = jldp_version() AS info_is_library;
+SELECT jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'version' = jldp_version() AS info_is_library;
 SELECT pg_get_expr(d.adbin, d.adrelid) AS registry_version_default
   FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
   WHERE d.adrelid = 'jldp_internal.jldp_release'::regclass AND a.attname = 'version';
