@@ -135,11 +135,10 @@ candidate_variance(void *ctx, int k)
 void
 jl_check_release_info_privilege(Oid nsp)
 {
-	Oid			argtypes[10] = {INT4OID, INT4OID, FLOAT8OID, TEXTOID, FLOAT8OID,
-		TEXTOID, FLOAT8OID, TEXTOID, TEXTOID, TEXTOID};
 	List	   *name = list_make2(makeString(get_namespace_name(jl_api_nsp(nsp))),
 								  makeString("jl_release_info"));
-	Oid			fn = LookupFuncName(name, 10, argtypes, false);
+	/* the one jl_release_info of the installed version, whatever its arguments */
+	Oid			fn = LookupFuncName(name, -1, NULL, false);
 
 	if (pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
 		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_FUNCTION, "jl_release_info");
