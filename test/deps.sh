@@ -2,9 +2,10 @@
 # Install what building, running and testing jldp needs (Debian 12);
 # with the argument bench, also what make bench needs.
 set -euo pipefail
-# postgresql-contrib: pgbench and the contrib modules, for test/load.sh
+# postgresql-contrib: pgbench and the contrib modules, for test/load.sh;
+# python3-psycopg2: the analyst's Python example (docs/examples/analyst.py)
 pkgs=(postgresql-15 postgresql-server-dev-15 libopenblas-dev build-essential
-      python3-matplotlib python3-numpy python3-sklearn python3-networkx
+      python3-matplotlib python3-numpy python3-sklearn python3-networkx python3-psycopg2
       postgresql-contrib)
 # "deps.sh bench": also perf, which make bench uses to profile a backend
 [ "${1:-}" = bench ] && pkgs+=(linux-perf)
