@@ -51,9 +51,9 @@ SELECT n, 'curator' FROM unnest(ARRAY[
   'jl_distributed_committed']) n
 UNION ALL
 SELECT n, 'curator and budget_admin' FROM unnest(ARRAY[
-  'jl_dataset_set_cap', 'jl_protected', 'jl_budgets', 'jl_ledger']) n
+  'jl_dataset_set_cap', 'jl_set_cap', 'jl_protected', 'jl_budgets', 'jl_ledger']) n
 UNION ALL
-SELECT 'jl_dataset_reset', 'budget_admin'
+SELECT n, 'budget_admin' FROM unnest(ARRAY['jl_dataset_reset', 'jl_reset']) n
 UNION ALL
 SELECT n, 'superuser' FROM unnest(ARRAY[
   'jl_key_import', 'jl_key_import_wrapped', 'jl_key_rewrap',
@@ -146,5 +146,27 @@ SELECT count(*) FROM jldp_internal.jldp_key;
 SET ROLE regress_roles_admin;
 SELECT jl_recover_dist('{1,2}', '{1,3}', 0.0);
 RESET ROLE;
+
+-- caps and resets by protected table: the owner (a curator) lowers, is
+-- refused raising and resetting; a budget administrator who owns nothing
+-- raises and resets; the ledger names who did what
+GRANT CREATE ON SCHEMA public TO regress_roles_curator;
+SET ROLE regress_roles_curator;
+CREATE TABLE roles_t (id int PRIMARY KEY, a int);
+INSERT INTO roles_t SELECT i, i FROM generate_series(1, 5) i;
+SELECT d FROM jl_protect('roles_t', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 2);
+SELECT jl_budget_book('roles_t', 0.5) > 0 AS booked;
+SELECT jl_set_cap('roles_t', 1.5) AS owner_lowers;
+SELECT jl_set_cap('roles_t', 3);
+SELECT jl_reset('roles_t');
+SET ROLE regress_roles_admin;
+SELECT jl_set_cap('roles_t', 3) AS admin_raises;
+SELECT jl_reset('roles_t') AS admin_resets;
+SELECT jl_set_cap('pg_class', 3);
+SELECT name, owner, epsilon_cap, epsilon_spent FROM jl_budgets WHERE name = 'public.roles_t';
+SELECT event, epsilon, epsilon_spent, role FROM jl_ledger WHERE dataset = 'public.roles_t' ORDER BY id;
+RESET ROLE;
+DROP TABLE roles_t;
+REVOKE CREATE ON SCHEMA public FROM regress_roles_curator;
 
 DROP ROLE regress_roles_none, regress_roles_analyst, regress_roles_curator, regress_roles_admin;

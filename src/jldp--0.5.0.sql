@@ -2399,6 +2399,53 @@ COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
   'Take back what jl_protect_grant granted.';
 REVOKE ALL ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) FROM PUBLIC;
 
+-- caps and resets by protected table (0.5.0): a budget administrator's
+-- (an owner may lower a cap), checked inside jl_dataset_set_cap and by
+-- jl_dataset_reset's grant
+CREATE FUNCTION jldp.jl_set_cap(protected regclass, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  ds text;
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
+  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation OPERATOR(pg_catalog.=) protected;
+  IF ds IS NULL THEN
+    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
+      USING ERRCODE = '55000',
+            HINT = 'A budget administrator (jldp_budget_admin) sets the cap of any protected table; its owner may lower it.';
+  END IF;
+  PERFORM jldp.jl_dataset_set_cap(ds, epsilon_cap, delta_cap);
+END
+$fn$;
+COMMENT ON FUNCTION jldp.jl_set_cap(regclass, float8, float8) IS
+  'Set a protected table''s caps (delta_cap NULL: unchanged): raising takes jldp_budget_admin; the table''s owner may lower them. Recorded in the ledger.';
+
+CREATE FUNCTION jldp.jl_reset(protected regclass)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  ds text;
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
+  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation OPERATOR(pg_catalog.=) protected;
+  IF ds IS NULL THEN
+    RAISE EXCEPTION '% is not a protected table', protected USING ERRCODE = '55000';
+  END IF;
+  PERFORM jldp.jl_dataset_reset(ds);
+END
+$fn$;
+COMMENT ON FUNCTION jldp.jl_reset(regclass) IS
+  'Set a protected table''s spent budget back to 0 (jldp_budget_admin); recorded in the ledger.';
+
 -- the role a permission error's hint names for a routine or view (0.5.0)
 CREATE FUNCTION jldp_internal.jl_role_hint(name text) RETURNS text
 AS 'MODULE_PATHNAME', 'jl_role_hint'
@@ -2460,7 +2507,7 @@ DECLARE
   curator text[] := ARRAY[
     'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id',
     'jl_protect', 'jl_numeric', 'jl_category', 'jl_vector', 'jl_long', 'jl_edge',
-    'jl_protect_grant', 'jl_protect_revoke', 'jl_dataset_declare', 'jl_dataset_set_cap',
+    'jl_protect_grant', 'jl_protect_revoke', 'jl_dataset_declare', 'jl_dataset_set_cap', 'jl_set_cap',
     'jl_sketch', 'jl_advised', 'jl_covariance_mechanism', 'jl_graph',
     'jl_release', 'jl_release_dist2', 'jl_release_distributed', 'jl_distributed_resolve',
     'jl_budget_book', 'jl_advise', 'jl_suggest_k', 'jl_suggest_k_info', 'jl_release_info',
@@ -2473,7 +2520,7 @@ DECLARE
     'jl_release_part_check', 'jl_distributed_begin_declared', 'jl_distributed_charge_declared',
     'jl_distributed_decide_declared', 'jl_distributed_decision', 'jl_distributed_pending',
     'jl_distributed_committed'];
-  budget_admin text[] := ARRAY['jl_dataset_reset'];
+  budget_admin text[] := ARRAY['jl_dataset_reset', 'jl_reset'];
   -- superusers only: keys pinned to known bytes or carried in, re-wrapping
   superuser text[] := ARRAY['jl_key_import', 'jl_key_import_wrapped', 'jl_key_rewrap'];
   -- aggregate support functions and triggers: run by their aggregate's or
@@ -2509,6 +2556,7 @@ END
 $grants$;
 -- raising a cap is checked inside jl_dataset_set_cap (an owner may lower)
 GRANT EXECUTE ON FUNCTION jldp.jl_dataset_set_cap(text, float8, float8) TO jldp_budget_admin;
+GRANT EXECUTE ON FUNCTION jldp.jl_set_cap(regclass, float8, float8) TO jldp_budget_admin;
 
 REVOKE ALL ON jldp.jl_releases, jldp.jl_distributed_releases, jldp.jl_keys, jldp.jl_protected,
               jldp.jl_budgets, jldp.jl_ledger FROM PUBLIC;

@@ -79,8 +79,9 @@ static const RoleOf roles[] = {
 	{"jl_protected", CURATOR " or " BUDGET_ADMIN}, {"jl_budgets", CURATOR " or " BUDGET_ADMIN},
 	{"jl_ledger", CURATOR " or " BUDGET_ADMIN},
 	{"jl_dataset_set_cap", CURATOR " or " BUDGET_ADMIN},
+	{"jl_set_cap", CURATOR " or " BUDGET_ADMIN},
 	/* a budget administrator's */
-	{"jl_dataset_reset", BUDGET_ADMIN},
+	{"jl_dataset_reset", BUDGET_ADMIN}, {"jl_reset", BUDGET_ADMIN},
 	/* a superuser's */
 	{"jl_key_import", "a superuser"}, {"jl_key_import_wrapped", "a superuser"},
 	{"jl_key_rewrap", "a superuser"},
