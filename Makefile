@@ -3,7 +3,12 @@
 EXTENSION = jldp
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" jldp.control)
 MODULE_big = jldp
-DATA = $(sort $(wildcard src/jldp--*.sql))
+# the install script of the current version is built from the per-feature
+# files of src/sql, in order; src/jldp--0.1.0.sql is the frozen base that
+# the upgrade scripts (src/jldp--A--B.sql) start from
+SQL_PARTS = $(sort $(wildcard src/sql/*.sql))
+DATA_built = jldp--$(EXTVERSION).sql
+DATA = src/jldp--0.1.0.sql $(sort $(wildcard src/jldp--*--*.sql))
 
 # src/math: plain C without postgres.h, unit-tested without a server
 # (test/unit); src/pg: the PostgreSQL glue.  The lists follow the folders.
@@ -13,6 +18,9 @@ OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
 # plain "make" builds the extension (PGXS's "all"), not the first object
 .DEFAULT_GOAL := all
+
+jldp--$(EXTVERSION).sql: $(SQL_PARTS) jldp.control
+	cat $(SQL_PARTS) > $@
 
 # calls between our own files bind directly, not through the PLT
 SHLIB_LINK = -lopenblas -lm -Wl,-Bsymbolic-functions

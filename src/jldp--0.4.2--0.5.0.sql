@@ -8,11 +8,89 @@
 \echo Use "ALTER EXTENSION jldp UPDATE TO '0.5.0'" to load this file. \quit
 
 CREATE SCHEMA jldp;
+
 COMMENT ON SCHEMA jldp IS
   'jldp''s API: what a curator, an analyst or a budget administrator calls (\df jldp.*).';
+
 CREATE SCHEMA jldp_internal;
+
 COMMENT ON SCHEMA jldp_internal IS
   'jldp''s catalog (keys, declarations, ledger, registry) and the steps no user calls; reached through jldp''s functions.';
+-- the option types (every option word an enum) and the attribute and mechanism values
+
+-- Protected tables (0.4.0) ---------------------------------------------------
+CREATE TYPE jldp.jl_neighbor AS ENUM ('row', 'attribute');
+
+COMMENT ON TYPE jldp.jl_neighbor IS
+  'What a protected table''s releases protect: a whole unit''s row replaced (row), or one declared attribute of one unit changed within its bounds (attribute).';
+
+CREATE TYPE jldp.jl_calibration AS ENUM ('exact', 'analytic', 'classic', 'paper');
+
+COMMENT ON TYPE jldp.jl_calibration IS
+  'How a sketch release''s noise is calibrated to the realized projection: exact (Laplace), analytic (Gaussian, Balle and Wang), classic (Gaussian, Kenthapadi et al.''s Theorem 1), paper (Dhaliwal et al.''s constants, for reproducing their experiments with jl_private_release).';
+
+CREATE TYPE jldp.jl_encoding AS ENUM ('numeric', 'category', 'vector', 'long', 'edge');
+
+COMMENT ON TYPE jldp.jl_encoding IS
+  'How a declared attribute enters the row vector: a number clamped and scaled, a category one-hot, a float8[] of fixed length clamped and scaled element by element, long-format rows (unit, attribute, value) as the elements of a vector of d, an edge (u, v) as its incidence vector over the vertices.';
+
+CREATE TYPE jldp.jl_attribute AS (
+    column_name text, encoding jldp.jl_encoding, lo float8, hi float8, weight float8,
+    categories text[], length int, attribute_column text);
+
+COMMENT ON TYPE jldp.jl_attribute IS
+  'One declared attribute of a protected table, built by jl_numeric, jl_category, jl_vector or jl_long.';
+
+-- Option words postgres_fdw can send to a shard -------------------------------
+-- A text constant carries a collation postgres_fdw cannot show to be the
+-- same on the shard, so a call with one (a noise or kind word) is never
+-- pushed; the same words as enum labels are.  Overloads without defaults
+-- (the text forms keep theirs).
+CREATE TYPE jldp.jl_noise AS ENUM ('laplace', 'gaussian');
+
+COMMENT ON TYPE jldp.jl_noise IS
+  'The noise of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
+
+CREATE TYPE jldp.jl_kind AS ENUM ('rademacher', 'gaussian', 'achlioptas', 'sparse', 'identity');
+
+COMMENT ON TYPE jldp.jl_kind IS
+  'The projection kind of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
+
+-- The advisor's dist2 read from the data, under a budget -------------------
+CREATE TYPE jldp.jl_lift AS ENUM ('always', 'auto');
+
+COMMENT ON TYPE jldp.jl_lift IS
+  'The covariance mechanism''s lift: always the accountant''s w, or (auto) only what a private lower bound on sigma_min(A) leaves missing.';
+
+CREATE TYPE jldp.jl_covariance_method AS ENUM ('gram', 'product');
+
+COMMENT ON TYPE jldp.jl_covariance_method IS
+  'How the covariance mechanism computes R: from the Gram matrix (gram: d x d memory) or as Y [A; l I] batch by batch (product).';
+
+CREATE TYPE jldp.jl_origin AS ENUM ('lo', 'zero');
+
+COMMENT ON TYPE jldp.jl_origin IS
+  'Where the covariance mechanism puts a number''s zero: at lo (the declared encoding, (x - lo) weight / (hi - lo)) or at zero (x weight / (hi - lo): second moments about the data''s origin).';
+
+CREATE TYPE jldp.jl_goal AS ENUM ('distance', 'clustering');
+
+COMMENT ON TYPE jldp.jl_goal IS
+  'What sketches are for, as the advisor predicts their error: recovered squared distances (distance) or a nearest-centre clustering (clustering).';
+
+CREATE TYPE jldp.jl_mechanism AS (
+    mechanism text, k int, kind jldp.jl_kind, noise jldp.jl_noise, delta float8,
+    calibration jldp.jl_calibration, r int, lift jldp.jl_lift,
+    method jldp.jl_covariance_method, goal jldp.jl_goal, dist2 float8,
+    dist2_hi float8, cluster_var float8, force boolean, origin jldp.jl_origin, density float8);
+
+COMMENT ON TYPE jldp.jl_mechanism IS
+  'What jl_release releases with, built by a mechanism''s constructor (jl_sketch, jl_advised, jl_covariance_mechanism, jl_graph).';
+
+CREATE TYPE jldp.jl_nullspace_method AS ENUM ('waterfill', 'knapsack');
+
+COMMENT ON TYPE jldp.jl_nullspace_method IS
+  'How jl_nullspace_clean spends its utility budget: waterfill (the exact maximiser of the paper''s objective) or knapsack (Algorithm 1 as published).';
+-- the catalog: keys, declarations, ledger, registry, distributed releases
 
 -- each of the extension's objects in its old schema moves to jldp, or to
 -- jldp_internal when it is internal (a table's indexes, sequences and row
@@ -78,6 +156,11 @@ DROP FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, text, text);
 CREATE TYPE jldp.jl_nullspace_method AS ENUM ('waterfill', 'knapsack');
 
 -- every routine as the install script defines it (created when new)
+CREATE OR REPLACE FUNCTION jldp.jldp_version()
+RETURNS text
+AS 'MODULE_PATHNAME', 'jldp_version'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION jldp.jl_key_create(name text DEFAULT 'default')
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_key_create'
@@ -93,10 +176,30 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'jl_key_drop'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], noise_variance float8)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION jldp_internal.jl_key_table_changed()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'jl_key_table_changed'
+LANGUAGE C;
+
+CREATE OR REPLACE FUNCTION jldp.jl_key_export(name text)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'jl_key_export'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_key_import_wrapped(name text, wrapped bytea)
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_key_import_wrapped'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_key_rewrap()
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_key_rewrap'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_master_key_id()
+RETURNS text
+AS 'MODULE_PATHNAME', 'jl_master_key_id'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 CREATE OR REPLACE FUNCTION jldp.jl_dataset_declare(name text, epsilon_cap float8,
     delta_cap float8 DEFAULT 0, source regclass DEFAULT NULL, unit text DEFAULT NULL)
@@ -114,20 +217,15 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'jl_dataset_reset'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION jldp.jldp_version()
-RETURNS text
-AS 'MODULE_PATHNAME', 'jldp_version'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION jldp_internal.jl_dataset_grant(name text, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_grant'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], release regclass)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist_release'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], release regclass)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev_release'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION jldp_internal.jl_dataset_revoke(name text, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_dataset_revoke'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE OR REPLACE FUNCTION jldp_internal.jl_agg_combine(internal, internal)
 RETURNS internal AS 'MODULE_PATHNAME', 'jl_agg_combine'
@@ -149,58 +247,61 @@ CREATE OR REPLACE FUNCTION jldp_internal.jl_project_agg_final(internal)
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_project_agg_final'
 LANGUAGE C STABLE PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+CREATE OR REPLACE FUNCTION jldp.jl_private_release(x float8[], epsilon float8, bound float8,
+    neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text DEFAULT 'default')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_private_release_mechanism'
+LANGUAGE C VOLATILE PARALLEL SAFE COST 100;
+
+CREATE OR REPLACE FUNCTION jldp.jl_release_info(d int, epsilon float8, bound float8,
+    neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text DEFAULT 'default')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'jl_release_info_mechanism'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_project(x float8[], mechanism jldp.jl_mechanism, key text DEFAULT 'default')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_project_mechanism'
+LANGUAGE C STABLE STRICT PARALLEL SAFE COST 50;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_project_agg_mechanism_trans(internal, int, float8, jldp.jl_mechanism, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_mechanism_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint, int)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_combine(internal, internal)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_combine'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_serialize(internal)
-RETURNS bytea AS 'MODULE_PATHNAME', 'jl_kmeans_serialize'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_deserialize(bytea, internal)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_deserialize'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_final(internal)
-RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_kmeans_final'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int) (
-  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
-  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
-  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
+CREATE OR REPLACE AGGREGATE jldp.jl_project_agg(attr int, value float8, mechanism jldp.jl_mechanism, key text) (
+  SFUNC = jldp_internal.jl_project_agg_mechanism_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = jldp_internal.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_agg_combine,
+  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
   PARALLEL = SAFE);
 
-CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint) (
-  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
-  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
-  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
+CREATE OR REPLACE FUNCTION jldp_internal.jl_release_agg_trans(internal, int, float8, int, float8, float8,
+    jldp.jl_neighbor, jldp.jl_mechanism, text)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_release_agg_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE AGGREGATE jldp.jl_private_release_agg(attr int, value float8, d int, epsilon float8,
+    bound float8, neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text) (
+  SFUNC = jldp_internal.jl_release_agg_trans, STYPE = internal, SSPACE = 512,
+  FINALFUNC = jldp_internal.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_agg_combine,
+  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
   PARALLEL = SAFE);
 
-CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int) (
-  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
-  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
-  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
-  PARALLEL = SAFE);
-
-CREATE OR REPLACE FUNCTION jldp.jl_nearest_centroid(sketch float8[], centroids float8[])
-RETURNS int AS 'MODULE_PATHNAME', 'jl_nearest_centroid'
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], noise_variance float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist(a float8[], b float8[], release regclass)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], release regclass)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev_release'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
 CREATE OR REPLACE FUNCTION jldp.jl_recover_inner(a float8[], b float8[], noise_variance float8)
 RETURNS float8 AS 'MODULE_PATHNAME', 'jl_recover_inner'
@@ -256,69 +357,75 @@ RETURNS float8
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 RETURN jldp.jl_recover_norm2_stddev(a, release::pg_catalog.regclass);
 
-CREATE OR REPLACE FUNCTION jldp.jl_randomized_response(bits float8[], epsilon float8)
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_randomized_response'
-LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_randomized_response(bits boolean[], epsilon float8)
-RETURNS boolean[]
-AS 'MODULE_PATHNAME', 'jl_randomized_response_bool'
-LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_randomized_response(bits bit varying, epsilon float8)
-RETURNS bit varying
-AS 'MODULE_PATHNAME', 'jl_randomized_response_bits'
-LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_rr_flip_probability(epsilon float8)
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
+    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
 RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_rr_flip_probability_sql'
+AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr(a float8[], b float8[], p float8)
+CREATE OR REPLACE FUNCTION jldp.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
+    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
 RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist_rr'
+AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr(a boolean[], b boolean[], p float8)
+CREATE OR REPLACE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], noise_variance float8,
+    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
 RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_bool'
+AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr(a bit varying, b bit varying, p float8)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_bits'
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint, int)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_combine(internal, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_serialize(internal)
+RETURNS bytea AS 'MODULE_PATHNAME', 'jl_kmeans_serialize'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr_stddev(a float8[], b float8[], p float8)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev'
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_deserialize(bytea, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_deserialize'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr_stddev(a boolean[], b boolean[], p float8)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev_bool'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_final(internal)
+RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_kmeans_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr_stddev(a bit varying, b bit varying, p float8)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev_bits'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
 
-CREATE OR REPLACE FUNCTION jldp.jl_add_discrete_laplace(value bigint, epsilon float8, sensitivity bigint DEFAULT 1)
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'jl_add_discrete_laplace'
-LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
 
-CREATE OR REPLACE FUNCTION jldp.jl_discrete_laplace_variance(epsilon float8, sensitivity bigint DEFAULT 1)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_discrete_laplace_variance_sql'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int) (
+  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
+  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
+  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
+  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
+  PARALLEL = SAFE);
 
-CREATE OR REPLACE FUNCTION jldp.jl_min_dim(n bigint, eps float8 DEFAULT 0.1)
-RETURNS int
-AS 'MODULE_PATHNAME', 'jl_min_dim_sql'
+CREATE OR REPLACE FUNCTION jldp.jl_nearest_centroid(sketch float8[], centroids float8[])
+RETURNS int AS 'MODULE_PATHNAME', 'jl_nearest_centroid'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE OR REPLACE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint, int, int)
@@ -331,163 +438,6 @@ CREATE OR REPLACE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed
   COMBINEFUNC = jldp_internal.jl_kmeans_combine,
   SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
   PARALLEL = SAFE);
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_dataset_grant(name text, spender regrole)
-RETURNS void
-AS 'MODULE_PATHNAME', 'jl_dataset_grant'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_dataset_revoke(name text, spender regrole)
-RETURNS void
-AS 'MODULE_PATHNAME', 'jl_dataset_revoke'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_drop_guard()
-RETURNS event_trigger
-AS 'MODULE_PATHNAME', 'jl_drop_guard'
-LANGUAGE C;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_key_table_changed()
-RETURNS trigger
-AS 'MODULE_PATHNAME', 'jl_key_table_changed'
-LANGUAGE C;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[])
-RETURNS internal
-AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8, boolean)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_combine(internal, internal)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'jl_linear_fit_combine'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_serialize(internal)
-RETURNS bytea
-AS 'MODULE_PATHNAME', 'jl_linear_fit_serialize'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_deserialize(bytea, internal)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'jl_linear_fit_deserialize'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_final(internal)
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_linear_fit_final'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_intercept_final(internal)
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_linear_fit_intercept_final'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[]) (
-  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
-  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
-  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
-  PARALLEL = SAFE);
-
-CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], ridge float8) (
-  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
-  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
-  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
-  PARALLEL = SAFE);
-
-CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], ridge float8, intercept boolean) (
-  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
-  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
-  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
-  PARALLEL = SAFE);
-
-CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[]) (
-  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = jldp_internal.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
-  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
-  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
-  PARALLEL = SAFE);
-
-CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[], ridge float8) (
-  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = jldp_internal.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
-  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
-  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
-  PARALLEL = SAFE);
-
-CREATE OR REPLACE FUNCTION jldp.jl_linear_predict(x float8[], coef float8[], intercept float8[] DEFAULT NULL)
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_linear_predict'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], a_confidential float8[],
-    utility_error float8)
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_nullspace_clean_confidential'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_directional_variance(release regclass, x float8[])
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_directional_variance'
-LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-
-CREATE OR REPLACE FUNCTION jldp.jl_directional_variance_stddev(release regclass, x float8[])
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_directional_variance_stddev'
-LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-
-CREATE OR REPLACE FUNCTION jldp.jl_covariance(release regclass)
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_covariance'
-LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-
-CREATE OR REPLACE FUNCTION jldp.jl_pca(release regclass, n_components int,
-    OUT component int, OUT variance float8, OUT direction float8[])
-RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'jl_pca'
-LANGUAGE C STABLE STRICT PARALLEL RESTRICTED ROWS 10;
-
-CREATE OR REPLACE FUNCTION jldp.jl_least_squares(release regclass, target_attr int)
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_least_squares'
-LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
-
-CREATE OR REPLACE FUNCTION jldp.jl_key_export(name text)
-RETURNS bytea
-AS 'MODULE_PATHNAME', 'jl_key_export'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_key_import_wrapped(name text, wrapped bytea)
-RETURNS text
-AS 'MODULE_PATHNAME', 'jl_key_import_wrapped'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_key_rewrap()
-RETURNS int
-AS 'MODULE_PATHNAME', 'jl_key_rewrap'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_master_key_id()
-RETURNS text
-AS 'MODULE_PATHNAME', 'jl_master_key_id'
-LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 CREATE OR REPLACE FUNCTION jldp_internal.jl_lloyd_step_trans(float8[], float8[], float8[])
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_lloyd_step_trans'
@@ -676,6 +626,245 @@ RETURNS TABLE (id bigint, dist float8)
 LANGUAGE sql STABLE PARALLEL UNSAFE
 AS $fn$ SELECT * FROM jldp.jl_knn(release::pg_catalog.regclass, query, n) $fn$;
 
+CREATE OR REPLACE FUNCTION jldp.jl_kmeans(release regclass, n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4,
+    sketch_column name DEFAULT 'sketch',
+    OUT centroids float8[], OUT sizes bigint[], OUT inertia float8, OUT iterations int,
+    OUT workers int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_kmeans(release text, n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4,
+    sketch_column name DEFAULT 'sketch',
+    OUT centroids float8[], OUT sizes bigint[], OUT inertia float8, OUT iterations int,
+    OUT workers int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_randomized_response(bits float8[], epsilon float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_randomized_response'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_randomized_response(bits boolean[], epsilon float8)
+RETURNS boolean[]
+AS 'MODULE_PATHNAME', 'jl_randomized_response_bool'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_randomized_response(bits bit varying, epsilon float8)
+RETURNS bit varying
+AS 'MODULE_PATHNAME', 'jl_randomized_response_bits'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_rr_flip_probability(epsilon float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_rr_flip_probability_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr(a float8[], b float8[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr(a boolean[], b boolean[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_bool'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr(a bit varying, b bit varying, p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_bits'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr_stddev(a float8[], b float8[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr_stddev(a boolean[], b boolean[], p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev_bool'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_rr_stddev(a bit varying, b bit varying, p float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_recover_dist_rr_stddev_bits'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_add_discrete_laplace(value bigint, epsilon float8, sensitivity bigint DEFAULT 1)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_add_discrete_laplace'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_discrete_laplace_variance(epsilon float8, sensitivity bigint DEFAULT 1)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_discrete_laplace_variance_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_min_dim(n bigint, eps float8 DEFAULT 0.1)
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_min_dim_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_suggest_k(
+    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
+    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
+    kind jldp.jl_kind DEFAULT NULL, calibration jldp.jl_calibration DEFAULT NULL,
+    key text DEFAULT 'default')
+RETURNS int
+AS 'MODULE_PATHNAME', 'jl_suggest_k'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_suggest_k_info(
+    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
+    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
+    kind jldp.jl_kind DEFAULT NULL, calibration jldp.jl_calibration DEFAULT NULL,
+    key text DEFAULT 'default')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'jl_suggest_k_info'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_advise(
+    d int, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
+    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
+    noise jldp.jl_noise DEFAULT NULL, delta float8 DEFAULT NULL,
+    goal jldp.jl_goal DEFAULT 'distance', cluster_var float8 DEFAULT NULL,
+    n bigint DEFAULT NULL, key text DEFAULT 'default')
+RETURNS TABLE (rank int, kind text, k int, noise text, calibration text,
+               delta float8, noise_variance float8, predicted_error float8,
+               predicted_error_hi float8, relative_error float8,
+               refused boolean, note text)
+AS 'MODULE_PATHNAME', 'jl_advise'
+LANGUAGE C STABLE PARALLEL SAFE ROWS 10;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[])
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8, boolean)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_linear_fit_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_serialize(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'jl_linear_fit_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_deserialize(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'jl_linear_fit_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_final(internal)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_linear_fit_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_linear_fit_intercept_final(internal)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_linear_fit_intercept_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[]) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], ridge float8) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], ridge float8, intercept boolean) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[]) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[], ridge float8) (
+  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
+  FINALFUNC = jldp_internal.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
+  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
+  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
+  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
+  PARALLEL = SAFE);
+
+CREATE OR REPLACE FUNCTION jldp.jl_linear_predict(x float8[], coef float8[], intercept float8[] DEFAULT NULL)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_linear_predict'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], a_confidential float8[],
+    utility_error float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_nullspace_clean_confidential'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], utility_error float8,
+    method jldp.jl_nullspace_method DEFAULT 'waterfill')
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_nullspace_clean'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_directional_variance(release regclass, x float8[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_directional_variance'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_directional_variance_stddev(release regclass, x float8[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_directional_variance_stddev'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_covariance(release regclass)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_covariance'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
+CREATE OR REPLACE FUNCTION jldp.jl_pca(release regclass, n_components int,
+    OUT component int, OUT variance float8, OUT direction float8[])
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'jl_pca'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED ROWS 10;
+
+CREATE OR REPLACE FUNCTION jldp.jl_least_squares(release regclass, target_attr int)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_least_squares'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+
 CREATE OR REPLACE FUNCTION jldp.jl_cut_size(release regclass, s int[])
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_cut_size'
@@ -714,6 +903,198 @@ CREATE OR REPLACE AGGREGATE jldp.jl_cut_estimate_stddev(release regclass, vertex
     FINALFUNC = jldp_internal.jl_cut_estimate_stddev_final,
     PARALLEL = RESTRICTED
 );
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_attribute_checked(a jldp.jl_attribute)
+RETURNS jldp.jl_attribute
+AS 'MODULE_PATHNAME', 'jl_attribute_checked'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_numeric(column_name text, lo float8, hi float8, weight float8 DEFAULT 1)
+RETURNS jldp.jl_attribute
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_attribute_checked(ROW(column_name, 'numeric', lo, hi, weight, NULL, NULL, NULL)::jldp.jl_attribute);
+
+CREATE OR REPLACE FUNCTION jldp.jl_category(column_name text, categories text[], weight float8 DEFAULT 1)
+RETURNS jldp.jl_attribute
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_attribute_checked(ROW(column_name, 'category', NULL, NULL, weight, categories, NULL, NULL)::jldp.jl_attribute);
+
+CREATE OR REPLACE FUNCTION jldp.jl_vector(column_name text, length int, lo float8, hi float8, weight float8 DEFAULT 1)
+RETURNS jldp.jl_attribute
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_attribute_checked(ROW(column_name, 'vector', lo, hi, weight, NULL, length, NULL)::jldp.jl_attribute);
+
+CREATE OR REPLACE FUNCTION jldp.jl_long(attribute_column text, value_column text, d int, lo float8, hi float8,
+    weight float8 DEFAULT 1)
+RETURNS jldp.jl_attribute
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_attribute_checked(ROW(value_column, 'long', lo, hi, weight, NULL, d, attribute_column)::jldp.jl_attribute);
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_mechanism_checked(m jldp.jl_mechanism)
+RETURNS jldp.jl_mechanism
+AS 'MODULE_PATHNAME', 'jl_mechanism_checked'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_sketch(k int DEFAULT NULL, kind jldp.jl_kind DEFAULT 'rademacher',
+    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
+    calibration jldp.jl_calibration DEFAULT NULL, density float8 DEFAULT NULL)
+RETURNS jldp.jl_mechanism
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, density)::jldp.jl_mechanism);
+
+CREATE OR REPLACE FUNCTION jldp.jl_advised(goal jldp.jl_goal DEFAULT 'distance', dist2 float8 DEFAULT NULL,
+    dist2_hi float8 DEFAULT NULL, cluster_var float8 DEFAULT NULL,
+    noise jldp.jl_noise DEFAULT NULL, delta float8 DEFAULT NULL, force boolean DEFAULT false)
+RETURNS jldp.jl_mechanism
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_mechanism_checked(ROW('advised', NULL, NULL, noise, delta, NULL, NULL, NULL, NULL, goal, dist2, dist2_hi, cluster_var, force, NULL, NULL)::jldp.jl_mechanism);
+
+CREATE OR REPLACE FUNCTION jldp.jl_covariance_mechanism(r int, delta float8,
+    lift jldp.jl_lift DEFAULT 'always', method jldp.jl_covariance_method DEFAULT 'gram',
+    origin jldp.jl_origin DEFAULT 'lo')
+RETURNS jldp.jl_mechanism
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, delta, NULL, r, lift, method, NULL, NULL, NULL, NULL, NULL, origin, NULL)::jldp.jl_mechanism);
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_number(x float8, lo float8, hi float8, weight float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'jl_encode_number'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_category(x anyelement, categories text[], weight float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_encode_category'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_category(x text, categories text[], weight float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_encode_category'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_vector(x float8[], length int, lo float8, hi float8, weight float8)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'jl_encode_vector'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_protect(relation regclass, unit text, attributes jldp.jl_attribute[],
+    neighbor jldp.jl_neighbor DEFAULT 'row', row_clip float8 DEFAULT NULL,
+    epsilon_cap float8 DEFAULT NULL, delta_cap float8 DEFAULT 0,
+    OUT dataset text, OUT d int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_protect'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_release(protected regclass, target text, epsilon float8,
+    mechanism jldp.jl_mechanism, key text DEFAULT 'default',
+    OUT release_id bigint, OUT released regclass, OUT epsilon_charged float8, OUT delta_charged float8,
+    OUT noise_variance float8, OUT guarantee text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_release'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_release_dist2(protected regclass, epsilon float8,
+    OUT dist2 float8, OUT stddev float8, OUT n bigint, OUT epsilon_holding float8,
+    OUT delta float8, OUT neighbor text, OUT guarantee text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'jl_release_dist2_declared'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_edge(u text, v text, vertices int)
+RETURNS jldp.jl_attribute
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_attribute_checked(ROW(u, 'edge'::text, NULL, NULL, 1, NULL, vertices, v)::jldp.jl_attribute);
+
+CREATE OR REPLACE FUNCTION jldp.jl_graph(r int, delta float8)
+RETURNS jldp.jl_mechanism
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_mechanism_checked(ROW('graph', NULL, NULL, NULL, delta, NULL, r, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
+
+CREATE OR REPLACE FUNCTION jldp.jl_budget_book(protected regclass, epsilon float8, delta float8 DEFAULT 0,
+    note text DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'jl_budget_book'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_protect_grant(protected regclass, spender regrole)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  ds text;
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
+  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation = protected;
+  IF ds IS NULL THEN
+    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
+      USING ERRCODE = '55000',
+            HINT = 'Declare it with jl_protect; its owner (or a member of the owner''s role) grants spending.';
+  END IF;
+  PERFORM jldp_internal.jl_dataset_grant(ds, spender);
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION jldp.jl_protect_revoke(protected regclass, spender regrole)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  ds text;
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
+  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation = protected;
+  IF ds IS NULL THEN
+    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
+      USING ERRCODE = '55000';
+  END IF;
+  PERFORM jldp_internal.jl_dataset_revoke(ds, spender);
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION jldp.jl_set_cap(protected regclass, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  ds text;
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
+  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation OPERATOR(pg_catalog.=) protected;
+  IF ds IS NULL THEN
+    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
+      USING ERRCODE = '55000',
+            HINT = 'A budget administrator (jldp_budget_admin) sets the cap of any protected table; its owner may lower it.';
+  END IF;
+  PERFORM jldp.jl_dataset_set_cap(ds, epsilon_cap, delta_cap);
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION jldp.jl_reset(protected regclass)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  ds text;
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
+  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation OPERATOR(pg_catalog.=) protected;
+  IF ds IS NULL THEN
+    RAISE EXCEPTION '% is not a protected table', protected USING ERRCODE = '55000';
+  END IF;
+  PERFORM jldp.jl_dataset_reset(ds);
+END
+$fn$;
 
 CREATE OR REPLACE FUNCTION jldp_internal.jl_distributed_decision(gid text)
 RETURNS TABLE (servers text[], shard_release_ids bigint[])
@@ -884,215 +1265,6 @@ BEGIN
   END LOOP;
 END
 $fn$;
-
-CREATE OR REPLACE FUNCTION jldp.jl_recover_dist_stddev(a float8[], b float8[], noise_variance float8,
-    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_dist_stddev'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_recover_inner_stddev(a float8[], b float8[], noise_variance float8,
-    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_inner_stddev'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_recover_norm2_stddev(a float8[], noise_variance float8,
-    noise jldp.jl_noise DEFAULT 'laplace', kind jldp.jl_kind DEFAULT 'rademacher')
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_recover_norm2_stddev'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_attribute_checked(a jldp.jl_attribute)
-RETURNS jldp.jl_attribute
-AS 'MODULE_PATHNAME', 'jl_attribute_checked'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_numeric(column_name text, lo float8, hi float8, weight float8 DEFAULT 1)
-RETURNS jldp.jl_attribute
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_attribute_checked(ROW(column_name, 'numeric', lo, hi, weight, NULL, NULL, NULL)::jldp.jl_attribute);
-
-CREATE OR REPLACE FUNCTION jldp.jl_category(column_name text, categories text[], weight float8 DEFAULT 1)
-RETURNS jldp.jl_attribute
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_attribute_checked(ROW(column_name, 'category', NULL, NULL, weight, categories, NULL, NULL)::jldp.jl_attribute);
-
-CREATE OR REPLACE FUNCTION jldp.jl_vector(column_name text, length int, lo float8, hi float8, weight float8 DEFAULT 1)
-RETURNS jldp.jl_attribute
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_attribute_checked(ROW(column_name, 'vector', lo, hi, weight, NULL, length, NULL)::jldp.jl_attribute);
-
-CREATE OR REPLACE FUNCTION jldp.jl_long(attribute_column text, value_column text, d int, lo float8, hi float8,
-    weight float8 DEFAULT 1)
-RETURNS jldp.jl_attribute
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_attribute_checked(ROW(value_column, 'long', lo, hi, weight, NULL, d, attribute_column)::jldp.jl_attribute);
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_mechanism_checked(m jldp.jl_mechanism)
-RETURNS jldp.jl_mechanism
-AS 'MODULE_PATHNAME', 'jl_mechanism_checked'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_sketch(k int DEFAULT NULL, kind jldp.jl_kind DEFAULT 'rademacher',
-    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
-    calibration jldp.jl_calibration DEFAULT NULL, density float8 DEFAULT NULL)
-RETURNS jldp.jl_mechanism
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, density)::jldp.jl_mechanism);
-
-CREATE OR REPLACE FUNCTION jldp.jl_advised(goal jldp.jl_goal DEFAULT 'distance', dist2 float8 DEFAULT NULL,
-    dist2_hi float8 DEFAULT NULL, cluster_var float8 DEFAULT NULL,
-    noise jldp.jl_noise DEFAULT NULL, delta float8 DEFAULT NULL, force boolean DEFAULT false)
-RETURNS jldp.jl_mechanism
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('advised', NULL, NULL, noise, delta, NULL, NULL, NULL, NULL, goal, dist2, dist2_hi, cluster_var, force, NULL, NULL)::jldp.jl_mechanism);
-
-CREATE OR REPLACE FUNCTION jldp.jl_private_release(x float8[], epsilon float8, bound float8,
-    neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text DEFAULT 'default')
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_private_release_mechanism'
-LANGUAGE C VOLATILE PARALLEL SAFE COST 100;
-
-CREATE OR REPLACE FUNCTION jldp.jl_release_info(d int, epsilon float8, bound float8,
-    neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text DEFAULT 'default')
-RETURNS jsonb
-AS 'MODULE_PATHNAME', 'jl_release_info_mechanism'
-LANGUAGE C STABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_project(x float8[], mechanism jldp.jl_mechanism, key text DEFAULT 'default')
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_project_mechanism'
-LANGUAGE C STABLE STRICT PARALLEL SAFE COST 50;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_project_agg_mechanism_trans(internal, int, float8, jldp.jl_mechanism, text)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_project_agg_mechanism_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE AGGREGATE jldp.jl_project_agg(attr int, value float8, mechanism jldp.jl_mechanism, key text) (
-  SFUNC = jldp_internal.jl_project_agg_mechanism_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = jldp_internal.jl_project_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = jldp_internal.jl_agg_combine,
-  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
-  PARALLEL = SAFE);
-
-CREATE OR REPLACE FUNCTION jldp.jl_suggest_k(
-    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
-    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
-    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
-    kind jldp.jl_kind DEFAULT NULL, calibration jldp.jl_calibration DEFAULT NULL,
-    key text DEFAULT 'default')
-RETURNS int
-AS 'MODULE_PATHNAME', 'jl_suggest_k'
-LANGUAGE C STABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_suggest_k_info(
-    d int, n bigint, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
-    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
-    noise jldp.jl_noise DEFAULT 'laplace', delta float8 DEFAULT NULL,
-    kind jldp.jl_kind DEFAULT NULL, calibration jldp.jl_calibration DEFAULT NULL,
-    key text DEFAULT 'default')
-RETURNS jsonb
-AS 'MODULE_PATHNAME', 'jl_suggest_k_info'
-LANGUAGE C STABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_advise(
-    d int, epsilon float8, dist2 float8, dist2_hi float8 DEFAULT NULL,
-    neighbor jldp.jl_neighbor DEFAULT 'attribute', bound float8 DEFAULT 1,
-    noise jldp.jl_noise DEFAULT NULL, delta float8 DEFAULT NULL,
-    goal jldp.jl_goal DEFAULT 'distance', cluster_var float8 DEFAULT NULL,
-    n bigint DEFAULT NULL, key text DEFAULT 'default')
-RETURNS TABLE (rank int, kind text, k int, noise text, calibration text,
-               delta float8, noise_variance float8, predicted_error float8,
-               predicted_error_hi float8, relative_error float8,
-               refused boolean, note text)
-AS 'MODULE_PATHNAME', 'jl_advise'
-LANGUAGE C STABLE PARALLEL SAFE ROWS 10;
-
-CREATE OR REPLACE FUNCTION jldp.jl_nullspace_clean(x float8[], a_desired float8[], utility_error float8,
-    method jldp.jl_nullspace_method DEFAULT 'waterfill')
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_nullspace_clean'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_release_agg_trans(internal, int, float8, int, float8, float8,
-    jldp.jl_neighbor, jldp.jl_mechanism, text)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_release_agg_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE AGGREGATE jldp.jl_private_release_agg(attr int, value float8, d int, epsilon float8,
-    bound float8, neighbor jldp.jl_neighbor, mechanism jldp.jl_mechanism, key text) (
-  SFUNC = jldp_internal.jl_release_agg_trans, STYPE = internal, SSPACE = 512,
-  FINALFUNC = jldp_internal.jl_private_release_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = jldp_internal.jl_agg_combine,
-  SERIALFUNC = jldp_internal.jl_agg_serialize, DESERIALFUNC = jldp_internal.jl_agg_deserialize,
-  PARALLEL = SAFE);
-
-CREATE OR REPLACE FUNCTION jldp.jl_covariance_mechanism(r int, delta float8,
-    lift jldp.jl_lift DEFAULT 'always', method jldp.jl_covariance_method DEFAULT 'gram',
-    origin jldp.jl_origin DEFAULT 'lo')
-RETURNS jldp.jl_mechanism
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, delta, NULL, r, lift, method, NULL, NULL, NULL, NULL, NULL, origin, NULL)::jldp.jl_mechanism);
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_number(x float8, lo float8, hi float8, weight float8)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'jl_encode_number'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_category(x anyelement, categories text[], weight float8)
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_encode_category'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_category(x text, categories text[], weight float8)
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_encode_category'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp_internal.jl_encode_vector(x float8[], length int, lo float8, hi float8, weight float8)
-RETURNS float8[]
-AS 'MODULE_PATHNAME', 'jl_encode_vector'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_protect(relation regclass, unit text, attributes jldp.jl_attribute[],
-    neighbor jldp.jl_neighbor DEFAULT 'row', row_clip float8 DEFAULT NULL,
-    epsilon_cap float8 DEFAULT NULL, delta_cap float8 DEFAULT 0,
-    OUT dataset text, OUT d int)
-RETURNS record
-AS 'MODULE_PATHNAME', 'jl_protect'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_release(protected regclass, target text, epsilon float8,
-    mechanism jldp.jl_mechanism, key text DEFAULT 'default',
-    OUT release_id bigint, OUT released regclass, OUT epsilon_charged float8, OUT delta_charged float8,
-    OUT noise_variance float8, OUT guarantee text)
-RETURNS record
-AS 'MODULE_PATHNAME', 'jl_release'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_release_dist2(protected regclass, epsilon float8,
-    OUT dist2 float8, OUT stddev float8, OUT n bigint, OUT epsilon_holding float8,
-    OUT delta float8, OUT neighbor text, OUT guarantee text)
-RETURNS record
-AS 'MODULE_PATHNAME', 'jl_release_dist2_declared'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-CREATE OR REPLACE FUNCTION jldp.jl_edge(u text, v text, vertices int)
-RETURNS jldp.jl_attribute
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_attribute_checked(ROW(u, 'edge'::text, NULL, NULL, 1, NULL, vertices, v)::jldp.jl_attribute);
-
-CREATE OR REPLACE FUNCTION jldp.jl_graph(r int, delta float8)
-RETURNS jldp.jl_mechanism
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN jldp_internal.jl_mechanism_checked(ROW('graph', NULL, NULL, NULL, delta, NULL, r, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
-
-CREATE OR REPLACE FUNCTION jldp.jl_budget_book(protected regclass, epsilon float8, delta float8 DEFAULT 0,
-    note text DEFAULT NULL)
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'jl_budget_book'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE OR REPLACE PROCEDURE jldp_internal.jl_distributed_run(
     source regclass, id_column text, target text, key text, epsilon float8, delta float8,
@@ -1746,104 +1918,10 @@ BEGIN
 END
 $fn$;
 
-CREATE OR REPLACE FUNCTION jldp.jl_kmeans(release regclass, n_clusters int, seed bigint DEFAULT 0,
-    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4,
-    sketch_column name DEFAULT 'sketch',
-    OUT centroids float8[], OUT sizes bigint[], OUT inertia float8, OUT iterations int,
-    OUT workers int)
-RETURNS record
-AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
-LANGUAGE C STABLE PARALLEL RESTRICTED;
-
-CREATE OR REPLACE FUNCTION jldp.jl_kmeans(release text, n_clusters int, seed bigint DEFAULT 0,
-    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4,
-    sketch_column name DEFAULT 'sketch',
-    OUT centroids float8[], OUT sizes bigint[], OUT inertia float8, OUT iterations int,
-    OUT workers int)
-RETURNS record
-AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
-LANGUAGE C STABLE PARALLEL RESTRICTED;
-
-CREATE OR REPLACE FUNCTION jldp.jl_protect_grant(protected regclass, spender regrole)
-RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-  ds text;
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
-    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
-  END IF;
-  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation = protected;
-  IF ds IS NULL THEN
-    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
-      USING ERRCODE = '55000',
-            HINT = 'Declare it with jl_protect; its owner (or a member of the owner''s role) grants spending.';
-  END IF;
-  PERFORM jldp_internal.jl_dataset_grant(ds, spender);
-END
-$fn$;
-
-CREATE OR REPLACE FUNCTION jldp.jl_protect_revoke(protected regclass, spender regrole)
-RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-  ds text;
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
-    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
-  END IF;
-  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation = protected;
-  IF ds IS NULL THEN
-    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
-      USING ERRCODE = '55000';
-  END IF;
-  PERFORM jldp_internal.jl_dataset_revoke(ds, spender);
-END
-$fn$;
-
-CREATE OR REPLACE FUNCTION jldp.jl_set_cap(protected regclass, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
-RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-  ds text;
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
-    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
-  END IF;
-  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation OPERATOR(pg_catalog.=) protected;
-  IF ds IS NULL THEN
-    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
-      USING ERRCODE = '55000',
-            HINT = 'A budget administrator (jldp_budget_admin) sets the cap of any protected table; its owner may lower it.';
-  END IF;
-  PERFORM jldp.jl_dataset_set_cap(ds, epsilon_cap, delta_cap);
-END
-$fn$;
-
-CREATE OR REPLACE FUNCTION jldp.jl_reset(protected regclass)
-RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-  ds text;
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
-    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
-  END IF;
-  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation OPERATOR(pg_catalog.=) protected;
-  IF ds IS NULL THEN
-    RAISE EXCEPTION '% is not a protected table', protected USING ERRCODE = '55000';
-  END IF;
-  PERFORM jldp.jl_dataset_reset(ds);
-END
-$fn$;
+CREATE OR REPLACE FUNCTION jldp_internal.jl_drop_guard()
+RETURNS event_trigger
+AS 'MODULE_PATHNAME', 'jl_drop_guard'
+LANGUAGE C;
 
 CREATE OR REPLACE FUNCTION jldp_internal.jl_role_hint(name text) RETURNS text
 AS 'MODULE_PATHNAME', 'jl_role_hint'
@@ -1898,12 +1976,6 @@ CREATE OR REPLACE VIEW jldp.jl_releases WITH (security_barrier) AS
   WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
              THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;
 
-CREATE OR REPLACE VIEW jldp.jl_distributed_releases WITH (security_barrier) AS
-  SELECT gid, release_id, target, servers, shard_release_ids, decided_at, committed_at, released_by
-  FROM jldp_internal.jldp_distributed_release
-  WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
-             THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;
-
 CREATE OR REPLACE VIEW jldp.jl_protected WITH (security_barrier) AS
   SELECT source AS relation, name AS dataset, unit, neighbor, row_clip,
          (SELECT sum(CASE (a).encoding WHEN 'numeric' THEN 1
@@ -1919,19 +1991,13 @@ CREATE OR REPLACE VIEW jldp.jl_protected WITH (security_barrier) AS
      OR pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole('jldp_budget_admin'), 'USAGE')
          OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user));
 
+CREATE OR REPLACE VIEW jldp.jl_distributed_releases WITH (security_barrier) AS
+  SELECT gid, release_id, target, servers, shard_release_ids, decided_at, committed_at, released_by
+  FROM jldp_internal.jldp_distributed_release
+  WHERE CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = target)
+             THEN pg_catalog.has_table_privilege(target, 'SELECT') ELSE false END;
+
 -- every comment, as the install script words it
-COMMENT ON TABLE jldp_internal.jldp_key IS
-  'jldp secret keys. Readable by no role but its owner; the release functions read it internally.';
-COMMENT ON VIEW jldp.jl_keys IS
-  'Keys by name with their non-secret fingerprints and the id of the master key that encrypts each (NULL: stored unencrypted); grant SELECT to curators.';
-COMMENT ON FUNCTION jldp.jl_key_create(text) IS
-  'Create a new 256-bit key from pg_strong_random; returns its non-secret fingerprint.';
-COMMENT ON FUNCTION jldp.jl_key_import(text, bytea) IS
-  'Pin a key to 32 known bytes (reproducible tests, the same key on every shard). Superuser only; the bytes appear in the query text.';
-COMMENT ON FUNCTION jldp.jl_key_drop(text) IS
-  'Drop a key (its creator, a member of the creator''s role, or a superuser). Sketches released under it can no longer be reproduced.';
-COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], float8) IS
-  'Unbiased estimate of the squared distance between the original rows: ||a - b||^2 - 2 k noise_variance.';
 COMMENT ON TYPE jldp.jl_neighbor IS
   'What a protected table''s releases protect: a whole unit''s row replaced (row), or one declared attribute of one unit changed within its bounds (attribute).';
 COMMENT ON TYPE jldp.jl_calibration IS
@@ -1940,10 +2006,52 @@ COMMENT ON TYPE jldp.jl_encoding IS
   'How a declared attribute enters the row vector: a number clamped and scaled, a category one-hot, a float8[] of fixed length clamped and scaled element by element, long-format rows (unit, attribute, value) as the elements of a vector of d, an edge (u, v) as its incidence vector over the vertices.';
 COMMENT ON TYPE jldp.jl_attribute IS
   'One declared attribute of a protected table, built by jl_numeric, jl_category, jl_vector or jl_long.';
+COMMENT ON TYPE jldp.jl_noise IS
+  'The noise of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
+COMMENT ON TYPE jldp.jl_kind IS
+  'The projection kind of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
+COMMENT ON TYPE jldp.jl_lift IS
+  'The covariance mechanism''s lift: always the accountant''s w, or (auto) only what a private lower bound on sigma_min(A) leaves missing.';
+COMMENT ON TYPE jldp.jl_covariance_method IS
+  'How the covariance mechanism computes R: from the Gram matrix (gram: d x d memory) or as Y [A; l I] batch by batch (product).';
+COMMENT ON TYPE jldp.jl_origin IS
+  'Where the covariance mechanism puts a number''s zero: at lo (the declared encoding, (x - lo) weight / (hi - lo)) or at zero (x weight / (hi - lo): second moments about the data''s origin).';
+COMMENT ON TYPE jldp.jl_goal IS
+  'What sketches are for, as the advisor predicts their error: recovered squared distances (distance) or a nearest-centre clustering (clustering).';
+COMMENT ON TYPE jldp.jl_mechanism IS
+  'What jl_release releases with, built by a mechanism''s constructor (jl_sketch, jl_advised, jl_covariance_mechanism, jl_graph).';
+COMMENT ON TYPE jldp.jl_nullspace_method IS
+  'How jl_nullspace_clean spends its utility budget: waterfill (the exact maximiser of the paper''s objective) or knapsack (Algorithm 1 as published).';
+COMMENT ON TABLE jldp_internal.jldp_key IS
+  'jldp secret keys. Readable by no role but its owner; the release functions read it internally.';
 COMMENT ON TABLE jldp_internal.jldp_dataset IS
   'Protected datasets: the privacy budget cap (epsilon, delta) and what has been spent, by name and at most one per source relation. Written only by jldp''s functions; roles read it through jl_budgets.';
 COMMENT ON TABLE jldp_internal.jldp_ledger IS
   'Privacy budget ledger: every declaration, cap change, reset and charge of a dataset (and the reservations of jldp before 0.4.2) with the totals after it, the acting role and the transaction. Written only by jldp''s functions; roles read it through jl_ledger.';
+COMMENT ON FUNCTION jldp.jldp_version() IS
+  'The version of the jldp library in use (the control file''s default_version when it was built); recorded with each table release.';
+COMMENT ON TABLE jldp_internal.jldp_release IS
+  'Release registry: one row per release into a table (jl_release, jl_release_distributed; before 0.4.2 also jl_release_table, jl_release_long, jl_release_covariance and jl_release_graph) with its source, target, options, noise variance, key fingerprint, the ledger charge it was made under, the full record (info), the jldp version and who released it. Written only by those functions; roles read it through jl_releases.';
+COMMENT ON TABLE jldp_internal.jldp_distributed_release IS
+  'Decisions of distributed releases: a row exists exactly when the coordinator committed the release (its charge and registry row); the shards'' prepared parts named gid_1, gid_2, ... are then to be committed. committed_at: when every part was seen committed.';
+COMMENT ON VIEW jldp.jl_keys IS
+  'Keys by name with their non-secret fingerprints and the id of the master key that encrypts each (NULL: stored unencrypted); grant SELECT to curators.';
+COMMENT ON FUNCTION jldp.jl_key_create(text) IS
+  'Create a new 256-bit key from pg_strong_random; returns its non-secret fingerprint.';
+COMMENT ON FUNCTION jldp.jl_key_import(text, bytea) IS
+  'Pin a key to 32 known bytes (reproducible tests, the same key on every shard). Superuser only; the bytes appear in the query text.';
+COMMENT ON FUNCTION jldp.jl_key_drop(text) IS
+  'Drop a key (its creator, a member of the creator''s role, or a superuser). Sketches released under it can no longer be reproduced.';
+COMMENT ON FUNCTION jldp_internal.jl_key_table_changed() IS
+  'Trigger on jldp_key: tells every backend that cached keys must be looked up again.';
+COMMENT ON FUNCTION jldp.jl_key_export(text) IS
+  'The key''s secret encrypted under the master key, for jl_key_import_wrapped on a server with the same master key (a shard); reveals nothing without the master key. The key''s creator or a superuser.';
+COMMENT ON FUNCTION jldp.jl_key_import_wrapped(text, bytea) IS
+  'Create the key name from what jl_key_export(name) returned on a server with the same master key; returns its fingerprint, to compare with the exporting server''s jl_keys. Superuser only.';
+COMMENT ON FUNCTION jldp.jl_key_rewrap() IS
+  'Encrypt every key under the configured master key: unencrypted keys, and keys encrypted under jldp.previous_master_key_file or _command (rotation). Returns the number of keys changed. Superuser only.';
+COMMENT ON FUNCTION jldp.jl_master_key_id() IS
+  'The non-secret id of the configured master key (compare across servers), NULL when none is configured.';
 COMMENT ON FUNCTION jldp.jl_dataset_declare(text, float8, float8, regclass, text) IS
   'Declare a dataset with a privacy budget cap (epsilon, delta), owned by the calling role. Binding it to a source relation (a table, partitioned table or foreign table; not a view or a partition) takes the relation''s owner, a member of its role, or a superuser; jl_protect of that relation then declares the protected table on it, keeping its name, caps and ledger. unit names the column of source whose values are the privacy units: its declaration must then use that unit.';
 COMMENT ON FUNCTION jldp.jl_dataset_set_cap(text, float8, float8) IS
@@ -1952,26 +2060,30 @@ COMMENT ON FUNCTION jldp.jl_dataset_reset(text) IS
   'Set a dataset''s spent budget back to 0 (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
 COMMENT ON VIEW jldp.jl_budgets IS
   'Protected datasets with their caps, spent and remaining (epsilon, delta), owner and granted spenders, for the datasets owned by the current role or a role it inherits (budget administrators and superusers: all).';
-COMMENT ON FUNCTION jldp.jldp_version() IS
-  'The version of the jldp library in use (the control file''s default_version when it was built); recorded with each table release.';
-COMMENT ON TABLE jldp_internal.jldp_release IS
-  'Release registry: one row per release into a table (jl_release, jl_release_distributed; before 0.4.2 also jl_release_table, jl_release_long, jl_release_covariance and jl_release_graph) with its source, target, options, noise variance, key fingerprint, the ledger charge it was made under, the full record (info), the jldp version and who released it. Written only by those functions; roles read it through jl_releases.';
 COMMENT ON VIEW jldp.jl_ledger IS
   'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it; for a charge, whether a release recorded it (released).';
+COMMENT ON FUNCTION jldp_internal.jl_dataset_grant(text, regrole) IS
+  'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and bookings (jl_budget_book). Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
+COMMENT ON FUNCTION jldp_internal.jl_dataset_revoke(text, regrole) IS
+  'Withdraw what jl_dataset_grant allowed. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
 COMMENT ON VIEW jldp.jl_releases IS
   'Release registry: one row per table release, visible to roles that can read its target.';
+COMMENT ON FUNCTION jldp.jl_private_release(float8[], float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
+  'Unbudgeted primitive: a private sketch of x with a jl_sketch mechanism: x P (the key''s secret JL projection of the mechanism''s kind and k; kind ''identity'': P = I, k = d) rounded to a power-of-two grid plus exact discrete noise (Laplace: pure epsilon, to the L1 sensitivity of the realized P; Gaussian: (epsilon, delta), to its L2 sensitivity), for neighbours that change one element by at most bound (''attribute'') or a whole row by at most bound in L2 norm (''row''). Charges nothing and records nothing: book its cost with jl_budget_book. jl_release_info gives the guarantee.';
+COMMENT ON FUNCTION jldp.jl_release_info(int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
+  'What jl_private_release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density). Contains no secret.';
+COMMENT ON FUNCTION jldp.jl_project(float8[], jldp.jl_mechanism, text) IS
+  'Noise-free x P, P of the jl_sketch mechanism''s k, kind and density (its noise is not used; kind ''identity'' with k NULL: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
+COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, jldp.jl_mechanism, text) IS
+  'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped), P of the jl_sketch mechanism''s k (required), kind and density (kind ''sparse'' needs its density here, as there is no d): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
+COMMENT ON AGGREGATE jldp.jl_private_release_agg(int, float8, int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
+  'Unbudgeted primitive: a private sketch of each group of (attr, value) rows, e.g. SELECT user_id, jl_private_release_agg(attr, val, 1000, 1.0, 1.0, ''attribute'', jl_sketch(k => 20), ''default'') FROM facts GROUP BY user_id: what jl_private_release releases for the dense vector with x[attr] = value (attr 1..d, else an error; repeated attributes summed, NULL values skipped), each element within bound (neighbor ''attribute'') or each row within L2 norm bound / 2 (''row''), with the jl_sketch mechanism''s projection and noise and the key''s P.  It charges nothing and records nothing: which rows it reads is the query''s, not a declaration''s; book its cost with jl_budget_book(protected, epsilon, delta).  jl_release over a protected table (jl_long) is the budgeted release of long-format data.';
+COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], float8) IS
+  'Unbiased estimate of the squared distance between the original rows: ||a - b||^2 - 2 k noise_variance.';
 COMMENT ON FUNCTION jldp.jl_recover_dist(float8[], float8[], regclass) IS
   'jl_recover_dist with the noise variance of the release that wrote the table (from the registry).';
 COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], regclass) IS
   'jl_recover_dist_stddev with the noise variance, the noise and the kind (identity or a projection) of the release that wrote the table (from the registry).';
-COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int) IS
-  'k-means centroids of the sketches as an n_clusters x k float8[][]: k-means++ seeding (seed 0) and Lloyd iterations until no assignment changes (at most 300). The result depends only on the multiset of sketches (the same in serial and parallel plans). NULL sketches are skipped; no sketches gives NULL; with at most n_clusters distinct sketches the centroids are those sketches (fewer rows, with a NOTICE). An empty cluster is re-seeded with the point farthest from its centroid. The sketches are held in memory (below 1 GB).';
-COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint) IS
-  'jl_kmeans with the seed of the k-means++ seeding (any bigint; the same seed gives the same centroids).';
-COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int) IS
-  'jl_kmeans with the seed and the maximum number of Lloyd iterations (>= 1).';
-COMMENT ON FUNCTION jldp.jl_nearest_centroid(float8[], float8[]) IS
-  'The 1-based row of the m x k centroids (e.g. from jl_kmeans) nearest to the sketch in squared L2 distance, the lowest row on ties: UPDATE t SET cluster = jl_nearest_centroid(sketch, c).';
 COMMENT ON FUNCTION jldp.jl_recover_inner(float8[], float8[], float8) IS
   'Unbiased estimate of the inner product of two different original rows: <a, b> (independent noise needs no correction; noise_variance is only checked). For a row with itself use jl_recover_norm2.';
 COMMENT ON FUNCTION jldp.jl_recover_norm2(float8[], float8) IS
@@ -1996,6 +2108,44 @@ COMMENT ON FUNCTION jldp.jl_recover_norm2(float8[], text) IS
   'jl_recover_norm2 with the release named (resolved as a regclass is, on the search path).';
 COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], text) IS
   'jl_recover_norm2_stddev with the release named (resolved as a regclass is, on the search path).';
+COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
+  'jl_recover_dist_stddev with the noise and the kind as enum labels (e.g. ''gaussian''::jl_noise): postgres_fdw can push it to a shard.';
+COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
+  'jl_recover_inner_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
+COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
+  'jl_recover_norm2_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int) IS
+  'k-means centroids of the sketches as an n_clusters x k float8[][]: k-means++ seeding (seed 0) and Lloyd iterations until no assignment changes (at most 300). The result depends only on the multiset of sketches (the same in serial and parallel plans). NULL sketches are skipped; no sketches gives NULL; with at most n_clusters distinct sketches the centroids are those sketches (fewer rows, with a NOTICE). An empty cluster is re-seeded with the point farthest from its centroid. The sketches are held in memory (below 1 GB).';
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint) IS
+  'jl_kmeans with the seed of the k-means++ seeding (any bigint; the same seed gives the same centroids).';
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int) IS
+  'jl_kmeans with the seed and the maximum number of Lloyd iterations (>= 1).';
+COMMENT ON FUNCTION jldp.jl_nearest_centroid(float8[], float8[]) IS
+  'The 1-based row of the m x k centroids (e.g. from jl_kmeans) nearest to the sketch in squared L2 distance, the lowest row on ties: UPDATE t SET cluster = jl_nearest_centroid(sketch, c).';
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int, int) IS
+  'jl_kmeans with n_init runs (1..1000), each a k-means++ seeding followed by at most max_iter Lloyd iterations, keeping the run with the lowest inertia (sum of squared distances to the nearest centroid; the earliest run on ties), as scikit-learn''s KMeans(n_init=...). The first run is seeded by seed, so n_init 1 equals jl_kmeans(sketch, n_clusters, seed, max_iter); the others by seeds drawn from a ChaCha20 stream keyed by seed. Deterministic and the same in serial and parallel plans; the time grows with n_init.';
+COMMENT ON FUNCTION jldp_internal.jl_lloyd_step_trans(float8[], float8[], float8[]) IS
+  'Transition function of jl_lloyd_step.';
+COMMENT ON FUNCTION jldp_internal.jl_vector_sum_trans(float8[], float8[]) IS
+  'Transition and combine function of jl_vector_sum, combine function of jl_lloyd_step.';
+COMMENT ON AGGREGATE jldp.jl_lloyd_step(float8[], float8[]) IS
+  'One Lloyd step of k-means over the rows it sees: an m x (k + 1) array whose row j holds the sum of the sketches nearest centroid j (of the m x k centroids, as jl_nearest_centroid) and their count. Pushed to a shard by postgres_fdw; add the shards'' steps with jl_vector_sum and take jl_lloyd_update.';
+COMMENT ON AGGREGATE jldp.jl_vector_sum(float8[]) IS
+  'Element-wise sum of float8 arrays of one shape (one- or two-dimensional); use ORDER BY in the call for a result that does not depend on the order rows arrive in.';
+COMMENT ON FUNCTION jldp.jl_lloyd_update(float8[], float8[]) IS
+  'The centroids after a Lloyd step: row j of step (sums, count) divided by its count, or row j of centroids when the count is 0.';
+COMMENT ON FUNCTION jldp.jl_kmeans_lloyd(regclass, name, float8[], int) IS
+  'k-means (Lloyd) from the given m x k starting centroids over the sketch column of a table, until no centroid moves or max_iter steps. On a partitioned table each leaf partition computes its own step (a foreign partition on its shard: m (k + 1) numbers move per step), added in partition order; a local table partitioned alike gives the same centroids bit for bit.';
+COMMENT ON FUNCTION jldp.jl_knn(regclass, name, name, float8[], int, float8) IS
+  'The n rows of a sketch table nearest to query by jl_recover_dist (ties by id; id_column cast to bigint). On a partitioned table each leaf partition returns its own n nearest (a foreign partition sorts and limits on its shard), so n rows per shard move.';
+COMMENT ON FUNCTION jldp.jl_knn(regclass, float8[], int) IS
+  'The n units of a release nearest to query, by the squared distance jl_recover_dist recovers with the release''s noise variance (from jl_releases; ties by id): jl_knn(''customers_private'', sketch, 10).';
+COMMENT ON FUNCTION jldp.jl_knn(text, float8[], int) IS
+  'jl_knn(release regclass, query, n) with the release named as text: jl_knn(''customers_private'', sketch, 10).';
+COMMENT ON FUNCTION jldp.jl_kmeans(regclass, int, bigint, int, int, float8, name) IS
+  'k-means of the sketches of a table (its float8[] column sketch_column) in one call: the centroids (n_clusters x k), each cluster''s size, the inertia, the iterations (scikit-learn''s n_iter_ and tol) and the parallel workers its assignment steps used (max_parallel_workers_per_gather; the result is the serial one); the labels in the same statement: SELECT s.id, jl_nearest_centroid(s.sketch, k.centroids) FROM t s, jl_kmeans(''t'', 4) k. The same centroids as the aggregate jl_kmeans(sketch, n_clusters, seed, max_iter, n_init) over the table.';
+COMMENT ON FUNCTION jldp.jl_kmeans(text, int, bigint, int, int, float8, name) IS
+  'jl_kmeans(release regclass, ...) with the table named as text: jl_kmeans(''customers_private'', 4).';
 COMMENT ON FUNCTION jldp.jl_randomized_response(float8[], float8) IS
   'Randomized response: each 0/1 element flipped independently with probability p = jl_rr_flip_probability(epsilon) = 1/(1 + e^epsilon), exactly, from pg_strong_random. epsilon-DP for one element changing (h elements: h epsilon). Values other than 0 and 1 are an error.';
 COMMENT ON FUNCTION jldp.jl_randomized_response(boolean[], float8) IS
@@ -2022,16 +2172,12 @@ COMMENT ON FUNCTION jldp.jl_discrete_laplace_variance(float8, bigint) IS
   'Variance of the noise jl_add_discrete_laplace(value, epsilon, sensitivity) adds: 2 q / (1 - q)^2 with q = exp(-1/t).';
 COMMENT ON FUNCTION jldp.jl_min_dim(bigint, float8) IS
   'scikit-learn''s johnson_lindenstrauss_min_dim(n, eps=eps): int(4 ln(n) / (eps^2/2 - eps^3/3)), the k at which a random projection alone keeps all pairwise squared distances of n points within a factor 1 +- eps with good probability (no noise considered). eps in (0, 1).';
-COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int, int) IS
-  'jl_kmeans with n_init runs (1..1000), each a k-means++ seeding followed by at most max_iter Lloyd iterations, keeping the run with the lowest inertia (sum of squared distances to the nearest centroid; the earliest run on ties), as scikit-learn''s KMeans(n_init=...). The first run is seeded by seed, so n_init 1 equals jl_kmeans(sketch, n_clusters, seed, max_iter); the others by seeds drawn from a ChaCha20 stream keyed by seed. Deterministic and the same in serial and parallel plans; the time grows with n_init.';
-COMMENT ON FUNCTION jldp_internal.jl_dataset_grant(text, regrole) IS
-  'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and bookings (jl_budget_book). Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
-COMMENT ON FUNCTION jldp_internal.jl_dataset_revoke(text, regrole) IS
-  'Withdraw what jl_dataset_grant allowed. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
-COMMENT ON FUNCTION jldp_internal.jl_drop_guard() IS
-  'Event trigger: refuses to drop jldp (the extension, its schema, its owner''s objects) while keys or ledger rows exist, unless jldp.allow_drop is on.';
-COMMENT ON FUNCTION jldp_internal.jl_key_table_changed() IS
-  'Trigger on jldp_key: tells every backend that cached keys must be looked up again.';
+COMMENT ON FUNCTION jldp.jl_suggest_k(int, bigint, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_kind, jldp.jl_calibration, text) IS
+  'The k minimizing the variance 2 r^4/k + 8 s2 r^2 + c k s2^2 of recovered squared distances at r^2 = dist2 (or, for a range [dist2, dist2_hi], the worst ratio to the best stddev of any k), with s2 the noise variance of jl_release_info(d, k, epsilon, ...) for the realized projection of each candidate k. Uses the key. See jl_suggest_k_info.';
+COMMENT ON FUNCTION jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_kind, jldp.jl_calibration, text) IS
+  'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
+COMMENT ON FUNCTION jldp.jl_advise(int, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_goal, float8, bigint, text) IS
+  'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says first when even it does not serve the goal (distance: a stddev not below dist2; clustering: a misclassification of 0.25 or more) and the epsilon at which it would, then whether the projection pays. Uses the key.';
 COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[]) IS
   'Transition function of jl_linear_fit and jl_linear_fit_intercept.';
 COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8) IS
@@ -2062,6 +2208,8 @@ COMMENT ON FUNCTION jldp.jl_linear_predict(float8[], float8[], float8[]) IS
   'coef^T x + intercept: the prediction of a linear model (coef d x m, as jl_linear_fit returns it; intercept m values or NULL for none). NULL if x or coef is NULL.';
 COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8[], float8) IS
   'Null-space cleaning, Algorithm 2: as jl_nullspace_clean(x, a_desired, utility_error) with the budget spent where the confidential predictor a_confidential (d x m_c, fitted on the cleaner''s own data) sees most per unit of utility: generalised eigenvectors of the pencil (a_d a_d^T, a_c a_c^T) on the span of both models, coordinates in the dual basis; the common null space is removed whole. ||a_desired^T (x - result)||^2 <= utility_error, certified.';
+COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8, jldp.jl_nullspace_method) IS
+  'Null-space cleaning, Algorithm 1: x with the components that the linear predictor a_desired (d x m, e.g. jl_linear_fit) barely sees removed, such that ||a_desired^T (x - result)||^2 <= utility_error, certified in floating point. The exact null space is always removed; the budget goes over the eigencomponents of a_desired a_desired^T by method => ''waterfill'' (the exact maximiser of the paper''s Theorem 2) or ''knapsack'' (the paper''s published Algorithm 1). The decomposition is cached per backend.';
 COMMENT ON FUNCTION jldp.jl_directional_variance(regclass, float8[]) IS
   'From a covariance release: ||R x||^2 / r - l^2 ||x||^2, unbiased for x^T A^T A x (the sum of squares of the clipped rows along x). Post-processing: no budget.';
 COMMENT ON FUNCTION jldp.jl_directional_variance_stddev(regclass, float8[]) IS
@@ -2072,32 +2220,6 @@ COMMENT ON FUNCTION jldp.jl_pca(regclass, int) IS
   'From a covariance release: the n_components leading eigenpairs of R^T R / r - l^2 I, largest first: each direction (unit vector) and its estimated x^T A^T A x.';
 COMMENT ON FUNCTION jldp.jl_least_squares(regclass, int) IS
   'From a covariance release: the least-squares coefficients of attribute target_attr (1-based) on the other d - 1 attributes, in their order, from the estimate of A^T A (no intercept unless a column of ones was released). Refused when the estimate of the other attributes'' second moments is not positive definite.';
-COMMENT ON FUNCTION jldp.jl_key_export(text) IS
-  'The key''s secret encrypted under the master key, for jl_key_import_wrapped on a server with the same master key (a shard); reveals nothing without the master key. The key''s creator or a superuser.';
-COMMENT ON FUNCTION jldp.jl_key_import_wrapped(text, bytea) IS
-  'Create the key name from what jl_key_export(name) returned on a server with the same master key; returns its fingerprint, to compare with the exporting server''s jl_keys. Superuser only.';
-COMMENT ON FUNCTION jldp.jl_key_rewrap() IS
-  'Encrypt every key under the configured master key: unencrypted keys, and keys encrypted under jldp.previous_master_key_file or _command (rotation). Returns the number of keys changed. Superuser only.';
-COMMENT ON FUNCTION jldp.jl_master_key_id() IS
-  'The non-secret id of the configured master key (compare across servers), NULL when none is configured.';
-COMMENT ON FUNCTION jldp_internal.jl_lloyd_step_trans(float8[], float8[], float8[]) IS
-  'Transition function of jl_lloyd_step.';
-COMMENT ON FUNCTION jldp_internal.jl_vector_sum_trans(float8[], float8[]) IS
-  'Transition and combine function of jl_vector_sum, combine function of jl_lloyd_step.';
-COMMENT ON AGGREGATE jldp.jl_lloyd_step(float8[], float8[]) IS
-  'One Lloyd step of k-means over the rows it sees: an m x (k + 1) array whose row j holds the sum of the sketches nearest centroid j (of the m x k centroids, as jl_nearest_centroid) and their count. Pushed to a shard by postgres_fdw; add the shards'' steps with jl_vector_sum and take jl_lloyd_update.';
-COMMENT ON AGGREGATE jldp.jl_vector_sum(float8[]) IS
-  'Element-wise sum of float8 arrays of one shape (one- or two-dimensional); use ORDER BY in the call for a result that does not depend on the order rows arrive in.';
-COMMENT ON FUNCTION jldp.jl_lloyd_update(float8[], float8[]) IS
-  'The centroids after a Lloyd step: row j of step (sums, count) divided by its count, or row j of centroids when the count is 0.';
-COMMENT ON FUNCTION jldp.jl_kmeans_lloyd(regclass, name, float8[], int) IS
-  'k-means (Lloyd) from the given m x k starting centroids over the sketch column of a table, until no centroid moves or max_iter steps. On a partitioned table each leaf partition computes its own step (a foreign partition on its shard: m (k + 1) numbers move per step), added in partition order; a local table partitioned alike gives the same centroids bit for bit.';
-COMMENT ON FUNCTION jldp.jl_knn(regclass, name, name, float8[], int, float8) IS
-  'The n rows of a sketch table nearest to query by jl_recover_dist (ties by id; id_column cast to bigint). On a partitioned table each leaf partition returns its own n nearest (a foreign partition sorts and limits on its shard), so n rows per shard move.';
-COMMENT ON FUNCTION jldp.jl_knn(regclass, float8[], int) IS
-  'The n units of a release nearest to query, by the squared distance jl_recover_dist recovers with the release''s noise variance (from jl_releases; ties by id): jl_knn(''customers_private'', sketch, 10).';
-COMMENT ON FUNCTION jldp.jl_knn(text, float8[], int) IS
-  'jl_knn(release regclass, query, n) with the release named as text: jl_knn(''customers_private'', sketch, 10).';
 COMMENT ON FUNCTION jldp.jl_cut_size(regclass, int[]) IS
   'From a graph release: the number of edges between the vertex set s (distinct vertices in 1..n) and the rest, estimated without bias as (||sum of the sketches of s||^2 / r - (w/n) |s| (n - |s|)) / (1 - w/n). Post-processing: no budget.';
 COMMENT ON FUNCTION jldp.jl_cut_size_stddev(regclass, int[]) IS
@@ -2112,38 +2234,6 @@ COMMENT ON AGGREGATE jldp.jl_cut_estimate(regclass, int, float8[]) IS
   'From the rows (vertex, sketch) of a graph release chosen in SQL (each vertex once), the estimated number of edges between those vertices and the rest, as jl_cut_size; NULL over no rows.';
 COMMENT ON AGGREGATE jldp.jl_cut_estimate_stddev(regclass, int, float8[]) IS
   'The standard deviation of jl_cut_estimate over the same rows, as jl_cut_size_stddev; NULL over no rows.';
-COMMENT ON TABLE jldp_internal.jldp_distributed_release IS
-  'Decisions of distributed releases: a row exists exactly when the coordinator committed the release (its charge and registry row); the shards'' prepared parts named gid_1, gid_2, ... are then to be committed. committed_at: when every part was seen committed.';
-COMMENT ON VIEW jldp.jl_distributed_releases IS
-  'Distributed releases, visible to roles that can read their target: the shards, their registry ids, and whether every shard''s part was seen committed (committed_at NULL: in doubt until jl_distributed_resolve runs).';
-COMMENT ON FUNCTION jldp_internal.jl_distributed_decision(text) IS
-  'Used by jl_distributed_resolve: the servers and shard registry ids of the decided release gid; no row if the coordinator never decided it.';
-COMMENT ON FUNCTION jldp_internal.jl_distributed_pending() IS
-  'Used by jl_distributed_resolve: the decided distributed releases not yet seen committed on every shard.';
-COMMENT ON FUNCTION jldp_internal.jl_distributed_committed(text) IS
-  'Used by jl_release_distributed and jl_distributed_resolve: record that every shard''s part of a decided release was committed (the role that released it, a member of it, or a superuser). Bookkeeping only: whether a prepared part is committed depends on the decision alone.';
-COMMENT ON FUNCTION jldp.jl_distributed_resolve(text[]) IS
-  'Finish distributed releases left in doubt: on each server (default: every postgres_fdw server the caller has a user mapping for), for each prepared part of a release no session is running, commit it if the coordinator decided the release (for that server), else roll it back; then record as committed each decided release whose every shard shows its part committed (its registry row). One row per part found and per release recorded.';
-COMMENT ON TYPE jldp.jl_noise IS
-  'The noise of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
-COMMENT ON TYPE jldp.jl_kind IS
-  'The projection kind of a release, as an option word postgres_fdw can ship (a text constant blocks pushdown).';
-COMMENT ON FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
-  'jl_recover_dist_stddev with the noise and the kind as enum labels (e.g. ''gaussian''::jl_noise): postgres_fdw can push it to a shard.';
-COMMENT ON FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
-  'jl_recover_inner_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
-COMMENT ON FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, jldp.jl_noise, jldp.jl_kind) IS
-  'jl_recover_norm2_stddev with the noise and the kind as enum labels: postgres_fdw can push it to a shard.';
-COMMENT ON TYPE jldp.jl_lift IS
-  'The covariance mechanism''s lift: always the accountant''s w, or (auto) only what a private lower bound on sigma_min(A) leaves missing.';
-COMMENT ON TYPE jldp.jl_covariance_method IS
-  'How the covariance mechanism computes R: from the Gram matrix (gram: d x d memory) or as Y [A; l I] batch by batch (product).';
-COMMENT ON TYPE jldp.jl_origin IS
-  'Where the covariance mechanism puts a number''s zero: at lo (the declared encoding, (x - lo) weight / (hi - lo)) or at zero (x weight / (hi - lo): second moments about the data''s origin).';
-COMMENT ON TYPE jldp.jl_goal IS
-  'What sketches are for, as the advisor predicts their error: recovered squared distances (distance) or a nearest-centre clustering (clustering).';
-COMMENT ON TYPE jldp.jl_mechanism IS
-  'What jl_release releases with, built by a mechanism''s constructor (jl_sketch, jl_advised, jl_covariance_mechanism, jl_graph).';
 COMMENT ON FUNCTION jldp_internal.jl_attribute_checked(jldp.jl_attribute) IS
   'Used by jl_numeric, jl_category and jl_vector: a declared attribute, or an error naming what is wrong with it (the checks jl_protect and jl_release make again).';
 COMMENT ON FUNCTION jldp.jl_numeric(text, float8, float8, float8) IS
@@ -2160,26 +2250,6 @@ COMMENT ON FUNCTION jldp.jl_sketch(int, jldp.jl_kind, jldp.jl_noise, float8, jld
   'The sketch mechanism for jl_release and jl_private_release: each row projected to k dimensions by the key''s P of the kind (''sparse'': density 1/sqrt(d) unless given; ''identity'': not projected, k = d) plus noise calibrated to the realized P (Laplace: pure epsilon; Gaussian: give delta). calibration: the noise''s default (''exact'', ''analytic''), ''classic'' (Gaussian), or ''paper'' (Dhaliwal et al.''s constants, jl_private_release only).';
 COMMENT ON FUNCTION jldp.jl_advised(jldp.jl_goal, float8, float8, float8, jldp.jl_noise, float8, boolean) IS
   'The sketch mechanism the advisor ranks first for the goal (jl_advise: no projection or a kind at its best k; Laplace noise, and Gaussian when delta is given), every option calibrated to the declaration as jl_sketch would be; dist2 (required) is the squared distance of interest between encoded rows, or between two clusters'' centres with cluster_var for goal clustering.  A release refuses before its charge, with the epsilon that would serve the goal, when the best option would not (distance: the recovered squared distance''s standard deviation not below dist2; clustering: a misclassification of 0.25 or more), unless force => true.';
-COMMENT ON FUNCTION jldp.jl_private_release(float8[], float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
-  'Unbudgeted primitive: a private sketch of x with a jl_sketch mechanism: x P (the key''s secret JL projection of the mechanism''s kind and k; kind ''identity'': P = I, k = d) rounded to a power-of-two grid plus exact discrete noise (Laplace: pure epsilon, to the L1 sensitivity of the realized P; Gaussian: (epsilon, delta), to its L2 sensitivity), for neighbours that change one element by at most bound (''attribute'') or a whole row by at most bound in L2 norm (''row''). Charges nothing and records nothing: book its cost with jl_budget_book. jl_release_info gives the guarantee.';
-COMMENT ON FUNCTION jldp.jl_release_info(int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
-  'What jl_private_release of d-dimensional rows with these options guarantees (epsilon, delta that hold; for Gaussian noise also delta_requested and the smaller delta_holding) and uses (noise, sensitivity, scale or sigma, grid, noise_variance), and the projection (kind, density). Contains no secret.';
-COMMENT ON FUNCTION jldp.jl_project(float8[], jldp.jl_mechanism, text) IS
-  'Noise-free x P, P of the jl_sketch mechanism''s k, kind and density (its noise is not used; kind ''identity'' with k NULL: x itself), for the curator''s own verification. Reveals P: never grant it to analysts.';
-COMMENT ON AGGREGATE jldp.jl_project_agg(int, float8, jldp.jl_mechanism, text) IS
-  'Noise-free x P of each group of (attr, value) rows (attr >= 1 uses row attr - 1 of P; duplicates summed, NULL values skipped), P of the jl_sketch mechanism''s k (required), kind and density (kind ''sparse'' needs its density here, as there is no d): equals jl_project of the dense vector up to summation order. Reveals P: never grant it to analysts.';
-COMMENT ON FUNCTION jldp.jl_suggest_k(int, bigint, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_kind, jldp.jl_calibration, text) IS
-  'The k minimizing the variance 2 r^4/k + 8 s2 r^2 + c k s2^2 of recovered squared distances at r^2 = dist2 (or, for a range [dist2, dist2_hi], the worst ratio to the best stddev of any k), with s2 the noise variance of jl_release_info(d, k, epsilon, ...) for the realized projection of each candidate k. Uses the key. See jl_suggest_k_info.';
-COMMENT ON FUNCTION jldp.jl_suggest_k_info(int, bigint, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_kind, jldp.jl_calibration, text) IS
-  'jl_suggest_k with its figures: k, noise_variance, expected stddev and relative stddev at dist2 (and dist2_hi), the best k at each end of the range, Kenthapadi''s rule of thumb dist2 / (2 s2), identity_stddev (no projection: P = I, k = d, with the same options) and projection_pays (stddev < identity_stddev), and for the n rows the distortion of the projection alone at this k (scikit-learn''s bound) and jl_min_dim(n, 0.1).';
-COMMENT ON FUNCTION jldp.jl_advise(int, float8, float8, float8, jldp.jl_neighbor, float8, jldp.jl_noise, float8, jldp.jl_goal, float8, bigint, text) IS
-  'Ranks the releases of d-dimensional rows: no projection (kind identity, k = d) and each projection kind at its best k, with Laplace noise and, where delta is given, Gaussian noise, each calibrated as jl_release_info would (to the realized projection of the key). predicted_error: for goal distance the stddev of a recovered squared distance at dist2, sqrt(2 r^4/k + 8 s2 r^2 + c k s2^2) (no 2 r^4/k term without a projection); for goal clustering the misclassification probability of the nearest-centre rule between two clusters whose centres are dist2 apart, each attribute with variance cluster_var around its centre (n rows: centres estimated). relative_error: to the best option (for a range [dist2, dist2_hi], the worst ratio to the best at each distance). Refused options are shown, never ranked. The note of rank 1 says first when even it does not serve the goal (distance: a stddev not below dist2; clustering: a misclassification of 0.25 or more) and the epsilon at which it would, then whether the projection pays. Uses the key.';
-COMMENT ON TYPE jldp.jl_nullspace_method IS
-  'How jl_nullspace_clean spends its utility budget: waterfill (the exact maximiser of the paper''s objective) or knapsack (Algorithm 1 as published).';
-COMMENT ON FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8, jldp.jl_nullspace_method) IS
-  'Null-space cleaning, Algorithm 1: x with the components that the linear predictor a_desired (d x m, e.g. jl_linear_fit) barely sees removed, such that ||a_desired^T (x - result)||^2 <= utility_error, certified in floating point. The exact null space is always removed; the budget goes over the eigencomponents of a_desired a_desired^T by method => ''waterfill'' (the exact maximiser of the paper''s Theorem 2) or ''knapsack'' (the paper''s published Algorithm 1). The decomposition is cached per backend.';
-COMMENT ON AGGREGATE jldp.jl_private_release_agg(int, float8, int, float8, float8, jldp.jl_neighbor, jldp.jl_mechanism, text) IS
-  'Unbudgeted primitive: a private sketch of each group of (attr, value) rows, e.g. SELECT user_id, jl_private_release_agg(attr, val, 1000, 1.0, 1.0, ''attribute'', jl_sketch(k => 20), ''default'') FROM facts GROUP BY user_id: what jl_private_release releases for the dense vector with x[attr] = value (attr 1..d, else an error; repeated attributes summed, NULL values skipped), each element within bound (neighbor ''attribute'') or each row within L2 norm bound / 2 (''row''), with the jl_sketch mechanism''s projection and noise and the key''s P.  It charges nothing and records nothing: which rows it reads is the query''s, not a declaration''s; book its cost with jl_budget_book(protected, epsilon, delta).  jl_release over a protected table (jl_long) is the budgeted release of long-format data.';
 COMMENT ON FUNCTION jldp.jl_covariance_mechanism(int, float8, jldp.jl_lift, jldp.jl_covariance_method, jldp.jl_origin) IS
   'The covariance mechanism for jl_release (Blocki et al.): r rows of R = Y [A; l I], A the encoded rows (each of L2 norm at most the row clip, or the largest the declaration allows), Y fresh Gaussian, the lift l from an exact accountant for (epsilon, delta); jl_covariance and jl_directional_variance read it.  origin => ''zero'' releases the second moments of the numbers about their zero (x weight / (hi - lo), signed) instead of about lo, the norm bound then the largest norm of such a row.';
 COMMENT ON FUNCTION jldp_internal.jl_encode_number(float8, float8, float8, float8) IS
@@ -2204,6 +2274,24 @@ COMMENT ON FUNCTION jldp.jl_budget_book(regclass, float8, float8, text) IS
   'Charge a protected table''s budget at once, durably and within its caps, for a release made with an unbudgeted primitive (jl_private_release, jl_private_release_agg, jl_project): returns the ledger row''s id. Nothing checks what the primitive reads.';
 COMMENT ON VIEW jldp.jl_protected IS
   'Protected tables (jl_protect) with their declaration (unit, neighbour notion, row clip, d, attributes), caps, spent and remaining, for the tables whose dataset the current role owns or inherits (budget administrators and superusers: all).';
+COMMENT ON FUNCTION jldp.jl_protect_grant(regclass, regrole) IS
+  'Let role spender release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): its declaration''s owner grants it.';
+COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
+  'Take back what jl_protect_grant granted.';
+COMMENT ON FUNCTION jldp.jl_set_cap(regclass, float8, float8) IS
+  'Set a protected table''s caps (delta_cap NULL: unchanged): raising takes jldp_budget_admin; the table''s owner may lower them. Recorded in the ledger.';
+COMMENT ON FUNCTION jldp.jl_reset(regclass) IS
+  'Set a protected table''s spent budget back to 0 (jldp_budget_admin); recorded in the ledger.';
+COMMENT ON VIEW jldp.jl_distributed_releases IS
+  'Distributed releases, visible to roles that can read their target: the shards, their registry ids, and whether every shard''s part was seen committed (committed_at NULL: in doubt until jl_distributed_resolve runs).';
+COMMENT ON FUNCTION jldp_internal.jl_distributed_decision(text) IS
+  'Used by jl_distributed_resolve: the servers and shard registry ids of the decided release gid; no row if the coordinator never decided it.';
+COMMENT ON FUNCTION jldp_internal.jl_distributed_pending() IS
+  'Used by jl_distributed_resolve: the decided distributed releases not yet seen committed on every shard.';
+COMMENT ON FUNCTION jldp_internal.jl_distributed_committed(text) IS
+  'Used by jl_release_distributed and jl_distributed_resolve: record that every shard''s part of a decided release was committed (the role that released it, a member of it, or a superuser). Bookkeeping only: whether a prepared part is committed depends on the decision alone.';
+COMMENT ON FUNCTION jldp.jl_distributed_resolve(text[]) IS
+  'Finish distributed releases left in doubt: on each server (default: every postgres_fdw server the caller has a user mapping for), for each prepared part of a release no session is running, commit it if the coordinator decided the release (for that server), else roll it back; then record as committed each decided release whose every shard shows its part committed (its registry row). One row per part found and per release recorded.';
 COMMENT ON PROCEDURE jldp_internal.jl_distributed_run(regclass, text, text, text, float8, float8, text, jldp.jl_mechanism, text, bigint) IS
   'Used by jl_release_distributed (both forms): the steps of a distributed release, from its checks to the shards'' commits.';
 COMMENT ON FUNCTION jldp_internal.jl_shard_bounds(regclass) IS
@@ -2222,18 +2310,8 @@ COMMENT ON FUNCTION jldp_internal.jl_distributed_decide_declared(regclass, regcl
   'Used by jl_release_distributed over a sharded protected table: jl_distributed_decide, with the shards'' declaration compared with the coordinator''s under its lock, the target''s partitions with the source''s, the charge made before the parts read, and the coordinator''s guarantee.';
 COMMENT ON PROCEDURE jldp.jl_release_distributed(regclass, text, float8, jldp.jl_mechanism, text, bigint) IS
   'Release a sharded protected table (declared with jl_protect on the coordinator, a table partitioned by its unit whose partitions are postgres_fdw foreign tables, and on each shard with the same declaration) where its rows live: each shard runs the pipeline on its own table (jl_release_part: the units within its partition''s bounds, charged to its own budget) and prepares; the coordinator then charges the table once (parallel composition), creates target partitioned like it over the shards'' sketch tables, records it, commits, and only then commits the shards'' parts. Needs dblink, max_prepared_transactions > 0 on the shards, the same key on each, and a CALL outside a transaction block.';
-COMMENT ON FUNCTION jldp.jl_kmeans(regclass, int, bigint, int, int, float8, name) IS
-  'k-means of the sketches of a table (its float8[] column sketch_column) in one call: the centroids (n_clusters x k), each cluster''s size, the inertia, the iterations (scikit-learn''s n_iter_ and tol) and the parallel workers its assignment steps used (max_parallel_workers_per_gather; the result is the serial one); the labels in the same statement: SELECT s.id, jl_nearest_centroid(s.sketch, k.centroids) FROM t s, jl_kmeans(''t'', 4) k. The same centroids as the aggregate jl_kmeans(sketch, n_clusters, seed, max_iter, n_init) over the table.';
-COMMENT ON FUNCTION jldp.jl_kmeans(text, int, bigint, int, int, float8, name) IS
-  'jl_kmeans(release regclass, ...) with the table named as text: jl_kmeans(''customers_private'', 4).';
-COMMENT ON FUNCTION jldp.jl_protect_grant(regclass, regrole) IS
-  'Let role spender release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): its declaration''s owner grants it.';
-COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
-  'Take back what jl_protect_grant granted.';
-COMMENT ON FUNCTION jldp.jl_set_cap(regclass, float8, float8) IS
-  'Set a protected table''s caps (delta_cap NULL: unchanged): raising takes jldp_budget_admin; the table''s owner may lower them. Recorded in the ledger.';
-COMMENT ON FUNCTION jldp.jl_reset(regclass) IS
-  'Set a protected table''s spent budget back to 0 (jldp_budget_admin); recorded in the ledger.';
+COMMENT ON FUNCTION jldp_internal.jl_drop_guard() IS
+  'Event trigger: refuses to drop jldp (the extension, its schema, its owner''s objects) while keys or ledger rows exist, unless jldp.allow_drop is on.';
 COMMENT ON FUNCTION jldp_internal.jl_role_hint(text) IS
   'The role that a permission error on routine or view name says has it (the hint''s table, compared with the grants by the roles test).';
 
