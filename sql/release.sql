@@ -33,7 +33,7 @@ SELECT (i->>'grid')::float8 = 2 ^ round(log(2, (i->>'grid')::float8::numeric)) A
        (i->>'epsilon_effective')::float8 <= 4.0 AS effective_below_requested
   FROM jl_release_info(100, 4.0, 1, 'attribute', jl_sketch(k => 20), key => 'pinned') i;
 
--- paper calibration: element c = 2 sqrt(k) B with the probability claim d e^(-k/2)
+-- paper calibration, attribute neighbours: c = 2 sqrt(k) B with the probability claim d e^(-k/2)
 -- (derived for a Gaussian P, reported only for it)
 SELECT round((i->>'paper_c')::numeric, 9) AS c, round((i->>'paper_delta')::numeric, 9) AS paper_delta,
        (i->>'paper_delta_vacuous')::bool AS vacuous, (i->>'valid')::bool AS valid,
@@ -66,7 +66,9 @@ SELECT count(*) FILTER (WHERE array_length(z, 1) = 4) AS length_k,
 SELECT bool_and(v / g = round(v / g)) AS all_on_grid
   FROM rel, unnest(z) v, (SELECT (jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'grid')::float8 AS g) gg;
 -- the same options by name and by position
-SELECT array_length(jl_private_release('{1,2,3}', 0.5, 2, 'row', jl_sketch(k => 2, calibration => 'exact'), key => 'pinned'), 1) AS named_args;
+SELECT array_length(jl_private_release(x => '{1,2,3}', epsilon => 0.5, neighbor => 'row', bound => 2,
+       mechanism => jl_sketch(k => 2, calibration => 'exact'), key => 'pinned'), 1) AS named_args,
+       array_length(jl_private_release('{1,2,3}', 0.5, 2, 'row', jl_sketch(2, 'rademacher', 'laplace', NULL, 'exact'), 'pinned'), 1) AS positional_args;
 
 -- bad input: each class has its own SQLSTATE, no crash
 SELECT error($$SELECT jl_private_release(NULL, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')$$);
@@ -86,14 +88,18 @@ SELECT error($$SELECT jl_private_release('{1,2}', 'Infinity', 1, 'attribute', jl
 SELECT error($$SELECT jl_private_release('{1,2}', NULL, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1e-12, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'column', jl_sketch(k => 4), key => 'pinned')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, (CASE NULL WHEN 'element' THEN 'attribute' ELSE NULL END)::jl_neighbor, jl_sketch(k => 4), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, NULL, jl_sketch(k => 4), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', NULL, key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, calibration => 'tight'), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 0, 'attribute', jl_sketch(k => 4), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, -1, 'attribute', jl_sketch(k => 4), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 'NaN', 'attribute', jl_sketch(k => 4), key => 'pinned')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, delta => 0), key => 'pinned')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, delta => 1), key => 'pinned')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, delta => 'NaN'), key => 'pinned')$$);
+-- delta's range is checked with the noise it goes with (Gaussian); Laplace
+-- noise refuses a delta outside paper calibration
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 0), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 'NaN'), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, delta => 1e-5), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'row', jl_sketch(k => 4, calibration => 'paper'), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'no such key')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4), key => NULL)$$);
