@@ -20,9 +20,12 @@ SET ROLE regress_jldp_analyst;
 SELECT error($$SELECT secret FROM jldp_internal.jldp_key$$);
 SELECT error($$SELECT count(*) FROM jldp_internal.jldp_key$$);
 SELECT error($$SELECT * FROM jl_keys$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 2), key => 'pinned')$$);
-SELECT error($$SELECT jl_project('{1,2}', jl_sketch(k => 2), 'pinned')$$);
-SELECT error($$SELECT jl_release_info(2, 1.0, 1, 'attribute', jl_sketch(k => 2), key => 'pinned')$$);
+-- the mechanism's constructor is a curator's; given a mechanism anyway (a
+-- literal needs no function), each primitive refuses the analyst itself
+SELECT error($$SELECT jl_sketch(k => 2)$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', '(sketch,2,rademacher,laplace,,,,,,,,,,,,)'::jl_mechanism, key => 'pinned')$$);
+SELECT error($$SELECT jl_project('{1,2}', '(sketch,2,rademacher,laplace,,,,,,,,,,,,)'::jl_mechanism, 'pinned')$$);
+SELECT error($$SELECT jl_release_info(2, 1.0, 1, 'attribute', '(sketch,2,rademacher,laplace,,,,,,,,,,,,)'::jl_mechanism, key => 'pinned')$$);
 SELECT error($$SELECT jl_key_create('mine')$$);
 SELECT error($$SELECT jl_key_drop('pinned')$$);
 SELECT error($$SELECT jl_key_import('mine', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f')$$);
