@@ -8,7 +8,7 @@ ALTER TABLE tr_src ADD PRIMARY KEY (pid);
 -- a float8[] column declared as four elements clamped to [0, 1] (weight
 -- 1 = hi - lo: the encoding is x clamped), attribute neighbours: one
 -- element moves by at most 1, the calibration jl_release_info's for
--- element bound 1
+-- attribute neighbours, bound 1
 SELECT * FROM jl_protect('tr_src', 'pid', ARRAY[jl_vector('x', 4, 0, 1)],
                          neighbor => 'attribute', epsilon_cap => 10);
 SELECT released, epsilon_charged, delta_charged
@@ -129,6 +129,8 @@ SELECT error($$SELECT jl_release('tr_src', 'tr_c; DROP TABLE tr_src', 1.0, jl_sk
 SELECT error($$SELECT jl_release('tr_src', 'a.b.c.d', 1.0, jl_sketch(k => 4), key => 'pinned')$$);
 SELECT error($$SELECT jl_release('tr_src', 'tr_c', 0, jl_sketch(k => 4), key => 'pinned')$$);
 SELECT error($$SELECT jl_release('tr_src', 'tr_c', 1.0, jl_sketch(k => 0), key => 'pinned')$$);
+-- 'paper' is a jl_calibration for jl_private_release only
+SELECT error($$SELECT jl_release('tr_src', 'tr_c', 1.0, jl_sketch(k => 4, calibration => 'paper'), key => 'pinned')$$);
 SELECT error($$SELECT jl_release('tr_src', 'tr_c', 1.0, jl_sketch(k => 4), key => 'missing')$$);
 SELECT to_regclass('tr_c') IS NULL AS nothing_left_behind,
        (SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.tr_src') AS spent;
