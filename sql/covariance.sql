@@ -111,7 +111,7 @@ SELECT dataset FROM jl_protect('cv_ab0', 'id', ARRAY[jl_numeric('a', -3, 3, 6), 
 SELECT released FROM jl_release('cv_ab0', 'cv_ab0_zero', 1.0, jl_covariance_mechanism(8, 1e-6, origin => 'zero'), key => 'pinned');
 SELECT abs((info->>'clip_norm')::float8 / sqrt(13.0) - 1) < 1e-12 AS c_is_sqrt_13 FROM jl_releases WHERE target = 'cv_ab0_zero'::regclass;
 SELECT error($$SELECT jl_covariance_mechanism(8, 1e-6, origin => 'middle')$$) AS unknown_origin;
-SELECT error($$SELECT jldp_internal.jl_mechanism_checked(ROW('sketch', 4, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'zero')::jl_mechanism)$$) AS origin_with_sketch;
+SELECT error($$SELECT jldp_internal.jl_mechanism_checked(ROW('sketch', 4, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'zero', NULL)::jl_mechanism)$$) AS origin_with_sketch;
 
 -- numeric columns as the attributes, a row clip of 2 below the box's
 -- largest norm sqrt(2^2 + 2^2) (so C = 2, bound 2 C = 4), caps 1.5 and 1e-5
