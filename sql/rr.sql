@@ -99,9 +99,13 @@ SELECT jl_suggest_k(100, 1000, 4.0, 500, neighbor => 'row', bound => 2, key => '
 -- the projection kind passes through to jl_release_info
 SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'rademacher', key => 'pinned') AS k_rademacher;
 SELECT error($$SELECT jl_suggest_k(100, 1000, 4.0, 500, kind => 'cauchy', key => 'pinned')$$);
--- a k whose sparse P is all zeros (sensitivity 0: no release) is skipped
+-- a k whose sparse P is all zeros (sensitivity 0: no release) is skipped.
+-- jl_suggest_k takes no density (0.4's kind 'sparse(0.01)' at d = 10 has no
+-- 0.5 form), so a d whose P of the default density 1/sqrt(d) is all zeros
+-- at k = 1 under the pinned key: d = 4 (density 0.5)
 SELECT error($$SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 1, kind => 'sparse', density => 0.01), key => 'pinned')$$);
-SELECT jl_suggest_k(10, 100, 1.0, 4.0, kind => 'sparse(0.01)', key => 'pinned') > 0 AS k_sparse;
+SELECT error($$SELECT jl_release_info(4, 1.0, 1, 'attribute', jl_sketch(k => 1, kind => 'sparse'), key => 'pinned')$$);
+SELECT jl_suggest_k(4, 100, 1.0, 4.0, kind => 'sparse', key => 'pinned') > 0 AS k_sparse;
 -- a paper calibration that does not cover the projection of a k makes that k
 -- infeasible (Laplace: valid false); if none is feasible, the refusal is raised
 SELECT jl_suggest_k(100, 1000, 4.0, 500, calibration => 'paper', key => 'pinned') AS k_paper;
@@ -173,11 +177,11 @@ SELECT error($$SELECT jl_min_dim(1000, 0.5)$$);
 SELECT error($$SELECT jl_randomized_response('{1,0}'::float8[], 40)$$);
 RESET ROLE;
 -- an analyst granted jl_suggest_k alone still needs jl_release_info
-GRANT EXECUTE ON FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) TO regress_jldp_rr;
+GRANT EXECUTE ON FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, jl_neighbor, float8, jl_noise, float8, jl_kind, jl_calibration, text) TO regress_jldp_rr;
 SET ROLE regress_jldp_rr;
 SELECT error($$SELECT jl_suggest_k(100, 1000, 1.0, 50, key => 'pinned')$$);
 RESET ROLE;
-REVOKE EXECUTE ON FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, text, float8, text, float8, text, text, text) FROM regress_jldp_rr;
+REVOKE EXECUTE ON FUNCTION jl_suggest_k(int, bigint, float8, float8, float8, jl_neighbor, float8, jl_noise, float8, jl_kind, jl_calibration, text) FROM regress_jldp_rr;
 DROP ROLE regress_jldp_rr;
 DROP ROLE regress_jldp_rr_curator;
 DROP ROLE regress_jldp_rr_nobody;
