@@ -17,7 +17,7 @@ SELECT (i->>'grid')::float8 = 2 ^ round(log(2, (i->>'grid')::float8::numeric)) A
        (i->>'epsilon')::float8 AS epsilon, (i->>'delta')::float8 AS delta
   FROM jl_release_info(100, 1.0, 1, 'attribute', jl_sketch(k => 20, noise => 'gaussian', delta => 1e-6), key => 'pinned') i;
 
--- element neighbours: L2 sensitivity = bound * max row L2 norm, below the L1 one
+-- attribute neighbours: L2 sensitivity = bound * max row L2 norm, below the L1 one
 SELECT (g->>'sensitivity_norm') AS norm, (g->>'sensitivity_method') AS method,
        (g->>'projection_sensitivity')::float8 < (l->>'projection_sensitivity')::float8 AS l2_below_l1
   FROM jl_release_info(6, 1.0, 2.5, 'attribute', jl_sketch(k => 8, noise => 'gaussian', delta => 1e-5), key => 'pinned') g,
@@ -31,7 +31,7 @@ SELECT round(((i->>'projection_sensitivity')::float8 / 2.5)::numeric, 9) =
 -- with another projection kind: Rademacher rows have L2 norm exactly 1
 SELECT (i->>'kind') AS kind, (i->>'noise') AS noise, round((i->>'projection_sensitivity')::numeric, 9) AS sens,
        (i->>'projection_sensitivity')::float8 >= 1 AS rounded_up
-  FROM jl_release_info(5, 1.0, 1, 'attribute', jl_sketch(k => 16, noise => 'gaussian', delta => 1e-5), key => 'pinned') i;
+  FROM jl_release_info(5, 1.0, 1, 'attribute', jl_sketch(k => 16, kind => 'rademacher', noise => 'gaussian', delta => 1e-5), key => 'pinned') i;
 -- row neighbours: R * sigma_max(P)
 SELECT (i->>'sensitivity_method') AS method, round((i->>'projection_sensitivity')::numeric, 6) AS sens,
        (i->>'valid')::bool AS valid
@@ -41,8 +41,8 @@ SELECT (i->>'sensitivity_method') AS method, round((i->>'projection_sensitivity'
 SELECT (i->>'calibration') AS calibration, round((i->>'sigma_calibration')::numeric, 6) AS sigma_calibration,
        round((i->>'sigma')::numeric, 6) AS sigma, (i->>'valid')::bool AS valid,
        (i->>'delta_holding')::float8 <= 1e-5 AS delta_holds
-  FROM unnest(ARRAY['analytic', 'classic']) c,
-       jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1e-5, calibration => (c)::jl_calibration), key => 'pinned') i;
+  FROM unnest(ARRAY['analytic', 'classic']::jl_calibration[]) c,
+       jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1e-5, calibration => c), key => 'pinned') i;
 -- paper (Lemma 2): sigma = (4/eps) sqrt(ln(1/delta)) B, when k > 2 (ln d + ln(2/delta))
 SELECT round((i->>'paper_sigma')::numeric, 6) AS paper_sigma,
        round((4 * sqrt(ln(1e5)))::numeric, 6) AS formula,
@@ -61,10 +61,10 @@ SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 'NaN'), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'normal', delta => 1e-5), key => 'pinned')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, delta => 1e-5), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => NULL, delta => 1e-5), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1e-5, calibration => 'exact'), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, calibration => 'analytic'), key => 'pinned')$$);
-SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, calibration => 'classic'), key => 'pinned')$$);
+SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 4, noise => 'laplace', calibration => 'classic'), key => 'pinned')$$);
 SELECT error($$SELECT jl_private_release('{1,2}', 0, 1, 'attribute', jl_sketch(k => 4, noise => 'gaussian', delta => 1e-5), key => 'pinned')$$);
 
 -- a release: on the grid, k values, fresh noise each call
@@ -89,11 +89,13 @@ CREATE TABLE g_src AS
 ALTER TABLE g_src ADD PRIMARY KEY (pid);
 -- declared with x's three elements in [0, 1] (weight 1 = hi - lo: the
 -- encoding is x clamped), attribute neighbours: one element moves by at
--- most 1, so the calibration is jl_release_info's for element bound 1
+-- most 1, so the calibration is jl_release_info's for attribute bound 1
 SELECT * FROM jl_protect('g_src', 'pid', ARRAY[jl_vector('x', 3, 0, 1)],
                          neighbor => 'attribute', epsilon_cap => 2.0, delta_cap => 1e-5);
 -- Gaussian noise without delta: refused by the mechanism's constructor
 SELECT error($$SELECT jl_release('g_src', 'g_bad', 1.0, jl_sketch(k => 4, noise => 'gaussian'), key => 'pinned')$$);
+-- the paper calibration: jl_private_release only, refused by jl_release (before any charge)
+SELECT error($$SELECT jl_release('g_src', 'g_bad', 1.0, jl_sketch(k => 40, noise => 'gaussian', delta => 1e-6, calibration => 'paper'), key => 'pinned')$$);
 SELECT released, epsilon_charged, delta_charged
   FROM jl_release('g_src', 'g_rel', 1.0, jl_sketch(k => 4, noise => 'gaussian', delta => 4e-6), key => 'pinned');
 SELECT info->>'noise' AS noise, calibration, epsilon, delta, (info->>'delta_holding')::float8 <= delta AS holds,
@@ -127,7 +129,7 @@ SELECT bool_and(jl_recover_dist_stddev(p.sketch, q.sketch, 'g_rel'::regclass) =
 
 -- long-format rows with Gaussian noise and a Gaussian P (jl_long, one
 -- sketch per row_id): charged (epsilon, delta), on the grid of
--- jl_release_info's calibration for d = 3, element bound 1 (the values
+-- jl_release_info's calibration for d = 3, attribute bound 1 (the values
 -- lie in [0, 0.8]: declared in [0, 1], weight 1, the encoding is val)
 CREATE TABLE g_long AS
   SELECT r AS row_id, a AS attr, ((r * a) % 5) / 5.0 AS val
@@ -166,7 +168,7 @@ SELECT pg_temp.g_error_detail($$SELECT jl_private_release_agg(attr, val, 3, 1.0,
 
 -- parallel aggregation combines Gaussian states (serialize, deserialize,
 -- combine): k values on the grid of jl_release_info's Gaussian calibration
--- (d = 3000, element bound 1, delta 1e-5, Gaussian P); and at epsilon 10000
+-- (d = 3000, attribute bound 1, delta 1e-5, Gaussian P); and at epsilon 10000
 -- (sigma 0.0157) within 10 sigmas (probability 1.5e-23 per coordinate
 -- otherwise) of the serial noise-free jl_project_agg with the Gaussian P
 -- (computed before parallel plans are allowed), where a worker's partial
