@@ -8,7 +8,7 @@
 SELECT jl_project('{0.5,-2,3.25,1e-300,1e300}', jl_sketch(k => 5, kind => 'identity'), 'pinned') AS x_itself;
 SELECT jl_project('{0.1,0.2}', jl_sketch(k => 2, kind => 'identity'), 'pinned') = '{0.1,0.2}'::float8[] AS exact_copy;
 
--- jl_release_info: the sensitivity is the bound itself (element; row with
+-- jl_release_info: the sensitivity is the bound itself (attribute; row with
 -- Gaussian noise) or sqrt(d) bound (row with Laplace noise); the mechanism
 -- is raw noise
 SELECT i->>'mechanism' AS mechanism, i->>'projection' AS projection, i->>'kind' AS kind,
@@ -16,18 +16,25 @@ SELECT i->>'mechanism' AS mechanism, i->>'projection' AS projection, i->>'kind' 
        i->>'sensitivity_method' AS method, (i->>'valid')::bool AS valid, (i->>'density')::float8 AS density
   FROM (SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 10, kind => 'identity'), key => 'pinned') AS i) s;
 SELECT n, neighbor, round((i->>'projection_sensitivity')::numeric, 12) AS sens, i->>'sensitivity_method' AS method
-  FROM (VALUES ('laplace', 'element'), ('laplace', 'row'), ('gaussian', 'element'), ('gaussian', 'row')) v(n, neighbor),
-       LATERAL jl_release_info(16, 1.0, 2.0, (CASE neighbor WHEN 'element' THEN 'attribute' ELSE neighbor END)::jl_neighbor, jl_sketch(k => 16, kind => 'identity', noise => (n)::jl_noise, delta => CASE n WHEN 'gaussian' THEN 1e-6 END), key => 'pinned') i;
+  FROM (VALUES ('laplace'::jl_noise, 'attribute'::jl_neighbor), ('laplace', 'row'), ('gaussian', 'attribute'), ('gaussian', 'row')) v(n, neighbor),
+       LATERAL jl_release_info(16, 1.0, 2.0, neighbor, jl_sketch(k => 16, kind => 'identity', noise => n, delta => CASE n WHEN 'gaussian' THEN 1e-6 END), key => 'pinned') i;
 -- a projection keeps its mechanism name
 SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'mechanism' AS projection_mechanism;
 -- the identity's noise against a Rademacher projection's at the same
 -- epsilon: per coordinate, the identity's Laplace scale is 1/sqrt(k) of it
-SELECT round(((jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'scale')::float8
+SELECT round(((jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 4, kind => 'rademacher'), key => 'pinned')->>'scale')::float8
             / (jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 10, kind => 'identity'), key => 'pinned')->>'scale')::float8)::numeric, 2)
        AS rademacher_scale_over_identity;
 -- the key does not matter to P = I
 SELECT jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 10, kind => 'identity'), key => 'pinned') - 'key_fingerprint'
      = jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 10, kind => 'identity'), key => 'pinned2') - 'key_fingerprint' AS key_irrelevant;
+-- k => NULL (jl_sketch's default) is k = d where d is known; jl_project_agg,
+-- given no d, needs k
+SELECT jl_project('{0.5,-2,3.25}', jl_sketch(kind => 'identity'), 'pinned') AS project_k_null,
+       jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(kind => 'identity'), key => 'pinned')
+     = jl_release_info(10, 1.0, 1, 'attribute', jl_sketch(k => 10, kind => 'identity'), key => 'pinned') AS info_k_null,
+       array_length(jl_private_release('{1,2,3}', 1.0, 1, 'attribute', jl_sketch(kind => 'identity'), key => 'pinned'), 1) AS release_k_null;
+SELECT error($$SELECT jl_project_agg(a, v, jl_sketch(kind => 'identity'), 'pinned') FROM (VALUES (1, 1.0::float8)) t(a, v)$$);
 
 -- jl_private_release: x plus negligible noise, on the grid, length d
 SELECT array_length(z, 1) AS len,
@@ -68,7 +75,7 @@ SELECT count(*) AS rows,
        bool_and((SELECT array_agg(round(v::numeric, 6)) FROM unnest(e.sketch) v)
                 = (SELECT array_agg(round(least(greatest(v, 0), 1)::numeric, 6)) FROM unnest(s.x) v)) AS clipped_x
   FROM id_elem e JOIN id_src s ON s.pid = e.id;
--- the calibration is jl_release_info's for element bound 1, field for
+-- the calibration is jl_release_info's for attribute bound 1, field for
 -- field, except the sensitivities, which the pipeline computes over the
 -- declared attributes and rounds up by a few ulps more (so epsilon
 -- effective differs in the same digits): equal within 1e-12
