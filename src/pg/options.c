@@ -278,7 +278,7 @@ status_hint(JlStatus s)
 		case JL_ERR_NOISE_RANGE:
 			return "Use a larger epsilon or a smaller bound.";
 		case JL_ERR_ZERO_PROJECTION:
-			return "The sparse kind's density is too low for this d and k: use a larger density (kind => 'sparse(s)') or a larger k.";
+			return "The sparse kind's density is too low for this d and k: use a larger density (jl_sketch(kind => 'sparse', density => s)) or a larger k.";
 		default:
 			return NULL;
 	}

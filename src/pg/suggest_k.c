@@ -241,8 +241,8 @@ read_release_options(FunctionCallInfo fcinfo, const SuggestArgs *a,
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("kind 'identity' has no k to suggest: its k is d"),
-				 errhint("jl_release_info(d, d, ..., kind => 'identity') reports its noise; "
-						 "compare it with the suggested k of a projection kind.")));
+				 errhint("jl_release_info(d, epsilon, bound, neighbor, jl_sketch(kind => 'identity')) "
+						 "reports its noise; compare it with the suggested k of a projection kind.")));
 	c->refusal = JL_OK;
 }
 

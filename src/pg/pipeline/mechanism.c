@@ -134,6 +134,8 @@ read_sketch(HeapTupleHeader th, JlSketchSpec *spec)
 
 	v = field(th, "delta", &isnull);
 	spec->delta = isnull ? NAN : DatumGetFloat8(v);
+	if (!isnull && isnan(spec->delta))
+		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
 	if (spec->noise == JL_NOISE_GAUSSIAN && isnull)
 		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
 	if (spec->noise == JL_NOISE_GAUSSIAN && !(spec->delta > 0.0 && spec->delta < 1.0))
@@ -251,6 +253,8 @@ read_advised(HeapTupleHeader th, JlAdvisedSpec *spec)
 	spec->noise = isnull ? JL_NOISE_LAPLACE : jl_parse_noise(cstring_to_text(label(v)));
 	v = field(th, "delta", &isnull);
 	spec->delta = isnull ? NAN : DatumGetFloat8(v);
+	if (!isnull && isnan(spec->delta))
+		jl_report_status(JL_ERR_DELTA);	/* NaN would read as "not given" */
 	if (!isnull && !(spec->delta > 0.0 && spec->delta < 1.0))
 		jl_report_status(JL_ERR_DELTA);
 	if (spec->noise_given && spec->noise == JL_NOISE_LAPLACE && !isnull)
