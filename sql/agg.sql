@@ -2,10 +2,10 @@
 -- from keys.sql: jl_project_agg (noise-free) and the unbudgeted
 -- jl_private_release_agg(attr, value, d, epsilon, bound, neighbor, mechanism,
 -- key), which releases what jl_private_release releases for the dense vector
--- with x[attr] = value (neighbor 'attribute' is jl_private_release's
--- 'element'), with the jl_sketch mechanism's kind, k, noise, delta and
--- calibration.  It charges nothing and records nothing: the ledger and the
--- registry are read here first and again at the end.
+-- with x[attr] = value and the same options (epsilon, bound, neighbor, and
+-- the jl_sketch mechanism's kind, k, noise, delta and calibration).  It
+-- charges nothing and records nothing: the ledger and the registry are read
+-- here first and again at the end.
 CREATE TEMP TABLE agg_books_before AS
   SELECT (SELECT count(*) FROM jl_ledger) AS ledger_entries,
          (SELECT max(id) FROM jl_ledger) AS last_entry,
@@ -88,8 +88,10 @@ SELECT jl_project_agg(a, v, jl_sketch(k => 2), 'pinned') IS NULL AS no_rows FROM
 
 -- The release aggregate is jl_private_release of the dense vector.  With
 -- kind 'identity' (k = d, no projection) at epsilon 10000 each coordinate
--- is x_i plus Laplace noise of scale 1.0e-4 (jl_release_info(30, 10000, 1, (CASE -- kind => 'identity' WHEN 'element' THEN 'attribute' ELSE -- kind => 'identity' END)::jl_neighbor, jl_sketch(k => 30))): agg_dense's values are multiples of 0.25, so
--- rounding to 0.25 gives x back unless a noise exceeds 0.125 = 1250 scales
+-- is x_i plus Laplace noise of scale 1.0e-4 (jl_release_info(30, 10000, 1,
+-- 'attribute', jl_sketch(kind => 'identity'))): agg_dense's values are
+-- multiples of 0.25, so rounding to 0.25 gives x back unless a noise exceeds
+-- 0.125 = 1250 scales
 -- (probability exp(-1250)); the zeros are the attributes left out of
 -- agg_facts.  jl_private_release of the dense vector, rounded alike, is x too.
 SELECT count(*) AS groups,
@@ -106,8 +108,10 @@ SELECT count(*) AS groups,
 -- within twice that of jl_private_release of the dense vector with the
 -- same options ('sparse' is density 1/sqrt(d), from d, in both)
 SELECT c.what, count(*) AS groups,
-       bool_and(pg_temp.agg_within(s.z, jl_project(d.x, jl_sketch(k => 8, kind => (c.kind)::jl_kind), 'pinned'), c.tol)) AS near_projection,
-       bool_and(pg_temp.agg_within(s.z, jl_private_release(d.x, 10000, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => 8, kind => (c.kind)::jl_kind, noise => (c.noise)::jl_noise, delta => c.delta), key => 'pinned'),
+       bool_and(pg_temp.agg_within(s.z, jl_project(d.x, jl_sketch(k => 8, kind => c.kind), 'pinned'), c.tol)) AS near_projection,
+       bool_and(pg_temp.agg_within(s.z, jl_private_release(d.x, 10000, c.bound, c.neighbor,
+                                                       jl_sketch(k => 8, kind => c.kind, noise => c.noise, delta => c.delta),
+                                                       'pinned'),
                                    2 * c.tol)) AS near_dense_release
   FROM (SELECT 'rademacher, attribute' AS what, row_id,
                jl_private_release_agg(attr, val, 30, 10000, 1.0, 'attribute', jl_sketch(k => 8), 'pinned') AS z
@@ -121,11 +125,11 @@ SELECT c.what, count(*) AS groups,
                jl_private_release_agg(attr, val, 30, 10000, 1.0, 'attribute',
                                       jl_sketch(k => 8, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), 'pinned')
           FROM agg_facts GROUP BY row_id) s
-  JOIN (VALUES ('rademacher, attribute', 'rademacher', 'element', 1.0, NULL::float8, 'laplace',
+  JOIN (VALUES ('rademacher, attribute', 'rademacher'::jl_kind, 'attribute'::jl_neighbor, 1.0, NULL::float8, 'laplace'::jl_noise,
                 40 * (jl_release_info(30, 10000, 1.0, 'attribute', jl_sketch(k => 8), key => 'pinned')->>'scale')::float8),
                ('sparse, row', 'sparse', 'row', 2.0, NULL, 'laplace',
                 40 * (jl_release_info(30, 10000, 2.0, 'row', jl_sketch(k => 8, kind => 'sparse'), key => 'pinned')->>'scale')::float8),
-               ('gaussian kind and noise, attribute', 'gaussian', 'element', 1.0, 1e-5, 'gaussian',
+               ('gaussian kind and noise, attribute', 'gaussian', 'attribute', 1.0, 1e-5, 'gaussian',
                 10 * (jl_release_info(30, 10000, 1.0, 'attribute', jl_sketch(k => 8, kind => 'gaussian', noise => 'gaussian', delta => 1e-5), key => 'pinned')->>'sigma')::float8))
        c(what, kind, neighbor, bound, delta, noise, tol) USING (what)
   JOIN agg_dense d USING (row_id)
@@ -191,7 +195,8 @@ SELECT pg_temp.agg_within(jl_private_release_agg(a, v, 10, 10000, 1.0, 'attribut
   FROM (VALUES (10, -2.0::float8), (7, 1.5)) t(a, v);
 -- attribute indices far beyond any dense P (d = 600,000): rows generated on
 -- demand, the same as jl_project_agg's, which equals jl_project of the dense
--- vector (above); within 40 scales of jl_release_info(600000, 10000, 1, 'attribute', jl_sketch(k => 4))
+-- vector (above); within 40 scales of jl_release_info(600000, 10000, 1,
+-- 'attribute', jl_sketch(k => 4))
 SELECT pg_temp.agg_within(jl_private_release_agg(a, v, 600000, 10000, 1.0, 'attribute', jl_sketch(k => 4), 'pinned'),
                           jl_project_agg(a, v, jl_sketch(k => 4), 'pinned'),
                           40 * (jl_release_info(600000, 10000, 1, 'attribute', jl_sketch(k => 4), key => 'pinned')->>'scale')::float8) AS large_index_near_projection
@@ -226,6 +231,8 @@ SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => 0), 'pinned')$$);
 SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => NULL), 'pinned')$$);
 SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => 4), NULL)$$);
 SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => 4), 'no such key')$$);
+-- kind 'sparse' without its density (1/sqrt(d) needs d, which it is not given)
+SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => 4, kind => 'sparse'), 'pinned')$$);
 -- the release aggregate: attr beyond d or below 1, d 0, each argument NULL,
 -- epsilon and bound 0, NaN or infinite, a neighbor that is no jl_neighbor,
 -- a value that is not finite, a NULL attr with a value, a key that does not
@@ -255,7 +262,9 @@ SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute', 
 -- identity, whose k must be d), a calibration of its noise, delta with
 -- Gaussian noise only and within (0, 1) (below 1/2 for 'classic'); not
 -- another mechanism; and a forged jl_mechanism value is checked as the
--- constructor checks it (0.3's calibration 'paper' is no jl_calibration)
+-- constructor checks it (a word that is no jl_calibration is the enum's
+-- 22P02; 'paper', Dhaliwal et al.'s constants, is jl_private_release's and
+-- so the aggregate's, and needs delta with row neighbours as there)
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute', jl_sketch(k => 10001), 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute', jl_sketch(), 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute', jl_sketch(k => 8, kind => 'identity'), 'pinned')$$);
@@ -269,23 +278,28 @@ SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute', 
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute', jl_covariance_mechanism(4, 1e-5), 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute', jl_advised(dist2 => 1.0), 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('sketch', 100000, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('sketch', 100000, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('sketch', NULL, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('sketch', NULL, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('sketch', 8, 'rademacher', 'laplace', 0.5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('sketch', 8, 'rademacher', 'laplace', 0.5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('sketch', 8, 'rademacher', 'gaussian', 1e-5, 'exact', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('sketch', 8, 'rademacher', 'gaussian', 1e-5, 'exact', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('sketch', 8, 'rademacher', 'laplace', NULL, NULL, 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('sketch', 8, 'rademacher', 'laplace', NULL, NULL, 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
 SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
-  ROW('bogus', 8, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+  ROW('bogus', 8, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, 'pinned')$$);
+-- a density: only with kind 'sparse', within [2^-50, 1]
+SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
+  ROW('sketch', 8, 'sparse', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 2)::jl_mechanism, 'pinned')$$);
+SELECT error($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
+  ROW('sketch', 8, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0.5)::jl_mechanism, 'pinned')$$);
 
 -- parameters must not change within a group ...
 SELECT error($$SELECT jl_project_agg(a, 1.0, jl_sketch(k => a), 'pinned') FROM generate_series(1, 3) a$$);
 SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => 4), CASE WHEN a = 1 THEN 'pinned' ELSE 'pinned2' END) FROM generate_series(1, 3) a$$);
 -- in the release aggregate: d, epsilon, bound, the neighbor, the key, and
--- each field of the mechanism (k, kind, noise, delta, calibration)
+-- each field of the mechanism (k, kind, noise, delta, calibration, density)
 SELECT pg_temp.agg_error_detail($$SELECT jl_private_release_agg(1, 1.0, 29 + a, 1.0, 1.0, 'attribute', jl_sketch(k => 8), 'pinned') FROM generate_series(1, 3) a$$);
 SELECT pg_temp.agg_error_detail($$SELECT jl_private_release_agg(1, 1.0, 30, a, 1.0, 'attribute', jl_sketch(k => 8), 'pinned') FROM generate_series(1, 3) a$$);
 SELECT pg_temp.agg_error_detail($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, a, 'attribute', jl_sketch(k => 8), 'pinned') FROM generate_series(1, 3) a$$);
@@ -306,6 +320,11 @@ SELECT pg_temp.agg_error_detail($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0,
                                              jl_sketch(k => 8, noise => 'gaussian', delta => 1e-6,
                                                        calibration => CASE WHEN a = 1 THEN 'analytic' ELSE 'classic' END::jl_calibration), 'pinned')
                FROM generate_series(1, 3) a$$);
+-- (the density is stored with the kind: the detail names the projection kind)
+SELECT pg_temp.agg_error_detail($$SELECT jl_private_release_agg(1, 1.0, 30, 1.0, 1.0, 'attribute',
+                                             jl_sketch(k => 8, kind => 'sparse', density => a / 4.0), 'pinned')
+               FROM generate_series(1, 3) a$$);
+SELECT error($$SELECT jl_project_agg(1, 1.0, jl_sketch(k => 8, kind => 'sparse', density => a / 4.0), 'pinned') FROM generate_series(1, 3) a$$);
 -- ... nor between the states that are combined: partial aggregates per
 -- partition, each consistent, combined by the final step (and in parallel)
 CREATE TABLE agg_parted (part int, attr int, val float8, k int) PARTITION BY LIST (part);
@@ -488,13 +507,14 @@ CREATE ROLE regress_jldp_agg_nobody;
 GRANT jldp_analyst TO regress_jldp_agg_analyst;
 GRANT jldp_curator TO regress_jldp_agg_curator;
 SET ROLE regress_jldp_agg_analyst;
-SELECT error($$SELECT jl_project_agg(a, 1.0, jl_sketch(k => 4), 'pinned') FROM generate_series(1, 3) a$$);
+SELECT error($$SELECT jl_project_agg(a, 1.0, NULL::jl_mechanism, 'pinned') FROM generate_series(1, 3) a$$);
 -- (an analyst may not build the mechanism either)
+SELECT error($$SELECT jl_project_agg(a, 1.0, jl_sketch(k => 4), 'pinned') FROM generate_series(1, 3) a$$);
 SELECT error($$SELECT jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', jl_sketch(k => 4), 'pinned') FROM generate_series(1, 3) a$$);
 SELECT error($$SELECT jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', NULL::jl_mechanism, 'pinned') FROM generate_series(1, 3) a$$);
 RESET ROLE;
 SET ROLE regress_jldp_agg_nobody;
-SELECT error($$SELECT jl_project_agg(a, 1.0, jl_sketch(k => 4), 'pinned') FROM generate_series(1, 3) a$$);
+SELECT error($$SELECT jl_project_agg(a, 1.0, NULL::jl_mechanism, 'pinned') FROM generate_series(1, 3) a$$);
 SELECT error($$SELECT jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', NULL::jl_mechanism, 'pinned') FROM generate_series(1, 3) a$$);
 RESET ROLE;
 SET ROLE regress_jldp_agg_curator;
@@ -503,7 +523,7 @@ SELECT array_length(jl_private_release_agg(a, 1.0, 30, 1.0, 1.0, 'attribute', jl
   FROM generate_series(1, 3) a;
 RESET ROLE;
 SELECT r AS role,
-       has_function_privilege(r, 'jl_project_agg(int, float8, jl_sketch(k => int), text)', 'EXECUTE') AS projects,
+       has_function_privilege(r, 'jl_project_agg(int, float8, jl_mechanism, text)', 'EXECUTE') AS projects,
        has_function_privilege(r, 'jl_private_release_agg(int, float8, int, float8, float8, jl_neighbor, jl_mechanism, text)', 'EXECUTE') AS releases
   FROM unnest(ARRAY['regress_jldp_agg_analyst', 'regress_jldp_agg_nobody', 'regress_jldp_agg_curator']) r;
 DROP ROLE regress_jldp_agg_analyst;
