@@ -7,7 +7,7 @@ CREATE FUNCTION advise_sig(x float8) RETURNS numeric LANGUAGE sql IMMUTABLE AS
   $$ SELECT CASE WHEN x IS NULL OR x = 0 THEN x::numeric
                  ELSE round(x::numeric, 3 - floor(log(abs(x)))::int) END $$;
 
--- small d, epsilon 4, Laplace noise (element neighbours, bound 1): the raw
+-- small d, epsilon 4, Laplace noise (attribute neighbours, bound 1): the raw
 -- noise has the smallest error, and the note says what d a projection needs
 SELECT rank, kind, k, noise, calibration, advise_sig(noise_variance) AS s2,
        advise_sig(predicted_error) AS stddev, advise_sig(relative_error) AS relative, refused, note
@@ -30,7 +30,9 @@ SELECT rank, kind, k, noise, calibration, delta, advise_sig(noise_variance) AS s
 -- the noise variances are those of jl_release_info for the same options and k
 SELECT a.kind, a.noise, a.noise_variance = (i->>'noise_variance')::float8 AS as_release_info
   FROM jl_advise(2000, 1.0, 200, delta => 1e-6, key => 'advise') a,
-       jl_release_info(2000, 1.0, 1, 'attribute', jl_sketch(k => a.k, kind => (a.kind)::jl_kind, noise => (a.noise)::jl_noise, delta => CASE WHEN a.noise = 'gaussian' THEN 1e-6 END), key => 'advise') i
+       jl_release_info(2000, 1.0, 1, 'attribute',
+                       jl_sketch(k => a.k, kind => a.kind::jl_kind, noise => a.noise::jl_noise,
+                                 delta => CASE WHEN a.noise = 'gaussian' THEN 1e-6 END), key => 'advise') i
  WHERE a.kind <> 'identity' ORDER BY a.rank;
 
 -- a range of distances: ranked by the worst ratio to the best option at each
@@ -73,7 +75,12 @@ SELECT error($$SELECT * FROM jl_advise(4, 0, 1, key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 'NaN', 1, key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 0, key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 2, 1, key => 'advise')$$);
+-- an option word that is no value of its enum (22P02), among them 0.4's
+-- neighbour 'element' and a kind with a density
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, neighbor => 'column', key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, neighbor => 'element', key => 'advise')$$);
+SELECT error($$SELECT jl_suggest_k(20, 100, 1.0, 2, kind => 'sparse(0.01)', key => 'advise')$$);
+SELECT error($$SELECT jl_suggest_k(20, 100, 1.0, 2, calibration => 'tight', key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, bound => 0, key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, noise => 'gaussian', key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, noise => 'cauchy', key => 'advise')$$);
