@@ -77,12 +77,15 @@ SELECT ar_error($$SELECT jl_protect('ar_src', 'id', ARRAY[ROW('x', 'vector', 0, 
 -- mechanism is built, and again by jl_release for one forged past its
 -- constructor, before the charge
 SELECT ar_error($$SELECT jl_sketch(k => 2, noise => 'gaussian', calibration => 'classic', delta => 0.7)$$);
-SELECT ar_error($$SELECT jl_release('ar_src', 'ar_t', 1.0, ROW('sketch', 2, 'rademacher', 'gaussian', 0.7, 'classic', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism,
+SELECT ar_error($$SELECT jl_release('ar_src', 'ar_t', 1.0, ROW('sketch', 2, 'rademacher', 'gaussian', 0.7, 'classic', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism,
                                     key => 'pinned')$$);
--- (0.3's calibration 'paper' has no counterpart: the pipeline calibrates
--- with exact, analytic or classic only, and the word is refused as input
--- of the type jl_calibration)
-SELECT ar_error($$SELECT jl_sketch(k => 2, noise => 'gaussian', calibration => 'paper', delta => 1e-6)$$);
+-- (calibration 'paper', Dhaliwal et al.'s constants, is jl_private_release's
+-- only: jl_sketch builds it, jl_release refuses it before the charge; a word
+-- that is no jl_calibration is the enum's 22P02)
+SELECT ar_error($$SELECT jl_release('ar_src', 'ar_t', 1.0, jl_sketch(k => 2, noise => 'gaussian', calibration => 'paper', delta => 1e-6),
+                                    key => 'pinned')$$);
+SELECT ar_error($$SELECT jl_release('ar_src', 'ar_t', 1.0, jl_sketch(k => 2, calibration => 'paper'), key => 'pinned')$$);
+SELECT ar_error($$SELECT jl_sketch(k => 2, noise => 'gaussian', calibration => 'papers', delta => 1e-6)$$);
 -- an epsilon whose noise scale exceeds the sampler's range
 SELECT ar_error($$SELECT jl_release('ar_src', 'ar_t', 1e-10, jl_sketch(k => 2), key => 'pinned')$$);
 SELECT ar_error($$SELECT jl_release('ar_src', 'ar_t', 1e-6, jl_sketch(k => 2, noise => 'gaussian', delta => 1e-9), key => 'pinned')$$);
