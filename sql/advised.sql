@@ -41,8 +41,9 @@ SELECT adv_error($$SELECT jl_advised(dist2 => 1, noise => 'laplace', delta => 1e
 SELECT adv_error($$SELECT jl_advised(dist2 => 1, noise => 'gaussian')$$) AS gaussian_without_delta;
 SELECT adv_error($$SELECT jl_advised(dist2 => 1, delta => 2)$$) AS delta_out_of_range;
 SELECT adv_error($$SELECT jl_advised(dist2 => 1, force => NULL)$$) AS force_null;
-SELECT adv_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('advised', 4, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'distance', 1, NULL, NULL, false, NULL)::jl_mechanism)$$) AS forged_k;
-SELECT adv_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('sketch', 4, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, 'distance', 1, NULL, NULL, NULL, NULL)::jl_mechanism)$$) AS sketch_with_goal;
+SELECT adv_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('advised', 4, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'distance', 1, NULL, NULL, false, NULL, NULL)::jl_mechanism)$$) AS forged_k;
+SELECT adv_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('advised', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'distance', 1, NULL, NULL, false, NULL, 0.5)::jl_mechanism)$$) AS forged_density;
+SELECT adv_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('sketch', 4, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, 'distance', 1, NULL, NULL, NULL, NULL, NULL)::jl_mechanism)$$) AS sketch_with_goal;
 
 -- 300 rows of three numeric attributes in [0, 10], encoded with weight
 -- 10 (x itself); row neighbours, rows clipped to L2 norm 5: two encoded
