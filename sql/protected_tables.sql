@@ -45,8 +45,8 @@ SELECT pt_error($$SELECT jl_sketch(k => 0)$$) AS k_zero;
 SELECT jl_covariance_mechanism(r => 8, delta => 1e-6);
 SELECT pt_error($$SELECT jl_covariance_mechanism(r => 0, delta => 1e-6)$$) AS r_zero;
 SELECT pt_error($$SELECT jl_covariance_mechanism(r => 8, delta => NULL)$$) AS no_delta;
-SELECT pt_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('covariance', 4, NULL, NULL, 1e-6, NULL, 8, 'always', 'gram', NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism)$$) AS k_with_covariance;
-SELECT pt_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('sketch', 4, 'rademacher', 'laplace', NULL, NULL, 8, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism)$$) AS r_with_sketch;
+SELECT pt_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('covariance', 4, NULL, NULL, 1e-6, NULL, 8, 'always', 'gram', NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism)$$) AS k_with_covariance;
+SELECT pt_error($$SELECT jldp_internal.jl_mechanism_checked(ROW('sketch', 4, 'rademacher', 'laplace', NULL, NULL, 8, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism)$$) AS r_with_sketch;
 
 -- a customer table: 600 rows
 CREATE TABLE pt_customers AS
@@ -213,8 +213,9 @@ SELECT pt_error($$SELECT jl_protect('pt_customers', 'age', ARRAY[jl_numeric('inc
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('segment', 0, 1)], epsilon_cap => 1)$$) AS text_as_number;
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], neighbor => 'row', row_clip => 1e-200, epsilon_cap => 1)$$) AS row_clip_underflows;
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', ARRAY[jl_numeric('age', 18, 95)], neighbor => 'attribute', row_clip => 1, epsilon_cap => 1)$$) AS row_clip_with_attributes;
-SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('sketch', 4, 'rademacher', 'laplace', 0.5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS forged_mechanism;
-SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('telepathy', 4, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS unknown_mechanism;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('sketch', 4, 'rademacher', 'laplace', 0.5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS forged_mechanism;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('sketch', 4, 'sparse', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0)::jl_mechanism, key => 'pinned')$$) AS forged_density;
+SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1, ROW('telepathy', 4, 'rademacher', 'laplace', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS unknown_mechanism;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 1e-300, jl_sketch(k => 4), key => 'pinned')$$) AS epsilon_too_small;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_x', 100, jl_sketch(k => 4), key => 'pinned')$$) AS past_the_cap;
 SELECT pt_error($$SELECT jl_release('pt_customers', 'pt_id', 1, jl_sketch(k => 4), key => 'pinned')$$) AS target_exists;
