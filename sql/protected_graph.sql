@@ -55,7 +55,7 @@ SELECT pg_error($$SELECT jl_release('pg_rows', 'pg_x', 1, jl_graph(10, 1e-3), ke
 SELECT pg_error($$SELECT jl_graph(0, 1e-3)$$) AS r_zero;
 SELECT pg_error($$SELECT jl_graph(10, NULL)$$) AS delta_null;
 SELECT pg_error($$SELECT jl_graph(10, 1)$$) AS delta_one;
-SELECT pg_error($$SELECT jl_release('pg_edges', 'pg_x', 1, ROW('graph', 4, NULL, NULL, 1e-3, NULL, 10, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS graph_with_k;
+SELECT pg_error($$SELECT jl_release('pg_edges', 'pg_x', 1, ROW('graph', 4, NULL, NULL, 1e-3, NULL, 10, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jl_mechanism, key => 'pinned')$$) AS graph_with_k;
 -- weight not below the vertices: refused before the charge
 SELECT pg_error($$SELECT jl_release('pg_edges', 'pg_x', 0.01, jl_graph(10, 1e-6), key => 'pinned')$$) AS weight_too_large;
 SELECT pg_error($$SELECT jl_release('pg_edges', 'pg_x', 701, jl_graph(10, 1e-3), key => 'pinned')$$) AS epsilon_too_large;
