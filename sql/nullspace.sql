@@ -65,7 +65,7 @@ SELECT method, max(e) <= 0.01 AS guarantee_holds,
 FROM (SELECT m AS method, ns_sq(jl_linear_predict(x, ad), array_fill(0::float8, ARRAY[2])) AS seen,
              ns_sq(jl_linear_predict(x, ad), jl_linear_predict(
                CASE m WHEN 'confidential' THEN jl_nullspace_clean(x, ad, ac, 0.01)
-                      ELSE jl_nullspace_clean(x, ad, 0.01, method => m) END, ad)) AS e
+                      ELSE jl_nullspace_clean(x, ad, 0.01, method => m::jl_nullspace_method) END, ad)) AS e
       FROM vec, model, unnest('{waterfill,knapsack,confidential}'::text[]) m) t
 GROUP BY method ORDER BY method;
 -- utility_error 0 removes only what a_desired cannot see: a_desired^T x
