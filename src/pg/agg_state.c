@@ -68,7 +68,7 @@ jl_agg_params_differ(const JlAggParams *a, const JlAggParams *b)
 	if (a->k != b->k)
 		return "k";
 	if (a->proj != b->proj)
-		return "projection kind";
+		return "projection kind (or its density)";
 	if (!same_double(a->epsilon, b->epsilon))
 		return "epsilon";
 	if (a->neighbor != b->neighbor)

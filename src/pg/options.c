@@ -128,7 +128,7 @@ jl_parse_calibration(text *t, JlNoise noise)
 		s = text_to_cstring(t);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown calibration \"%s\" for Laplace noise", jl_msg_str(s)),
+				 errmsg("calibration \"%s\" does not go with Laplace noise", jl_msg_str(s)),
 				 errhint("Use 'exact' (sensitivity of the realized projection) "
 						 "or 'paper' (Dhaliwal et al.'s constants)%s.",
 						 (strcmp(s, "analytic") == 0 || strcmp(s, "classic") == 0) ?
@@ -141,7 +141,7 @@ jl_parse_calibration(text *t, JlNoise noise)
 	s = text_to_cstring(t);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown calibration \"%s\" for Gaussian noise", jl_msg_str(s)),
+			 errmsg("calibration \"%s\" does not go with Gaussian noise", jl_msg_str(s)),
 			 errhint("Use 'analytic' (Balle and Wang, the default), 'classic' (Kenthapadi et al., Theorem 1) "
 					 "or 'paper' (Kenthapadi et al., Lemma 2)%s.",
 					 strcmp(s, "exact") == 0 ? "; 'exact' goes with noise => 'laplace'" : "")));

@@ -9,7 +9,7 @@ COMMENT ON TYPE jldp.jl_neighbor IS
 CREATE TYPE jldp.jl_calibration AS ENUM ('exact', 'analytic', 'classic', 'paper');
 
 COMMENT ON TYPE jldp.jl_calibration IS
-  'How a sketch release''s noise is calibrated to the realized projection: exact (Laplace), analytic (Gaussian, Balle and Wang), classic (Gaussian, Kenthapadi et al.''s Theorem 1), paper (Dhaliwal et al.''s constants, for reproducing their experiments with jl_private_release).';
+  'How a sketch release''s noise is calibrated to the realized projection: exact (Laplace), analytic (Gaussian, Balle and Wang), classic (Gaussian, Kenthapadi et al.''s Theorem 1), paper (Dhaliwal et al.''s constants, for reproducing their experiments with the unbudgeted primitives: jl_release refuses it).';
 
 CREATE TYPE jldp.jl_encoding AS ENUM ('numeric', 'category', 'vector', 'long', 'edge');
 

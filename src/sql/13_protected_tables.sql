@@ -57,7 +57,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN jldp_internal.jl_mechanism_checked(ROW('sketch', k, kind, noise, delta, calibration, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, density)::jldp.jl_mechanism);
 
 COMMENT ON FUNCTION jldp.jl_sketch(int, jldp.jl_kind, jldp.jl_noise, float8, jldp.jl_calibration, float8) IS
-  'The sketch mechanism for jl_release and jl_private_release: each row projected to k dimensions by the key''s P of the kind (''sparse'': density 1/sqrt(d) unless given; ''identity'': not projected, k = d) plus noise calibrated to the realized P (Laplace: pure epsilon; Gaussian: give delta). calibration: the noise''s default (''exact'', ''analytic''), ''classic'' (Gaussian), or ''paper'' (Dhaliwal et al.''s constants, jl_private_release only).';
+  'The sketch mechanism for jl_release and jl_private_release: each row projected to k dimensions by the key''s P of the kind (''sparse'': density 1/sqrt(d) unless given; ''identity'': not projected, k = d) plus noise calibrated to the realized P (Laplace: pure epsilon; Gaussian: give delta). calibration: the noise''s default (''exact'', ''analytic''), ''classic'' (Gaussian), or ''paper'' (Dhaliwal et al.''s constants, for the unbudgeted primitives only).';
 
 CREATE FUNCTION jldp.jl_advised(goal jldp.jl_goal DEFAULT 'distance', dist2 float8 DEFAULT NULL,
     dist2_hi float8 DEFAULT NULL, cluster_var float8 DEFAULT NULL,
