@@ -78,7 +78,7 @@ fi
 
 # 2. the worker terminated while it waits for the dataset's row
 before=$(charges)
-( q -c "BEGIN; SELECT 1 FROM jldp_dataset WHERE name = 'public.src' FOR UPDATE; SELECT pg_sleep(4); COMMIT;" >/dev/null ) &
+( q -c "BEGIN; SELECT 1 FROM jldp_internal.jldp_dataset WHERE name = 'public.src' FOR UPDATE; SELECT pg_sleep(4); COMMIT;" >/dev/null ) &
 holder=$!
 sleep 0.5
 ( release cw_t2 > "$tmp/release2" ) &
@@ -100,11 +100,11 @@ jl_check "  nothing was charged" "$(charges)" "$before"
 
 # 3. the release cancelled while its worker waits
 before=$(charges)
-( q -c "BEGIN; SELECT 1 FROM jldp_dataset WHERE name = 'public.src' FOR UPDATE; SELECT pg_sleep(3); COMMIT;" >/dev/null ) &
+( q -c "BEGIN; SELECT 1 FROM jldp_internal.jldp_dataset WHERE name = 'public.src' FOR UPDATE; SELECT pg_sleep(3); COMMIT;" >/dev/null ) &
 holder=$!
 sleep 0.5
 jl_check "a release cancelled while its worker waits: 57014" \
-  "$(PGOPTIONS='-c statement_timeout=1000' release cw_t3)" 57014
+  "$(PGOPTIONS="$PGOPTIONS -c statement_timeout=1000" release cw_t3)" 57014
 jl_check "  its worker is gone" \
   "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'jldp charge'")" 0
 wait $holder
@@ -150,6 +150,6 @@ wait
 as_pg "$PGBIN/pg_ctl" -D "$sd/sync" -l "$sd/sync.log" -w \
   -o "-p $sp -k $sd -c listen_addresses='' -c fsync=off -c wal_writer_delay=10000ms" start >/dev/null
 jl_check "synchronous_commit off for the database, an immediate stop after the release: the charge stands" \
-  "$(m -c "SELECT count(*) FROM jldp_ledger WHERE dataset = 'public.src' AND event = 'charge'")" 1
+  "$(m -c "SELECT count(*) FROM jldp_internal.jldp_ledger WHERE dataset = 'public.src' AND event = 'charge'")" 1
 
 exit $fail
