@@ -221,7 +221,7 @@ waiting=$(q -c "SELECT (SELECT string_agg(backend_type || ' ' || wait_event_type
                        || '; charge workers ' ||
                        (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'jldp charge')")
 wait $apid $bpid
-charged=$(q -c "SELECT count(*) FROM jldp_ledger WHERE dataset = 'public.dos_src'")
+charged=$(q -c "SELECT count(*) FROM jldp_internal.jldp_ledger WHERE dataset = 'public.dos_src'")
 if grep -q 'dos_src is not protected' "$tmp/dos.b" && [ "$charged" = 0 ] && \
    [ "$waiting" = "client backend Lock advisory; charge workers 0" ]; then
   echo "ok   declaration left open: the release waited for it in its own session ($waiting), then was refused as not protected, uncharged"
