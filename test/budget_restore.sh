@@ -19,8 +19,9 @@
 #      that none authorises an aggregate release in cluster 2.  A booking
 #      authorises nothing, and no charge of the pipeline is kept for a later
 #      transaction to use, so there is nothing to replay.)
-#   5. DROP SCHEMA ... CASCADE of the extension's schema is refused while
-#      keys and ledger rows exist.
+#   5. DROP SCHEMA ... CASCADE of the extension's schemas (jldp,
+#      jldp_internal, and the one named in CREATE EXTENSION ... SCHEMA) is
+#      refused while keys and ledger rows exist.
 # Exits non-zero on any failure.
 set -euo pipefail
 source "$(dirname "$0")/pgenv.sh"
@@ -52,6 +53,8 @@ P2=${ports[1]}
 db=jldp_restore
 q1() { as_pg psql -qXAt -v ON_ERROR_STOP=1 -h "$tmp" -p "$P1" -U postgres -d "$db" "$@"; }
 q2() { as_pg psql -qXAt -v ON_ERROR_STOP=1 -h "$tmp" -p "$P2" -U postgres -d "$db" "$@"; }
+# the SQLSTATE and message of the error of a q2 call (empty when none)
+state() { q2 -v VERBOSITY=verbose "$@" 2>&1 | sed -n 's/^ERROR:  \([0-9A-Z]\{5\}\): \(.*\)$/\1 \2/p' | head -1 || true; }
 fail=0
 check() {
   local what=$1 got=$2 want=$3
@@ -69,15 +72,7 @@ as_pg psql -qX -h "$tmp" -p "$P1" -U postgres -d postgres -c "CREATE DATABASE $d
 q1 >/dev/null <<'SQL'
 CREATE EXTENSION jldp;
 SELECT jl_key_import('kept', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
-GRANT EXECUTE ON FUNCTION
-    jl_protect(regclass, text, jl_attribute[], jl_neighbor, float8, float8, float8),
-    jl_dataset_set_cap(text, float8, float8), jl_dataset_reset(text),
-    jl_release(regclass, text, float8, jl_mechanism, text),
-    jl_budget_book(regclass, float8, float8, text),
-    jl_private_release(float8[], int, float8, text, float8, text, float8, text, text, text)
-  TO jr_curator_a, jr_curator_b;
-GRANT EXECUTE ON FUNCTION jl_protect_grant(regclass, regrole), jl_dataset_grant(text, regrole) TO jr_curator_a;
-GRANT EXECUTE ON FUNCTION jl_key_create(text), jl_key_drop(text) TO jr_curator_a;
+GRANT jldp_curator TO jr_curator_a, jr_curator_b;
 GRANT CREATE ON SCHEMA public TO jr_curator_a, jr_curator_b;
 SET ROLE jr_curator_a;
 SELECT jl_key_create('a_key');
@@ -118,7 +113,9 @@ CREATE ROLE jr_curator_a;
 CREATE DATABASE $db;
 SQL
 as_pg "$PGBIN/pg_restore" -h "$tmp" -p "$P2" -U postgres -d "$db" --exit-on-error "$tmp/dump"
-q2 -c "GRANT EXECUTE ON FUNCTION jl_dataset_reset(text), jl_dataset_set_cap(text, float8, float8), jl_budget_book(regclass, float8, float8, text), jl_release(regclass, text, float8, jl_mechanism, text), jl_key_drop(text) TO jr_mallory" >/dev/null
+# role memberships are not in a database's dump: the curators are given
+# theirs again, and the extra role is a curator too (it may call what it tries)
+q2 -c "GRANT jldp_curator TO jr_curator_a, jr_curator_b, jr_mallory" >/dev/null
 # the extra role may read the table and create tables: only the budget's
 # spenders (restored by name) stand between it and a charge
 q2 -c "GRANT SELECT ON facts TO jr_mallory" -c "GRANT CREATE ON SCHEMA public TO jr_mallory" >/dev/null
@@ -143,7 +140,7 @@ check "cluster 2: the declarations, caps and spent budgets come back" \
   "$(q2 -c "SELECT string_agg(relation || ' ' || dataset || ' ' || neighbor || ' ' || d || ' ' || epsilon_cap || ' ' || epsilon_spent || ' ' || owner || ' ' || spenders::text, ', ' ORDER BY dataset) FROM jl_protected")" \
   "facts public.facts attribute 6 10 2.5 jr_curator_a {jr_curator_b}, src public.src row 2 10 1 jr_curator_a {}"
 check "cluster 2: the key's owner and the release's releaser are the same roles" \
-  "$(q2 -c "SELECT (SELECT owner FROM jl_keys WHERE name = 'a_key') || ' ' || (SELECT string_agg(released_by, ' ' ORDER BY id) FROM jldp_release)")" \
+  "$(q2 -c "SELECT (SELECT owner FROM jl_keys WHERE name = 'a_key') || ' ' || (SELECT string_agg(released_by, ' ' ORDER BY id) FROM jldp_internal.jldp_release)")" \
   "jr_curator_a jr_curator_a jr_curator_b"
 check "cluster 2: another role cannot drop the curator's key" \
   "$(q2 -c "SET ROLE jr_mallory" -c "SELECT jl_key_drop('a_key')" 2>&1 | grep -c 'only the creator' || true)" "1"
@@ -151,8 +148,11 @@ check "cluster 2: the owner sees its protected table" \
   "$(q2 -c "SET ROLE jr_curator_a" -c "SELECT count(*) FROM jl_budgets WHERE name = 'public.facts'" -c "SELECT count(*) FROM jl_protected WHERE dataset = 'public.facts'" | tr '\n' ' ')" "1 1 "
 check "cluster 2: another role sees nothing" \
   "$(q2 -c "SET ROLE jr_mallory" -c "SELECT count(*) FROM jl_budgets" -c "SELECT count(*) FROM jl_protected" | tr '\n' ' ')" "0 0 "
-check "cluster 2: another role cannot reset the dataset" \
-  "$(q2 -c "SET ROLE jr_mallory" -c "SELECT jl_dataset_reset('public.facts')" 2>&1 | grep -c 'only the owner' || true)" "1"
+check "cluster 2: another role cannot change the dataset's cap (not even lower it)" \
+  "$(q2 -c "SET ROLE jr_mallory" -c "SELECT jl_dataset_set_cap('public.facts', 5)" 2>&1 | grep -c 'only the owner' || true)" "1"
+check "cluster 2: another role (a curator, not a budget administrator) cannot reset the dataset" \
+  "$(state -c "SET ROLE jr_mallory" -c "SELECT jl_dataset_reset('public.facts')")" \
+  '42501 permission denied for function jl_dataset_reset'
 check "cluster 2: another role cannot book on it" \
   "$(q2 -c "SET ROLE jr_mallory" -c "SELECT jl_budget_book('facts', 1)" 2>&1 | grep -c 'may not spend' || true)" "1"
 check "cluster 2: another role cannot release it" \
@@ -165,17 +165,45 @@ check "cluster 2: the bookings come back, recorded by no release" \
 check "cluster 2: nothing else was charged (2.5 restored, B's 0.5 since)" \
   "$(q2 -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.facts'")" "3.0"
 
-# 5. the extension's schema is not dropped with its keys and ledger
+# raising a cap and resetting are a budget administrator's, whoever owns the
+# dataset: its owner (a curator) may only lower the cap (raising is refused
+# inside jl_dataset_set_cap; jl_dataset_reset is executable by
+# jldp_budget_admin only, so a curator is refused before its body); a budget
+# administrator that owns nothing and was never granted the dataset may
+# raise and reset it, and the ledger names it
+check "cluster 2: the owner (a curator) cannot raise its dataset's cap" \
+  "$(state -c "SET ROLE jr_curator_a" -c "SELECT jl_dataset_set_cap('public.facts', 20)")" \
+  '42501 raising the cap of dataset "public.facts" needs role jldp_budget_admin'
+check "cluster 2: the owner cannot reset it" \
+  "$(state -c "SET ROLE jr_curator_a" -c "SELECT jl_dataset_reset('public.facts')")" \
+  '42501 permission denied for function jl_dataset_reset'
+q2 -c "SET ROLE jr_curator_a" -c "SELECT jl_dataset_set_cap('public.facts', 9)" >/dev/null || true
+check "cluster 2: the owner may lower it" \
+  "$(q2 -c "SELECT epsilon_cap FROM jl_budgets WHERE name = 'public.facts'")" "9"
+q2 -c "CREATE ROLE jr_budget" -c "GRANT jldp_budget_admin TO jr_budget" >/dev/null
+q2 -c "SET ROLE jr_budget" -c "SELECT jl_dataset_set_cap('public.facts', 20)" -c "SELECT jl_dataset_reset('public.facts')" >/dev/null || true
+check "cluster 2: a budget administrator that does not own it raises its cap and resets it" \
+  "$(q2 -c "SET ROLE jr_budget" -c "SELECT epsilon_cap || ' ' || epsilon_spent || ' ' || owner FROM jl_budgets WHERE name = 'public.facts'")" "20 0 jr_curator_a"
+check "cluster 2: the ledger names the owner's lowering and the administrator's raise and reset" \
+  "$(q2 -c "SELECT string_agg(event || ' ' || role, ', ' ORDER BY id) FROM (SELECT * FROM jl_ledger WHERE dataset = 'public.facts' ORDER BY id DESC LIMIT 3) l")" \
+  "cap jr_curator_a, cap jr_budget, reset jr_budget"
+
+# 5. the extension's schemas are not dropped with its keys and ledger
 q2 >/dev/null <<'SQL'
 CREATE DATABASE jldp_restore_schema;
 SQL
 as_pg psql -qXAt -v ON_ERROR_STOP=1 -h "$tmp" -p "$P2" -U postgres -d jldp_restore_schema >/dev/null <<'SQL'
 CREATE SCHEMA jl;
 CREATE EXTENSION jldp SCHEMA jl;
-SELECT jl.jl_key_create('k');
+SELECT jldp.jl_key_create('k');
 SQL
-out=$(as_pg psql -qXAt -h "$tmp" -p "$P2" -U postgres -d jldp_restore_schema -c "DROP SCHEMA jl CASCADE" 2>&1 || true)
-kept=$(as_pg psql -qXAt -h "$tmp" -p "$P2" -U postgres -d jldp_restore_schema -c "SELECT count(*) FROM pg_extension WHERE extname = 'jldp'")
-check "DROP SCHEMA ... CASCADE of the extension's schema is refused while keys exist" "$kept" "1"
-echo "     $out" | head -1
+# its objects are in jldp and jldp_internal; the schema it was created in
+# (pg_extension.extnamespace, jl here, else the first of the search_path)
+# holds none of them but dropping it with CASCADE drops the extension too
+for s in jldp jldp_internal jl; do
+  out=$(as_pg psql -qXAt -h "$tmp" -p "$P2" -U postgres -d jldp_restore_schema -c "DROP SCHEMA $s CASCADE" 2>&1 || true)
+  kept=$(as_pg psql -qXAt -h "$tmp" -p "$P2" -U postgres -d jldp_restore_schema -c "SELECT count(*) FROM pg_extension WHERE extname = 'jldp'")
+  check "DROP SCHEMA $s CASCADE is refused while keys exist" "$kept" "1"
+  echo "     $out" | head -1
+done
 exit $fail
