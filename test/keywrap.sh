@@ -49,7 +49,7 @@ proj="SELECT jl_project('{1,2,3,4}', 4, 'shared')::text"
 
 # 1. plain
 q1 -c "CREATE EXTENSION jldp" -c "SELECT jl_key_import('shared', '\\x$secret')" >/dev/null
-check "no master key: stored plain" "$(q1 -c "SELECT length(secret) || ' ' || coalesce(master_key_id, 'none') FROM jldp_key JOIN jl_keys USING (name)")" "32 none"
+check "no master key: stored plain" "$(q1 -c "SELECT length(secret) || ' ' || coalesce(master_key_id, 'none') FROM jldp_internal.jldp_key JOIN jl_keys USING (name)")" "32 none"
 before=$(q1 -c "$proj")
 as_pg "$PGBIN/pg_dump" -h "$tmp" -p "$P1" -U postgres -f "$tmp/plain.sql" postgres
 check "negative control: a dump of a plain key contains the secret" "$(grep -c "$secret" "$tmp/plain.sql" || true)" "1"
@@ -66,10 +66,10 @@ check "the master key has a 32-digit id" "${#id1}" "32"
 check "jl_key_rewrap() encrypts the plain key" "$(q1 -c "SELECT jl_key_rewrap()")" "1"
 check "a second jl_key_rewrap() has nothing to do" "$(q1 -c "SELECT jl_key_rewrap()")" "0"
 check "stored as 77 bytes under the master key" \
-  "$(q1 -c "SELECT length(secret) || ' ' || (master_key_id = '$id1') FROM jldp_key JOIN jl_keys USING (name)")" "77 true"
+  "$(q1 -c "SELECT length(secret) || ' ' || (master_key_id = '$id1') FROM jldp_internal.jldp_key JOIN jl_keys USING (name)")" "77 true"
 check "the projection is unchanged" "$(q1 -c "$proj")" "$before"
 q1 -c "SELECT jl_key_create('fresh')" >/dev/null
-check "a new key is stored encrypted" "$(q1 -c "SELECT length(secret) FROM jldp_key WHERE name = 'fresh'")" "77"
+check "a new key is stored encrypted" "$(q1 -c "SELECT length(secret) FROM jldp_internal.jldp_key WHERE name = 'fresh'")" "77"
 
 # 3. the dump reveals nothing
 as_pg "$PGBIN/pg_dump" -h "$tmp" -p "$P1" -U postgres -Fc -f "$tmp/wrapped.dump" postgres
@@ -92,11 +92,11 @@ check "a command printing no key is an error" \
   "$(err q2 -c "SELECT jl_master_key_id()")" "the master key of jldp.master_key_command is not 64 hexadecimal digits"
 
 # 5. tampering
-q1 -c "UPDATE jldp_key SET secret = set_byte(secret, 40, get_byte(secret, 40) # 1) WHERE name = 'fresh'" >/dev/null
+q1 -c "UPDATE jldp_internal.jldp_key SET secret = set_byte(secret, 40, get_byte(secret, 40) # 1) WHERE name = 'fresh'" >/dev/null
 check "a changed stored secret is refused" "$(err q1 -c "SELECT jl_project('{1}', 2, 'fresh')")" "the stored secret of key \"fresh\" does not authenticate"
-q1 -c "UPDATE jldp_key SET secret = (SELECT secret FROM jldp_key WHERE name = 'shared') WHERE name = 'fresh'" >/dev/null
+q1 -c "UPDATE jldp_internal.jldp_key SET secret = (SELECT secret FROM jldp_internal.jldp_key WHERE name = 'shared') WHERE name = 'fresh'" >/dev/null
 check "a secret moved to another key's row is refused" "$(err q1 -c "SELECT jl_project('{1}', 2, 'fresh')")" "the stored secret of key \"fresh\" does not authenticate"
-q1 -c "DELETE FROM jldp_key WHERE name = 'fresh'" >/dev/null
+q1 -c "DELETE FROM jldp_internal.jldp_key WHERE name = 'fresh'" >/dev/null
 
 # 6. rotation
 master "$tmp/master2"
@@ -113,7 +113,7 @@ check "rotation: the projection is unchanged" "$(q1 -c "$proj")" "$before"
 q2 -c "LOAD 'jldp'" -c "ALTER SYSTEM SET jldp.master_key_command = 'cat $tmp/master2'" \
    -c "ALTER SYSTEM SET log_statement = 'all'" >/dev/null; reload q2
 q1 -c "LOAD 'jldp'" -c "ALTER SYSTEM SET log_statement = 'all'" >/dev/null; reload q1
-q2 -c "DELETE FROM jldp_key" >/dev/null
+q2 -c "DELETE FROM jldp_internal.jldp_key" >/dev/null
 blob=$(q1 -c "SELECT jl_key_export('shared')")
 check "the export is 77 bytes" "$(q1 -c "SELECT length('$blob'::bytea)")" "77"
 fp1=$(q1 -c "SELECT fingerprint FROM jl_keys WHERE name = 'shared'")
@@ -122,7 +122,7 @@ check "and the same projection" "$(q2 -c "$proj")" "$before"
 check "an export imported under another name is refused" \
   "$(err q2 -c "SELECT jl_key_import_wrapped('other', '$blob')")" "the exported secret of key \"other\" does not authenticate"
 check "an at-rest form is not an export" \
-  "$(err q2 -c "SELECT jl_key_import_wrapped('x', (SELECT secret FROM jldp_key WHERE name = 'shared'))")" "the exported secret of key \"x\" is malformed"
+  "$(err q2 -c "SELECT jl_key_import_wrapped('x', (SELECT secret FROM jldp_internal.jldp_key WHERE name = 'shared'))")" "the exported secret of key \"x\" is malformed"
 check "the export and import are in the server logs" "$(grep -c "jl_key_import_wrapped('shared'" "$tmp/c2.log" || true)" "1"
 leaks=0
 for i in $(seq 0 2 48); do grep -q "${secret:$i:16}" "$tmp/c2.log" "$tmp/c1.log" && leaks=$((leaks + 1)); done
@@ -143,17 +143,17 @@ check "and the projection is unchanged" "$(qu -c "$proj")" "$before"
 planted=ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100
 q1 -c "SELECT jl_key_import('ref', '\\x$planted')" >/dev/null
 planted_fp=$(q1 -c "SELECT fingerprint FROM jl_keys WHERE name = 'ref'")
-q1 -c "CREATE TABLE saved AS SELECT * FROM jldp_key WHERE name = 'shared'" >/dev/null
-q1 -c "UPDATE jldp_key SET secret = '\\x$planted', fingerprint = '$planted_fp' WHERE name = 'shared'" >/dev/null
+q1 -c "CREATE TABLE saved AS SELECT * FROM jldp_internal.jldp_key WHERE name = 'shared'" >/dev/null
+q1 -c "UPDATE jldp_internal.jldp_key SET secret = '\\x$planted', fingerprint = '$planted_fp' WHERE name = 'shared'" >/dev/null
 check "a plain secret written with a master key configured is refused" \
   "$(err q1 -c "$proj")" "the secret of key \"shared\" is stored unencrypted, and a master key is configured"
-q1 -c "UPDATE jldp_key SET fingerprint = (SELECT fingerprint FROM saved) WHERE name = 'shared'" >/dev/null
+q1 -c "UPDATE jldp_internal.jldp_key SET fingerprint = (SELECT fingerprint FROM saved) WHERE name = 'shared'" >/dev/null
 check "jl_key_rewrap() refuses a plain secret whose fingerprint is not its own" \
   "$(err q1 -c "SELECT jl_key_rewrap()")" "the stored fingerprint of key \"shared\" is not its secret's"
-q1 -c "UPDATE jldp_key SET secret = (SELECT secret FROM saved), fingerprint = '$planted_fp' WHERE name = 'shared'" >/dev/null
+q1 -c "UPDATE jldp_internal.jldp_key SET secret = (SELECT secret FROM saved), fingerprint = '$planted_fp' WHERE name = 'shared'" >/dev/null
 check "a stored fingerprint that is not the secret's is refused" \
   "$(err q1 -c "$proj")" "the stored fingerprint of key \"shared\" is not its secret's"
-q1 -c "UPDATE jldp_key SET fingerprint = (SELECT fingerprint FROM saved) WHERE name = 'shared'" -c "DROP TABLE saved" >/dev/null
+q1 -c "UPDATE jldp_internal.jldp_key SET fingerprint = (SELECT fingerprint FROM saved) WHERE name = 'shared'" -c "DROP TABLE saved" >/dev/null
 check "restored, the key gives the same projection" "$(q1 -c "$proj")" "$before"
 q1 -c "SELECT jl_key_drop('ref')" >/dev/null
 
