@@ -153,8 +153,8 @@ q <<'SQL' | sed 's/^/     /'
 SELECT format('%s: cap %s, spent %s; charges %s, releases %s, bookings with their release %s',
               name, epsilon_cap, epsilon_spent,
               (SELECT count(*) FROM jl_ledger l WHERE l.dataset = b.name AND l.event = 'charge'),
-              (SELECT count(*) FROM jldp_release r WHERE r.dataset = b.name),
-              (SELECT count(*) FROM load_booked k JOIN jldp_ledger l ON l.id = k.ledger_id WHERE l.dataset = b.name))
+              (SELECT count(*) FROM jldp_internal.jldp_release r WHERE r.dataset = b.name),
+              (SELECT count(*) FROM load_booked k JOIN jldp_internal.jldp_ledger l ON l.id = k.ledger_id WHERE l.dataset = b.name))
   FROM jl_budgets b ORDER BY name;
 SQL
 check "aborted clients" "$(grep -c 'aborted in command' "$tmp/pgbench.out" || true)" "0"
@@ -165,11 +165,11 @@ check "spent equals the sum of the ledger's charges, per dataset" \
 # a booking's charge is recorded by no release (jl_ledger.released is NULL);
 # every other charge is a release's
 check "charges without a release, releases without a charge" \
-  "$(q -c "SELECT (SELECT count(*) FROM jldp_ledger l WHERE l.event = 'charge' AND l.what NOT LIKE 'jl_budget_book%' AND NOT EXISTS (SELECT FROM jldp_release r WHERE r.ledger_id = l.id)) + (SELECT count(*) FROM jldp_release r WHERE NOT EXISTS (SELECT FROM jldp_ledger l WHERE l.id = r.ledger_id AND l.event = 'charge' AND l.what NOT LIKE 'jl_budget_book%'))")" "0"
+  "$(q -c "SELECT (SELECT count(*) FROM jldp_internal.jldp_ledger l WHERE l.event = 'charge' AND l.what NOT LIKE 'jl_budget_book%' AND NOT EXISTS (SELECT FROM jldp_internal.jldp_release r WHERE r.ledger_id = l.id)) + (SELECT count(*) FROM jldp_internal.jldp_release r WHERE NOT EXISTS (SELECT FROM jldp_internal.jldp_ledger l WHERE l.id = r.ledger_id AND l.event = 'charge' AND l.what NOT LIKE 'jl_budget_book%'))")" "0"
 check "bookings without their release (one sketch per user), releases without a booking" \
-  "$(q -c "SELECT (SELECT count(*) FROM jldp_ledger l WHERE l.event = 'charge' AND l.what LIKE 'jl_budget_book%' AND NOT EXISTS (SELECT FROM load_booked k WHERE k.ledger_id = l.id AND k.epsilon = l.epsilon AND k.sketches = 100)) + (SELECT count(*) FROM load_booked k WHERE NOT EXISTS (SELECT FROM jldp_ledger l WHERE l.id = k.ledger_id AND l.event = 'charge' AND l.what LIKE 'jl_budget_book%' AND l.dataset = 'public.facts'))")" "0"
+  "$(q -c "SELECT (SELECT count(*) FROM jldp_internal.jldp_ledger l WHERE l.event = 'charge' AND l.what LIKE 'jl_budget_book%' AND NOT EXISTS (SELECT FROM load_booked k WHERE k.ledger_id = l.id AND k.epsilon = l.epsilon AND k.sketches = 100)) + (SELECT count(*) FROM load_booked k WHERE NOT EXISTS (SELECT FROM jldp_internal.jldp_ledger l WHERE l.id = k.ledger_id AND l.event = 'charge' AND l.what LIKE 'jl_budget_book%' AND l.dataset = 'public.facts'))")" "0"
 check "the sum released equals the ledger's sum" \
-  "$(q -c "SELECT (SELECT sum(epsilon) FROM jldp_ledger WHERE event = 'charge') = (SELECT sum(epsilon::numeric) FROM jldp_release) + (SELECT coalesce(sum(epsilon), 0) FROM load_booked)")" "t"
+  "$(q -c "SELECT (SELECT sum(epsilon) FROM jldp_internal.jldp_ledger WHERE event = 'charge') = (SELECT sum(epsilon::numeric) FROM jldp_internal.jldp_release) + (SELECT coalesce(sum(epsilon), 0) FROM load_booked)")" "t"
 # memory: per backend, the largest sample of the last quarter of its
 # samples against the largest of its first quarter
 q <<'SQL' > "$tmp/mem"
