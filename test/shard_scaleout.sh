@@ -131,7 +131,7 @@ jl_check "distributed k-means equals single-node k-means bit for bit" "$dist_km"
 jl_check "k-means moved the centroids" "$([ "$dist_km" != "$c0" ] && echo moved)" "moved"
 agg=$(q $PC -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT jl_lloyd_step($sketch_col, '$c0') FROM sk_1")
 jl_check "the Lloyd step is computed by the shard (an aggregate in the remote SQL)" \
-  "$(echo "$agg" | grep -c 'Remote SQL: SELECT public.jl_lloyd_step(')" "1"
+  "$(echo "$agg" | grep -c 'Remote SQL: SELECT jldp.jl_lloyd_step(')" "1"
 
 # 4b. the shards answer at the same time: the plans of jl_knn's and
 # jl_kmeans_lloyd's queries (auto_explain in the coordinator's log) read
@@ -164,9 +164,9 @@ GRANT CREATE ON SCHEMA public TO analyst;
 -- trust authentication in this test: a password is not required
 CREATE USER MAPPING FOR analyst SERVER shard1 OPTIONS (user 'shard_analyst', password_required 'false');
 SQL
-q $PC -c "SET ROLE analyst" -c "CREATE FOREIGN TABLE stolen (name text, secret bytea) SERVER shard1 OPTIONS (table_name 'jldp_key')" >/dev/null
+q $PC -c "SET ROLE analyst" -c "CREATE FOREIGN TABLE stolen (name text, secret bytea) SERVER shard1 OPTIONS (schema_name 'jldp_internal', table_name 'jldp_key')" >/dev/null
 jl_check "an analyst mapped to a shard role with SELECT on the sketches only cannot read jldp_key" \
-  "$(err q $PC -c "SET ROLE analyst" -c "SELECT secret FROM stolen")" "permission denied for table jldp_key"
+  "$(err q $PC -c "SET ROLE analyst" -c "SELECT secret FROM stolen")" "permission denied for schema jldp_internal"
 jl_check "the analyst reads the sketches" "$(q $PC -c "SET ROLE analyst" -c "CREATE FOREIGN TABLE sk_a (id bigint) SERVER shard1 OPTIONS (table_name 'sk')" -c "SELECT count(*) FROM sk_a")" "$n_per"
 q $PC -c "ALTER USER MAPPING FOR analyst SERVER shard1 OPTIONS (SET user 'postgres')" >/dev/null
 jl_check "negative control: mapped to the shard's superuser, the analyst reads the (encrypted) secret" \
@@ -309,7 +309,7 @@ jl_check "  the coordinator's charge is marked not released" "$(last_charge)" "p
 # (the coordinator's session ends there): in doubt until resolved
 read -r c0 s10 s20 _ _ <<<"$(state dsk4)"
 jl_check "a failure after the decision: the call reports it" \
-  "$(PGOPTIONS="-c jldp_test.fail_point=commit" err q $PC -c "$(rel dsk4)")" \
+  "$(PGOPTIONS="$PGOPTIONS -c jldp_test.fail_point=commit" err q $PC -c "$(rel dsk4)")" \
   "jldp_test.fail_point: a failure after the decision, before the shards commit"
 jl_check "  in doubt: the coordinator charged and its table made, each shard's part prepared, not visible" \
   "$(state dsk4)" "$(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 11 tff"
@@ -324,7 +324,7 @@ jl_check "  after resolving: every row released once, nothing prepared" \
 # released
 read -r c0 s10 s20 _ _ <<<"$(state dsk5)"
 jl_check "a failure before the decision: refused" \
-  "$(PGOPTIONS="-c jldp_test.fail_point=decide" err q $PC -c "$(rel dsk5)")" \
+  "$(PGOPTIONS="$PGOPTIONS -c jldp_test.fail_point=decide" err q $PC -c "$(rel dsk5)")" \
   "jldp_test.fail_point: a failure before the decision commits"
 jl_check "  nothing prepared or released, every charge stands" \
   "$(state dsk5)" "$(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 00 fff"
@@ -356,14 +356,15 @@ jl_check "a CALL inside a transaction block is refused before any shard releases
 jl_check "  nothing charged, prepared or released" "$(state dsk7)" "$c0 $s10 $s20 00 fff"
 # (the coordinator's cap checked before any shard releases: test/shard_protected.sh)
 jl_check "a session cannot decide a release it did not begin (a gid read from pg_prepared_xacts)" \
-  "$(err q $PC -c "SELECT jl_distributed_decide_declared('raw', 'dsk', info, 'jldp_0000000000000000000000000000dead', '{shard1}', '{1}', 'x', 1) FROM jldp_release WHERE target = 'dsk'::regclass")" \
+  "$(err q $PC -c "SELECT jldp_internal.jl_distributed_decide_declared('raw', 'dsk', info, 'jldp_0000000000000000000000000000dead', '{shard1}', '{1}', 'x', 1) FROM jldp_internal.jldp_release WHERE target = 'dsk'::regclass")" \
   'distributed release "jldp_0000000000000000000000000000dead" was not begun by this session'
 q $PC >/dev/null <<'SQL'
 CREATE ROLE other LOGIN;
-GRANT EXECUTE ON FUNCTION jl_distributed_committed(text) TO other;
+-- a curator: jl_distributed_committed is a curator's internal step
+GRANT jldp_curator TO other;
 SQL
 jl_check "another role cannot mark a release as committed" \
-  "$(err q $PC -c "SET ROLE other" -c "SELECT jl_distributed_committed('$(q $PC -c "SELECT gid FROM jl_distributed_releases WHERE target = 'dsk4'::regclass")')" | cut -d' ' -f1-3)" \
+  "$(err q $PC -c "SET ROLE other" -c "SELECT jldp_internal.jl_distributed_committed('$(q $PC -c "SELECT gid FROM jl_distributed_releases WHERE target = 'dsk4'::regclass")')" | cut -d' ' -f1-3)" \
   'only role "postgres"'
 # an operator ->> of the caller's that under-reports the shards' epsilon
 # cannot lower the coordinator's charge
@@ -373,7 +374,7 @@ CREATE FUNCTION evil.arrow(j jsonb, k text) RETURNS text LANGUAGE sql
   AS $$ SELECT CASE WHEN k = 'epsilon' AND j ? 'distributed' THEN '1e-9' ELSE pg_catalog.jsonb_object_field_text(j, k) END $$;
 CREATE OPERATOR evil.->> (LEFTARG = jsonb, RIGHTARG = text, FUNCTION = evil.arrow);
 SQL
-PGOPTIONS="-c search_path=public,evil,pg_catalog" q $PC -c "$(rel dsk8)" >/dev/null 2>&1 || true
+PGOPTIONS="-c search_path=public,jldp,evil,pg_catalog" q $PC -c "$(rel dsk8)" >/dev/null 2>&1 || true
 jl_check "the caller's own ->> operator does not change the coordinator's charge (epsilon 1 or refused)" \
   "$(q $PC -c "SELECT count(*) FROM jl_ledger WHERE event = 'charge' AND dataset = 'public.raw' AND epsilon <> 1")" "0"
 jl_check "the resolver refuses a snapshot that would not see new decisions (repeatable read)" \
@@ -416,7 +417,7 @@ coord_opts="-p $PC -k $dir -c listen_addresses='' -c fsync=off $opts"
 as_pg "$PGBIN/pg_ctl" -D "$dir/coord" -l "$dir/coord.log" -w -m fast \
   -o "$coord_opts -c wal_writer_delay=10000ms" restart >/dev/null
 read -r c0 s10 s20 _ _ <<<"$(state dsk11)"
-PGOPTIONS='-c synchronous_commit=off' q $PC -c "$(rel dsk11)" >/dev/null
+PGOPTIONS="$PGOPTIONS -c synchronous_commit=off" q $PC -c "$(rel dsk11)" >/dev/null
 as_pg "$PGBIN/pg_ctl" -D "$dir/coord" -m immediate stop >/dev/null
 as_pg "$PGBIN/pg_ctl" -D "$dir/coord" -l "$dir/coord.log" -w -o "$coord_opts" start >/dev/null
 jl_check "synchronous_commit off, the coordinator stopped at once after the CALL: its charge and both shards' parts stand" \
