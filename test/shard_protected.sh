@@ -88,7 +88,7 @@ CREATE FOREIGN TABLE raw_2 PARTITION OF raw FOR VALUES FROM (101) TO (201) SERVE
 SQL
 jl_check "the coordinator declares its sharded table (d = 4)" "$(q $PC -c "$declare_sql")" "4"
 jl_check "its partitions' bounds, as the shards' parts read them" \
-  "$(q $PC -c "SELECT string_agg(partition || ' ' || coalesce(unit_lower, '-') || ' ' || coalesce(unit_upper, '-'), ', ' ORDER BY partition::text) FROM jl_shard_bounds('raw')")" \
+  "$(q $PC -c "SELECT string_agg(partition || ' ' || coalesce(unit_lower, '-') || ' ' || coalesce(unit_upper, '-'), ', ' ORDER BY partition::text) FROM jldp_internal.jl_shard_bounds('raw')")" \
   "raw_1 1 101, raw_2 101 201"
 jl_check "negative control: through its partitions the coordinator reads unit 150 twice" \
   "$(q $PC -c "SELECT count(*) FROM raw WHERE id + 0 = 150")" "2"
@@ -106,9 +106,9 @@ jl_check "every unit once: 200 sketches of 200 units" "$(q $PC -c "SELECT count(
 jl_check "unit 150 released by shard 2 only (shard 1's part read ids 1..100)" \
   "$(q $PS1 -c "SELECT count(*) FROM sk WHERE id = 150") $(q $PS2 -c "SELECT count(*) FROM sk WHERE id = 150")" "0 1"
 jl_check "the shards' registries record 100 units each" \
-  "$(q $PS1 -c "SELECT info->>'rows' FROM jldp_release WHERE target = 'sk'::regclass") $(q $PS2 -c "SELECT info->>'rows' FROM jldp_release WHERE target = 'sk'::regclass")" "100 100"
+  "$(q $PS1 -c "SELECT info->>'rows' FROM jldp_internal.jldp_release WHERE target = 'sk'::regclass") $(q $PS2 -c "SELECT info->>'rows' FROM jldp_internal.jldp_release WHERE target = 'sk'::regclass")" "100 100"
 jl_check "the coordinator's record: 200 units, its guarantee, its declaration" \
-  "$(q $PC -c "SELECT (info->>'rows') || ' ' || (info->>'guarantee' LIKE 'epsilon = 1 differential privacy for each unit (id) of public.raw by parallel composition%how many (200)%') || ' ' || (info->'declaration'->>'d') FROM jldp_release WHERE id = $rid")" \
+  "$(q $PC -c "SELECT (info->>'rows') || ' ' || (info->>'guarantee' LIKE 'epsilon = 1 differential privacy for each unit (id) of public.raw by parallel composition%how many (200)%') || ' ' || (info->'declaration'->>'d') FROM jldp_internal.jldp_release WHERE id = $rid")" \
   "200 true 4"
 jl_check "the release recovers distances through the coordinator's registry" \
   "$(q $PC -c "SELECT jl_recover_dist(a.sketch, b.sketch, 'sk'::regclass) IS NOT NULL FROM sk a, sk b WHERE a.id = 3 AND b.id = 170")" "t"
@@ -184,13 +184,13 @@ CREATE FOREIGN TABLE visits_2 PARTITION OF visits FOR VALUES FROM ('2024-02-01')
 $(declare_for visits);
 SQL
 jl_check "the bounds are written ISO whatever the caller's DateStyle" \
-  "$(q $PC -c "SET DateStyle = 'SQL, DMY'" -c "SELECT string_agg(coalesce(unit_lower, '-') || ' ' || coalesce(unit_upper, '-'), ', ' ORDER BY partition::text) FROM jl_shard_bounds('visits')")" \
+  "$(q $PC -c "SET DateStyle = 'SQL, DMY'" -c "SELECT string_agg(coalesce(unit_lower, '-') || ' ' || coalesce(unit_upper, '-'), ', ' ORDER BY partition::text) FROM jldp_internal.jl_shard_bounds('visits')")" \
   "- 2024-01-05, 2024-02-01 -"
 q $PC -c "SET DateStyle = 'SQL, DMY'" -c "CALL jl_release_distributed('visits', 'vk', 1.0, jl_sketch(k => 4), key => 'shared')" >/dev/null
 jl_check "under DateStyle 'SQL, DMY': the unit held by two shards released once" \
   "$(q $PC -c "SELECT count(*) FROM vk WHERE id + 0 = '2024-03-01'") $(q $PC -c "SELECT count(*) || ' ' || count(DISTINCT id) FROM vk")" "1 71 71"
 jl_check "each part recorded the bounds it applied" \
-  "$(q $PS1 -c "SELECT info->'part' FROM jldp_release WHERE target = 'vk'::regclass")" '{"in": null, "lower": null, "upper": "2024-01-05"}'
+  "$(q $PS1 -c "SELECT info->'part' FROM jldp_internal.jldp_release WHERE target = 'vk'::regclass")" '{"in": null, "lower": null, "upper": "2024-01-05"}'
 
 # the coordinator charged before the parts: a failure after the shards
 # charged leaves every charge standing, the coordinator's marked not released
@@ -208,19 +208,19 @@ CREATE TABLE forged (id int, sketch float8[]) PARTITION BY RANGE (id);
 CREATE TABLE forged_1 PARTITION OF forged FOR VALUES FROM (1) TO (101);
 CREATE TABLE forged_2 PARTITION OF forged FOR VALUES FROM (101) TO (201);
 SQL
-info=$(q $PC -c "SELECT info FROM jldp_release WHERE id = $rid")
+info=$(q $PC -c "SELECT info FROM jldp_internal.jldp_release WHERE id = $rid")
 forge() {   # $1: charge first (yes/no)
   q $PC 2>&1 <<SQL || true
-SELECT jl_distributed_begin_declared('raw', 0.5, NULL, 'laplace') AS gid \gset
-$([ "$1" = yes ] && echo "SELECT jl_distributed_charge_declared(:'gid') \g /dev/null")
-SELECT jl_distributed_decide_declared('raw', 'forged', \$j\$$info\$j\$, :'gid', '{shard1,shard2}', '{1,2}', 'x', 200);
+SELECT jldp_internal.jl_distributed_begin_declared('raw', 0.5, NULL, 'laplace') AS gid \gset
+$([ "$1" = yes ] && echo "SELECT jldp_internal.jl_distributed_charge_declared(:'gid') \g /dev/null")
+SELECT jldp_internal.jl_distributed_decide_declared('raw', 'forged', \$j\$$info\$j\$, :'gid', '{shard1,shard2}', '{1,2}', 'x', 200);
 SQL
 }
 jl_check "a decision without the charge made before the parts: refused" \
   "$(forge no | grep -c 'was not charged before its parts')" "1"
 jl_check "a decision over a target that is not the shards' sketch tables: refused" \
   "$(forge yes | grep -c 'is not partitioned like raw over the shards')" "1"
-jl_check "no registry row for the forged target" "$(q $PC -c "SELECT count(*) FROM jldp_release WHERE target = 'forged'::regclass")" "0"
+jl_check "no registry row for the forged target" "$(q $PC -c "SELECT count(*) FROM jldp_internal.jldp_release WHERE target = 'forged'::regclass")" "0"
 
 # 6. the shards' refusals, before any charge
 c0=$(charges $PC); s10=$(charges $PS1); s20=$(charges $PS2)
@@ -243,11 +243,11 @@ CREATE FOREIGN TABLE raw_expr_1 PARTITION OF raw_expr FOR VALUES FROM (1) TO (10
 SQL
 jl_check "a list partition holding the NULL unit: refused (0A000)" "$(sqlstate "$(declare_for raw_listnull)")" "0A000"
 jl_check "an expression partition key: not sharded (55000), and jl_shard_bounds answers 42809, not XX000" \
-  "$(sqlstate "$(declare_for raw_expr)") $(sqlstate "SELECT * FROM jl_shard_bounds('raw_expr')")" "55000 42809"
+  "$(sqlstate "$(declare_for raw_expr)") $(sqlstate "SELECT * FROM jldp_internal.jl_shard_bounds('raw_expr')")" "55000 42809"
 jl_check "a decision on a record without a declaration: refused (22023), the release still undecided" \
   "$(q $PC 2>&1 <<'SQL' | grep -c 'has no declaration'
-SELECT jl_distributed_begin_declared('raw', 0.1, NULL, 'laplace') AS gid \gset
-SELECT jl_distributed_decide_declared('raw', 'forged', '{"epsilon": 0.1}', :'gid', '{shard1}', '{1}', 'x', 1);
+SELECT jldp_internal.jl_distributed_begin_declared('raw', 0.1, NULL, 'laplace') AS gid \gset
+SELECT jldp_internal.jl_distributed_decide_declared('raw', 'forged', '{"epsilon": 0.1}', :'gid', '{shard1}', '{1}', 'x', 1);
 SQL
 )" "1"
 
@@ -257,5 +257,5 @@ sleep 1
 q $PC -c "SET statement_timeout = '1s'" -c "ALTER TABLE raw DETACH PARTITION raw_2 CONCURRENTLY" >/dev/null 2>&1 || true
 wait
 jl_check "a partition being detached: refused (55000)" \
-  "$(sqlstate "SELECT * FROM jl_shard_bounds('raw')") $(call_state "CALL jl_release_distributed('raw', 'sk6', 0.1, jl_sketch(k => 4), key => 'shared')" | grep -c 'being detached')" "55000 1"
+  "$(sqlstate "SELECT * FROM jldp_internal.jl_shard_bounds('raw')") $(call_state "CALL jl_release_distributed('raw', 'sk6', 0.1, jl_sketch(k => 4), key => 'shared')" | grep -c 'being detached')" "55000 1"
 exit $fail
