@@ -62,7 +62,7 @@ HOSTILE = {
                "array_fill('a'::text, ARRAY[1000])", "'{{a,b},{c,a}}'", "'{x,a}'"],
     "regclass": ["NULL", "99999999::oid::regclass", "'fz_view'", "'fz_part_1'", "'fz_parted'",
                  "'pg_class'", "'fz_rel'", "'fz_cov_rel'", "'fz_graph_rel'", "'fz_edges'",
-                 "'fz_src'", "'jldp_ledger'", "0::oid::regclass", "'fz_protected'", "'fz_protected_long'",
+                 "'fz_src'", "'jldp_internal.jldp_ledger'", "0::oid::regclass", "'fz_protected'", "'fz_protected_long'",
                  "'fz_protected_edges'"],
     "regrole": ["NULL", "'postgres'", "'pg_monitor'", "0::oid::regrole"],
     "bytea": ["NULL", "'\\x'", "'\\x00'", "decode(repeat('ab', 32), 'hex')",
@@ -206,7 +206,7 @@ def admin(sql):
 
 def routines():
     rows = admin("""
-SELECT p.oid, p.proname, p.prokind, coalesce(array_to_string(p.proargnames, ','), ''),
+SELECT p.oid, p.proname, p.pronamespace::regnamespace, p.prokind, coalesce(array_to_string(p.proargnames, ','), ''),
        array_to_string(ARRAY(SELECT format_type(t, NULL) FROM unnest(p.proargtypes) t), ','),
        p.pronargdefaults, p.proretset
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
@@ -216,11 +216,13 @@ SELECT p.oid, p.proname, p.prokind, coalesce(array_to_string(p.proargnames, ',')
  ORDER BY p.oid""")
     out = []
     for row in rows.split("\n"):
-        oid, name, kind, names, types, ndef, retset = row.split("|")
+        oid, name, nsp, kind, names, types, ndef, retset = row.split("|")
         types = types.split(",") if types else []
         names = names.split(",") if names else []
         names = (names + [""] * len(types))[:len(types)]
-        out.append(dict(oid=oid, name=name, kind=kind, names=names, types=types,
+        # called by the schema-qualified name: the internal steps are in
+        # jldp_internal, not on the session's search_path
+        out.append(dict(oid=oid, name=name, qname="%s.%s" % (nsp, name), kind=kind, names=names, types=types,
                         ndef=int(ndef), retset=retset == "t"))
     return out
 
@@ -250,12 +252,12 @@ def call_sql(r, values):
             v = "'fz_out_%d'" % TARGETS.next()
         args.append("%s::%s" % (v, typ) if v != "NULL" else "NULL::%s" % typ)
     if r["kind"] == "p":
-        return "CALL %s(%s);" % (r["name"], ", ".join(args))
+        return "CALL %s(%s);" % (r["qname"], ", ".join(args))
     if r["kind"] == "a":
-        return "SELECT %s(%s) FROM generate_series(1, 3);" % (r["name"], ", ".join(args))
+        return "SELECT %s(%s) FROM generate_series(1, 3);" % (r["qname"], ", ".join(args))
     if r["retset"]:
-        return "SELECT count(*) FROM %s(%s);" % (r["name"], ", ".join(args))
-    return "SELECT %s(%s);" % (r["name"], ", ".join(args))
+        return "SELECT count(*) FROM %s(%s);" % (r["qname"], ", ".join(args))
+    return "SELECT %s(%s);" % (r["qname"], ", ".join(args))
 
 
 def calls(rs, rng):
@@ -302,7 +304,7 @@ def main():
     rng = random.Random(seed)
     rs = routines()
     todo = calls(rs, rng)
-    charges_sql = ("SELECT count(*) AS jl_charges FROM public.jldp_ledger WHERE event IN ('charge', 'reserve') \\gset")
+    charges_sql = ("SELECT count(*) AS jl_charges FROM jldp_internal.jldp_ledger WHERE event IN ('charge', 'reserve') \\gset")
     s = Psql()
     out = s.run(charges_sql, "C :jl_charges")
     charges = int(out[2][2:])
