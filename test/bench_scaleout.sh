@@ -70,7 +70,7 @@ gen() { # rows lo..hi of the data, the same on every server
 
 echo "== $N rows of float8[$D], k = $K; coordinator and 2 shards on one machine ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 fp=$(q $PC -c "CREATE EXTENSION jldp" -c "SELECT jl_key_create('bench')")
-secret_hex=$(q $PC -c "SELECT encode(secret, 'hex') FROM jldp_key WHERE name = 'bench'")
+secret_hex=$(q $PC -c "SELECT encode(secret, 'hex') FROM jldp_internal.jldp_key WHERE name = 'bench'")
 for p in $PS1 $PS2; do
   q $p -c "CREATE EXTENSION jldp" -c "SELECT jl_key_import('bench', '\\x$secret_hex')" >/dev/null
 done
