@@ -44,6 +44,12 @@
 #      and charged the new ledger with an attribute's calibration).
 # Exits non-zero on any violation.
 set -euo pipefail
+# jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's
+# parts, a search_path naming it unless PGOPTIONS sets one
+case " ${PGOPTIONS:-} " in
+  *search_path*) ;;
+  *) export PGOPTIONS="-c search_path=public,jldp ${PGOPTIONS:-}" ;;
+esac
 ROUNDS=${JLDP_RACE_ROUNDS:-20}
 db=jldp_race
 psql -qX -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
