@@ -16,6 +16,12 @@
 # printed are the measurement (the loops check every few tens of ms).
 # Needs a superuser connection through the PG* variables; its own database.
 set -euo pipefail
+# jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's
+# parts, a search_path naming it unless PGOPTIONS sets one
+case " ${PGOPTIONS:-} " in
+  *search_path*) ;;
+  *) export PGOPTIONS="-c search_path=public,jldp ${PGOPTIONS:-}" ;;
+esac
 BOUND_MS=${JL_CANCEL_BOUND_MS:-1000}
 DB=jldp_cancel_latency
 ADMIN_DB=${PGDATABASE:-postgres}
