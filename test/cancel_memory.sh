@@ -15,6 +15,12 @@
 # run to completion grows the peak by at least 90% of P (the measurement
 # sees the pages P touches).
 set -euo pipefail
+# jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's
+# parts, a search_path naming it unless PGOPTIONS sets one
+case " ${PGOPTIONS:-} " in
+  *search_path*) ;;
+  *) export PGOPTIONS="-c search_path=public,jldp ${PGOPTIONS:-}" ;;
+esac
 
 D=1000000
 K=120
