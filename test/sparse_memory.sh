@@ -19,6 +19,12 @@
 # measurement sees a dense P at all, jl_release_info(1000000, 20, ...) builds
 # one, and its step must grow by at least 90% of its 152 MB.
 set -euo pipefail
+# jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's
+# parts, a search_path naming it unless PGOPTIONS sets one
+case " ${PGOPTIONS:-} " in
+  *search_path*) ;;
+  *) export PGOPTIONS="-c search_path=public,jldp ${PGOPTIONS:-}" ;;
+esac
 
 D=1000000
 K=20
