@@ -4,6 +4,12 @@
 # database of its own holding test/fuzz/fixtures.sql.  Needs a superuser
 # connection through the PG* variables.  Usage: test/fuzz.sh [SECONDS [SEED]]
 set -euo pipefail
+# jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's
+# parts, a search_path naming it unless PGOPTIONS sets one
+case " ${PGOPTIONS:-} " in
+  *search_path*) ;;
+  *) export PGOPTIONS="-c search_path=public,jldp ${PGOPTIONS:-}" ;;
+esac
 cd "$(dirname "$0")/.."
 seconds=${1:-${JLDP_FUZZ_SECONDS:-150}}
 seed=${2:-20261128}
