@@ -35,6 +35,12 @@
 # Usage: test/stat/run.sh        (JLDP_STAT_DB overrides the database name,
 #                                 JLDP_STAT_PARTS the list of parts)
 set -euo pipefail
+# jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's
+# parts, a search_path naming it unless PGOPTIONS sets one
+case " ${PGOPTIONS:-} " in
+  *search_path*) ;;
+  *) export PGOPTIONS="-c search_path=public,jldp ${PGOPTIONS:-}" ;;
+esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 db=${JLDP_STAT_DB:-jldp_stat}
