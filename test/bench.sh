@@ -63,14 +63,14 @@ ALTER TABLE t SET (parallel_workers = 0);
 VACUUM ANALYZE t;
 -- protected for the whole-table releases: x's 100 elements in [0, 1]
 -- (random(): the clamp changes nothing), attribute neighbours, the
--- calibration of jl_private_release(x, 20, 4.0)'s element bound 1; a cap
+-- calibration of jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20))'s element bound 1; a cap
 -- the benchmark never reaches
 SELECT jl_protect('t', 'id', ARRAY[jl_vector('x', 100, 0, 1)], neighbor => 'attribute', epsilon_cap => 1e9) \g /dev/null
-CREATE TABLE s AS SELECT id, jl_private_release(x, 20, 4.0) AS sketch FROM t;
+CREATE TABLE s AS SELECT id, jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20)) AS sketch FROM t;
 ALTER TABLE s ADD PRIMARY KEY (id);
 VACUUM ANALYZE s;
 SQL
-NV=$(q -c "SELECT jl_release_info(100, 20, 4.0)->>'noise_variance'")
+NV=$(q -c "SELECT jl_release_info(100, 4.0, 1, 'attribute', jl_sketch(k => 20))->>'noise_variance'")
 
 # "fastest median" execution time (ms) of a query, after one warm-up run;
 # $2: settings (default: parallel query off)
@@ -123,12 +123,12 @@ row() {
     split(a, A, " "); printf "| %s | %.1f | %.1f | %.2fx | %.0f |", l, A[1], A[2], A[1] / s, n / (A[1] / 1000) }')"
 }
 row '`SELECT x[1:20] FROM t` (the slice scan)' "$slice"
-rel=$(timeit "SELECT jl_private_release(x, 20, 4.0) FROM t")
-row '`SELECT jl_private_release(x, 20, 4.0) FROM t` (Laplace)' "$rel"
-gauss=$(timeit "SELECT jl_private_release(x, 20, 4.0, delta => 1e-6, noise => 'gaussian') FROM t")
-row "\`jl_private_release(x, 20, 4.0, delta => 1e-6, noise => 'gaussian')\`" "$gauss"
-proj=$(timeit "SELECT jl_project(x, 20) FROM t")
-row '`SELECT jl_project(x, 20) FROM t` (no noise)' "$proj"
+rel=$(timeit "SELECT jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20)) FROM t")
+row '`SELECT jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20)) FROM t` (Laplace)' "$rel"
+gauss=$(timeit "SELECT jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20, noise => 'gaussian', delta => 1e-6)) FROM t")
+row "\`jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20, noise => 'gaussian', delta => 1e-6))\`" "$gauss"
+proj=$(timeit "SELECT jl_project(x, jl_sketch(k => 20)) FROM t")
+row '`SELECT jl_project(x, jl_sketch(k => 20)) FROM t` (no noise)' "$proj"
 md ""
 md "$(awk -v r="$(f1 "$rel")" -v g="$(f1 "$gauss")" -v p="$(f1 "$proj")" -v n="$N" 'BEGIN {
   printf "Noise per sample in the server (release minus projection, 20 samples a row): %.1f ns Laplace, %.1f ns Gaussian.", (r - p) * 1e6 / (20 * n), (g - p) * 1e6 / (20 * n) }')"
@@ -178,9 +178,9 @@ if command -v perf >/dev/null 2>&1 && [ "${JLDP_BENCH_PROFILE:-1}" != 0 ]; then
   md ""
   for which in laplace gaussian project table; do
     case $which in
-      laplace) sql="SELECT jl_private_release(x, 20, 4.0) FROM t" ;;
-      gaussian) sql="SELECT jl_private_release(x, 20, 4.0, delta => 1e-6, noise => 'gaussian') FROM t" ;;
-      project) sql="SELECT jl_project(x, 20) FROM t" ;;
+      laplace) sql="SELECT jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20)) FROM t" ;;
+      gaussian) sql="SELECT jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20, noise => 'gaussian', delta => 1e-6)) FROM t" ;;
+      project) sql="SELECT jl_project(x, jl_sketch(k => 20)) FROM t" ;;
       table) sql="SELECT jl_release('t', 's_prof', 4.0, jl_sketch(k => 20))" ;;
     esac
     if [ "$which" = table ]; then
@@ -213,8 +213,8 @@ for d in 10 30 100 300 1000 3000 10000; do
   q -c "DROP TABLE IF EXISTS td" -c "CREATE TABLE td AS SELECT i AS id, ARRAY(SELECT random() FROM generate_series(1, $d) WHERE i > 0) AS x FROM generate_series(1, $rows) i" \
     -c "ALTER TABLE td SET (parallel_workers = 0)" -c "VACUUM ANALYZE td" >/dev/null
   a=$(f1 "$(timeit "SELECT x[1:20] FROM td" "" 3)")
-  b=$(f1 "$(timeit "SELECT jl_project(x, 20) FROM td" "" 3)")
-  c=$(f1 "$(timeit "SELECT jl_private_release(x, 20, 4.0) FROM td" "" 3)")
+  b=$(f1 "$(timeit "SELECT jl_project(x, jl_sketch(k => 20)) FROM td" "" 3)")
+  c=$(f1 "$(timeit "SELECT jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20)) FROM td" "" 3)")
   echo "$d $rows $a $b $c" >> "$WORK/throughput.txt"
   md "$(awk -v d="$d" -v n="$rows" -v a="$a" -v b="$b" -v c="$c" 'BEGIN {
     printf "| %d | %d | %.0f | %.0f | %.0f | %.2fx |", d, n, n / (a / 1000), n / (b / 1000), n / (c / 1000), c / a }')"
@@ -230,8 +230,8 @@ import matplotlib.pyplot as plt
 rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
 d = [r[0] for r in rows]
 fig, ax = plt.subplots(figsize=(6.4, 4.2))
-for i, label, m in ((2, "slice scan x[1:20]", "o"), (3, "jl_project(x, 20)", "s"),
-                    (4, "jl_private_release(x, 20, 4.0)", "^")):
+for i, label, m in ((2, "slice scan x[1:20]", "o"), (3, "jl_project(x, jl_sketch(k => 20))", "s"),
+                    (4, "jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20))", "^")):
     ax.plot(d, [r[1] / (r[i] / 1000.0) for r in rows], marker=m, label=label)
 ax.set_xscale("log")
 ax.set_yscale("log")
@@ -254,7 +254,7 @@ NP=$(q -c "SELECT count(*) FROM tp")
 cores=$(test/unit/bench_cores)
 PSET="SET max_parallel_workers_per_gather = 2"
 PSET1="SET max_parallel_workers_per_gather = 1"
-RSQL="SELECT jl_private_release(x, 20, 4.0) FROM tp"
+RSQL="SELECT jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20)) FROM tp"
 ser=$(timeit "$RSQL" "" 3)
 par=$(timeit "$RSQL" "$PSET" 3)
 par1=$(timeit "$RSQL" "$PSET1" 3)
@@ -264,7 +264,7 @@ pscan=$(timeit "SELECT x[1:20] FROM tp" "$PSET" 3)
 sscan=$(timeit "SELECT x[1:20] FROM tp" "" 3)
 # the same work with a small result: the sketches summed in the workers
 # (partial aggregates), so that the gather does not move 2,000,000 arrays
-ASQL="SELECT sum((jl_private_release(x, 20, 4.0))[1]) FROM tp"
+ASQL="SELECT sum((jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20)))[1]) FROM tp"
 aser=$(timeit "$ASQL" "" 3)
 apar=$(timeit "$ASQL" "$PSET" 3)
 workers=$(q -c "$PSET" -c "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) $RSQL" \
@@ -313,7 +313,7 @@ md ""
 md "| query | serial | parallel | speed-up |"
 md "|---|---|---|---|"
 md "$(awk -v a="$sscan" -v b="$pscan" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `SELECT x[1:20] FROM tp`, 2 workers | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
-md "$(awk -v a="$ser" -v b="$par" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `SELECT jl_private_release(x, 20, 4.0) FROM tp`, 2 workers | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
+md "$(awk -v a="$ser" -v b="$par" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `SELECT jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20)) FROM tp`, 2 workers | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
 md "$(awk -v a="$ser" -v b="$parnl" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| the same, 2 workers, parallel_leader_participation = off | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
 md "$(awk -v a="$ser" -v b="$par1" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| the same, 1 worker (max_parallel_workers_per_gather = 1) | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", A[1], A[2], B[1], B[2], A[1] / B[1] }')"
 md "$(awk -v a="$aser" -v b="$apar" -v q="$ASQL" 'BEGIN { split(a, A, " "); split(b, B, " "); printf "| `%s`, 2 workers | %.0f (%.0f) | %.0f (%.0f) | %.2fx |", q, A[1], A[2], B[1], B[2], A[1] / B[1] }')"
@@ -347,7 +347,7 @@ lower() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; 
 ctas=""; copy=""; table=""
 for i in 1 2 3 4 5; do
   copy=$(lower "$copy" "$(wall1 "CREATE TABLE s_rows AS SELECT id, x[1:20] AS sketch FROM t" s_rows)")
-  ctas=$(lower "$ctas" "$(wall1 "CREATE TABLE s_rows AS SELECT id, jl_private_release(x, 20, 4.0) AS sketch FROM t" s_rows)")
+  ctas=$(lower "$ctas" "$(wall1 "CREATE TABLE s_rows AS SELECT id, jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20)) AS sketch FROM t" s_rows)")
   table=$(lower "$table" "$(wall1 "SELECT jl_release('t', 's_table', 4.0, jl_sketch(k => 20))" s_table)")
 done
 md "## Whole tables"
@@ -357,7 +357,7 @@ md ""
 md "| statement | ms | rows/s |"
 md "|---|---|---|"
 md "$(awk -v a="$copy" -v n="$N" 'BEGIN { printf "| `CREATE TABLE AS SELECT id, x[1:20]` (writing the same shape without a release) | %.1f | %.0f |", a, n / (a / 1000) }')"
-md "$(awk -v a="$ctas" -v n="$N" 'BEGIN { printf "| `CREATE TABLE AS SELECT id, jl_private_release(x, 20, 4.0)` | %.1f | %.0f |", a, n / (a / 1000) }')"
+md "$(awk -v a="$ctas" -v n="$N" 'BEGIN { printf "| `CREATE TABLE AS SELECT id, jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20))` | %.1f | %.0f |", a, n / (a / 1000) }')"
 md "$(awk -v a="$table" -v c="$ctas" -v n="$N" 'BEGIN { printf "| `jl_release(t, ..., 4.0, jl_sketch(k => 20))` (batched, BLAS level 3) | %.1f | %.0f (%.2fx the CTAS) |", a, n / (a / 1000), c / a }')"
 md ""
 md "$(awk -v a="$table" -v c="$ctas" -v w="$copy" 'BEGIN { if (w >= c) printf "In this run writing the same shape without any release (the first row) was not faster than the CTAS form (%.0f%% of its time): the machine'"'"'s drift was larger than the release'"'"'s own cost, and the rows say nothing about it. ", 100 * w / c; else printf "Writing the same shape without any release (the first row) takes %.0f%% of the CTAS form'"'"'s time, so a release that cost nothing would be at most %.2fx faster than the CTAS form. ", 100 * w / c, c / w; printf "Both forms spend what is left on the same things: the noise (20 exact samples a row), the product x P (one BLAS level-3 product per batch in jl_release, a vectorised kernel per row in the CTAS form) and reading the rows; jl_release also reads each row through its declaration'"'"'s encoder (jl_encode_vector: every element clamped to its bounds and mapped, one function call and one array a row, which the CTAS form of unchecked x does not do) and pays a fixed cost per statement (the declaration'"'"'s checks, the budget charge, the registry record, the target created by SPI, the sampler'"'"'s table), tens of milliseconds." }')"
@@ -491,8 +491,8 @@ md "|---|---|---|"
 wslice=$(timeit "SELECT x[1:20] FROM w" "" 3)
 md "| \`SELECT x[1:20] FROM w\` (the slice scan) | $(f1 "$wslice") | $(f2 "$wslice") |"
 for kind in rademacher gaussian achlioptas sparse; do
-  r=$(timeit "SELECT jl_private_release(x, 20, 4.0, kind => '$kind') FROM w" "" 3)
-  md "| \`jl_private_release(x, 20, 4.0, kind => '$kind')\` | $(f1 "$r") | $(f2 "$r") |"
+  r=$(timeit "SELECT jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20, kind => '$kind')) FROM w" "" 3)
+  md "| \`jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20, kind => '$kind'))\` | $(f1 "$r") | $(f2 "$r") |"
 done
 md ""
 

@@ -113,7 +113,7 @@ for r in $(seq "$RUNS"); do
   b_dist=$(( $(lo_bytes) - b0 )); dist+=("$t")
   q $PC -c "DROP TABLE IF EXISTS sk_pulled" -c "CREATE TABLE sk_pulled (id int, sketch float8[])" >/dev/null 2>&1
   b0=$(lo_bytes)
-  t=$(q $PC -c '\timing on' -c "INSERT INTO sk_pulled SELECT id, jl_private_release(x, $K, 1.0, $rel_opts) FROM raw_parent" | ms)
+  t=$(q $PC -c '\timing on' -c "INSERT INTO sk_pulled SELECT id, jl_private_release(x, 1.0, 1, (CASE $rel_opts WHEN 'element' THEN 'attribute' ELSE $rel_opts END)::jl_neighbor, jl_sketch(k => $K)) FROM raw_parent" | ms)
   b_pulled=$(( $(lo_bytes) - b0 )); pulled+=("$t")
 done
 scol=$(q $PS1 -c "SELECT attname FROM pg_attribute WHERE attrelid = 'sk'::regclass AND atttypid = 'float8[]'::regtype LIMIT 1")

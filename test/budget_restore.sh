@@ -91,7 +91,7 @@ SELECT release_id FROM jl_release('src', 'src_out', 1.0, jl_sketch(k => 2), key 
 -- (what 0.3's aggregate released under a reservation)
 BEGIN;
 SELECT jl_budget_book('facts', 1.0, 0, 'jl_private_release of each row');
-SELECT count(jl_private_release(v, 2, 1.0, 'element', 1, 'exact', NULL, 'kept'))
+SELECT count(jl_private_release(v, 1.0, 1, 'attribute', jl_sketch(k => 2, calibration => 'exact'), key => 'kept'))
   FROM (SELECT row_id, array_agg(val ORDER BY attr) AS v FROM facts GROUP BY row_id) s;
 COMMIT;
 RESET ROLE;

@@ -47,16 +47,16 @@ BEGIN
   RETURN pg_temp.status_kb('VmRSS');
 END \$\$;
 CREATE TEMP TABLE x AS SELECT array_fill(1::float8, ARRAY[$D]) AS x;
-SELECT 'warm ' || array_length(jl_project('{1,2}', 2, 'pinned'), 1);
+SELECT 'warm ' || array_length(jl_project('{1,2}', jl_sketch(k => 2), 'pinned'), 1);
 SELECT 'base ' || pg_temp.reset_peak();
 SELECT 'start ' || extract(epoch FROM clock_timestamp());
 SET statement_timeout = '200ms';
-SELECT array_length(jl_project(x, $K, 'pinned'), 1) FROM x;
+SELECT array_length(jl_project(x, jl_sketch(k => $K), 'pinned'), 1) FROM x;
 RESET statement_timeout;
 SELECT 'end ' || extract(epoch FROM clock_timestamp());
 SELECT 'cancelled ' || pg_temp.status_kb('VmHWM');
 SELECT 'base2 ' || pg_temp.reset_peak();
-SELECT 'built ' || array_length(jl_project(x, $K, 'pinned'), 1) FROM x;
+SELECT 'built ' || array_length(jl_project(x, jl_sketch(k => $K), 'pinned'), 1) FROM x;
 SELECT 'whole ' || pg_temp.status_kb('VmHWM');
 EOF
 )

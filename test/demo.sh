@@ -115,7 +115,7 @@ BEGIN
     RAISE NOTICE 'reading the raw table patients: refused (%)', SQLERRM;
   END;
   BEGIN
-    PERFORM jl_private_release('{1,0,0}', 10, 1000.0, key => 'demo');
+    PERFORM jl_private_release('{1,0,0}', 1000.0, 1, 'attribute', jl_sketch(k => 10), key => 'demo');
     RAISE EXCEPTION 'the analyst could release with the key';
   EXCEPTION WHEN insufficient_privilege THEN
     RAISE NOTICE 'projecting a vector of its choice with the key: refused (%)', SQLERRM;

@@ -45,7 +45,7 @@ master() {  # a new master key file owned by the server's user, mode 600
 reload() { "$1" -c "SELECT pg_reload_conf()" >/dev/null; sleep 0.3; }
 
 secret=00112233445566778899aabbccddeeff0123456789abcdef0123456789abcdef
-proj="SELECT jl_project('{1,2,3,4}', 4, 'shared')::text"
+proj="SELECT jl_project('{1,2,3,4}', jl_sketch(k => 4), 'shared')::text"
 
 # 1. plain
 q1 -c "CREATE EXTENSION jldp" -c "SELECT jl_key_import('shared', '\\x$secret')" >/dev/null
@@ -93,9 +93,9 @@ check "a command printing no key is an error" \
 
 # 5. tampering
 q1 -c "UPDATE jldp_internal.jldp_key SET secret = set_byte(secret, 40, get_byte(secret, 40) # 1) WHERE name = 'fresh'" >/dev/null
-check "a changed stored secret is refused" "$(err q1 -c "SELECT jl_project('{1}', 2, 'fresh')")" "the stored secret of key \"fresh\" does not authenticate"
+check "a changed stored secret is refused" "$(err q1 -c "SELECT jl_project('{1}', jl_sketch(k => 2), 'fresh')")" "the stored secret of key \"fresh\" does not authenticate"
 q1 -c "UPDATE jldp_internal.jldp_key SET secret = (SELECT secret FROM jldp_internal.jldp_key WHERE name = 'shared') WHERE name = 'fresh'" >/dev/null
-check "a secret moved to another key's row is refused" "$(err q1 -c "SELECT jl_project('{1}', 2, 'fresh')")" "the stored secret of key \"fresh\" does not authenticate"
+check "a secret moved to another key's row is refused" "$(err q1 -c "SELECT jl_project('{1}', jl_sketch(k => 2), 'fresh')")" "the stored secret of key \"fresh\" does not authenticate"
 q1 -c "DELETE FROM jldp_internal.jldp_key WHERE name = 'fresh'" >/dev/null
 
 # 6. rotation

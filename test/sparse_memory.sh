@@ -16,7 +16,7 @@
 #   1. 10,000 units x 100 of the 1,000,000 attributes, one sketch per unit
 #   2. one unit holding all 1,000,000 attributes (a table of its own)
 # each within JL_SPARSE_BOUND_MB (default 64); then, as a control that the
-# measurement sees a dense P at all, jl_release_info(1000000, 20, ...) builds
+# measurement sees a dense P at all, jl_release_info(1000000, ..., 1, 'attribute', jl_sketch(k => 20)) builds
 # one, and its step must grow by at least 90% of its 152 MB.
 set -euo pipefail
 # jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's
@@ -99,7 +99,7 @@ SELECT 'single ' || min(array_length(sketch, 1)) || ' ' || count(*) FROM out_one
 SELECT 'base3 ' || pg_temp.reset_peak();
 
 -- control: the dense path's P for the same d and k
-SELECT 'info ' || (jl_release_info($D, $K, 1.0, key => 'pinned')->>'grid');
+SELECT 'info ' || (jl_release_info($D, 1.0, 1, 'attribute', jl_sketch(k => $K), key => 'pinned')->>'grid');
 SELECT 'dense ' || pg_temp.status_kb('VmHWM');
 EOF
 )

@@ -95,7 +95,7 @@ CREATE TABLE cfg AS
          jl_discrete_laplace_variance($eps, $n - 1) AS nv_matrix,
          -- no projection: L1 sensitivity = bound whatever d is, so the noise of
          -- the largest identity release jldp makes is the noise at any d
-         (jl_release_info(10000, 10000, $eps, key => 'kent', kind => 'identity')->>'noise_variance')::float8 AS nv_raw;
+         (jl_release_info(10000, $eps, 1, 'attribute', jl_sketch(k => 10000, kind => 'identity'), key => 'kent')->>'noise_variance')::float8 AS nv_raw;
 SQL
 if [ "$gaussian" = t ]; then
   psql_db -o /dev/null <<SQL

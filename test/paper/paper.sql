@@ -57,15 +57,13 @@ $$;
 -- the papers' Gaussian P, named (jldp's default kind is 'rademacher'), or none
 CREATE FUNCTION paper_info(d int, k int, m paper_method, kname text) RETURNS jsonb
 LANGUAGE sql AS $$
-	SELECT jl_release_info(d, paper_k(m, d, k), 4.0, m.neighbor, 1, m.calibration, m.delta,
-						   key => kname, kind => m.kind)
+	SELECT jl_release_info(d, 4.0, 1, (CASE m.neighbor WHEN 'element' THEN 'attribute' ELSE m.neighbor END)::jl_neighbor, jl_sketch(k => paper_k(m, d, k), kind => (m.kind)::jl_kind, delta => m.delta, calibration => (m.calibration)::jl_calibration), key => kname)
 $$;
 
 -- the release of one row under a method
 CREATE FUNCTION paper_release(x float8[], k int, m paper_method, kname text) RETURNS float8[]
 LANGUAGE sql VOLATILE AS $$
-	SELECT jl_private_release(x, paper_k(m, array_length(x, 1), k), 4.0, m.neighbor, 1,
-							  m.calibration, m.delta, key => kname, kind => m.kind)
+	SELECT jl_private_release(x, 4.0, 1, (CASE m.neighbor WHEN 'element' THEN 'attribute' ELSE m.neighbor END)::jl_neighbor, jl_sketch(k => paper_k(m, array_length(x, 1), k), kind => (m.kind)::jl_kind, delta => m.delta, calibration => (m.calibration)::jl_calibration), key => kname)
 $$;
 
 ------------------------------------------------------------------------
@@ -100,12 +98,11 @@ DECLARE
 	ww float8;
 	pw float8;
 BEGIN
-	w := jl_project(array_fill(4.0 / sqrt(d), ARRAY[d]), k, kname, kind);
+	w := jl_project(array_fill(4.0 / sqrt(d), ARRAY[d]), jl_sketch(k => k, kind => (kind)::jl_kind), kname);
 	ww := paper_dot(w, w);
 	-- |P w|^2 = sum_i (P_i . w)^2, P_i = e_i P
 	SELECT sum(paper_dot(jl_project(ARRAY(SELECT (j = i)::int::float8
-												FROM generate_series(1, d) j),
-									k, kname, kind), w) ^ 2)
+												FROM generate_series(1, d) j), jl_sketch(k => k, kind => (kind)::jl_kind), kname), w) ^ 2)
 	INTO pw FROM generate_series(1, d) i;
 	RETURN ww / (2 * sqrt(pw + nv * ww));
 END $$;
@@ -138,7 +135,7 @@ BEGIN
 				IF m.method = 'none' THEN
 					INSERT INTO sk SELECT id, label, x FROM blobs;
 				ELSIF m.method = 'projection' THEN
-					INSERT INTO sk SELECT id, label, jl_project(x, k, kname, m.kind) FROM blobs;
+					INSERT INTO sk SELECT id, label, jl_project(x, jl_sketch(k => k, kind => (m.kind)::jl_kind), kname) FROM blobs;
 				ELSE
 					info := paper_info(d, k, m, kname);
 					BEGIN

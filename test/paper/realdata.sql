@@ -60,11 +60,9 @@ BEGIN
 	END IF;
 	TRUNCATE rd_sk;
 	BEGIN
-		nv := (jl_release_info(s.d, kk, eps, 'element', 1, NULL, delta, key => kname,
-							   kind => knd, noise => nz)->>'noise_variance')::float8;
+		nv := (jl_release_info(s.d, eps, 1, 'attribute', jl_sketch(k => kk, kind => (knd)::jl_kind, noise => (nz)::jl_noise, delta => delta), key => kname)->>'noise_variance')::float8;
 		INSERT INTO rd_sk
-		SELECT id, label, jl_private_release(rd_clip(x), kk, eps, 'element', 1, NULL, delta,
-											 key => kname, kind => knd, noise => nz)
+		SELECT id, label, jl_private_release(rd_clip(x), eps, 1, 'attribute', jl_sketch(k => kk, kind => (knd)::jl_kind, noise => (nz)::jl_noise, delta => delta), key => kname)
 		FROM rd_row WHERE ds = s.ds;
 	EXCEPTION WHEN invalid_parameter_value THEN
 		-- e.g. a sparse P with an empty row at small d and k

@@ -46,16 +46,13 @@ FROM c4_cfg c,
      LATERAL (SELECT array_agg(c.ax * sin(i) ORDER BY i) AS x,
                      array_agg(c.ay * cos(i) ORDER BY i) AS y
               FROM generate_series(1, c.d) i) xy,
-     LATERAL (SELECT jl_release_info(c.d, c.k, c.eps, c.neighbor, c.bound, delta => c.delta,
-                                     key => 'stat', noise => 'gaussian') AS info) i;
+     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS info) i;
 
 CREATE TEMP TABLE c4_pairs AS
 SELECT name, r, a, b, s2, jl_recover_dist(a, b, s2) AS dist
 FROM (SELECT c.name, r, c.s2,
-             jl_private_release(c.x, c.k, c.eps, c.neighbor, c.bound, delta => c.delta,
-                                key => 'stat', noise => 'gaussian') AS a,
-             jl_private_release(c.y, c.k, c.eps, c.neighbor, c.bound, delta => c.delta,
-                                key => 'stat', noise => 'gaussian') AS b
+             jl_private_release(c.x, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS a,
+             jl_private_release(c.y, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS b
       FROM c4_info c, generate_series(1, c.npair) r) s;
 
 CREATE TEMP TABLE c4 AS
@@ -117,7 +114,7 @@ INSERT INTO c5_cfg VALUES
 -- the attribute with the largest row L2 norm of P
 CREATE TEMP TABLE c5_elem AS
 SELECT DISTINCT ON (c.name) c.name, i,
-       (SELECT sqrt(sum(v * v)) FROM unnest(jl_project(stat_unit(c.d, i), c.k, 'stat')) v) AS sens2,
+       (SELECT sqrt(sum(v * v)) FROM unnest(jl_project(stat_unit(c.d, i), jl_sketch(k => c.k), 'stat')) v) AS sens2,
        (SELECT array_agg(c.bound * v ORDER BY o)
         FROM unnest(stat_unit(c.d, i)) WITH ORDINALITY u(v, o)) AS xp
 FROM c5_cfg c, generate_series(1, c.d) i
@@ -131,8 +128,7 @@ SELECT c.*, e.sens2, e.xp,
        (info->>'delta_holding')::float8 AS delta_holding,
        stat_project_grid(e.xp, c.k, (info->>'grid')::float8) AS ypb
 FROM c5_cfg c JOIN c5_elem e USING (name),
-     LATERAL (SELECT jl_release_info(c.d, c.k, c.eps, c.neighbor, c.bound, delta => c.delta,
-                                     key => 'stat', noise => 'gaussian') AS info) i;
+     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS info) i;
 
 -- releases: role 'check' at the claimed epsilon, 'control' at eps_ctl;
 -- T in units of sigma / 4, floored
@@ -144,10 +140,7 @@ FROM (SELECT c.name, s.role, s.src,
       FROM c5_info c,
            (VALUES ('check', 'x'), ('check', 'x'''), ('control', 'x'), ('control', 'x''')) s(role, src),
            LATERAL (SELECT jl_private_release(CASE s.src WHEN 'x' THEN array_fill(0::float8, ARRAY[c.d])
-                                                         ELSE c.xp END,
-                                              c.k, CASE s.role WHEN 'check' THEN c.eps ELSE c.eps_ctl END,
-                                              c.neighbor, c.bound, delta => c.delta,
-                                              key => 'stat', noise => 'gaussian') AS z
+                                                         ELSE c.xp END, CASE s.role WHEN 'check' THEN c.eps ELSE c.eps_ctl END, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS z
                     FROM generate_series(1, c.nrel) r) rel) t
 GROUP BY 1, 2, 3, 4;
 

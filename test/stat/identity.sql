@@ -28,15 +28,15 @@ CREATE TEMP TABLE c7_info AS
 SELECT c.*, (i->>'noise_variance')::float8 AS s2, (i->>'grid')::float8 AS g,
        i->>'mechanism' AS mechanism
 FROM c7_cfg c,
-     LATERAL jl_release_info(c.d, c.d, c.eps, key => 'stat', kind => 'identity') i;
+     LATERAL jl_release_info(c.d, c.eps, 1, 'attribute', jl_sketch(k => c.d, kind => 'identity'), key => 'stat') i;
 ALTER TABLE c7_info ADD COLUMN r2 float8;
 UPDATE c7_info SET r2 = (SELECT sum((g * round(p / g) - g * round(q / g)) ^ 2) FROM unnest(x, y) u(p, q));
 
 CREATE TEMP TABLE c7_pairs AS
 SELECT name, r, a, b, s2, jl_recover_dist(a, b, s2) AS dist
 FROM (SELECT c.name, r, c.s2,
-             jl_private_release(c.x, c.d, c.eps, key => 'stat', kind => 'identity') AS a,
-             jl_private_release(c.y, c.d, c.eps, key => 'stat', kind => 'identity') AS b
+             jl_private_release(c.x, c.eps, 1, 'attribute', jl_sketch(k => c.d, kind => 'identity'), key => 'stat') AS a,
+             jl_private_release(c.y, c.eps, 1, 'attribute', jl_sketch(k => c.d, kind => 'identity'), key => 'stat') AS b
       FROM c7_info c, generate_series(1, c.npair) r) s;
 
 CREATE TEMP TABLE c7 AS

@@ -139,5 +139,5 @@ $$;
 CREATE FUNCTION stat_project_grid(x float8[], k int, grid float8) RETURNS float8[]
 LANGUAGE sql STABLE AS $$
   SELECT array_agg(grid * round(v / grid) ORDER BY o)
-  FROM unnest(jl_project(x, k, 'stat')) WITH ORDINALITY u(v, o)
+  FROM unnest(jl_project(x, jl_sketch(k => k), 'stat')) WITH ORDINALITY u(v, o)
 $$;

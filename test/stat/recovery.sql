@@ -37,15 +37,14 @@ SELECT c.*, x, y,
        (info->>'grid')::float8 AS g,
        (SELECT sum((p - q) ^ 2) FROM unnest(stat_project_grid(x, c.k, (info->>'grid')::float8),
                                            stat_project_grid(y, c.k, (info->>'grid')::float8)) u(p, q)) AS r2p,
-       (SELECT sum((p - q) ^ 2) FROM unnest(jl_project(x, c.k, 'stat'),
-                                           jl_project(y, c.k, 'stat')) u(p, q)) AS r2p_exact,
+       (SELECT sum((p - q) ^ 2) FROM unnest(jl_project(x, jl_sketch(k => c.k), 'stat'),
+                                           jl_project(y, jl_sketch(k => c.k), 'stat')) u(p, q)) AS r2p_exact,
        (SELECT sum((p - q) ^ 2) FROM unnest(x, y) u(p, q)) AS r2
 FROM c2_cfg c,
      LATERAL (SELECT array_agg(c.ax * sin(i) ORDER BY i) AS x,
                      array_agg(c.ay * cos(i) ORDER BY i) AS y
               FROM generate_series(1, c.d) i) xy,
-     LATERAL (SELECT jl_release_info(c.d, c.k, c.eps, c.neighbor, c.bound,
-                                     key => 'stat') AS info) i;
+     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat') AS info) i;
 
 CREATE TEMP TABLE c2_pairs AS
 SELECT name, r, a, b, s2, jl_recover_dist(a, b, s2) AS dist
@@ -53,12 +52,12 @@ FROM (SELECT c.name, r, c.s2,
              -- 2.a passes its options as constants (parsed once per call
              -- site), 2.b from columns (parsed per row)
              CASE WHEN c.name = '2.a'
-                  THEN jl_private_release(c.x, 10, 8.0, 'element', 1.0, key => 'stat')
-                  ELSE jl_private_release(c.x, c.k, c.eps, c.neighbor, c.bound, key => 'stat')
+                  THEN jl_private_release(c.x, 8.0, 1.0, 'attribute', jl_sketch(k => 10), key => 'stat')
+                  ELSE jl_private_release(c.x, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat')
              END AS a,
              CASE WHEN c.name = '2.a'
-                  THEN jl_private_release(c.y, 10, 8.0, 'element', 1.0, key => 'stat')
-                  ELSE jl_private_release(c.y, c.k, c.eps, c.neighbor, c.bound, key => 'stat')
+                  THEN jl_private_release(c.y, 8.0, 1.0, 'attribute', jl_sketch(k => 10), key => 'stat')
+                  ELSE jl_private_release(c.y, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat')
              END AS b
       FROM c2_info c, generate_series(1, c.npair) r) s;
 
@@ -116,8 +115,8 @@ SELECT name, label, jl_recover_dist_stddev(a, b, s2),
        dist
 FROM (SELECT *, jl_recover_dist(a, b, s2) AS dist
       FROM (SELECT c.name, c.label, c.k, c.s2,
-                   jl_private_release(c.x, c.k, c.eps, c.neighbor, c.bound, key => 'stat') AS a,
-                   jl_private_release(c.x, c.k, c.eps, c.neighbor, c.bound, key => 'stat') AS b
+                   jl_private_release(c.x, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat') AS a,
+                   jl_private_release(c.x, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat') AS b
             FROM c2 c, generate_series(1, 20) r) s) s;
 
 SELECT stat_record(name, 'exact', 'jl_recover_dist_stddev = sqrt(2 r2^2/k + 8 s2 r2 + 14 k s2^2) at r2 = max(D,0), '

@@ -36,8 +36,7 @@ SELECT c.*, i.info,
        (i.info->>'scale')::float8 AS scale,
        (i.info->>'noise_variance')::float8 AS s2
 FROM c1_cfg c,
-     LATERAL (SELECT jl_release_info(c.d, c.k, c.eps, c.neighbor, c.bound,
-                                     c.calibration, c.delta, 'stat') AS info) i;
+     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, delta => c.delta, calibration => (c.calibration)::jl_calibration), key => 'stat') AS info) i;
 
 -- The releases are made by a parallel plan (regular table, parallel costs
 -- zeroed), so that noise drawn in parallel workers is tested too; the plan
@@ -63,11 +62,9 @@ BEGIN
     SELECT name, r,
            CASE WHEN name = '1.a'
                 -- the options of 1.a as constants (parsed once per call site)
-                THEN jl_private_release(array_fill(0::float8, ARRAY[10]), 20, 1.0, 'element',
-                                        1.0, 'exact', NULL, 'stat')
+                THEN jl_private_release(array_fill(0::float8, ARRAY[10]), 1.0, 1.0, 'attribute', jl_sketch(k => 20, calibration => 'exact'), key => 'stat')
                 -- the others from columns (parsed per row)
-                ELSE jl_private_release(array_fill(0::float8, ARRAY[d]), k, eps, neighbor,
-                                        bound, calibration, delta, 'stat') END AS z
+                ELSE jl_private_release(array_fill(0::float8, ARRAY[d]), eps, bound, (CASE neighbor WHEN 'element' THEN 'attribute' ELSE neighbor END)::jl_neighbor, jl_sketch(k => k, delta => delta, calibration => (calibration)::jl_calibration), key => 'stat') END AS z
     FROM c1_rows $q$ INTO p;
   INSERT INTO c1_plan VALUES (p);
 END $$;
