@@ -297,6 +297,14 @@ SELECT released IS NOT NULL FROM jl_release('src', 'src_private2', 1.0, jl_sketc
 SELECT string_agg(version, ' ' ORDER BY id) FROM jldp_release;
 SELECT bool_and(spenders = '{}' AND owner::text = (SELECT extowner::regrole::text FROM pg_extension WHERE extname = 'jldp'))
   FROM jldp_dataset;
+-- the old version's released table is still usable for recovery by name:
+-- the variance and k come from its registry row (each pair's value is
+-- ||a - b||^2 - 2 k nv, computed here from the row)
+SELECT bool_and(abs(jl_recover_dist(a.sketch, b.sketch, 'src_private')
+                    - ((SELECT sum((u - v) ^ 2) FROM unnest(a.sketch, b.sketch) t(u, v))
+                       - 2 * r.k * r.noise_variance)) < 1e-9) AND count(*) = 50
+  FROM src_private a JOIN src_private b ON b.id = a.id % 50 + 1,
+       jldp_release r WHERE r.target = 'src_private'::regclass;
 SQL
 )
 if [ "$rows" -lt 4 ] || ! grep -q '^registry ' "$tmp/d.before" || ! grep -q '^ledger .*charge' "$tmp/d.before"; then
@@ -306,11 +314,11 @@ if [ "$rows" -lt 4 ] || ! grep -q '^registry ' "$tmp/d.before" || ! grep -q '^le
 elif ! diff -u --label "$OLD" --label "updated to $NEW" "$tmp/d.before" "$tmp/d.after"; then
   echo "FAIL data: the upgrade changed the extension's tables or the key's projection"
   fail=1
-elif [ "$versions" != "$(printf 't\nt\n%s %s\nt' "$first" "$NEW")" ]; then
-  echo "FAIL data: registry versions then owners by name: '$versions', expected $first then $NEW, then t"
+elif [ "$versions" != "$(printf 't\nt\n%s %s\nt\nt' "$first" "$NEW")" ]; then
+  echo "FAIL data: registry versions, owners by name, the old release recovered by name: '$versions', expected $first then $NEW, then t, t"
   fail=1
 else
-  echo "ok   data: a key, a dataset, its ledger and a registry row ($rows rows) and the key's projection are unchanged; the dataset, declared with jl_protect, releases through the pipeline, recorded as $NEW"
+  echo "ok   data: a key, a dataset, its ledger and a registry row ($rows rows) and the key's projection are unchanged; the old release is recovered by name; the dataset, declared with jl_protect, releases through the pipeline, recorded as $NEW"
 fi
 
 # 4. datasets bound to a partition or a view (0.2.0 allowed both); the rows
