@@ -5,7 +5,9 @@
  * PostgreSQL checks EXECUTE (and SELECT on a view) before any of jldp's
  * code runs, so the hint is added where the error is reported: an
  * emit_log_hook that recognises the message of a permission error on one
- * of jldp's names and, if the error has no hint, adds the role.  The table
+ * of jldp's names and, if the error has no hint, adds the role.  The
+ * message names no schema, so an object of another schema with one of
+ * jldp's names gets the hint too: it says "jldp's jl_release".  The table
  * below repeats the grant lists at the end of the install script; the
  * roles test (sql/roles.sql) compares the two through jl_role_hint, so
  * that neither can change alone.  The hook does no catalog access: it runs
@@ -130,16 +132,16 @@ add_role_hint(ErrorData *edata)
 	{
 		if (strcmp(role, "a superuser") == 0)
 			edata->hint = MemoryContextStrdup(ErrorContext,
-											  psprintf("%s is a superuser's only.", name));
+											  psprintf("jldp's %s is a superuser's only.", name));
 		else if (strcmp(name, "jldp_internal") == 0)
 			edata->hint = MemoryContextStrdup(ErrorContext,
 											  "jldp_internal holds jldp's catalog and internal steps: use the functions of schema jldp.");
 		else if (strchr(role, ' ') != NULL)
 			edata->hint = MemoryContextStrdup(ErrorContext,
-											  psprintf("%s needs role %s.", name, role));
+											  psprintf("jldp's %s needs role %s.", name, role));
 		else
 			edata->hint = MemoryContextStrdup(ErrorContext,
-											  psprintf("%s needs role %s: GRANT %s TO the role that calls it.",
+											  psprintf("jldp's %s needs role %s: GRANT %s TO the role that calls it.",
 													   name, role, role));
 	}
 	if (prev_emit_log_hook)

@@ -11,6 +11,7 @@
 #include "access/relation.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
+#include "storage/lmgr.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
@@ -736,11 +737,14 @@ jl_declaration_read_attributes(JlDeclaration *decl, Datum array)
 void
 jl_declaration_lock(Oid relid, bool exclusive)
 {
-	LOCKTAG		tag;
-
-	/* as pg_advisory_xact_lock(int4, int4) with the class JL_DECLARATION_LOCK */
-	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, (uint32) JL_DECLARATION_LOCK, (uint32) relid, 2);
-	(void) LockAcquire(&tag, exclusive ? ExclusiveLock : ShareLock, false, false);
+	/*
+	 * An object lock on the relation under a sub-id of jldp's own, held to
+	 * the end of the transaction: no SQL function takes one (an advisory
+	 * lock, which any role may take, let a role with no privilege on the
+	 * table hold every release of it back)
+	 */
+	LockDatabaseObject(RelationRelationId, relid, JL_DECLARATION_LOCK,
+					   exclusive ? ExclusiveLock : ShareLock);
 }
 
 static void check_same_columns(const JlDeclaration *decl);

@@ -147,10 +147,10 @@ extern bool jl_declaration_sharded(Oid relid, AttrNumber unit_att, Oid unit_type
  * A protected table's declaration and its releases, serialized: a release
  * holds the lock shared from reading the declaration to its end, jl_protect
  * exclusive, so that a declaration cannot change between a release's
- * calibration and its charge (transaction-scoped advisory lock, class
- * JL_DECLARATION_LOCK, key the relation's OID).
+ * calibration and its charge (a transaction-scoped object lock on the
+ * relation, sub-id JL_DECLARATION_LOCK, which no SQL function takes).
  */
-#define JL_DECLARATION_LOCK 1785488498
+#define JL_DECLARATION_LOCK 0x6a6c
 extern void jl_declaration_lock(Oid relid, bool exclusive);
 
 /*
