@@ -1,10 +1,10 @@
 -- Check 3: empirical epsilon on neighbouring inputs.
 --
 -- Neighbours x = 0 and x' at the worst case of the realized P, found by the
--- curator with jl_project(so the bound is as informative as it can be, jl_sketch()):
---   element  x' = B e_i, i the attribute with the largest row L1 norm of P;
---   row      x' = R (1 - 1e-12) P s / ||P s||_2, s the sign vector of
---            {+-1}^k maximizing ||P s||_2 (all 2^(k-1) enumerated);
+-- curator with jl_project (so the bound is as informative as it can be):
+--   attribute  x' = B e_i, i the attribute with the largest row L1 norm of P;
+--   row        x' = R (1 - 1e-12) P s / ||P s||_2, s the sign vector of
+--              {+-1}^k maximizing ||P s||_2 (all 2^(k-1) enumerated);
 -- in both cases ||(x' - x) P||_1 is the L1 sensitivity of P (checked against
 -- jl_release_info's projection_sensitivity, relative 1e-9).
 -- With ybar, y'bar the projections of x, x' on the release grid and b the
@@ -21,24 +21,24 @@
 -- to releases made with epsilon_release = 4 epsilon (noise four times too
 -- small); it must find eps_lb > epsilon.
 
-CREATE TEMP TABLE c3_cfg (name text, d int, k int, eps float8, neighbor text,
+CREATE TEMP TABLE c3_cfg (name text, d int, k int, eps float8, neighbor jl_neighbor,
                           bound float8, eps_ctl float8, nrel int);
 INSERT INTO c3_cfg VALUES
-  ('3.a', 10, 20, 1.0, 'element', 1.0, 4.0, 200000),
+  ('3.a', 10, 20, 1.0, 'attribute', 1.0, 4.0, 200000),
   ('3.b', 10, 10, 1.0, 'row',     1.0, 4.0, 200000);
 
 CREATE TEMP TABLE c3_p AS		-- row i of P
 SELECT c.name, i, jl_project(stat_unit(c.d, i), jl_sketch(k => c.k), 'stat') AS p
 FROM c3_cfg c, generate_series(1, c.d) i;
 
--- element: the attribute with the largest row L1 norm
+-- attribute: the attribute with the largest row L1 norm
 CREATE TEMP TABLE c3_elem AS
 SELECT DISTINCT ON (c.name) c.name, p.i,
        (SELECT sum(abs(v)) FROM unnest(p.p) v) AS sens1,
        (SELECT array_agg(c.bound * v ORDER BY o)
         FROM unnest(stat_unit(c.d, p.i)) WITH ORDINALITY u(v, o)) AS xp
 FROM c3_cfg c JOIN c3_p p USING (name)
-WHERE c.neighbor = 'element'
+WHERE c.neighbor = 'attribute'
 ORDER BY c.name, 3 DESC;
 
 -- row: the sign vector s maximizing ||P s||_2 (s_1 = +1 by symmetry)
@@ -69,7 +69,7 @@ SELECT c.*, n.sens1, n.xp,
 FROM c3_cfg c
 JOIN (SELECT name, sens1, xp FROM c3_elem UNION ALL SELECT name, sens1, xp FROM c3_row) n
   USING (name),
-     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat') AS info) i;
+     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k), key => 'stat') AS info) i;
 
 -- releases: role 'check' at the claimed epsilon, 'control' at eps_ctl
 CREATE TEMP TABLE c3_t AS
@@ -77,7 +77,9 @@ SELECT name, role, src,
        (SELECT sum(abs(u.z - u.b) - abs(u.z - u.a)) FROM unnest(z, yb, ypb) u(z, a, b)) / scale AS t
 FROM (SELECT c.name, s.role, s.src, c.yb, c.ypb, c.scale,
              jl_private_release(CASE s.src WHEN 'x' THEN array_fill(0::float8, ARRAY[c.d])
-                                           ELSE c.xp END, CASE s.role WHEN 'check' THEN c.eps ELSE c.eps_ctl END, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat') AS z
+                                           ELSE c.xp END,
+                                CASE s.role WHEN 'check' THEN c.eps ELSE c.eps_ctl END,
+                                c.bound, c.neighbor, jl_sketch(k => c.k), key => 'stat') AS z
       FROM c3_info c,
            (VALUES ('check', 'x'), ('check', 'x''' ), ('control', 'x'), ('control', 'x''')) s(role, src),
            generate_series(1, c.nrel) r) s;

@@ -30,10 +30,10 @@
 -- made with epsilon_release = 8 (noise about 6 times too small); it must
 -- find eps_lb > epsilon.
 
-CREATE TEMP TABLE c4_cfg (name text, d int, k int, eps float8, delta float8, neighbor text,
+CREATE TEMP TABLE c4_cfg (name text, d int, k int, eps float8, delta float8, neighbor jl_neighbor,
                           bound float8, ax float8, ay float8, npair int);
 INSERT INTO c4_cfg VALUES
-  ('5.a', 50, 10, 1.0, 1e-5, 'element', 1.0, 2.5, 2.5, 100000),
+  ('5.a', 50, 10, 1.0, 1e-5, 'attribute', 1.0, 2.5, 2.5, 100000),
   ('5.b', 20, 20, 1.0, 1e-5, 'row',     1.0, 2.0, 2.0, 100000);
 
 CREATE TEMP TABLE c4_info AS
@@ -46,13 +46,13 @@ FROM c4_cfg c,
      LATERAL (SELECT array_agg(c.ax * sin(i) ORDER BY i) AS x,
                      array_agg(c.ay * cos(i) ORDER BY i) AS y
               FROM generate_series(1, c.d) i) xy,
-     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS info) i;
+     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS info) i;
 
 CREATE TEMP TABLE c4_pairs AS
 SELECT name, r, a, b, s2, jl_recover_dist(a, b, s2) AS dist
 FROM (SELECT c.name, r, c.s2,
-             jl_private_release(c.x, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS a,
-             jl_private_release(c.y, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS b
+             jl_private_release(c.x, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS a,
+             jl_private_release(c.y, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS b
       FROM c4_info c, generate_series(1, c.npair) r) s;
 
 CREATE TEMP TABLE c4 AS
@@ -106,10 +106,10 @@ FROM c4_sd GROUP BY name ORDER BY name;
 
 -- ---- check 5
 
-CREATE TEMP TABLE c5_cfg (name text, d int, k int, eps float8, delta float8, neighbor text,
+CREATE TEMP TABLE c5_cfg (name text, d int, k int, eps float8, delta float8, neighbor jl_neighbor,
                           bound float8, eps_ctl float8, nrel int);
 INSERT INTO c5_cfg VALUES
-  ('6.a', 10, 20, 1.0, 1e-5, 'element', 1.0, 8.0, 200000);
+  ('6.a', 10, 20, 1.0, 1e-5, 'attribute', 1.0, 8.0, 200000);
 
 -- the attribute with the largest row L2 norm of P
 CREATE TEMP TABLE c5_elem AS
@@ -128,7 +128,7 @@ SELECT c.*, e.sens2, e.xp,
        (info->>'delta_holding')::float8 AS delta_holding,
        stat_project_grid(e.xp, c.k, (info->>'grid')::float8) AS ypb
 FROM c5_cfg c JOIN c5_elem e USING (name),
-     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS info) i;
+     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS info) i;
 
 -- releases: role 'check' at the claimed epsilon, 'control' at eps_ctl;
 -- T in units of sigma / 4, floored
@@ -140,7 +140,11 @@ FROM (SELECT c.name, s.role, s.src,
       FROM c5_info c,
            (VALUES ('check', 'x'), ('check', 'x'''), ('control', 'x'), ('control', 'x''')) s(role, src),
            LATERAL (SELECT jl_private_release(CASE s.src WHEN 'x' THEN array_fill(0::float8, ARRAY[c.d])
-                                                         ELSE c.xp END, CASE s.role WHEN 'check' THEN c.eps ELSE c.eps_ctl END, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta), key => 'stat') AS z
+                                                         ELSE c.xp END,
+                                              CASE s.role WHEN 'check' THEN c.eps ELSE c.eps_ctl END,
+                                              c.bound, c.neighbor,
+                                              jl_sketch(k => c.k, noise => 'gaussian', delta => c.delta),
+                                              key => 'stat') AS z
                     FROM generate_series(1, c.nrel) r) rel) t
 GROUP BY 1, 2, 3, 4;
 

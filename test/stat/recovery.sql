@@ -23,12 +23,12 @@
 -- variance uses the fourth moment estimated from the N = 100000 samples (the
 -- usual large-sample approximation; D has exponential tails).
 
-CREATE TEMP TABLE c2_cfg (name text, d int, k int, eps float8, neighbor text,
+CREATE TEMP TABLE c2_cfg (name text, d int, k int, eps float8, neighbor jl_neighbor,
                           bound float8, ax float8, ay float8, npair int);
 INSERT INTO c2_cfg VALUES
   -- x_i = ax sin(i), y_i = ay cos(i); the options of 2.a are repeated as
   -- constants in c2_pairs
-  ('2.a', 50, 10, 8.0, 'element', 1.0, 1.0, 1.0, 100000),
+  ('2.a', 50, 10, 8.0, 'attribute', 1.0, 1.0, 1.0, 100000),
   ('2.b', 20, 20, 6.0, 'row',     1.0, 2.0, 2.0, 100000);
 
 CREATE TEMP TABLE c2_info AS
@@ -44,20 +44,21 @@ FROM c2_cfg c,
      LATERAL (SELECT array_agg(c.ax * sin(i) ORDER BY i) AS x,
                      array_agg(c.ay * cos(i) ORDER BY i) AS y
               FROM generate_series(1, c.d) i) xy,
-     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat') AS info) i;
+     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k), key => 'stat') AS info) i;
 
 CREATE TEMP TABLE c2_pairs AS
 SELECT name, r, a, b, s2, jl_recover_dist(a, b, s2) AS dist
 FROM (SELECT c.name, r, c.s2,
-             -- 2.a passes its options as constants (parsed once per call
-             -- site), 2.b from columns (parsed per row)
+             -- 2.a passes its options as constants (jl_sketch of constants:
+             -- one mechanism, folded when the statement is planned), 2.b
+             -- from columns (a jl_sketch built and checked per row)
              CASE WHEN c.name = '2.a'
                   THEN jl_private_release(c.x, 8.0, 1.0, 'attribute', jl_sketch(k => 10), key => 'stat')
-                  ELSE jl_private_release(c.x, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat')
+                  ELSE jl_private_release(c.x, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k), key => 'stat')
              END AS a,
              CASE WHEN c.name = '2.a'
                   THEN jl_private_release(c.y, 8.0, 1.0, 'attribute', jl_sketch(k => 10), key => 'stat')
-                  ELSE jl_private_release(c.y, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat')
+                  ELSE jl_private_release(c.y, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k), key => 'stat')
              END AS b
       FROM c2_info c, generate_series(1, c.npair) r) s;
 
@@ -115,8 +116,8 @@ SELECT name, label, jl_recover_dist_stddev(a, b, s2),
        dist
 FROM (SELECT *, jl_recover_dist(a, b, s2) AS dist
       FROM (SELECT c.name, c.label, c.k, c.s2,
-                   jl_private_release(c.x, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat') AS a,
-                   jl_private_release(c.x, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k), key => 'stat') AS b
+                   jl_private_release(c.x, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k), key => 'stat') AS a,
+                   jl_private_release(c.x, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k), key => 'stat') AS b
             FROM c2 c, generate_series(1, 20) r) s) s;
 
 SELECT stat_record(name, 'exact', 'jl_recover_dist_stddev = sqrt(2 r2^2/k + 8 s2 r2 + 14 k s2^2) at r2 = max(D,0), '

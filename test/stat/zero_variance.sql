@@ -21,12 +21,12 @@
 -- the normal approximation of a mean of n squared Laplace variables holds
 -- far into the tail (skewness of V is 6.6 / sqrt(n) = 0.007).
 
-CREATE TEMP TABLE c1_cfg (name text, d int, k int, eps float8, neighbor text,
-                          bound float8, calibration text, delta float8, nrel int);
+CREATE TEMP TABLE c1_cfg (name text, d int, k int, eps float8, neighbor jl_neighbor,
+                          bound float8, calibration jl_calibration, delta float8, nrel int);
 INSERT INTO c1_cfg VALUES
-  ('1.a', 10, 20, 1.0, 'element', 1.0, 'exact', NULL, 50000),
+  ('1.a', 10, 20, 1.0, 'attribute', 1.0, 'exact', NULL, 50000),
   ('1.b', 10, 10, 2.0, 'row',     1.0, 'exact', NULL, 100000),
-  ('1.c', 10, 20, 1.0, 'element', 1.0, 'paper', NULL, 50000),
+  ('1.c', 10, 20, 1.0, 'attribute', 1.0, 'paper', NULL, 50000),
   ('1.d', 10, 20, 0.5, 'row',     2.0, 'paper', 1e-6, 50000);
 
 CREATE TEMP TABLE c1_info AS
@@ -36,7 +36,7 @@ SELECT c.*, i.info,
        (i.info->>'scale')::float8 AS scale,
        (i.info->>'noise_variance')::float8 AS s2
 FROM c1_cfg c,
-     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, (CASE c.neighbor WHEN 'element' THEN 'attribute' ELSE c.neighbor END)::jl_neighbor, jl_sketch(k => c.k, delta => c.delta, calibration => (c.calibration)::jl_calibration), key => 'stat') AS info) i;
+     LATERAL (SELECT jl_release_info(c.d, c.eps, c.bound, c.neighbor, jl_sketch(k => c.k, delta => c.delta, calibration => c.calibration), key => 'stat') AS info) i;
 
 -- The releases are made by a parallel plan (regular table, parallel costs
 -- zeroed), so that noise drawn in parallel workers is tested too; the plan
@@ -61,10 +61,14 @@ BEGIN
     CREATE TABLE c1_rel AS
     SELECT name, r,
            CASE WHEN name = '1.a'
-                -- the options of 1.a as constants (parsed once per call site)
-                THEN jl_private_release(array_fill(0::float8, ARRAY[10]), 1.0, 1.0, 'attribute', jl_sketch(k => 20, calibration => 'exact'), key => 'stat')
-                -- the others from columns (parsed per row)
-                ELSE jl_private_release(array_fill(0::float8, ARRAY[d]), eps, bound, (CASE neighbor WHEN 'element' THEN 'attribute' ELSE neighbor END)::jl_neighbor, jl_sketch(k => k, delta => delta, calibration => (calibration)::jl_calibration), key => 'stat') END AS z
+                -- the options of 1.a as constants (jl_sketch of constants: one
+                -- mechanism, folded when the statement is planned)
+                THEN jl_private_release(array_fill(0::float8, ARRAY[10]), 1.0, 1.0, 'attribute',
+                                        jl_sketch(k => 20, calibration => 'exact'), key => 'stat')
+                -- the others from columns (a jl_sketch built and checked per row)
+                ELSE jl_private_release(array_fill(0::float8, ARRAY[d]), eps, bound, neighbor,
+                                        jl_sketch(k => k, delta => delta, calibration => calibration),
+                                        key => 'stat') END AS z
     FROM c1_rows $q$ INTO p;
   INSERT INTO c1_plan VALUES (p);
 END $$;
