@@ -16,8 +16,9 @@
 #   1. 10,000 units x 100 of the 1,000,000 attributes, one sketch per unit
 #   2. one unit holding all 1,000,000 attributes (a table of its own)
 # each within JL_SPARSE_BOUND_MB (default 64); then, as a control that the
-# measurement sees a dense P at all, jl_release_info(1000000, ..., 1, 'attribute', jl_sketch(k => 20)) builds
-# one, and its step must grow by at least 90% of its 152 MB.
+# measurement sees a dense P at all, jl_release_info(1000000, 1.0, 1,
+# 'attribute', jl_sketch(k => 20)) builds one, and its step must grow by
+# at least 90% of its 152 MB.
 set -euo pipefail
 # jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's
 # parts, a search_path naming it unless PGOPTIONS sets one
