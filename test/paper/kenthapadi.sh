@@ -77,7 +77,9 @@ psql_db -c "\\copy rows FROM '$tmp/rows.txt'" -c "\\copy facts (id, attr) FROM '
 # protected: one bit (attribute, in [0, 1]) of one row is the neighbour notion
 psql_db -o /dev/null -c "SELECT jl_protect('facts', 'id', ARRAY[jl_long('attr', 'val', $d, 0, 1)], neighbor => 'attribute', epsilon_cap => 100, delta_cap => 0.5)"
 
-gaussian=$(psql_db -At -c "SELECT count(*) > 0 FROM pg_proc WHERE proname = 'jl_release_info' AND 'noise' = ANY (proargnames)")
+# Gaussian noise: an option of jl_release_info up to 0.4, of jl_sketch
+# (the mechanism) from 0.5.0
+gaussian=$(psql_db -At -c "SELECT count(*) > 0 FROM pg_proc WHERE proname IN ('jl_release_info', 'jl_sketch') AND 'noise' = ANY (proargnames)")
 
 # the releases, one charge each on the protected table's budget
 psql_db -o /dev/null <<SQL
