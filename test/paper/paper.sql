@@ -32,12 +32,14 @@ BEGIN
 	ANALYZE blobs;
 END $$;
 
--- the release options of each method (NULL neighbor: no noise).  kind is
--- the papers' Gaussian P ('gaussian'), or 'identity' for no projection
--- (k = d: plain noise on the raw attributes, the simplest alternative)
-CREATE TABLE paper_method (method text PRIMARY KEY, ord int, neighbor text,
-						   calibration text, delta float8, label text,
-						   kind text NOT NULL DEFAULT 'gaussian');
+-- the release options of each method (NULL neighbor: no noise), as
+-- jldp's option types (the paper's element-wise methods are jldp's
+-- 'attribute' neighbours).  kind is the papers' Gaussian P ('gaussian'), or
+-- 'identity' for no projection (k = d: plain noise on the raw attributes,
+-- the simplest alternative)
+CREATE TABLE paper_method (method text PRIMARY KEY, ord int, neighbor jl_neighbor,
+						   calibration jl_calibration, delta float8, label text,
+						   kind jl_kind NOT NULL DEFAULT 'gaussian');
 
 -- the k of a method's release: d without a projection
 CREATE FUNCTION paper_k(m paper_method, d int, k int) RETURNS int
@@ -57,13 +59,19 @@ $$;
 -- the papers' Gaussian P, named (jldp's default kind is 'rademacher'), or none
 CREATE FUNCTION paper_info(d int, k int, m paper_method, kname text) RETURNS jsonb
 LANGUAGE sql AS $$
-	SELECT jl_release_info(d, 4.0, 1, (CASE m.neighbor WHEN 'element' THEN 'attribute' ELSE m.neighbor END)::jl_neighbor, jl_sketch(k => paper_k(m, d, k), kind => (m.kind)::jl_kind, delta => m.delta, calibration => (m.calibration)::jl_calibration), key => kname)
+	SELECT jl_release_info(d, 4.0, 1, m.neighbor,
+						   jl_sketch(k => paper_k(m, d, k), kind => m.kind, delta => m.delta,
+									 calibration => m.calibration),
+						   key => kname)
 $$;
 
 -- the release of one row under a method
 CREATE FUNCTION paper_release(x float8[], k int, m paper_method, kname text) RETURNS float8[]
 LANGUAGE sql VOLATILE AS $$
-	SELECT jl_private_release(x, 4.0, 1, (CASE m.neighbor WHEN 'element' THEN 'attribute' ELSE m.neighbor END)::jl_neighbor, jl_sketch(k => paper_k(m, array_length(x, 1), k), kind => (m.kind)::jl_kind, delta => m.delta, calibration => (m.calibration)::jl_calibration), key => kname)
+	SELECT jl_private_release(x, 4.0, 1, m.neighbor,
+							  jl_sketch(k => paper_k(m, array_length(x, 1), k), kind => m.kind,
+										delta => m.delta, calibration => m.calibration),
+							  key => kname)
 $$;
 
 ------------------------------------------------------------------------
@@ -91,18 +99,19 @@ END $$;
 -- bisector of the true cluster means in sketch space: with w = (mu2 - mu1) P,
 -- z = |w|^2 / (2 sqrt(|P w|^2 + nv |w|^2)).  For raw data z = 2; with no
 -- projection (P = I) z = 2 / sqrt(1 + nv).
-CREATE FUNCTION paper_model_z(d int, k int, kname text, nv float8, kind text) RETURNS float8
+CREATE FUNCTION paper_model_z(d int, k int, kname text, nv float8, kind jl_kind) RETURNS float8
 LANGUAGE plpgsql AS $$
 DECLARE
 	w float8[];
 	ww float8;
 	pw float8;
 BEGIN
-	w := jl_project(array_fill(4.0 / sqrt(d), ARRAY[d]), jl_sketch(k => k, kind => (kind)::jl_kind), kname);
+	w := jl_project(array_fill(4.0 / sqrt(d), ARRAY[d]), jl_sketch(k => k, kind => kind), kname);
 	ww := paper_dot(w, w);
 	-- |P w|^2 = sum_i (P_i . w)^2, P_i = e_i P
 	SELECT sum(paper_dot(jl_project(ARRAY(SELECT (j = i)::int::float8
-												FROM generate_series(1, d) j), jl_sketch(k => k, kind => (kind)::jl_kind), kname), w) ^ 2)
+												FROM generate_series(1, d) j),
+									jl_sketch(k => k, kind => kind), kname), w) ^ 2)
 	INTO pw FROM generate_series(1, d) i;
 	RETURN ww / (2 * sqrt(pw + nv * ww));
 END $$;
@@ -135,7 +144,7 @@ BEGIN
 				IF m.method = 'none' THEN
 					INSERT INTO sk SELECT id, label, x FROM blobs;
 				ELSIF m.method = 'projection' THEN
-					INSERT INTO sk SELECT id, label, jl_project(x, jl_sketch(k => k, kind => (m.kind)::jl_kind), kname) FROM blobs;
+					INSERT INTO sk SELECT id, label, jl_project(x, jl_sketch(k => k, kind => m.kind), kname) FROM blobs;
 				ELSE
 					info := paper_info(d, k, m, kname);
 					BEGIN

@@ -1,13 +1,14 @@
 -- Real data through jldp: scikit-learn's bundled data sets (loaded by
--- test/paper/realdata.sh with COPY), every attribute in [0, 1], element
--- neighbours with bound 1 (rows clipped to [0, 1]).  For each data set,
--- epsilon, noise and key: the release of every option (no projection,
--- kind 'identity' with k = d; each projection kind at each k <= d; the
--- choices of jl_advise, from public inputs and, as a diagnostic, from the
--- data's statistics), k-means accuracy against the true classes and the
--- mean squared error of the recovered squared distances of a fixed sample of
--- pairs.  One key per (data set, repetition), shared by all options of that
--- repetition, so options can be compared key by key.
+-- test/paper/realdata.sh with COPY), every attribute in [0, 1], attribute
+-- neighbours (one element of one row) with bound 1 (rows clipped to
+-- [0, 1]).  For each data set, epsilon, noise and key: the release of
+-- every option (no projection, kind 'identity' with k = d; each projection
+-- kind at each k <= d; the choices of jl_advise, from public inputs and, as
+-- a diagnostic, from the data's statistics), k-means accuracy against the
+-- true classes and the mean squared error of the recovered squared
+-- distances of a fixed sample of pairs.  One key per (data set,
+-- repetition), shared by all options of that repetition, so options can be
+-- compared key by key.
 
 CREATE TABLE rd_set (ds text PRIMARY KEY, ord int, d int, n int, classes int,
 					 mean_pair_dist2 float8, within_class_var float8,
@@ -45,6 +46,8 @@ LANGUAGE sql IMMUTABLE STRICT AS $$
 $$;
 
 -- one release of one data set under one option: accuracy counts and MSE
+-- (the option words kept as text, as rd_run records them: knd is a jl_kind
+-- word, from rd_experiment's kinds or jl_advise's kind column, nz a jl_noise)
 CREATE FUNCTION rd_release(s rd_set, eps float8, nz text, delta float8, rep int,
 						   knd text, kk int, kname text) RETURNS void
 LANGUAGE plpgsql AS $$
@@ -60,9 +63,14 @@ BEGIN
 	END IF;
 	TRUNCATE rd_sk;
 	BEGIN
-		nv := (jl_release_info(s.d, eps, 1, 'attribute', jl_sketch(k => kk, kind => (knd)::jl_kind, noise => (nz)::jl_noise, delta => delta), key => kname)->>'noise_variance')::float8;
+		nv := (jl_release_info(s.d, eps, 1, 'attribute',
+							   jl_sketch(k => kk, kind => knd::jl_kind, noise => nz::jl_noise, delta => delta),
+							   key => kname)->>'noise_variance')::float8;
 		INSERT INTO rd_sk
-		SELECT id, label, jl_private_release(rd_clip(x), eps, 1, 'attribute', jl_sketch(k => kk, kind => (knd)::jl_kind, noise => (nz)::jl_noise, delta => delta), key => kname)
+		SELECT id, label, jl_private_release(rd_clip(x), eps, 1, 'attribute',
+											 jl_sketch(k => kk, kind => knd::jl_kind, noise => nz::jl_noise,
+													   delta => delta),
+											 key => kname)
 		FROM rd_row WHERE ds = s.ds;
 	EXCEPTION WHEN invalid_parameter_value THEN
 		-- e.g. a sparse P with an empty row at small d and k
@@ -131,8 +139,8 @@ BEGIN
 					SELECT s.ds, eps, nz, rep, g.goal, a.kind, a.k, a.noise_variance,
 						   a.predicted_error, a.note
 					FROM (VALUES ('distance'), ('clustering')) g(goal),
-						 LATERAL jl_advise(s.d, eps, rd_dist2(s.d), NULL, 'element', 1, nz, delta,
-										   g.goal,
+						 LATERAL jl_advise(s.d, eps, rd_dist2(s.d), NULL, 'attribute', 1, nz::jl_noise, delta,
+										   g.goal::jl_goal,
 										   CASE WHEN g.goal = 'clustering' THEN rd_cluster_var() END,
 										   CASE WHEN g.goal = 'clustering' THEN s.n END,
 										   kname) a
@@ -147,7 +155,7 @@ BEGIN
 					FROM (VALUES ('distance, data', 'distance', s.mean_pair_dist2, NULL::float8),
 								 ('clustering, data', 'clustering', s.min_centre_dist2,
 								  s.within_class_var)) g(goal, g2, dist2, cv),
-						 LATERAL jl_advise(s.d, eps, g.dist2, NULL, 'element', 1, nz, delta, g.g2,
+						 LATERAL jl_advise(s.d, eps, g.dist2, NULL, 'attribute', 1, nz::jl_noise, delta, g.g2::jl_goal,
 										   g.cv, CASE WHEN g.g2 = 'clustering' THEN s.n END,
 										   kname) a
 					WHERE a.rank = 1;
@@ -158,7 +166,7 @@ BEGIN
 					INSERT INTO rd_advice
 					SELECT s.ds, eps, nz, rep, 'distance, estimated', a.kind, a.k, a.noise_variance,
 						   a.predicted_error, a.note
-					FROM jl_advise(s.d, eps, greatest(est.dist2, est.stddev), NULL, 'element', 1, nz,
+					FROM jl_advise(s.d, eps, greatest(est.dist2, est.stddev), NULL, 'attribute', 1, nz::jl_noise,
 								   delta, 'distance', NULL, NULL, kname) a
 					WHERE a.rank = 1;
 					FOR o IN

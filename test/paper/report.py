@@ -288,9 +288,9 @@ def intro_md(ctx):
               "`jl_recover_dist`, clustered with `jl_kmeans` and labelled with "
               "`jl_nearest_centroid`. Noise levels come from `jl_release_info`.\n")
     md.append("The papers' experiments keep the papers' projection, a Gaussian P "
-              "(`kind => 'gaussian'`; jldp's default kind is Rademacher). Every experiment also "
+              "(`jl_sketch(kind => 'gaussian')`; jldp's default kind is Rademacher). Every experiment also "
               "shows the simplest honest alternative at the same epsilon: **no projection**, plain "
-              "noise on the raw attributes (`kind => 'identity'`, k = d, the same exact samplers "
+              "noise on the raw attributes (`jl_sketch(kind => 'identity')`, k = d, the same exact samplers "
               "and calibration), element-wise and row-wise. A utility claim for the projection "
               "only counts against that row.\n")
     md.append("```\nmake paper        # test/deps.sh, then test/paper/run.sh (writes docs/)\n"

@@ -100,13 +100,13 @@ CREATE EXTENSION jldp;
 INSERT INTO paper_method VALUES
   ('none',           1, NULL,      NULL,    NULL,            'none (raw data)'),
   ('projection',     2, NULL,      NULL,    NULL,            'projection only, no noise'),
-  ('element_paper',  3, 'element', 'paper', NULL,            'element-wise, paper calibration'),
+  ('element_paper',  3, 'attribute', 'paper', NULL,            'element-wise, paper calibration'),
   ('row_paper',      4, 'row',     'paper', $ROW_DELTA,      'row-wise, paper calibration, delta $ROW_DELTA'),
   ('row_paper_mint', 5, 'row',     'paper', $ROW_DELTA_MINT, 'row-wise, paper calibration, the paper''s minimal t'),
-  ('element_exact',  6, 'element', 'exact', NULL,            'element-wise, exact calibration'),
+  ('element_exact',  6, 'attribute', 'exact', NULL,            'element-wise, exact calibration'),
   ('row_exact',      7, 'row',     'exact', NULL,            'row-wise, exact calibration');
 INSERT INTO paper_method VALUES
-  ('raw_element',    8, 'element', 'exact', NULL, 'no projection (raw noise), element-wise, same epsilon', 'identity'),
+  ('raw_element',    8, 'attribute', 'exact', NULL, 'no projection (raw noise), element-wise, same epsilon', 'identity'),
   ('raw_row',        9, 'row',     'exact', NULL, 'no projection (raw noise), row-wise, same epsilon',     'identity');
 \copy (SELECT method, label, neighbor, calibration, delta, kind FROM paper_method ORDER BY ord) TO '$out/results/methods.csv' CSV HEADER
 
