@@ -54,8 +54,9 @@ lo_bytes() { awk '$1 == "lo:" { print $2 }' /proc/net/dev; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 min() { printf '%s\n' "$@" | sort -g | head -1; }
 HALF=$(( N / 2 ))
-# the unbudgeted primitive's options (the pulled release)
-rel_opts="key => 'bench', bound => 1, neighbor => 'element', noise => 'laplace'"
+# the unbudgeted primitive's options (the pulled release): epsilon 1.0,
+# bound 1, attribute neighbours, jl_sketch(k => K) (Laplace), the key
+rel_args="1.0, 1, 'attribute', jl_sketch(k => $K, noise => 'laplace'), key => 'bench'"
 # the declaration, the same on every server (caps for RUNS releases of each kind)
 declare_for() { echo "SELECT d FROM jl_protect('$1', 'id', ARRAY[jl_vector('x', $D, 0, 1)], neighbor => 'attribute', epsilon_cap => $(( 10 * RUNS + 10 )))"; }
 release() { echo "SELECT released FROM jl_release('raw', '$1', 1.0, jl_sketch(k => $K), key => 'bench')"; }
@@ -113,7 +114,7 @@ for r in $(seq "$RUNS"); do
   b_dist=$(( $(lo_bytes) - b0 )); dist+=("$t")
   q $PC -c "DROP TABLE IF EXISTS sk_pulled" -c "CREATE TABLE sk_pulled (id int, sketch float8[])" >/dev/null 2>&1
   b0=$(lo_bytes)
-  t=$(q $PC -c '\timing on' -c "INSERT INTO sk_pulled SELECT id, jl_private_release(x, 1.0, 1, (CASE $rel_opts WHEN 'element' THEN 'attribute' ELSE $rel_opts END)::jl_neighbor, jl_sketch(k => $K)) FROM raw_parent" | ms)
+  t=$(q $PC -c '\timing on' -c "INSERT INTO sk_pulled SELECT id, jl_private_release(x, $rel_args) FROM raw_parent" | ms)
   b_pulled=$(( $(lo_bytes) - b0 )); pulled+=("$t")
 done
 scol=$(q $PS1 -c "SELECT attname FROM pg_attribute WHERE attrelid = 'sk'::regclass AND atttypid = 'float8[]'::regtype LIMIT 1")
