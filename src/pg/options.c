@@ -215,7 +215,7 @@ jl_kind_word(JlKind kind)
 const char *
 jl_neighbor_name(JlNeighbor n)
 {
-	return n == JL_NEIGHBOR_ROW ? "row" : "element";
+	return n == JL_NEIGHBOR_ROW ? "row" : "attribute";
 }
 
 const char *
