@@ -42,6 +42,10 @@
 #      reads the declaration after the lock and is calibrated to the rows
 #      it is charged for (it read the old one with the statement's snapshot
 #      and charged the new ledger with an attribute's calibration).
+#  11. A role without privileges holding the advisory lock 0.4 used as the
+#      declaration's lock (class 1785488498, the table's OID) in an open
+#      transaction: a release of the table does not wait for it (it waited
+#      on 0.5.0's first build, which kept the advisory lock: checked).
 # Exits non-zero on any violation.
 set -euo pipefail
 # jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's
@@ -359,6 +363,27 @@ if grep -q '^redecl_out$' "$tmp/redecl.b" && [ "$as_released" = "row, row" ] && 
   echo "ok   a re-declaration the release waited for (${waited}s): released as declared for rows ($as_released), charged after the re-declaration ($ledger)"
 else
   echo "FAIL a re-declaration the release waited for (${waited}s): released as '$as_released', ledger '$ledger'; the release said: $(cat "$tmp/redecl.b")"
+  fail=1
+fi
+
+# 11. the declaration's lock is no advisory lock: a role with no privilege
+# on a table that takes the advisory lock 0.4 used for it (class
+# 1785488498, key the table's OID) in an open transaction does not hold the
+# table's release back (on 0.5.0's first build the release waited 2 s)
+q <<'SQL' >/dev/null
+CREATE ROLE race_nobody;
+CREATE TABLE nolock_src (LIKE src INCLUDING ALL);
+INSERT INTO nolock_src SELECT * FROM src;
+SQL
+protect nolock_src 1.0
+oid=$(q -c "SELECT 'nolock_src'::regclass::oid::int")
+hold_then_run "SET ROLE race_nobody; SELECT pg_advisory_xact_lock(1785488498, $oid)" \
+  "SELECT released FROM jl_release('nolock_src', 'nolock_out', 0.5, jl_sketch(k => 2), key => 'race')" nolock
+q -c "DROP ROLE race_nobody" >/dev/null 2>&1 || true
+if grep -q '^nolock_out$' "$tmp/nolock.b" && awk -v w="$waited" 'BEGIN { exit !(w < 0.8) }'; then
+  echo "ok   a role without privileges holding the old advisory lock of a table: its release did not wait (${waited}s)"
+else
+  echo "FAIL a role without privileges holding the old advisory lock held the release back ${waited}s; it said: $(cat "$tmp/nolock.b")"
   fail=1
 fi
 
