@@ -47,3 +47,36 @@ SELECT name FROM jl_keys ORDER BY name;
 -- a failed statement changes nothing
 SELECT error($$SELECT jl_key_import('atomic', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f'), jl_key_import('atomic', '\x00')$$);
 SELECT count(*) AS atomic_keys FROM jl_keys WHERE name = 'atomic';
+
+-- a key is its creator's: another curator may neither see nor use it until
+-- the creator grants it (a role that may project with a key learns its P)
+CREATE ROLE regress_keys_a IN ROLE jldp_curator;
+CREATE ROLE regress_keys_b IN ROLE jldp_curator;
+SET ROLE regress_keys_a;
+SELECT length(jl_key_create('regress_ka')) AS created;
+-- (a random key: its projection is kept in a psql variable, not shown)
+SELECT jl_project('{1,2,3}', jl_sketch(k => 2), 'regress_ka')::text AS pa \gset
+SET ROLE regress_keys_b;
+SELECT count(*) AS b_sees FROM jl_keys WHERE name = 'regress_ka';
+SELECT error($$SELECT jl_project('{1,0,0}', jl_sketch(k => 1), 'regress_ka')$$) AS b_projects;
+SELECT error($$SELECT jl_private_release('{1,0,0}', 1.0, 1, 'attribute', jl_sketch(k => 1), 'regress_ka')$$) AS b_releases;
+SELECT error($$SELECT jl_key_grant('regress_ka', 'regress_keys_b')$$) AS b_grants_itself;
+SELECT error($$SELECT jl_key_drop('regress_ka')$$) AS b_drops;
+SET ROLE regress_keys_a;
+SELECT jl_key_grant('regress_ka', 'regress_keys_b') AS a_grants;
+SET ROLE regress_keys_b;
+SELECT name, owner, users FROM jl_keys WHERE name = 'regress_ka';
+-- the same P as its creator's
+SELECT jl_project('{1,2,3}', jl_sketch(k => 2), 'regress_ka')::text = :'pa' AS b_projects_as_a;
+SET ROLE regress_keys_a;
+SELECT jl_key_revoke('regress_ka', 'regress_keys_b') AS a_revokes;
+SET ROLE regress_keys_b;
+SELECT error($$SELECT jl_project('{1,0,0}', jl_sketch(k => 1), 'regress_ka')$$) AS b_after_revoke;
+RESET ROLE;
+-- superusers use every key
+SELECT jl_project('{1,2,3}', jl_sketch(k => 2), 'regress_ka')::text = :'pa' AS superuser_projects_as_a;
+SELECT jl_key_drop('regress_ka');
+DROP ROLE regress_keys_a, regress_keys_b;
+
+-- the pinned keys, for the curators of the later tests
+SELECT jl_key_grant('pinned', 'jldp_curator'), jl_key_grant('pinned2', 'jldp_curator');

@@ -35,6 +35,7 @@ SELECT n, 'analyst' FROM unnest(ARRAY[
 UNION ALL
 SELECT n, 'curator' FROM unnest(ARRAY[
   'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id', 'jl_keys',
+  'jl_key_grant', 'jl_key_revoke',
   'jl_protect', 'jl_numeric', 'jl_category', 'jl_vector', 'jl_long', 'jl_edge',
   'jl_protect_grant', 'jl_protect_revoke', 'jl_dataset_declare',
   'jl_sketch', 'jl_advised', 'jl_covariance_mechanism', 'jl_graph',

@@ -76,6 +76,7 @@ DROP FUNCTION jldp.jl_nullspace_clean(float8[], float8[], float8, text);
 DROP FUNCTION jldp.jl_recover_dist_stddev(float8[], float8[], float8, text, text);
 DROP FUNCTION jldp.jl_recover_inner_stddev(float8[], float8[], float8, text, text);
 DROP FUNCTION jldp.jl_recover_norm2_stddev(float8[], float8, text, text);
+ALTER TABLE jldp_internal.jldp_key ADD COLUMN users name[] NOT NULL DEFAULT '{}';
 
 -- new types
 CREATE TYPE jldp.jl_nullspace_method AS ENUM ('waterfill', 'knapsack');
@@ -94,6 +95,16 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 CREATE OR REPLACE FUNCTION jldp.jl_key_import(name text, secret bytea)
 RETURNS text
 AS 'MODULE_PATHNAME', 'jl_key_import'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_key_grant(name text, role regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_key_grant'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+CREATE OR REPLACE FUNCTION jldp.jl_key_revoke(name text, role regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_key_revoke'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE OR REPLACE FUNCTION jldp.jl_key_drop(name text)
@@ -1858,8 +1869,13 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE OR REPLACE VIEW jldp.jl_keys AS
   SELECT name, fingerprint, owner, created,
          CASE WHEN length(secret) = 77
-              THEN encode(substr(secret, 2, 16), 'hex') END AS master_key_id
-  FROM jldp_internal.jldp_key;
+              THEN encode(substr(secret, 2, 16), 'hex') END AS master_key_id,
+         users
+  FROM jldp_internal.jldp_key
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
+     OR EXISTS (SELECT FROM pg_catalog.unnest(users) u
+                 WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(u)), 'USAGE'))
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
 
 CREATE OR REPLACE VIEW jldp.jl_budgets WITH (security_barrier) AS
   SELECT name, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
@@ -1960,11 +1976,15 @@ COMMENT ON TABLE jldp_internal.jldp_release IS
 COMMENT ON TABLE jldp_internal.jldp_distributed_release IS
   'Decisions of distributed releases: a row exists exactly when the coordinator committed the release (its charge and registry row); the shards'' prepared parts named gid_1, gid_2, ... are then to be committed. committed_at: when every part was seen committed.';
 COMMENT ON VIEW jldp.jl_keys IS
-  'Keys by name with their non-secret fingerprints and the id of the master key that encrypts each (NULL: stored unencrypted); grant SELECT to curators.';
+  'The keys the current role may use (its own, those granted to a role it has, all for superusers) with their non-secret fingerprints, the id of the master key that encrypts each (NULL: stored unencrypted) and the roles granted them.';
 COMMENT ON FUNCTION jldp.jl_key_create(text) IS
   'Create a new 256-bit key from pg_strong_random; returns its non-secret fingerprint.';
 COMMENT ON FUNCTION jldp.jl_key_import(text, bytea) IS
   'Pin a key to 32 known bytes (reproducible tests, the same key on every shard). Superuser only; the bytes appear in the query text.';
+COMMENT ON FUNCTION jldp.jl_key_grant(text, regrole) IS
+  'Let a role (and its members) use a key: release and project with it. Its creator, a member of the creator''s role, or a superuser. A role that may project with a key learns its P.';
+COMMENT ON FUNCTION jldp.jl_key_revoke(text, regrole) IS
+  'Take back what jl_key_grant allowed.';
 COMMENT ON FUNCTION jldp.jl_key_drop(text) IS
   'Drop a key (its creator, a member of the creator''s role, or a superuser). Sketches released under it can no longer be reproduced.';
 COMMENT ON FUNCTION jldp_internal.jl_key_table_changed() IS
@@ -2292,7 +2312,7 @@ DECLARE
     'jl_linear_predict', 'jl_nullspace_clean', 'jl_min_dim', 'jl_discrete_laplace_variance',
     'jl_rr_flip_probability', 'jldp_version'];
   curator text[] := ARRAY[
-    'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id',
+    'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id', 'jl_key_grant', 'jl_key_revoke',
     'jl_protect', 'jl_numeric', 'jl_category', 'jl_vector', 'jl_long', 'jl_edge',
     'jl_protect_grant', 'jl_protect_revoke', 'jl_dataset_declare', 'jl_dataset_set_cap', 'jl_set_cap',
     'jl_sketch', 'jl_advised', 'jl_covariance_mechanism', 'jl_graph',

@@ -246,7 +246,7 @@ INSERT INTO jldp_release (source, target, id_column, vector, d, k, projection, n
 SQL
 contents() {
   q jldp_upgrade_d <<'SQL'
-SELECT 'key | ' || (to_jsonb(k) - 'owner')::text || ' | owner ' ||
+SELECT 'key | ' || (to_jsonb(k) - 'owner' - 'users')::text || ' | owner ' ||   -- users added by 0.5.0 (checked empty below)
        CASE WHEN pg_typeof(k.owner) = 'oid'::regtype THEN pg_get_userbyid(k.owner::text::oid)::text
             ELSE k.owner::text END
   FROM jldp_key k ORDER BY name;
@@ -296,6 +296,7 @@ SELECT d = 3 FROM jl_protect('src', 'id', ARRAY[jl_vector('x', 3, 0, 100)], neig
 SELECT released IS NOT NULL FROM jl_release('src', 'src_private2', 1.0, jl_sketch(k => 3), key => 'kept');
 SELECT string_agg(version, ' ' ORDER BY id) FROM jldp_release;
 SELECT bool_and(spenders = '{}' AND owner::text = (SELECT extowner::regrole::text FROM pg_extension WHERE extname = 'jldp'))
+       AND (SELECT bool_and(users = '{}') FROM jldp_key)
   FROM jldp_dataset;
 -- the old version's released table is still usable for recovery by name:
 -- the variance and k come from its registry row (each pair's value is
@@ -315,7 +316,7 @@ elif ! diff -u --label "$OLD" --label "updated to $NEW" "$tmp/d.before" "$tmp/d.
   echo "FAIL data: the upgrade changed the extension's tables or the key's projection"
   fail=1
 elif [ "$versions" != "$(printf 't\nt\n%s %s\nt\nt' "$first" "$NEW")" ]; then
-  echo "FAIL data: registry versions, owners by name, the old release recovered by name: '$versions', expected $first then $NEW, then t, t"
+  echo "FAIL data: registry versions, owners by name and keys granted to no one, the old release recovered by name: '$versions', expected $first then $NEW, then t, t"
   fail=1
 else
   echo "ok   data: a key, a dataset, its ledger and a registry row ($rows rows) and the key's projection are unchanged; the old release is recovered by name; the dataset, declared with jl_protect, releases through the pipeline, recorded as $NEW"

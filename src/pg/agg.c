@@ -29,6 +29,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 
 #include <math.h>
 
@@ -173,6 +174,7 @@ typedef struct FinalCache
 	char	   *keyname;		/* key cached below, or NULL */
 	JlKey		key;
 	uint64		key_generation; /* jl_key_generation before the lookup */
+	Oid			key_user;		/* the role it was looked up for */
 	bool		dense;			/* P from the per-backend cache */
 	JlMechanism m;
 	uint32	   *noise_table;
@@ -223,7 +225,7 @@ static const JlKey *
 final_key(FinalCache *fc, const char *name)
 {
 	if (fc->keyname == NULL || fc->key_generation != jl_key_generation ||
-		strcmp(fc->keyname, name) != 0)
+		fc->key_user != GetUserId() || strcmp(fc->keyname, name) != 0)
 	{
 		JlKey		fresh;
 
@@ -245,6 +247,7 @@ final_key(FinalCache *fc, const char *name)
 		fc->key = fresh;
 		explicit_bzero(&fresh, sizeof(fresh));
 		fc->keyname = MemoryContextStrdup(fc->mcxt, name);
+		fc->key_user = GetUserId();
 	}
 	return &fc->key;
 }

@@ -57,6 +57,8 @@ PG_FUNCTION_INFO_V1(jl_master_key_id);
 #define ATTNUM_NAME 1
 #define ATTNUM_SECRET 2
 #define ATTNUM_FINGERPRINT 3
+#define ATTNUM_OWNER 4
+#define ATTNUM_USERS 6			/* since 0.5.0 */
 
 static Oid
 key_table(Oid nsp)
@@ -267,6 +269,56 @@ stored_form(Oid nsp, const char *name, const uint8 *secret)
 	return b;
 }
 
+/*
+ * Whether the current role may use the key of this row: a superuser, its
+ * creator (or a member of the creator's role), or a role it was granted to
+ * with jl_key_grant (or a member of one).  The owner is a name (0.1.0's
+ * OIDs, before its update, only for superusers), an owner that no longer
+ * exists grants nothing.
+ */
+static bool
+may_use_key(TupleTableSlot *slot)
+{
+	Oid			me = GetUserId();
+	bool		isnull;
+	Datum		d;
+
+	if (superuser_arg(me))
+		return true;
+	d = slot_getattr(slot, ATTNUM_OWNER, &isnull);
+	if (!isnull && TupleDescAttr(slot->tts_tupleDescriptor, ATTNUM_OWNER - 1)->atttypid == NAMEOID)
+	{
+		Oid			owner = get_role_oid(NameStr(*DatumGetName(d)), true);
+
+		if (OidIsValid(owner) && has_privs_of_role(me, owner))
+			return true;
+	}
+	if (slot->tts_tupleDescriptor->natts < ATTNUM_USERS)
+		return false;
+	d = slot_getattr(slot, ATTNUM_USERS, &isnull);
+	if (!isnull)
+	{
+		ArrayType  *a = DatumGetArrayTypeP(d);
+		Datum	   *users;
+		bool	   *nulls;
+		int			n,
+					i;
+
+		deconstruct_array(a, NAMEOID, NAMEDATALEN, false, TYPALIGN_CHAR, &users, &nulls, &n);
+		for (i = 0; i < n; i++)
+		{
+			Oid			r;
+
+			if (nulls[i])
+				continue;
+			r = get_role_oid(NameStr(*DatumGetName(users[i])), true);
+			if (OidIsValid(r) && has_privs_of_role(me, r))
+				return true;
+		}
+	}
+	return false;
+}
+
 void
 jl_key_lookup(Oid nsp, const char *name, JlKey *key)
 {
@@ -293,6 +345,12 @@ jl_key_lookup(Oid nsp, const char *name, JlKey *key)
 			bytea	   *b;
 			Datum		f;
 
+			if (!may_use_key(slot))
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("key \"%s\" is not yours to use", jl_msg_str(name)),
+						 errdetail("A key is used by its creator (or a member of the creator's role), by roles it was granted to, and by superusers."),
+						 errhint("Its creator can allow it: jl_key_grant('%s', role).", jl_msg_str(name))));
 			d = slot_getattr(slot, ATTNUM_SECRET, &isnull);
 			if (isnull)
 				continue;
@@ -472,6 +530,63 @@ lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char 
 		open_stored(nsp, name, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), false, secret);
 		check_fingerprint(name, isnull ? NULL : DatumGetTextPP(f), secret);
 	}
+}
+
+/*
+ * jl_key_grant(name, role) / jl_key_revoke(name, role): let a role (and
+ * its members) use a key, or no longer.  Its creator (or a member of the
+ * creator's role) or a superuser.
+ */
+static Datum
+key_grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
+{
+	Oid			nsp = JL_CATALOG_NSP(fcinfo);
+	char	   *tbl = key_table_qualified(nsp);
+	char	   *name;
+	char	   *role;
+	Oid			types[2] = {TEXTOID, NAMEOID};
+	Datum		values[2];
+	Oid			caller = GetUserId();
+	JlOwnerScope scope;
+	int			rc;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("key name and role must not be NULL")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	role = GetUserNameFromId(PG_GETARG_OID(1), false);
+	values[0] = CStringGetTextDatum(name);
+	values[1] = DirectFunctionCall1(namein, CStringGetDatum(role));
+
+	SPI_connect();
+	jl_become_owner(nsp, &scope);
+	lock_own_key(tbl, name, caller, nsp, grant ? "grant" : "revoke", NULL);
+	rc = SPI_execute_with_args(psprintf(grant ?
+										"UPDATE %s SET users = CASE WHEN $2 = ANY (users) THEN users "
+										"ELSE pg_catalog.array_append(users, $2) END WHERE name = $1" :
+										"UPDATE %s SET users = pg_catalog.array_remove(users, $2) WHERE name = $1",
+										tbl),
+							   2, types, values, NULL, false, 0);
+	if (rc != SPI_OK_UPDATE)
+		elog(ERROR, "SPI_execute_with_args failed: %d", rc);
+	jl_restore_user(&scope);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(jl_key_grant);
+Datum
+jl_key_grant(PG_FUNCTION_ARGS)
+{
+	return key_grant_or_revoke(fcinfo, true);
+}
+
+PG_FUNCTION_INFO_V1(jl_key_revoke);
+Datum
+jl_key_revoke(PG_FUNCTION_ARGS)
+{
+	return key_grant_or_revoke(fcinfo, false);
 }
 
 Datum

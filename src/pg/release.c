@@ -17,6 +17,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 
 #include <math.h>
 
@@ -86,6 +87,7 @@ typedef struct CallState
 	char	   *keyname;		/* key cached below, or NULL */
 	JlKey		key;
 	LocalTransactionId key_lxid;	/* transaction that looked it up */
+	Oid			key_user;		/* the role it was looked up for */
 	uint64		key_generation; /* jl_key_generation before the lookup */
 	CalSlot		cal[JL_CAL_SLOTS];	/* recent calibrations */
 	int			cal_next;		/* slot to replace next */
@@ -144,7 +146,7 @@ call_key(FunctionCallInfo fcinfo, CallState *st, text *name)
 	size_t		n = VARSIZE_ANY_EXHDR(name);
 
 	if (st->keyname == NULL || st->key_lxid != MyProc->lxid ||
-		st->key_generation != jl_key_generation ||
+		st->key_generation != jl_key_generation || st->key_user != GetUserId() ||
 		strlen(st->keyname) != n ||
 		memcmp(st->keyname, VARDATA_ANY(name), n) != 0)
 	{
@@ -157,6 +159,7 @@ call_key(FunctionCallInfo fcinfo, CallState *st, text *name)
 		jl_key_lookup(st->nsp, s, &st->key);
 		st->keyname = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, s);
 		st->key_lxid = MyProc->lxid;
+		st->key_user = GetUserId();
 	}
 	return &st->key;
 }

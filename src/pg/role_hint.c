@@ -55,6 +55,7 @@ static const RoleOf roles[] = {
 	/* a curator's: keys, declarations, releases, the advisor, primitives */
 	{"jl_key_create", CURATOR}, {"jl_key_drop", CURATOR}, {"jl_key_export", CURATOR},
 	{"jl_master_key_id", CURATOR}, {"jl_keys", CURATOR},
+	{"jl_key_grant", CURATOR}, {"jl_key_revoke", CURATOR},
 	{"jl_protect", CURATOR}, {"jl_numeric", CURATOR}, {"jl_category", CURATOR},
 	{"jl_vector", CURATOR}, {"jl_long", CURATOR}, {"jl_edge", CURATOR},
 	{"jl_protect_grant", CURATOR}, {"jl_protect_revoke", CURATOR},

@@ -7,7 +7,9 @@ CREATE TABLE jldp_internal.jldp_key (
     secret      bytea NOT NULL CHECK (length(secret) IN (32, 77)),
     fingerprint text NOT NULL,
     owner       name NOT NULL,
-    created     timestamptz NOT NULL DEFAULT now()
+    created     timestamptz NOT NULL DEFAULT now(),
+    -- roles its owner let use it (jl_key_grant), by name
+    users       name[] NOT NULL DEFAULT '{}'
 );
 
 REVOKE ALL ON jldp_internal.jldp_key FROM PUBLIC;

@@ -3,11 +3,16 @@
 CREATE VIEW jldp.jl_keys AS
   SELECT name, fingerprint, owner, created,
          CASE WHEN length(secret) = 77
-              THEN encode(substr(secret, 2, 16), 'hex') END AS master_key_id
-  FROM jldp_internal.jldp_key;
+              THEN encode(substr(secret, 2, 16), 'hex') END AS master_key_id,
+         users
+  FROM jldp_internal.jldp_key
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
+     OR EXISTS (SELECT FROM pg_catalog.unnest(users) u
+                 WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(u)), 'USAGE'))
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
 
 COMMENT ON VIEW jldp.jl_keys IS
-  'Keys by name with their non-secret fingerprints and the id of the master key that encrypts each (NULL: stored unencrypted); grant SELECT to curators.';
+  'The keys the current role may use (its own, those granted to a role it has, all for superusers) with their non-secret fingerprints, the id of the master key that encrypts each (NULL: stored unencrypted) and the roles granted them.';
 
 CREATE FUNCTION jldp.jl_key_create(name text DEFAULT 'default')
 RETURNS text
@@ -24,6 +29,22 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION jldp.jl_key_import(text, bytea) IS
   'Pin a key to 32 known bytes (reproducible tests, the same key on every shard). Superuser only; the bytes appear in the query text.';
+
+CREATE FUNCTION jldp.jl_key_grant(name text, role regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_key_grant'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION jldp.jl_key_grant(text, regrole) IS
+  'Let a role (and its members) use a key: release and project with it. Its creator, a member of the creator''s role, or a superuser. A role that may project with a key learns its P.';
+
+CREATE FUNCTION jldp.jl_key_revoke(name text, role regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_key_revoke'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION jldp.jl_key_revoke(text, regrole) IS
+  'Take back what jl_key_grant allowed.';
 
 CREATE FUNCTION jldp.jl_key_drop(name text)
 RETURNS void

@@ -59,7 +59,7 @@ DECLARE
     'jl_linear_predict', 'jl_nullspace_clean', 'jl_min_dim', 'jl_discrete_laplace_variance',
     'jl_rr_flip_probability', 'jldp_version'];
   curator text[] := ARRAY[
-    'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id',
+    'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id', 'jl_key_grant', 'jl_key_revoke',
     'jl_protect', 'jl_numeric', 'jl_category', 'jl_vector', 'jl_long', 'jl_edge',
     'jl_protect_grant', 'jl_protect_revoke', 'jl_dataset_declare', 'jl_dataset_set_cap', 'jl_set_cap',
     'jl_sketch', 'jl_advised', 'jl_covariance_mechanism', 'jl_graph',
