@@ -72,6 +72,8 @@ as_pg psql -qX -h "$tmp" -p "$P1" -U postgres -d postgres -c "CREATE DATABASE $d
 q1 >/dev/null <<'SQL'
 CREATE EXTENSION jldp;
 SELECT jl_key_import('kept', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
+-- a superuser's key, granted to every curator (kept by name across the restore)
+SELECT jl_key_grant('kept', 'jldp_curator');
 GRANT jldp_curator TO jr_curator_a, jr_curator_b;
 GRANT CREATE ON SCHEMA public TO jr_curator_a, jr_curator_b;
 SET ROLE jr_curator_a;

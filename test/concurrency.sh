@@ -212,7 +212,7 @@ fi
 #    charge worker, and no worker slot, waits with it), and is refused when
 #    the declaration is rolled back.  While it waits (at 3 s) the one
 #    backend of the database waiting is the release's, on the declaration's
-#    lock (an advisory lock), and there is no charge worker.
+#    lock (an object lock on the table), and there is no charge worker.
 q -c "CREATE TABLE dos_src (LIKE src INCLUDING ALL)" -c "INSERT INTO dos_src SELECT * FROM src" >/dev/null
 ( q <<'SQL' > "$tmp/dos.a" 2>&1
 BEGIN;
@@ -233,7 +233,7 @@ waiting=$(q -c "SELECT (SELECT string_agg(backend_type || ' ' || wait_event_type
 wait $apid $bpid
 charged=$(q -c "SELECT count(*) FROM jldp_internal.jldp_ledger WHERE dataset = 'public.dos_src'")
 if grep -q 'dos_src is not protected' "$tmp/dos.b" && [ "$charged" = 0 ] && \
-   [ "$waiting" = "client backend Lock advisory; charge workers 0" ]; then
+   [ "$waiting" = "client backend Lock object; charge workers 0" ]; then
   echo "ok   declaration left open: the release waited for it in its own session ($waiting), then was refused as not protected, uncharged"
 else
   echo "FAIL declaration left open: at 3 s '$waiting', $charged ledger rows; the release said: $(cat "$tmp/dos.b")"

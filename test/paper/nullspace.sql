@@ -48,7 +48,7 @@ BEGIN
   SELECT meth, on_test, r.id,
          CASE meth WHEN 'none' THEN r.x
                    WHEN 'confidential' THEN jl_nullspace_clean(r.x, ad, ac, eps)
-                   ELSE jl_nullspace_clean(r.x, ad, eps, method => meth) END, r.y
+                   ELSE jl_nullspace_clean(r.x, ad, eps, method => meth::jl_nullspace_method) END, r.y
   FROM ns_row r JOIN ns_split s USING (id) WHERE s.test = on_test;
 END $$;
 
