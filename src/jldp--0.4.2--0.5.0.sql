@@ -1866,7 +1866,7 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- the views, as the install script defines them (budget administrators
 -- see every dataset)
-CREATE OR REPLACE VIEW jldp.jl_keys AS
+CREATE OR REPLACE VIEW jldp.jl_keys WITH (security_barrier) AS
   SELECT name, fingerprint, owner, created,
          CASE WHEN length(secret) = 77
               THEN encode(substr(secret, 2, 16), 'hex') END AS master_key_id,

@@ -1,6 +1,6 @@
 -- keys: created, imported, dropped, wrapped at rest
 
-CREATE VIEW jldp.jl_keys AS
+CREATE VIEW jldp.jl_keys WITH (security_barrier) AS
   SELECT name, fingerprint, owner, created,
          CASE WHEN length(secret) = 77
               THEN encode(substr(secret, 2, 16), 'hex') END AS master_key_id,
