@@ -22,6 +22,18 @@ SELECT (SELECT jl_kmeans(sketch, 3, 5, 300, 2) FROM krel_s) =
 SELECT count(DISTINCT label) AS labels, count(DISTINCT (grp, label)) AS group_label_pairs
   FROM (SELECT s.grp, jl_nearest_centroid(s.sketch, k.centroids) AS label
           FROM krel_s s, jl_kmeans('krel_s', 3) k WHERE s.sketch IS NOT NULL) x;
+-- ... and by jl_kmeans_labels in one call: for every row with a sketch the
+-- label jl_nearest_centroid gives with jl_kmeans's centroids (same
+-- arguments), by regclass and by name; its sizes are jl_kmeans's
+SELECT count(*) AS labelled,
+       bool_and(l.cluster = jl_nearest_centroid(s.sketch, k.centroids)) AS as_nearest_centroid,
+       bool_and(l.cluster = t.cluster) AS by_name_too
+  FROM jl_kmeans_labels('krel_s'::regclass, 3, seed => 5) l
+  JOIN krel_s s ON s.id = l.id
+  JOIN jl_kmeans_labels('krel_s', 3, seed => 5) t ON t.id = l.id,
+       jl_kmeans('krel_s', 3, seed => 5) k;
+SELECT (SELECT array_agg(n ORDER BY c) FROM (SELECT cluster AS c, count(*) AS n FROM jl_kmeans_labels('krel_s', 3, seed => 5) GROUP BY 1) x)
+       = (SELECT sizes FROM jl_kmeans('krel_s', 3, seed => 5)) AS sizes_as_jl_kmeans;
 -- tol = 0 stops only when no assignment changes: never fewer iterations
 CREATE TABLE krel_u AS SELECT i AS id, ARRAY[sin(i * 1.3), cos(i * 2.1), sin(i * 0.7)]::float8[] AS sketch
   FROM generate_series(1, 2000) i;
@@ -33,6 +45,8 @@ CREATE SCHEMA krel_ns;
 CREATE TABLE krel_ns.t (v float8[]);
 INSERT INTO krel_ns.t VALUES ('{1,1}'), ('{1,1}'), ('{5,5}');
 SELECT centroids, sizes, inertia FROM jl_kmeans('krel_ns.t', 4, sketch_column => 'v');
+-- jl_kmeans_labels labels a release's (id, sketch) rows: a table without id is refused
+SELECT error($$SELECT * FROM jl_kmeans_labels('krel_ns.t', 2)$$) AS no_id_column;
 -- no sketch: one row of NULLs
 CREATE TABLE krel_empty (sketch float8[]);
 SELECT * FROM jl_kmeans('krel_empty', 2);

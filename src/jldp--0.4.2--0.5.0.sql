@@ -580,6 +580,45 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'jl_kmeans_relation'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
 
+CREATE OR REPLACE FUNCTION jldp.jl_kmeans_labels(release regclass, n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4)
+RETURNS TABLE (id bigint, cluster int)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  c float8[];
+BEGIN
+  IF release IS NULL OR n_clusters IS NULL OR seed IS NULL OR max_iter IS NULL OR n_init IS NULL OR tol IS NULL THEN
+    RAISE EXCEPTION 'jl_kmeans_labels: no argument may be NULL' USING ERRCODE = '22004';
+  END IF;
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class r WHERE r.oid OPERATOR(pg_catalog.=) release) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', release::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a
+                  WHERE a.attrelid OPERATOR(pg_catalog.=) release AND a.attname OPERATOR(pg_catalog.=) 'id'
+                    AND a.attnum > 0 AND NOT a.attisdropped) THEN
+    RAISE EXCEPTION 'jl_kmeans_labels: % has no column id', release
+      USING ERRCODE = '42703',
+            HINT = 'It labels a release''s (id, sketch) rows; for another table: SELECT t.key, jl_nearest_centroid(t.v, k.centroids) FROM t, jl_kmeans(''t'', 4, sketch_column => ''v'') k.';
+  END IF;
+  -- the centroids, then each row's nearest (jl_kmeans checks the column)
+  SELECT k.centroids INTO c FROM jldp.jl_kmeans(release, n_clusters, seed, max_iter, n_init, tol) k;
+  IF c IS NULL THEN
+    RETURN;
+  END IF;
+  RETURN QUERY EXECUTE pg_catalog.format(
+    'SELECT s.id::pg_catalog.int8, jldp.jl_nearest_centroid(s.sketch, $1) FROM %s s '
+    'WHERE s.sketch IS NOT NULL ORDER BY 1', release) USING c;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION jldp.jl_kmeans_labels(release text, n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4)
+RETURNS TABLE (id bigint, cluster int)
+LANGUAGE sql STABLE PARALLEL UNSAFE
+AS $fn$ SELECT * FROM jldp.jl_kmeans_labels(release::pg_catalog.regclass, n_clusters, seed, max_iter, n_init, tol) $fn$;
+
 CREATE OR REPLACE FUNCTION jldp.jl_randomized_response(bits float8[], epsilon float8)
 RETURNS float8[]
 AS 'MODULE_PATHNAME', 'jl_randomized_response'
@@ -2091,6 +2130,10 @@ COMMENT ON FUNCTION jldp.jl_kmeans(regclass, int, bigint, int, int, float8, name
   'k-means of the sketches of a table (its float8[] column sketch_column) in one call: the centroids (n_clusters x k), each cluster''s size, the inertia, the iterations (scikit-learn''s n_iter_ and tol) and the parallel workers its assignment steps used (max_parallel_workers_per_gather; the result is the serial one); the labels in the same statement: SELECT s.id, jl_nearest_centroid(s.sketch, k.centroids) FROM t s, jl_kmeans(''t'', 4) k. The same centroids as the aggregate jl_kmeans(sketch, n_clusters, seed, max_iter, n_init) over the table.';
 COMMENT ON FUNCTION jldp.jl_kmeans(text, int, bigint, int, int, float8, name) IS
   'jl_kmeans(release regclass, ...) with the table named as text: jl_kmeans(''customers_private'', 4).';
+COMMENT ON FUNCTION jldp.jl_kmeans_labels(regclass, int, bigint, int, int, float8) IS
+  'Each unit of a release with its k-means cluster (1 to n_clusters), in one query: the centroids of jl_kmeans(release, n_clusters, seed, max_iter, n_init, tol) and each sketch''s nearest (jl_nearest_centroid); rows without a sketch are left out. jl_kmeans gives the same run''s centroids, sizes and inertia.';
+COMMENT ON FUNCTION jldp.jl_kmeans_labels(text, int, bigint, int, int, float8) IS
+  'jl_kmeans_labels(release regclass, ...) with the release named as text: SELECT * FROM jl_kmeans_labels(''customers_private'', 4).';
 COMMENT ON FUNCTION jldp.jl_randomized_response(float8[], float8) IS
   'Randomized response: each 0/1 element flipped independently with probability p = jl_rr_flip_probability(epsilon) = 1/(1 + e^epsilon), exactly, from pg_strong_random. epsilon-DP for one element changing (h elements: h epsilon). Values other than 0 and 1 are an error.';
 COMMENT ON FUNCTION jldp.jl_randomized_response(boolean[], float8) IS
@@ -2305,7 +2348,7 @@ DECLARE
   analyst text[] := ARRAY[
     'jl_recover_dist', 'jl_recover_dist_stddev', 'jl_recover_inner', 'jl_recover_inner_stddev',
     'jl_recover_norm2', 'jl_recover_norm2_stddev', 'jl_recover_dist_rr', 'jl_recover_dist_rr_stddev',
-    'jl_knn', 'jl_kmeans', 'jl_kmeans_lloyd', 'jl_nearest_centroid', 'jl_lloyd_step', 'jl_vector_sum',
+    'jl_knn', 'jl_kmeans', 'jl_kmeans_lloyd', 'jl_kmeans_labels', 'jl_nearest_centroid', 'jl_lloyd_step', 'jl_vector_sum',
     'jl_lloyd_update', 'jl_pca', 'jl_covariance', 'jl_directional_variance',
     'jl_directional_variance_stddev', 'jl_least_squares', 'jl_cut_size', 'jl_cut_size_stddev',
     'jl_cut_estimate', 'jl_cut_estimate_stddev', 'jl_linear_fit', 'jl_linear_fit_intercept',

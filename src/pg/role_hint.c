@@ -41,6 +41,7 @@ static const RoleOf roles[] = {
 	{"jl_recover_norm2", ANALYST}, {"jl_recover_norm2_stddev", ANALYST},
 	{"jl_recover_dist_rr", ANALYST}, {"jl_recover_dist_rr_stddev", ANALYST},
 	{"jl_knn", ANALYST}, {"jl_kmeans", ANALYST}, {"jl_kmeans_lloyd", ANALYST},
+	{"jl_kmeans_labels", ANALYST},
 	{"jl_nearest_centroid", ANALYST}, {"jl_lloyd_step", ANALYST},
 	{"jl_vector_sum", ANALYST}, {"jl_lloyd_update", ANALYST}, {"jl_pca", ANALYST},
 	{"jl_covariance", ANALYST}, {"jl_directional_variance", ANALYST},

@@ -331,3 +331,49 @@ LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION jldp.jl_kmeans(text, int, bigint, int, int, float8, name) IS
   'jl_kmeans(release regclass, ...) with the table named as text: jl_kmeans(''customers_private'', 4).';
+
+-- each unit's cluster in one query (0.5.0)
+CREATE FUNCTION jldp.jl_kmeans_labels(release regclass, n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4)
+RETURNS TABLE (id bigint, cluster int)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  c float8[];
+BEGIN
+  IF release IS NULL OR n_clusters IS NULL OR seed IS NULL OR max_iter IS NULL OR n_init IS NULL OR tol IS NULL THEN
+    RAISE EXCEPTION 'jl_kmeans_labels: no argument may be NULL' USING ERRCODE = '22004';
+  END IF;
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class r WHERE r.oid OPERATOR(pg_catalog.=) release) THEN
+    RAISE EXCEPTION 'relation with OID % does not exist', release::pg_catalog.oid USING ERRCODE = '42P01';
+  END IF;
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a
+                  WHERE a.attrelid OPERATOR(pg_catalog.=) release AND a.attname OPERATOR(pg_catalog.=) 'id'
+                    AND a.attnum > 0 AND NOT a.attisdropped) THEN
+    RAISE EXCEPTION 'jl_kmeans_labels: % has no column id', release
+      USING ERRCODE = '42703',
+            HINT = 'It labels a release''s (id, sketch) rows; for another table: SELECT t.key, jl_nearest_centroid(t.v, k.centroids) FROM t, jl_kmeans(''t'', 4, sketch_column => ''v'') k.';
+  END IF;
+  -- the centroids, then each row's nearest (jl_kmeans checks the column)
+  SELECT k.centroids INTO c FROM jldp.jl_kmeans(release, n_clusters, seed, max_iter, n_init, tol) k;
+  IF c IS NULL THEN
+    RETURN;
+  END IF;
+  RETURN QUERY EXECUTE pg_catalog.format(
+    'SELECT s.id::pg_catalog.int8, jldp.jl_nearest_centroid(s.sketch, $1) FROM %s s '
+    'WHERE s.sketch IS NOT NULL ORDER BY 1', release) USING c;
+END
+$fn$;
+
+COMMENT ON FUNCTION jldp.jl_kmeans_labels(regclass, int, bigint, int, int, float8) IS
+  'Each unit of a release with its k-means cluster (1 to n_clusters), in one query: the centroids of jl_kmeans(release, n_clusters, seed, max_iter, n_init, tol) and each sketch''s nearest (jl_nearest_centroid); rows without a sketch are left out. jl_kmeans gives the same run''s centroids, sizes and inertia.';
+
+CREATE FUNCTION jldp.jl_kmeans_labels(release text, n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1, tol float8 DEFAULT 1e-4)
+RETURNS TABLE (id bigint, cluster int)
+LANGUAGE sql STABLE PARALLEL UNSAFE
+AS $fn$ SELECT * FROM jldp.jl_kmeans_labels(release::pg_catalog.regclass, n_clusters, seed, max_iter, n_init, tol) $fn$;
+
+COMMENT ON FUNCTION jldp.jl_kmeans_labels(text, int, bigint, int, int, float8) IS
+  'jl_kmeans_labels(release regclass, ...) with the release named as text: SELECT * FROM jl_kmeans_labels(''customers_private'', 4).';

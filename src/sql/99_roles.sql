@@ -52,7 +52,7 @@ DECLARE
   analyst text[] := ARRAY[
     'jl_recover_dist', 'jl_recover_dist_stddev', 'jl_recover_inner', 'jl_recover_inner_stddev',
     'jl_recover_norm2', 'jl_recover_norm2_stddev', 'jl_recover_dist_rr', 'jl_recover_dist_rr_stddev',
-    'jl_knn', 'jl_kmeans', 'jl_kmeans_lloyd', 'jl_nearest_centroid', 'jl_lloyd_step', 'jl_vector_sum',
+    'jl_knn', 'jl_kmeans', 'jl_kmeans_lloyd', 'jl_kmeans_labels', 'jl_nearest_centroid', 'jl_lloyd_step', 'jl_vector_sum',
     'jl_lloyd_update', 'jl_pca', 'jl_covariance', 'jl_directional_variance',
     'jl_directional_variance_stddev', 'jl_least_squares', 'jl_cut_size', 'jl_cut_size_stddev',
     'jl_cut_estimate', 'jl_cut_estimate_stddev', 'jl_linear_fit', 'jl_linear_fit_intercept',
