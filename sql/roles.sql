@@ -148,6 +148,12 @@ SET ROLE regress_roles_admin;
 SELECT jl_recover_dist('{1,2}', '{1,3}', 0.0);
 RESET ROLE;
 
+-- a call that matches no signature (k and epsilon where a mechanism is
+-- meant, 0.4's forms, a misplaced argument) says how the routine is called
+SELECT * FROM jl_release('pg_class', 'x', 20, 1.0);
+SELECT jl_private_release('{1,2}', 2, 1.0);
+SELECT * FROM jldp.jl_knn('{1,2}', 5);
+
 -- caps and resets by protected table: the owner (a curator) lowers, is
 -- refused raising and resetting; a budget administrator who owns nothing
 -- raises and resets; the ledger names who did what

@@ -1,6 +1,7 @@
 /*
  * role_hint.c - "permission denied for function jl_release" says which of
- * jldp's roles has the function.
+ * jldp's roles has the function, and "function jl_release(...) does not
+ * exist" how it is called.
  *
  * PostgreSQL checks EXECUTE (and SELECT on a view) before any of jldp's
  * code runs, so the hint is added where the error is reported: an
@@ -91,6 +92,32 @@ static const RoleOf roles[] = {
 	{"jl_key_rewrap", "a superuser"},
 };
 
+/*
+ * How jldp's most used routines are called, for "function ... does not
+ * exist" (arguments swapped, a number where a mechanism is meant, 0.4's
+ * forms): PostgreSQL's own hint only suggests casts.
+ */
+static const RoleOf usages[] = {
+	{"jl_release", "jl_release(protected, target, epsilon, mechanism [, key]), the mechanism built by its constructor: jl_release('customers', 'customers_private', 1.0, jl_sketch(k => 20))."},
+	{"jl_private_release", "jl_private_release(x float8[], epsilon, bound, neighbor ('attribute' or 'row'), jl_sketch(k => 20) [, key])."},
+	{"jl_private_release_agg", "jl_private_release_agg(attr, value, d, epsilon, bound, neighbor, jl_sketch(k => 20), key)."},
+	{"jl_release_info", "jl_release_info(d, epsilon, bound, neighbor ('attribute' or 'row'), jl_sketch(k => 20) [, key])."},
+	{"jl_project", "jl_project(x float8[], jl_sketch(k => 20, kind => 'gaussian') [, key])."},
+	{"jl_project_agg", "jl_project_agg(attr, value, jl_sketch(k => 20), key)."},
+	{"jl_sketch", "jl_sketch(k, kind, noise, delta, calibration, density), by name: jl_sketch(k => 20, noise => 'gaussian', delta => 1e-6)."},
+	{"jl_protect", "jl_protect(table, unit => 'id', attributes => ARRAY[jl_numeric('age', 18, 95), jl_category('segment', '{a,b}')], epsilon_cap => 5 [, neighbor, row_clip, delta_cap])."},
+	{"jl_release_dist2", "jl_release_dist2(protected, epsilon)."},
+	{"jl_release_distributed", "CALL jl_release_distributed(protected, target, epsilon, jl_sketch(k => 20) [, key])."},
+	{"jl_budget_book", "jl_budget_book(protected, epsilon [, delta, note])."},
+	{"jl_recover_dist", "jl_recover_dist(a, b, release): the release's table or name ('customers_private'), or its noise variance as a float8."},
+	{"jl_knn", "jl_knn(release, query float8[], n), or jl_knn(table, id_column, sketch_column, query, n, noise_variance)."},
+	{"jl_kmeans", "jl_kmeans(release, n_clusters [, seed, max_iter, n_init, tol]), or the aggregate jl_kmeans(sketch, n_clusters [, seed, max_iter, n_init])."},
+	{"jl_kmeans_labels", "jl_kmeans_labels(release, n_clusters [, seed, max_iter, n_init, tol])."},
+	{"jl_advise", "jl_advise(d, epsilon, dist2 [, dist2_hi, neighbor, bound, noise, delta, goal, cluster_var, n, key])."},
+	{"jl_set_cap", "jl_set_cap(protected, epsilon_cap [, delta_cap])."},
+	{"jl_reset", "jl_reset(protected)."},
+};
+
 static emit_log_hook_type prev_emit_log_hook = NULL;
 
 const char *
@@ -122,11 +149,40 @@ denied_name(const char *message)
 	return NULL;
 }
 
+/* "function NAME(types) does not exist" of one of jldp's routines: its usage */
+static const char *
+usage_of_missing(const char *message)
+{
+	const char *prefix = "function ";
+	const char *name;
+	size_t		len,
+				i;
+
+	if (message == NULL || strncmp(message, prefix, strlen(prefix)) != 0)
+		return NULL;
+	name = message + strlen(prefix);
+	if (strncmp(name, "jldp.", 5) == 0)
+		name += 5;
+	len = strcspn(name, "(");
+	if (name[len] != '(' || strstr(name + len, ") does not exist") == NULL)
+		return NULL;
+	for (i = 0; i < lengthof(usages); i++)
+		if (strlen(usages[i].name) == len && strncmp(usages[i].name, name, len) == 0)
+			return usages[i].role;
+	return NULL;
+}
+
 static void
 add_role_hint(ErrorData *edata)
 {
+	const char *usage;
 	const char *name;
 	const char *role;
+
+	/* PostgreSQL's hint for these only suggests casts: say how it is called */
+	if (edata->elevel >= ERROR && edata->sqlerrcode == ERRCODE_UNDEFINED_FUNCTION &&
+		(usage = usage_of_missing(edata->message)) != NULL)
+		edata->hint = MemoryContextStrdup(ErrorContext, psprintf("jldp's %s", usage));
 
 	if (edata->elevel >= ERROR && edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE &&
 		edata->hint == NULL && (name = denied_name(edata->message)) != NULL &&
