@@ -8,17 +8,21 @@
 -- jl_edge).
 -- (0.3.3's jl_release_table released a filtered view, a partition and a
 -- repeated column, and read a row before its charge for kind 'auto'.)
+-- An attack may run as a role of its own, with a key of its own: a
+-- curator that may spend a table and read it, releasing with another
+-- role's key, is refused by the paths that use a key and charged by those
+-- that use none (covariance, graph and dist2 draw fresh randomness).
 CREATE TABLE am_paths (path text PRIMARY KEY, call text NOT NULL, suffix text NOT NULL DEFAULT '');
 INSERT INTO am_paths VALUES
-  ('sketch, long format', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => 'pinned')$$, '_l'),
-  ('graph (edges)',       $$SELECT jl_release(%L, %L, 2, jl_graph(r => 2, delta => 1e-3), key => 'pinned')$$, '_e');
+  ('sketch, long format', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => %L)$$, '_l'),
+  ('graph (edges)',       $$SELECT jl_release(%L, %L, 2, jl_graph(r => 2, delta => 1e-3), key => %L)$$, '_e');
 INSERT INTO am_paths (path, call) VALUES
-  ('sketch, Laplace',  $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => 'pinned')$$),
-  ('sketch, Gaussian', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2, noise => 'gaussian', delta => 1e-7), key => 'pinned')$$),
-  ('no projection',    $$SELECT jl_release(%L, %L, 0.5, jl_sketch(kind => 'identity'), key => 'pinned')$$),
-  ('advised (forced)', $$SELECT jl_release(%L, %L, 0.5, jl_advised(dist2 => 0.5, force => true), key => 'pinned')$$),
-  ('covariance',       $$SELECT jl_release(%L, %L, 0.5, jl_covariance_mechanism(r => 8, delta => 1e-7), key => 'pinned')$$),
-  ('dist2 (a value)',  $$SELECT jl_release_dist2(%L, 0.5), %L::text$$);
+  ('sketch, Laplace',  $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2), key => %L)$$),
+  ('sketch, Gaussian', $$SELECT jl_release(%L, %L, 0.5, jl_sketch(k => 2, noise => 'gaussian', delta => 1e-7), key => %L)$$),
+  ('no projection',    $$SELECT jl_release(%L, %L, 0.5, jl_sketch(kind => 'identity'), key => %L)$$),
+  ('advised (forced)', $$SELECT jl_release(%L, %L, 0.5, jl_advised(dist2 => 0.5, force => true), key => %L)$$),
+  ('covariance',       $$SELECT jl_release(%L, %L, 0.5, jl_covariance_mechanism(r => 8, delta => 1e-7), key => %L)$$),
+  ('dist2 (a value)',  $$SELECT jl_release_dist2(%L, 0.5), %L::text, %L::text$$);
 
 -- the relations: each declared while it was a plain table, then attacked
 CREATE FUNCTION am_table(name text) RETURNS void LANGUAGE plpgsql AS $$
@@ -44,7 +48,14 @@ BEGIN
 END $$;
 SELECT am_table(t), am_long_table(t || '_l'), am_edge_table(t || '_e')
   FROM unnest(ARRAY['am_ok', 'am_empty', 'am_rolled_back', 'am_gen', 'am_unit',
-                    'am_rls', 'am_attached', 'am_inherits', 'am_swapped']) t;
+                    'am_rls', 'am_attached', 'am_inherits', 'am_swapped', 'am_keyed']) t;
+-- a curator allowed to spend and read am_keyed (and to create its
+-- outputs), and a key it was not granted
+CREATE ROLE regress_am_curator IN ROLE jldp_curator;
+GRANT CREATE ON SCHEMA public TO regress_am_curator;
+GRANT SELECT ON am_keyed, am_keyed_l, am_keyed_e TO regress_am_curator;
+SELECT jl_protect_grant(t::regclass, 'regress_am_curator') FROM unnest(ARRAY['am_keyed', 'am_keyed_l', 'am_keyed_e']) t;
+SELECT length(jl_key_create('am_other')) AS other_key;
 DELETE FROM am_empty;
 DELETE FROM am_empty_l;
 DELETE FROM am_empty_e;
@@ -105,8 +116,11 @@ CREATE TABLE am_parts_e (id int PRIMARY KEY, u int, v int) PARTITION BY RANGE (i
 CREATE TABLE am_parts_1_e PARTITION OF am_parts_e FOR VALUES FROM (1) TO (100);
 CREATE TABLE am_undeclared_e (id int PRIMARY KEY, u int, v int);
 
-CREATE TABLE am_attacks (attack text PRIMARY KEY, relation text NOT NULL, expect text NOT NULL);
+CREATE TABLE am_attacks (attack text PRIMARY KEY, relation text NOT NULL, expect text NOT NULL,
+                         role text, key text NOT NULL DEFAULT 'pinned');
 INSERT INTO am_attacks VALUES
+  ('another role''s key',                     'am_keyed',       '42501 with a key', 'regress_am_curator', 'am_other');
+INSERT INTO am_attacks (attack, relation, expect) VALUES
   ('none (the control)',                       'am_ok',          'charged once'),
   ('an empty table: nothing read first',      'am_empty',       'charged once'),
   ('rollback after reading the output',       'am_rolled_back', 'charged once'),
@@ -122,6 +136,7 @@ INSERT INTO am_attacks VALUES
   ('an undeclared table',                     'am_undeclared',  '55000');
 
 CREATE TABLE am_cells (attack text, path text, outcome text, charges bigint);
+GRANT INSERT ON am_cells TO regress_am_curator;
 CREATE FUNCTION am_charges() RETURNS bigint LANGUAGE sql AS
   $$SELECT count(*) FROM jl_ledger WHERE event = 'charge'$$;
 CREATE PROCEDURE am_run() LANGUAGE plpgsql AS $$
@@ -137,13 +152,18 @@ BEGIN
       n := n + 1;
       before := am_charges();
       BEGIN
-        EXECUTE format(p.call, a.relation || p.suffix, 'am_out_' || n);
+        IF a.role IS NOT NULL THEN
+          EXECUTE format('SET ROLE %I', a.role);
+        END IF;
+        EXECUTE format(p.call, a.relation || p.suffix, 'am_out_' || n, a.key);
+        RESET ROLE;
         outcome := 'released';
         IF a.relation = 'am_rolled_back' THEN
           -- the output was read; the release is undone
           RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'rolled back';
         END IF;
       EXCEPTION WHEN OTHERS THEN
+        RESET ROLE;
         outcome := CASE WHEN SQLERRM = 'rolled back' THEN 'released, then rolled back' ELSE SQLSTATE END;
       END;
       INSERT INTO am_cells VALUES (a.attack, p.path, outcome, am_charges() - before);
@@ -157,10 +177,20 @@ CALL am_run();
 SELECT c.attack, c.path, c.outcome, c.charges
   FROM am_cells c JOIN am_attacks a USING (attack)
  ORDER BY c.attack, c.path;
+-- ('42501 with a key': 42501 on the paths whose mechanism uses a key,
+-- charged once on the others)
+WITH e AS (
+  SELECT c.*, CASE WHEN a.expect <> '42501 with a key' THEN a.expect
+                   WHEN c.path IN ('covariance', 'graph (edges)', 'dist2 (a value)') THEN 'charged once'
+                   ELSE '42501' END AS expect
+    FROM am_cells c JOIN am_attacks a USING (attack))
 SELECT count(*) AS cells,
-       count(*) FILTER (WHERE (a.expect = 'charged once' AND c.charges = 1 AND c.outcome LIKE 'released%')
-                           OR (a.expect <> 'charged once' AND c.outcome = a.expect AND c.charges = 0)) AS as_expected
-  FROM am_cells c JOIN am_attacks a USING (attack);
+       count(*) FILTER (WHERE (expect = 'charged once' AND charges = 1 AND outcome LIKE 'released%')
+                           OR (expect <> 'charged once' AND outcome = expect AND charges = 0)) AS as_expected
+  FROM e;
 -- the charges of the rolled-back releases stand, marked as not released
 SELECT count(*) AS standing, bool_and(NOT released) AS none_released
   FROM jl_ledger WHERE event = 'charge' AND dataset IN ('public.am_rolled_back', 'public.am_rolled_back_l', 'public.am_rolled_back_e');
+-- the curator's outputs and grants go with it
+DROP OWNED BY regress_am_curator;
+DROP ROLE regress_am_curator;
