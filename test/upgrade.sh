@@ -269,16 +269,14 @@ CREATE FUNCTION pg_temp.projection() RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
   r text;
 BEGIN
-  -- (to_regprocedure fails on a type that does not exist)
+  -- (to_regprocedure fails on a type that does not exist: nested, not AND)
   IF to_regtype('jl_mechanism') IS NOT NULL THEN
     IF to_regprocedure('jl_project(float8[], jl_mechanism, text)') IS NOT NULL THEN
       EXECUTE $q$SELECT jl_project('{1, 2, 3}', jl_sketch(k => 3, kind => 'gaussian'), 'kept')::text$q$ INTO r;
       RETURN r;
     END IF;
   END IF;
-  IF true THEN
-    EXECUTE $q$SELECT jl_project('{1, 2, 3}', 3, 'kept', 'gaussian')::text$q$ INTO r;
-  END IF;
+  EXECUTE $q$SELECT jl_project('{1, 2, 3}', 3, 'kept', 'gaussian')::text$q$ INTO r;
   RETURN r;
 END $$;
 SELECT 'projection | ' || pg_temp.projection();

@@ -200,15 +200,8 @@ read_mechanism_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 
 /* Arguments 1..NOISE_ARG of 0.4's jl_private_release and jl_release_info. */
 static void
-read_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
+read_text_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 {
-	CallState  *st = (CallState *) fcinfo->flinfo->fn_extra;
-
-	if (st != NULL && st->mechanism_form)
-	{
-		read_mechanism_options(fcinfo, o);
-		return;
-	}
 	o->k_is_d = false;
 	jl_require_arg(fcinfo, 1, "k");
 	jl_require_arg(fcinfo, 2, "epsilon");
@@ -267,7 +260,10 @@ call_options(FunctionCallInfo fcinfo, CallState *st)
 	}
 	if (st->opts_stable && st->have_opts)
 		return &st->opts;
-	read_options(fcinfo, &st->opts);
+	if (st->mechanism_form)
+		read_mechanism_options(fcinfo, &st->opts);
+	else
+		read_text_options(fcinfo, &st->opts);
 	if (st->opts_stable)
 	{
 		/* keep the key name beyond this row */
@@ -431,7 +427,10 @@ release_info(FunctionCallInfo fcinfo, bool mechanism_form)
 
 	st->mechanism_form = mechanism_form;
 	jl_require_arg(fcinfo, 0, "d");
-	read_options(fcinfo, &o);
+	if (mechanism_form)
+		read_mechanism_options(fcinfo, &o);
+	else
+		read_text_options(fcinfo, &o);
 	d = PG_GETARG_INT32(0);
 	if (d < 1)
 		ereport(ERROR,
@@ -483,11 +482,16 @@ read_projection_mechanism(Datum composite, ReleaseOptions *o)
 	o->kind = spec.sketch.kind;
 }
 
-/* jl_project(x, mechanism, key): x P, P of the mechanism's k, kind and density */
-Datum
-jl_project_mechanism(PG_FUNCTION_ARGS)
+/*
+ * x P for both forms of jl_project: the mechanism (argument 1) of 0.5.0's
+ * (x, mechanism, key), or 0.4's (x, k, key, kind text) k and kind word,
+ * read once per call site when they are constants
+ */
+static Datum
+project(FunctionCallInfo fcinfo, bool mechanism_form)
 {
 	CallState  *st = call_state(fcinfo);
+	int			optarg = mechanism_form ? 1 : 3;
 	const JlKey *key;
 	JlProjection *p;
 	ArrayType  *result;
@@ -495,22 +499,35 @@ jl_project_mechanism(PG_FUNCTION_ARGS)
 	ReleaseOptions o;
 	int			d;
 
-	jl_require_arg(fcinfo, 0, "x");
-	jl_require_arg(fcinfo, 1, "mechanism");
-	jl_require_arg(fcinfo, 2, "key");
-	/* the mechanism is read once per call site when it is a constant */
+	if (mechanism_form)
+	{
+		jl_require_arg(fcinfo, 0, "x");
+		jl_require_arg(fcinfo, 1, "mechanism");
+		jl_require_arg(fcinfo, 2, "key");
+	}
 	if (!st->opts_checked)
 	{
-		st->opts_stable = arg_is_const(fcinfo->flinfo, 1);
+		st->opts_stable = arg_is_const(fcinfo->flinfo, optarg);
 		st->opts_checked = true;
 	}
 	if (st->opts_stable && st->have_opts)
 		o = st->opts;
 	else
 	{
-		read_projection_mechanism(PG_GETARG_DATUM(1), &o);
+		if (mechanism_form)
+			read_projection_mechanism(PG_GETARG_DATUM(1), &o);
+		else
+		{
+			memset(&o, 0, sizeof(o));
+			o.kind = jl_parse_kind(PG_GETARG_TEXT_PP(3));
+		}
 		st->opts = o;
 		st->have_opts = st->opts_stable;
+	}
+	if (!mechanism_form)
+	{
+		o.k = PG_GETARG_INT32(1);
+		jl_check_k(o.k);
 	}
 	jl_prefetch_next_row(PG_GETARG_DATUM(0));
 	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
@@ -524,40 +541,16 @@ jl_project_mechanism(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(result);
 }
 
+/* jl_project(x, mechanism, key): x P, P of the mechanism's k, kind and density */
+Datum
+jl_project_mechanism(PG_FUNCTION_ARGS)
+{
+	return project(fcinfo, true);
+}
+
 /* 0.4's jl_project(x, k, key, kind text) */
 Datum
 jl_project(PG_FUNCTION_ARGS)
 {
-	CallState  *st = call_state(fcinfo);
-	const JlKey *key;
-	JlProjection *p;
-	ArrayType  *result;
-	double	   *x;
-	int32		k = PG_GETARG_INT32(1);
-	JlKind		kind;
-	int			d;
-
-	/* the kind word is parsed once per call site when it is a constant */
-	if (!st->opts_checked)
-	{
-		st->opts_stable = arg_is_const(fcinfo->flinfo, 3);
-		st->opts_checked = true;
-	}
-	if (st->opts_stable && st->have_opts)
-		kind = st->opts.kind;
-	else
-	{
-		kind = jl_parse_kind(PG_GETARG_TEXT_PP(3));
-		st->opts.kind = kind;
-		st->have_opts = st->opts_stable;
-	}
-	jl_check_k(k);
-	jl_prefetch_next_row(PG_GETARG_DATUM(0));
-	x = jl_array_vector(PG_GETARG_ARRAYTYPE_P(0), "x", &d);
-	jl_check_identity_k(kind, k, d, "the length of x");
-	key = call_key(fcinfo, st, PG_GETARG_TEXT_PP(2));
-	p = jl_projection_get(key->secret, kind, k, d);
-	result = jl_vector_array(NULL, k);
-	jl_projection_apply(p, x, 1, (double *) ARR_DATA_PTR(result));
-	PG_RETURN_ARRAYTYPE_P(result);
+	return project(fcinfo, false);
 }

@@ -36,12 +36,18 @@ refuse(const char *who, const char *msg, const char *hint)
 			 hint ? errhint("%s", hint) : 0));
 }
 
-/*
- * A field of the value; a field the type lacks is a jl_mechanism of an
- * older install script than this library's (55000, not an internal error).
- */
 static Datum
 field(HeapTupleHeader th, const char *name, bool *isnull)
+{
+	return GetAttributeByName(th, name, isnull);
+}
+
+/*
+ * A jl_mechanism of an older install script than this library's lacks
+ * fields (0.5.0 added density, the last): 55000, not an internal error
+ */
+static void
+check_fields(HeapTupleHeader th)
 {
 	TupleDesc	tupdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(th),
 												 HeapTupleHeaderGetTypMod(th));
@@ -50,15 +56,14 @@ field(HeapTupleHeader th, const char *name, bool *isnull)
 
 	for (i = 0; i < tupdesc->natts && !found; i++)
 		found = !TupleDescAttr(tupdesc, i)->attisdropped &&
-			strcmp(NameStr(TupleDescAttr(tupdesc, i)->attname), name) == 0;
+			strcmp(NameStr(TupleDescAttr(tupdesc, i)->attname), "density") == 0;
 	ReleaseTupleDesc(tupdesc);
 	if (!found)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("type jl_mechanism has no field \"%s\"", name),
+				 errmsg("type jl_mechanism has no field \"density\""),
 				 errdetail("The extension's SQL is older than its library."),
 				 errhint("ALTER EXTENSION jldp UPDATE.")));
-	return GetAttributeByName(th, name, isnull);
 }
 
 /* a field that must be given */
@@ -274,6 +279,7 @@ jl_mechanism_read(Datum composite, JlMechanismSpec *spec)
 	char	   *name;
 
 	memset(spec, 0, sizeof(*spec));
+	check_fields(th);
 	v = field(th, "mechanism", &isnull);
 	name = isnull ? "(NULL)" : TextDatumGetCString(v);
 	if (strcmp(name, "sketch") == 0)
