@@ -29,33 +29,33 @@ SELECT count(DISTINCT cluster) AS labels, min(cluster) AS lowest, max(cluster) A
 
 -- deterministic: the same seed gives the same centroids, whatever the
 -- order of the input rows; NULL sketches are skipped
-SELECT (SELECT jl_kmeans(sketch, 3, 7) FROM km_points)
-     = (SELECT jl_kmeans(sketch, 3, 7) FROM km_points) AS same_seed_same_result,
-       (SELECT jl_kmeans(sketch, 3, 7 ORDER BY id) FROM km_points)
-     = (SELECT jl_kmeans(sketch, 3, 7 ORDER BY id DESC) FROM km_points) AS order_independent,
-       (SELECT jl_kmeans(sketch, 3, 7) FROM km_points)
-     = (SELECT jl_kmeans(s, 3, 7) FROM (SELECT sketch AS s FROM km_points
+SELECT (SELECT jl_kmeans(sketch, jl_kmeans_options(3, 7)) FROM km_points)
+     = (SELECT jl_kmeans(sketch, jl_kmeans_options(3, 7)) FROM km_points) AS same_seed_same_result,
+       (SELECT jl_kmeans(sketch, jl_kmeans_options(3, 7) ORDER BY id) FROM km_points)
+     = (SELECT jl_kmeans(sketch, jl_kmeans_options(3, 7) ORDER BY id DESC) FROM km_points) AS order_independent,
+       (SELECT jl_kmeans(sketch, jl_kmeans_options(3, 7)) FROM km_points)
+     = (SELECT jl_kmeans(s, jl_kmeans_options(3, 7)) FROM (SELECT sketch AS s FROM km_points
                                        UNION ALL SELECT NULL FROM generate_series(1, 5)) t) AS nulls_skipped,
        (SELECT jl_kmeans(sketch, 3) FROM km_points)
-     = (SELECT jl_kmeans(sketch, 3, 0, 300) FROM km_points) AS defaults_are_seed_0_max_iter_300;
+     = (SELECT jl_kmeans(sketch, jl_kmeans_options(3, 0, 300)) FROM km_points) AS defaults_are_seed_0_max_iter_300;
 
 -- points on a grid have no clear clusters: different seeds find different
 -- local optima (k-means++ seeding is random), one seed always the same one
 CREATE TEMP TABLE km_grid AS
   SELECT ARRAY[x, y]::float8[] AS sketch FROM generate_series(1, 12) x, generate_series(1, 12) y;
 SELECT count(DISTINCT c) > 1 AS seeds_differ
-FROM (SELECT s, (SELECT jl_kmeans(sketch, 7, s) FROM km_grid) AS c FROM generate_series(1, 10) s) t;
+FROM (SELECT s, (SELECT jl_kmeans(sketch, jl_kmeans_options(7, s)) FROM km_grid) AS c FROM generate_series(1, 10) s) t;
 SELECT count(DISTINCT c) AS results_of_one_seed
-FROM (SELECT (SELECT jl_kmeans(sketch, 7, 42) FROM km_grid) AS c FROM generate_series(1, 5) s) t;
+FROM (SELECT (SELECT jl_kmeans(sketch, jl_kmeans_options(7, 42)) FROM km_grid) AS c FROM generate_series(1, 5) s) t;
 -- max_iter bounds the Lloyd iterations: one update gives other centroids
-SELECT (SELECT jl_kmeans(sketch, 7, 42, 1) FROM km_grid)
-    <> (SELECT jl_kmeans(sketch, 7, 42) FROM km_grid) AS one_iteration_differs;
+SELECT (SELECT jl_kmeans(sketch, jl_kmeans_options(7, 42, 1)) FROM km_grid)
+    <> (SELECT jl_kmeans(sketch, jl_kmeans_options(7, 42)) FROM km_grid) AS one_iteration_differs;
 -- every centroid is the mean of the grid points nearest to it
 SELECT bool_and(abs(mean_x - c[l][1]) < 1e-12 AND abs(mean_y - c[l][2]) < 1e-12) AS centroids_are_means,
        count(*) AS clusters
 FROM (SELECT l, avg(sketch[1]) AS mean_x, avg(sketch[2]) AS mean_y, c
       FROM (SELECT sketch, c, jl_nearest_centroid(sketch, c) AS l
-            FROM km_grid, (SELECT jl_kmeans(sketch, 7, 42) AS c FROM km_grid) r) t
+            FROM km_grid, (SELECT jl_kmeans(sketch, jl_kmeans_options(7, 42)) AS c FROM km_grid) r) t
       GROUP BY l, c) m;
 
 -- grouped: one result per group
@@ -73,7 +73,7 @@ SELECT jl_kmeans(sketch, 2) AS as_many_distinct_as_clusters FROM (VALUES ('{2,2}
 SELECT jl_kmeans(sketch, 1) AS one_cluster_is_the_mean FROM (VALUES ('{2,0}'::float8[]), ('{0,1}'), ('{1,2}')) v(sketch);
 -- with this seed a Lloyd update empties a cluster: it is re-seeded with the
 -- point farthest from its centroid, and all four centroids stay in use
-SELECT jl_kmeans(sketch, 4, 130308) AS reseeded
+SELECT jl_kmeans(sketch, jl_kmeans_options(4, 130308)) AS reseeded
 FROM (VALUES ('{1,13}'::float8[]), ('{12,5}'), ('{14,2}'), ('{16,16}'), ('{18,9}'), ('{19,9}')) v(sketch);
 
 -- parallel plans: the workers' states are serialized and combined, and the
@@ -84,13 +84,13 @@ CREATE TABLE km_big AS
                         10 * (i % 4 = 3)::int + sin(3 * i)]::float8[] AS sketch
   FROM generate_series(1, 30000) i;
 ANALYZE km_big;
-INSERT INTO km_serial SELECT jl_kmeans(sketch, 4, 3) FROM km_big;
+INSERT INTO km_serial SELECT jl_kmeans(sketch, jl_kmeans_options(4, 3)) FROM km_big;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-EXPLAIN (COSTS OFF) SELECT jl_kmeans(sketch, 4, 3) FROM km_big;
-SELECT jl_kmeans(sketch, 4, 3) = (SELECT c FROM km_serial) AS parallel_equals_serial FROM km_big;
+EXPLAIN (COSTS OFF) SELECT jl_kmeans(sketch, jl_kmeans_options(4, 3)) FROM km_big;
+SELECT jl_kmeans(sketch, jl_kmeans_options(4, 3)) = (SELECT c FROM km_serial) AS parallel_equals_serial FROM km_big;
 SELECT array_dims(c) AS dims, (SELECT count(DISTINCT jl_nearest_centroid(sketch, c)) FROM km_big) AS labels_used
 FROM km_serial;
 RESET parallel_setup_cost;
@@ -112,11 +112,11 @@ SELECT error($$SELECT jl_kmeans(sketch, 0) FROM km_points$$);
 SELECT error($$SELECT jl_kmeans(sketch, -2) FROM km_points$$);
 SELECT error($$SELECT jl_kmeans(sketch, 10001) FROM km_points$$);
 SELECT error($$SELECT jl_kmeans(sketch, NULL) FROM km_points$$);
-SELECT error($$SELECT jl_kmeans(sketch, 3, NULL) FROM km_points$$);
-SELECT error($$SELECT jl_kmeans(sketch, 3, 0, 0) FROM km_points$$);
-SELECT error($$SELECT jl_kmeans(sketch, 3, 0, NULL) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, jl_kmeans_options(3, NULL)) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, jl_kmeans_options(3, 0, 0)) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, jl_kmeans_options(3, 0, NULL)) FROM km_points$$);
 SELECT error($$SELECT jl_kmeans(sketch, 1 + id % 2) FROM km_points$$);
-SELECT error($$SELECT jl_kmeans(sketch, 2, id) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, jl_kmeans_options(2, id)) FROM km_points$$);
 SELECT error($$SELECT jl_kmeans(s, 2) FROM (VALUES ('{1,2}'::float8[]), ('{1,2,3}')) v(s)$$);
 SELECT error($$SELECT jl_kmeans(s, 2) FROM (VALUES ('{1,2}'::float8[]), ('{1,NaN}')) v(s)$$);
 SELECT error($$SELECT jl_kmeans(s, 2) FROM (VALUES ('{1,2}'::float8[]), ('{Infinity,1}')) v(s)$$);
@@ -240,9 +240,9 @@ CREATE ROLE regress_jldp_km_analyst;
 CREATE ROLE regress_jldp_km_nobody;
 GRANT jldp_analyst TO regress_jldp_km_analyst;
 SELECT r AS role,
-       has_function_privilege(r, 'jl_kmeans(float8[], int)', 'EXECUTE') AS kmeans,
-       has_function_privilege(r, 'jl_kmeans(float8[], int, bigint)', 'EXECUTE') AS kmeans_seed,
-       has_function_privilege(r, 'jl_kmeans(float8[], int, bigint, int)', 'EXECUTE') AS kmeans_max_iter,
+       has_function_privilege(r, 'jl_kmeans(float8[], jl_kmeans_options)', 'EXECUTE') AS kmeans,
+       has_function_privilege(r, 'jl_kmeans_options(int, bigint, int, int)', 'EXECUTE') AS kmeans_options,
+       has_function_privilege(r, 'jldp_internal.jl_kmeans_options_of(int)', 'EXECUTE') AS kmeans_cast,
        has_function_privilege(r, 'jl_nearest_centroid(float8[], float8[])', 'EXECUTE') AS nearest
   FROM unnest(ARRAY['regress_jldp_km_analyst', 'regress_jldp_km_nobody', 'jldp_curator']) r;
 SELECT p.oid::regprocedure AS recovery,
@@ -257,3 +257,26 @@ SELECT error($$SELECT jl_nearest_centroid('{0.9, 0.1}', '{{0, 0}, {1, 0}}')$$) A
 RESET ROLE;
 DROP ROLE regress_jldp_km_analyst;
 DROP ROLE regress_jldp_km_nobody;
+
+-- one aggregate per job: the options are one typed value built by its
+-- constructor, and an integer n_clusters casts to it
+SELECT p.oid::regprocedure AS aggregate FROM pg_proc p
+ WHERE p.prokind = 'a' AND p.proname IN ('jl_kmeans', 'jl_linear_fit', 'jl_linear_fit_intercept')
+ ORDER BY 1::text;
+SELECT jl_kmeans_options(4) AS defaults, jl_kmeans_options(4, n_init => 10) AS restarts,
+       4::jl_kmeans_options AS cast_of_n_clusters, jl_linear_options() AS linear_defaults;
+SELECT (SELECT jl_kmeans(sketch, 3) FROM km_points)
+     = (SELECT jl_kmeans(sketch, jl_kmeans_options(3, seed => 0, max_iter => 300, n_init => 1)) FROM km_points)
+       AS cast_equals_constructor;
+-- refused where the options are built, before any row is read
+SELECT error($$SELECT jl_kmeans_options(0)$$);
+SELECT error($$SELECT jl_kmeans_options(3, n_init => 1001)$$);
+SELECT error($$SELECT jl_linear_options(ridge => 'Infinity')$$);
+-- a row value built by hand is checked by the aggregate
+SELECT error($$SELECT jl_kmeans(sketch, ROW(3, 0, NULL, 1)::jl_kmeans_options) FROM km_points$$);
+SELECT error($$SELECT jl_kmeans(sketch, ROW(3, 0, 300, 0)::jl_kmeans_options) FROM km_points$$);
+SELECT error($$SELECT jl_linear_fit(x, y, ROW(-1, true)::jl_linear_options) FROM (VALUES ('{1}'::float8[], '{1}'::float8[])) t(x, y)$$);
+-- without an intercept the fit goes through the origin and its intercepts are 0
+SELECT jl_linear_fit(x, y, jl_linear_options(intercept => false)) AS through_origin,
+       jl_linear_fit_intercept(x, y, jl_linear_options(intercept => false)) AS zero_intercept
+  FROM (VALUES ('{1}'::float8[], '{3}'::float8[]), ('{2}', '{5}')) t(x, y);

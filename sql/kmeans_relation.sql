@@ -16,7 +16,7 @@ SELECT abs((SELECT inertia FROM jl_kmeans('krel_s', 3)) -
            (SELECT sum((s.sketch[1] - m.a) ^ 2 + (s.sketch[2] - m.b) ^ 2 + (s.sketch[3] - m.c) ^ 2)
               FROM krel_s s JOIN m USING (grp))) < 1e-6 AS inertia_is_the_groups;
 -- the aggregate's centroids, from the same sketches and parameters
-SELECT (SELECT jl_kmeans(sketch, 3, 5, 300, 2) FROM krel_s) =
+SELECT (SELECT jl_kmeans(sketch, jl_kmeans_options(3, 5, 300, 2)) FROM krel_s) =
        (SELECT centroids FROM jl_kmeans('krel_s'::regclass, 3, seed => 5, n_init => 2)) AS same_as_aggregate;
 -- every row labelled in the same statement: three labels, one per group
 SELECT count(DISTINCT label) AS labels, count(DISTINCT (grp, label)) AS group_label_pairs
@@ -105,7 +105,7 @@ SELECT s.workers AS serial_workers, p.workers > 0 AS parallel_workers_used,
        s.inertia = p.inertia AS same_inertia, s.iterations = p.iterations AS same_iterations
   FROM krel_serial s, krel_parallel p;
 -- the aggregate (in a plan that is not parallel) gives them too
-SELECT jl_kmeans(sketch, 32, 0, 300, 2) = (SELECT centroids FROM krel_serial) AS aggregate_same FROM krel_big;
+SELECT jl_kmeans(sketch, jl_kmeans_options(32, 0, 300, 2)) = (SELECT centroids FROM krel_serial) AS aggregate_same FROM krel_big;
 
 -- -0.0 is 0.0: the result does not depend on which copy comes first
 SELECT (SELECT jl_kmeans(s, 2) FROM (VALUES ('{0,1}'::float8[]), ('{-0,1}'), ('{5,5}')) v(s))::text =

@@ -13,7 +13,7 @@ CREATE TABLE lf_one AS
   SELECT n,
          (jl_linear_fit(ARRAY[x1], ARRAY[y]))[1][1] AS w,
          (jl_linear_fit_intercept(ARRAY[x1], ARRAY[y]))[1] AS b,
-         (jl_linear_fit(ARRAY[x1], ARRAY[y], 0, false))[1][1] AS w0,
+         (jl_linear_fit(ARRAY[x1], ARRAY[y], jl_linear_options(0, false)))[1][1] AS w0,
          coalesce(regr_slope(y, x1), 0) AS w_ref,
          coalesce(regr_intercept(y, x1), avg(y)) AS b_ref,
          sum(x1 * y) / sum(x1 * x1) AS w0_ref
@@ -29,7 +29,7 @@ SELECT count(*) AS groups,
 CREATE TABLE lf_two AS
   SELECT n, jl_linear_fit(ARRAY[x1, x2], ARRAY[y]) AS w,
          jl_linear_fit_intercept(ARRAY[x1, x2], ARRAY[y]) AS b,
-         jl_linear_fit(ARRAY[x1, x2], ARRAY[y], 0, false) AS w0,
+         jl_linear_fit(ARRAY[x1, x2], ARRAY[y], jl_linear_options(0, false)) AS w0,
          regr_sxx(x1, x2) AS s22, regr_syy(x1, x2) AS s11,
          covar_pop(x1, x2) * count(*) AS s12,
          covar_pop(x1, y) * count(*) AS s1y, covar_pop(x2, y) * count(*) AS s2y,

@@ -39,9 +39,9 @@ SELECT ns_round(jl_linear_fit(x, y)::float8[]) AS coef,
        array_dims(jl_linear_fit(x, y)) AS dims
 FROM lin;
 -- ridge shrinks the coefficients, the intercept absorbs the means
-SELECT ns_round(jl_linear_fit(x, y, 10)::float8[], 4) AS ridge_coef,
-       ns_round(jl_linear_fit_intercept(x, y, 10), 4) AS ridge_intercept FROM lin;
-SELECT ns_round(jl_linear_fit(x, y, 0, false)::float8[], 4) AS origin_coef FROM lin;
+SELECT ns_round(jl_linear_fit(x, y, jl_linear_options(10))::float8[], 4) AS ridge_coef,
+       ns_round(jl_linear_fit_intercept(x, y, jl_linear_options(10)), 4) AS ridge_intercept FROM lin;
+SELECT ns_round(jl_linear_fit(x, y, jl_linear_options(0, false))::float8[], 4) AS origin_coef FROM lin;
 -- prediction reproduces y
 SELECT max(ns_sq(jl_linear_predict(x, c, b), y)) < 1e-20 AS predicts_exactly
 FROM lin, (SELECT jl_linear_fit(x, y) c, jl_linear_fit_intercept(x, y) b FROM lin) m;
@@ -158,9 +158,9 @@ SELECT q, ns_try(q) AS result FROM unnest(ARRAY[
   $$SELECT jl_nullspace_clean('{1,2}', '{{1e308},{1e308}}', '{{1e308},{1.7e308}}', 0.1)$$,
   $$SELECT jl_linear_fit(x, y) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[]), ('{1,2,3}', '{1}')) t(x, y)$$,
   $$SELECT jl_linear_fit(x, y) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[]), ('{1,2}', '{1,2}')) t(x, y)$$,
-  $$SELECT jl_linear_fit(x, y, -1) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[])) t(x, y)$$,
-  $$SELECT jl_linear_fit(x, y, NULL) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[])) t(x, y)$$,
-  $$SELECT jl_linear_fit(x, y, r) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[], 1), ('{1,2}', '{1}', 2)) t(x, y, r)$$,
+  $$SELECT jl_linear_fit(x, y, jl_linear_options(-1)) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[])) t(x, y)$$,
+  $$SELECT jl_linear_fit(x, y, jl_linear_options(NULL)) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[])) t(x, y)$$,
+  $$SELECT jl_linear_fit(x, y, jl_linear_options(r)) FROM (VALUES ('{1,2}'::float8[], '{1}'::float8[], 1), ('{1,2}', '{1}', 2)) t(x, y, r)$$,
   $$SELECT jl_linear_fit(x, y) FROM (VALUES ('{1,Infinity}'::float8[], '{1}'::float8[])) t(x, y)$$,
   $$SELECT jl_linear_predict('{1,2}', '{{1},{2},{3}}')$$,
   $$SELECT jl_linear_predict('{1,2}', '{{1},{2}}', '{1,2}')$$

@@ -30,8 +30,10 @@ SELECT n, 'analyst' FROM unnest(ARRAY[
   'jl_directional_variance_stddev', 'jl_least_squares', 'jl_cut_size', 'jl_cut_size_stddev',
   'jl_cut_estimate', 'jl_cut_estimate_stddev', 'jl_linear_fit', 'jl_linear_fit_intercept',
   'jl_linear_predict', 'jl_nullspace_clean', 'jl_min_dim', 'jl_discrete_laplace_variance',
-  'jl_rr_flip_probability', 'jldp_version',
-  'jl_releases', 'jl_distributed_releases']) n
+  'jl_rr_flip_probability', 'jldp_version', 'jl_kmeans_options', 'jl_linear_options',
+  'jl_releases', 'jl_distributed_releases',
+  -- internal steps an analyst's call runs as the analyst
+  'jl_kmeans_options_checked', 'jl_kmeans_options_of', 'jl_linear_options_checked']) n
 UNION ALL
 SELECT n, 'curator' FROM unnest(ARRAY[
   'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id', 'jl_keys',

@@ -21,7 +21,7 @@
 #      local ones, and ORDER BY jl_recover_dist(...) LIMIT 10 on the parent
 #   3. k-means, 8 clusters from the same starting centroids, at most 20
 #      Lloyd steps: jl_kmeans_lloyd on the sharded sketches against the local
-#      ones, and jl_kmeans(sketch, 8, 1, 20) on the parent (pulls every
+#      ones, and jl_kmeans(sketch, jl_kmeans_options(8, 1, 20)) on the parent (pulls every
 #      sketch)
 # Bytes moved: the growth of the loopback interface's byte counter
 # (/proc/net/dev) during the step, both directions counted once (on
@@ -152,7 +152,7 @@ for r in $(seq "$RUNS"); do
   b0=$(lo_bytes)
   km_s+=("$(q $PC -c '\timing on' -c "SELECT cardinality(jl_kmeans_lloyd('sk_parent', '$scol', '$c0', 20))" | ms)")
   b_km_s=$(( $(lo_bytes) - b0 )); b0=$(lo_bytes)
-  km_p+=("$(q $PC -c '\timing on' -c "SELECT cardinality(jl_kmeans($scol, $M, 1, 20)) FROM sk_parent" | ms)")
+  km_p+=("$(q $PC -c '\timing on' -c "SELECT cardinality(jl_kmeans($scol, jl_kmeans_options($M, 1, 20))) FROM sk_parent" | ms)")
   b_km_p=$(( $(lo_bytes) - b0 ))
 done
 iters=20

@@ -72,7 +72,7 @@ the graph accountant at r = 100000, epsilon 1e-12, delta 1e-300|50|SELECT jl_rel
 the row statistics of P at d = 38000, k = 1024|200|SELECT jl_release_info(38000, 1.0, 1, 'row', jl_sketch(k => 1024), key => 'pinned')
 the advisor's k for row neighbours over every k|200|SELECT jl_suggest_k(4, 40, 1e15, 1, NULL, 'row', 1, 'laplace', NULL, 'rademacher', 'exact', 'pinned')
 the streamed statistics of P at d = 2^31 - 1 (a long-format release, attribute neighbours)|200|SELECT jl_release('facts', 'l1', 1.0, jl_sketch(k => 4), key => 'pinned')
-k-means of 100000 sketches into 64 clusters, 100000 iterations at most|200|SELECT jl_kmeans(sketch, 64, 0, 100000) FROM km
+k-means of 100000 sketches into 64 clusters, 100000 iterations at most|200|SELECT jl_kmeans(sketch, jl_kmeans_options(64, 0, 100000)) FROM km
 k-means of 20000 sketches of 100 into 10000 clusters (the clusters' sizes counted)|200|SELECT * FROM jl_kmeans('kmsz', 10000)
 CALLS
 echo "     the longest time past a timeout: $worst ms"

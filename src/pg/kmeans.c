@@ -21,6 +21,8 @@
 #include "pg/options.h"
 
 PG_FUNCTION_INFO_V1(jl_kmeans_trans);
+PG_FUNCTION_INFO_V1(jl_kmeans_options_trans);
+PG_FUNCTION_INFO_V1(jl_kmeans_options_checked);
 PG_FUNCTION_INFO_V1(jl_kmeans_combine);
 PG_FUNCTION_INFO_V1(jl_kmeans_serialize);
 PG_FUNCTION_INFO_V1(jl_kmeans_deserialize);
@@ -53,6 +55,9 @@ typedef struct KmState
 	int64		n;
 	int64		cap;
 	double	   *X;
+	/* the options value p was read from (jl_kmeans_options), or NULL */
+	char	   *opt;
+	Size		optlen;
 } KmState;
 
 /* the serialized state: this header, then n x k doubles */
@@ -115,6 +120,7 @@ jl_kmeans_check_params(int c, int max_iter, int n_init)
 				 errhint("n_init is the number of k-means++ seedings, each followed by Lloyd iterations; the run with the lowest inertia is kept. The time grows with it; 10 is scikit-learn's usual choice.")));
 }
 
+/* 0.5's overloads: (state, sketch, n_clusters [, seed [, max_iter [, n_init]]]) */
 static void
 km_read_params(FunctionCallInfo fcinfo, KmParams *p)
 {
@@ -141,6 +147,52 @@ km_read_params(FunctionCallInfo fcinfo, KmParams *p)
 		p->n_init = PG_GETARG_INT32(5);
 	}
 	jl_kmeans_check_params(p->c, p->max_iter, p->n_init);
+}
+
+/* a jl_kmeans_options value: (n_clusters, seed, max_iter, n_init) */
+static void
+km_read_options(Datum options, KmParams *p)
+{
+	static const char *const names[] = {"n_clusters", "seed", "max_iter", "n_init"};
+	Datum		v[4];
+
+	jl_option_fields(options, "jl_kmeans_options", names, 4, v);
+	p->c = DatumGetInt32(v[0]);
+	p->seed = DatumGetInt64(v[1]);
+	p->max_iter = DatumGetInt32(v[2]);
+	p->n_init = DatumGetInt32(v[3]);
+	jl_kmeans_check_params(p->c, p->max_iter, p->n_init);
+}
+
+/*
+ * The parameters of this row from its jl_kmeans_options argument: the
+ * state's when the value has the same bytes as the one they were read from
+ * (a constant: read once per group), else read and checked.
+ */
+static void
+km_row_options(FunctionCallInfo fcinfo, const KmState *st, KmParams *p)
+{
+	struct varlena *opt;
+
+	jl_require_arg(fcinfo, 2, "options");
+	opt = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(2));
+	if (st != NULL && st->opt != NULL && VARSIZE_ANY(opt) == st->optlen &&
+		memcmp(opt, st->opt, st->optlen) == 0)
+	{
+		*p = st->p;
+		return;
+	}
+	km_read_options(PointerGetDatum(PG_DETOAST_DATUM(PG_GETARG_DATUM(2))), p);
+}
+
+Datum
+jl_kmeans_options_checked(PG_FUNCTION_ARGS)
+{
+	KmParams	p;
+
+	jl_require_arg(fcinfo, 0, "options");
+	km_read_options(PG_GETARG_DATUM(0), &p);
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
 static void
@@ -197,18 +249,16 @@ km_create(MemoryContext mcxt, const KmParams *p, int32 k)
 	return st;
 }
 
-Datum
-jl_kmeans_trans(PG_FUNCTION_ARGS)
+/* add this row's sketch (argument 1) to the group's points under p */
+static Datum
+km_trans(FunctionCallInfo fcinfo, KmState *st, const KmParams *p)
 {
 	MemoryContext aggcxt = km_context(fcinfo, "jl_kmeans_trans");
-	KmState    *st = PG_ARGISNULL(0) ? NULL : (KmState *) PG_GETARG_POINTER(0);
-	KmParams	p;
 	double	   *x;
 	int			k;
 
-	km_read_params(fcinfo, &p);
 	if (st != NULL)
-		km_check_same(&st->p, &p);
+		km_check_same(&st->p, p);
 	if (PG_ARGISNULL(1))
 	{
 		if (st == NULL)
@@ -221,13 +271,44 @@ jl_kmeans_trans(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("sketch has %d dimensions, more than %d", k, JL_MAX_K)));
 	if (st == NULL)
-		st = km_create(aggcxt, &p, k);
+		st = km_create(aggcxt, p, k);
 	else
 		km_check_dim(st->k, k);
 	km_reserve(aggcxt, st, st->n + 1);
 	memcpy(st->X + st->n * st->k, x, sizeof(double) * k);
 	st->n++;
 	PG_RETURN_POINTER(st);
+}
+
+Datum
+jl_kmeans_trans(PG_FUNCTION_ARGS)
+{
+	KmParams	p;
+
+	km_read_params(fcinfo, &p);
+	return km_trans(fcinfo, PG_ARGISNULL(0) ? NULL : (KmState *) PG_GETARG_POINTER(0), &p);
+}
+
+/* (state, sketch, jl_kmeans_options) */
+Datum
+jl_kmeans_options_trans(PG_FUNCTION_ARGS)
+{
+	KmState    *st = PG_ARGISNULL(0) ? NULL : (KmState *) PG_GETARG_POINTER(0);
+	KmParams	p;
+	Datum		result;
+
+	km_row_options(fcinfo, st, &p);
+	result = km_trans(fcinfo, st, &p);
+	st = (KmState *) DatumGetPointer(result);
+	if (st != NULL && st->opt == NULL)
+	{
+		struct varlena *opt = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(2));
+
+		st->optlen = VARSIZE_ANY(opt);
+		st->opt = MemoryContextAlloc(km_context(fcinfo, "jl_kmeans_trans"), st->optlen);
+		memcpy(st->opt, opt, st->optlen);
+	}
+	return result;
 }
 
 Datum

@@ -23,8 +23,11 @@
 #include "pg/agg_state.h"
 #include "pg/arrays.h"
 #include "pg/linear_fit.h"
+#include "pg/options.h"
 
 PG_FUNCTION_INFO_V1(jl_linear_fit_trans);
+PG_FUNCTION_INFO_V1(jl_linear_fit_options_trans);
+PG_FUNCTION_INFO_V1(jl_linear_options_checked);
 PG_FUNCTION_INFO_V1(jl_linear_fit_combine);
 PG_FUNCTION_INFO_V1(jl_linear_fit_serialize);
 PG_FUNCTION_INFO_V1(jl_linear_fit_deserialize);
@@ -104,36 +107,17 @@ check_ridge(double ridge)
 				 errmsg("ridge must be a finite number >= 0, not %g", ridge)));
 }
 
-/* (state, x, y [, ridge [, intercept]]) */
-Datum
-jl_linear_fit_trans(PG_FUNCTION_ARGS)
+/* add the row (x, y) of arguments 1 and 2 to the group's fit */
+static Datum
+lf_trans(FunctionCallInfo fcinfo, double ridge, bool intercept)
 {
 	MemoryContext cxt = jl_agg_context(fcinfo, "jl_linear_fit");
 	LinFitState *s = PG_ARGISNULL(0) ? NULL : (LinFitState *) PG_GETARG_POINTER(0);
-	double		ridge = 0.0;
-	bool		intercept = true;
 	double	   *x,
 			   *y;
 	int			d,
 				m;
 
-	if (PG_NARGS() > 3)
-	{
-		if (PG_ARGISNULL(3))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("ridge must not be NULL")));
-		ridge = PG_GETARG_FLOAT8(3);
-		check_ridge(ridge);
-	}
-	if (PG_NARGS() > 4)
-	{
-		if (PG_ARGISNULL(4))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("intercept must not be NULL")));
-		intercept = PG_GETARG_BOOL(4);
-	}
 	/* rows with a NULL x or y are skipped, as count(x) skips them */
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 	{
@@ -163,6 +147,69 @@ jl_linear_fit_trans(PG_FUNCTION_ARGS)
 	if (++s->nb == s->cap)
 		flush(s);
 	PG_RETURN_POINTER(s);
+}
+
+/* 0.5's overloads: (state, x, y [, ridge [, intercept]]) */
+Datum
+jl_linear_fit_trans(PG_FUNCTION_ARGS)
+{
+	double		ridge = 0.0;
+	bool		intercept = true;
+
+	if (PG_NARGS() > 3)
+	{
+		if (PG_ARGISNULL(3))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("ridge must not be NULL")));
+		ridge = PG_GETARG_FLOAT8(3);
+		check_ridge(ridge);
+	}
+	if (PG_NARGS() > 4)
+	{
+		if (PG_ARGISNULL(4))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("intercept must not be NULL")));
+		intercept = PG_GETARG_BOOL(4);
+	}
+	return lf_trans(fcinfo, ridge, intercept);
+}
+
+/* a jl_linear_options value: (ridge, intercept) */
+static void
+lf_read_options(Datum options, double *ridge, bool *intercept)
+{
+	static const char *const names[] = {"ridge", "intercept"};
+	Datum		v[2];
+
+	jl_option_fields(options, "jl_linear_options", names, 2, v);
+	*ridge = DatumGetFloat8(v[0]);
+	*intercept = DatumGetBool(v[1]);
+	check_ridge(*ridge);
+}
+
+/* (state, x, y, jl_linear_options) */
+Datum
+jl_linear_fit_options_trans(PG_FUNCTION_ARGS)
+{
+	double		ridge;
+	bool		intercept;
+
+	jl_require_arg(fcinfo, 3, "options");
+	lf_read_options(PG_GETARG_DATUM(3), &ridge, &intercept);
+	return lf_trans(fcinfo, ridge, intercept);
+}
+
+Datum
+jl_linear_options_checked(PG_FUNCTION_ARGS)
+{
+	double		ridge;
+	bool		intercept;
+
+	jl_require_arg(fcinfo, 0, "options");
+	lf_read_options(PG_GETARG_DATUM(0), &ridge, &intercept);
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
 Datum

@@ -17,6 +17,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
 
 #include "math/release.h"
 
@@ -372,4 +373,41 @@ jl_option_arg(FunctionCallInfo fcinfo, int arg)
 	label = cstring_to_text(NameStr(((Form_pg_enum) GETSTRUCT(tup))->enumlabel));
 	ReleaseSysCache(tup);
 	return label;
+}
+
+void
+jl_option_fields(Datum composite, const char *who, const char *const *names, int n,
+				 Datum *values)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
+	TupleDesc	desc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(th),
+											  HeapTupleHeaderGetTypMod(th));
+	HeapTupleData tuple;
+	Datum	   *v;
+	bool	   *isnull;
+	int			i;
+
+	if (desc->natts != n)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: a value of %d fields where %d are expected", who, desc->natts, n)));
+	v = palloc(sizeof(Datum) * n);
+	isnull = palloc(sizeof(bool) * n);
+	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = th;
+	heap_deform_tuple(&tuple, desc, v, isnull);
+	ReleaseTupleDesc(desc);
+	for (i = 0; i < n; i++)
+	{
+		if (isnull[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s: %s must not be NULL", who, names[i]),
+					 errhint("Build the value with its constructor, %s(...), whose arguments have defaults.", who)));
+		values[i] = v[i];
+	}
+	pfree(v);
+	pfree(isnull);
 }

@@ -55,6 +55,15 @@ extern Oid	jl_regclass_arg(FunctionCallInfo fcinfo, int n, const char *name);
  */
 extern void jl_check_relation(Oid relid);
 
+/*
+ * The n fields of an options value (a composite of jldp's, e.g.
+ * jl_kmeans_options) into values, in order; ERROR (22004) naming the field
+ * if one is NULL, with a hint to use the constructor named who.  Pass-by-
+ * reference values point into the composite.
+ */
+extern void jl_option_fields(Datum composite, const char *who, const char *const *names,
+							 int n, Datum *values);
+
 /* ERROR if argument n (named name) is NULL. */
 extern void jl_require_arg(FunctionCallInfo fcinfo, int n, const char *name);
 

@@ -2,16 +2,46 @@
 
 -- Analytics over sketches: k-means and labelling (no key involved, so
 -- executable by analysts).
-CREATE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+-- the aggregate's options as one typed value (aggregates take no named
+-- arguments): jl_kmeans(sketch, jl_kmeans_options(4, n_init => 10)), or
+-- jl_kmeans(sketch, 4) through the implicit cast of n_clusters (1.0.0)
+CREATE TYPE jldp.jl_kmeans_options AS (n_clusters int, seed bigint, max_iter int, n_init int);
+
+COMMENT ON TYPE jldp.jl_kmeans_options IS
+  'The options of the jl_kmeans aggregate, built by jl_kmeans_options(n_clusters, seed, max_iter, n_init); an integer n_clusters casts to it with the other options at their defaults.';
+
+CREATE FUNCTION jldp_internal.jl_kmeans_options_checked(options jldp.jl_kmeans_options)
+RETURNS jldp.jl_kmeans_options AS 'MODULE_PATHNAME', 'jl_kmeans_options_checked'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION jldp_internal.jl_kmeans_options_checked(jldp.jl_kmeans_options) IS
+  'The options unchanged if every field is in range (n_clusters 1..10000, max_iter >= 1, n_init 1..1000, none NULL), else an ERROR: the check of jl_kmeans_options.';
 
-CREATE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint, int)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
+CREATE FUNCTION jldp.jl_kmeans_options(n_clusters int, seed bigint DEFAULT 0,
+    max_iter int DEFAULT 300, n_init int DEFAULT 1)
+RETURNS jldp.jl_kmeans_options
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_kmeans_options_checked(ROW(n_clusters, seed, max_iter, n_init)::jldp.jl_kmeans_options);
+
+COMMENT ON FUNCTION jldp.jl_kmeans_options(int, bigint, int, int) IS
+  'The options of the jl_kmeans aggregate: n_clusters (1..10000), the seed of the k-means++ seeding (any bigint), the maximum number of Lloyd iterations (>= 1) and n_init, the number of seedings whose run with the lowest inertia is kept (1..1000): jl_kmeans(sketch, jl_kmeans_options(4, n_init => 10)).';
+
+CREATE FUNCTION jldp_internal.jl_kmeans_options_of(n_clusters int)
+RETURNS jldp.jl_kmeans_options
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp.jl_kmeans_options(n_clusters);
+
+COMMENT ON FUNCTION jldp_internal.jl_kmeans_options_of(int) IS
+  'The implicit cast of an integer n_clusters to jl_kmeans_options, the other options at their defaults: jl_kmeans(sketch, 4).';
+
+CREATE CAST (int AS jldp.jl_kmeans_options)
+  WITH FUNCTION jldp_internal.jl_kmeans_options_of(int) AS IMPLICIT;
+
+COMMENT ON CAST (int AS jldp.jl_kmeans_options) IS
+  'n_clusters as the options of the jl_kmeans aggregate, the others at their defaults.';
+
+CREATE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], jldp.jl_kmeans_options)
+RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_options_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE FUNCTION jldp_internal.jl_kmeans_combine(internal, internal)
@@ -32,35 +62,15 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 -- the final function sorts the points in place, which leaves the state's
 -- multiset of points (all the result depends on) unchanged
-CREATE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int) (
+CREATE AGGREGATE jldp.jl_kmeans(sketch float8[], options jldp.jl_kmeans_options) (
   SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
   FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
   COMBINEFUNC = jldp_internal.jl_kmeans_combine,
   SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
   PARALLEL = SAFE);
 
-CREATE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint) (
-  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
-  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
-  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
-  PARALLEL = SAFE);
-
-CREATE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int) (
-  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
-  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
-  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
-  PARALLEL = SAFE);
-
-COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int) IS
-  'k-means centroids of the sketches as an n_clusters x k float8[][]: k-means++ seeding (seed 0) and Lloyd iterations until no assignment changes (at most 300). The result depends only on the multiset of sketches (the same in serial and parallel plans). NULL sketches are skipped; no sketches gives NULL; with at most n_clusters distinct sketches the centroids are those sketches (fewer rows, with a NOTICE). An empty cluster is re-seeded with the point farthest from its centroid. The sketches are held in memory (below 1 GB).';
-
-COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint) IS
-  'jl_kmeans with the seed of the k-means++ seeding (any bigint; the same seed gives the same centroids).';
-
-COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int) IS
-  'jl_kmeans with the seed and the maximum number of Lloyd iterations (>= 1).';
+COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], jldp.jl_kmeans_options) IS
+  'k-means centroids of the sketches as an n_clusters x k float8[][]: jl_kmeans(sketch, 4), or jl_kmeans(sketch, jl_kmeans_options(4, seed => 7, max_iter => 50, n_init => 10)). Each of n_init runs (default 1) is a k-means++ seeding followed by Lloyd iterations until no assignment changes (at most max_iter, default 300); the run with the lowest inertia is kept (the earliest on ties), as scikit-learn''s KMeans(n_init=...). The first run is seeded by seed (default 0), the others by seeds drawn from a ChaCha20 stream keyed by it. The result depends only on the multiset of sketches (the same in serial and parallel plans). NULL sketches are skipped; no sketches gives NULL; with at most n_clusters distinct sketches the centroids are those sketches (fewer rows, with a NOTICE). An empty cluster is re-seeded with the point farthest from its centroid. The sketches are held in memory (below 1 GB). jl_kmeans(release, n_clusters, ...) gives the sizes and inertia too.';
 
 CREATE FUNCTION jldp.jl_nearest_centroid(sketch float8[], centroids float8[])
 RETURNS int AS 'MODULE_PATHNAME', 'jl_nearest_centroid'
@@ -68,24 +78,6 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION jldp.jl_nearest_centroid(float8[], float8[]) IS
   'The 1-based row of the m x k centroids (e.g. from jl_kmeans) nearest to the sketch in squared L2 distance, the lowest row on ties: UPDATE t SET cluster = jl_nearest_centroid(sketch, c).';
-
--- PARALLEL SAFE: each candidate k is calibrated in-process, through neither
--- SPI nor a subtransaction.
--- k-means restarts: jl_kmeans with n_init k-means++ seedings, the run with
--- the lowest inertia kept (the other overloads make one)
-CREATE FUNCTION jldp_internal.jl_kmeans_trans(internal, float8[], int, bigint, int, int)
-RETURNS internal AS 'MODULE_PATHNAME', 'jl_kmeans_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE AGGREGATE jldp.jl_kmeans(sketch float8[], n_clusters int, seed bigint, max_iter int, n_init int) (
-  SFUNC = jldp_internal.jl_kmeans_trans, STYPE = internal, SSPACE = 8192,
-  FINALFUNC = jldp_internal.jl_kmeans_final, FINALFUNC_MODIFY = READ_ONLY,
-  COMBINEFUNC = jldp_internal.jl_kmeans_combine,
-  SERIALFUNC = jldp_internal.jl_kmeans_serialize, DESERIALFUNC = jldp_internal.jl_kmeans_deserialize,
-  PARALLEL = SAFE);
-
-COMMENT ON AGGREGATE jldp.jl_kmeans(float8[], int, bigint, int, int) IS
-  'jl_kmeans with n_init runs (1..1000), each a k-means++ seeding followed by at most max_iter Lloyd iterations, keeping the run with the lowest inertia (sum of squared distances to the nearest centroid; the earliest run on ties), as scikit-learn''s KMeans(n_init=...). The first run is seeded by seed, so n_init 1 equals jl_kmeans(sketch, n_clusters, seed, max_iter); the others by seeds drawn from a ChaCha20 stream keyed by seed. Deterministic and the same in serial and parallel plans; the time grows with n_init.';
 
 -- Scale-out ----------------------------------------------------------------
 -- Pieces that postgres_fdw pushes to the shards of a partitioned sketch

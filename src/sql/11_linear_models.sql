@@ -9,14 +9,31 @@ RETURNS internal
 AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
+-- the fit's options as one typed value (aggregates take no named arguments):
+-- jl_linear_fit(x, y, jl_linear_options(ridge => 10)) (1.0.0)
+CREATE TYPE jldp.jl_linear_options AS (ridge float8, intercept boolean);
+
+COMMENT ON TYPE jldp.jl_linear_options IS
+  'The options of jl_linear_fit and jl_linear_fit_intercept, built by jl_linear_options(ridge, intercept).';
+
+CREATE FUNCTION jldp_internal.jl_linear_options_checked(options jldp.jl_linear_options)
+RETURNS jldp.jl_linear_options AS 'MODULE_PATHNAME', 'jl_linear_options_checked'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8, boolean)
+COMMENT ON FUNCTION jldp_internal.jl_linear_options_checked(jldp.jl_linear_options) IS
+  'The options unchanged if ridge is a finite number >= 0 and neither field is NULL, else an ERROR: the check of jl_linear_options.';
+
+CREATE FUNCTION jldp.jl_linear_options(ridge float8 DEFAULT 0, intercept boolean DEFAULT true)
+RETURNS jldp.jl_linear_options
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN jldp_internal.jl_linear_options_checked(ROW(ridge, intercept)::jldp.jl_linear_options);
+
+COMMENT ON FUNCTION jldp.jl_linear_options(float8, boolean) IS
+  'The options of jl_linear_fit and jl_linear_fit_intercept: the ridge penalty (>= 0; the intercept is not penalised) and whether the model has an intercept (without one, the fit is through the origin and the intercept 0): jl_linear_fit(x, y, jl_linear_options(ridge => 10)).';
+
+CREATE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], jldp.jl_linear_options)
 RETURNS internal
-AS 'MODULE_PATHNAME', 'jl_linear_fit_trans'
+AS 'MODULE_PATHNAME', 'jl_linear_fit_options_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE FUNCTION jldp_internal.jl_linear_fit_combine(internal, internal)
@@ -47,11 +64,8 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[]) IS
   'Transition function of jl_linear_fit and jl_linear_fit_intercept.';
 
-COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8) IS
-  'Transition function of jl_linear_fit and jl_linear_fit_intercept with a ridge.';
-
-COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], float8, boolean) IS
-  'Transition function of jl_linear_fit and jl_linear_fit_intercept with a ridge and the intercept choice.';
+COMMENT ON FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[], jldp.jl_linear_options) IS
+  'Transition function of jl_linear_fit and jl_linear_fit_intercept with their options.';
 
 COMMENT ON FUNCTION jldp_internal.jl_linear_fit_combine(internal, internal) IS
   'Combine function of jl_linear_fit: merges the counts, means and centred co-moments of two partial states.';
@@ -76,15 +90,7 @@ CREATE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[]) (
   DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
   PARALLEL = SAFE);
 
-CREATE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], ridge float8) (
-  SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
-  FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
-  COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
-  SERIALFUNC = jldp_internal.jl_linear_fit_serialize,
-  DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
-  PARALLEL = SAFE);
-
-CREATE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], ridge float8, intercept boolean) (
+CREATE AGGREGATE jldp.jl_linear_fit(x float8[], y float8[], options jldp.jl_linear_options) (
   SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
   FINALFUNC = jldp_internal.jl_linear_fit_final, FINALFUNC_MODIFY = SHAREABLE,
   COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
@@ -100,7 +106,7 @@ CREATE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[]) (
   DESERIALFUNC = jldp_internal.jl_linear_fit_deserialize,
   PARALLEL = SAFE);
 
-CREATE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[], ridge float8) (
+CREATE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[], options jldp.jl_linear_options) (
   SFUNC = jldp_internal.jl_linear_fit_trans, STYPE = internal,
   FINALFUNC = jldp_internal.jl_linear_fit_intercept_final, FINALFUNC_MODIFY = SHAREABLE,
   COMBINEFUNC = jldp_internal.jl_linear_fit_combine,
@@ -111,17 +117,14 @@ CREATE AGGREGATE jldp.jl_linear_fit_intercept(x float8[], y float8[], ridge floa
 COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[]) IS
   'Least squares of label vectors y (m values) on feature vectors x (d values) with an intercept: the d x m coefficients W minimising ||Y - X W - 1 b^T||^2 (b from jl_linear_fit_intercept; the prediction is jl_linear_predict(x, W, b)). Rows with a NULL x or y are skipped; NULL over no rows. Minimum-norm W when X is rank-deficient.';
 
-COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[], float8) IS
-  'Ridge regression: as jl_linear_fit(x, y), minimising ||Y - X W - 1 b^T||^2 + ridge ||W||^2 (the intercept is not penalised).';
-
-COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[], float8, boolean) IS
-  'As jl_linear_fit(x, y, ridge); intercept => false fits Y = X W through the origin.';
+COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[], jldp.jl_linear_options) IS
+  'jl_linear_fit(x, y) with its options: jl_linear_options(ridge => r) minimises ||Y - X W - 1 b^T||^2 + r ||W||^2 (ridge regression; the intercept is not penalised), jl_linear_options(intercept => false) fits Y = X W through the origin.';
 
 COMMENT ON AGGREGATE jldp.jl_linear_fit_intercept(float8[], float8[]) IS
   'The m intercepts b of jl_linear_fit(x, y): mean(y) - W^T mean(x).';
 
-COMMENT ON AGGREGATE jldp.jl_linear_fit_intercept(float8[], float8[], float8) IS
-  'The m intercepts b of jl_linear_fit(x, y, ridge).';
+COMMENT ON AGGREGATE jldp.jl_linear_fit_intercept(float8[], float8[], jldp.jl_linear_options) IS
+  'The m intercepts b of jl_linear_fit(x, y, options) (zeros with intercept => false).';
 
 CREATE FUNCTION jldp.jl_linear_predict(x float8[], coef float8[], intercept float8[] DEFAULT NULL)
 RETURNS float8[]

@@ -57,7 +57,10 @@ DECLARE
     'jl_directional_variance_stddev', 'jl_least_squares', 'jl_cut_size', 'jl_cut_size_stddev',
     'jl_cut_estimate', 'jl_cut_estimate_stddev', 'jl_linear_fit', 'jl_linear_fit_intercept',
     'jl_linear_predict', 'jl_nullspace_clean', 'jl_min_dim', 'jl_discrete_laplace_variance',
-    'jl_rr_flip_probability', 'jldp_version'];
+    'jl_rr_flip_probability', 'jldp_version', 'jl_kmeans_options', 'jl_linear_options',
+    -- internal steps an analyst's call runs as the analyst (the options'
+    -- checks, the cast of n_clusters)
+    'jl_kmeans_options_checked', 'jl_kmeans_options_of', 'jl_linear_options_checked'];
   curator text[] := ARRAY[
     'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id', 'jl_key_grant', 'jl_key_revoke',
     'jl_protect', 'jl_numeric', 'jl_category', 'jl_vector', 'jl_long', 'jl_edge',
