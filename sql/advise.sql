@@ -85,6 +85,27 @@ SELECT error($$SELECT * FROM jl_advise(4, 1, 1, bound => 0, key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, noise => 'gaussian', key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, noise => 'cauchy', key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, delta => 1.5, key => 'advise')$$);
+-- goal neighbors: the probability that a non-neighbour at dist2_hi is
+-- ranked before a neighbour at dist2, Phi(-(hi - lo) / sqrt(v(lo) + v(hi)))
+-- with v the variance of a recovered squared distance.  Without a
+-- projection (k = d) both goals use one noise variance, so z follows from
+-- goal distance's errors at lo and hi: z = 12 / sqrt(sd(4)^2 + sd(16)^2)
+-- = 1.1533, and Phi(-1.1533) = 0.12439 (0.5 erfc(z / sqrt 2), computed
+-- outside PostgreSQL when this was recorded) is the misordering shown
+SELECT n.kind, n.k, n.noise_variance = d.noise_variance AS same_noise,
+       n.predicted_error_hi IS NULL AS one_error,
+       round(n.predicted_error::numeric, 4) AS misordering,
+       round(((16 - 4) / sqrt(d.predicted_error ^ 2 + d.predicted_error_hi ^ 2))::numeric, 4) AS z_from_distance_errors
+  FROM jl_advise(4, 2, 4, 16, goal => 'neighbors', key => 'advise') n,
+       jl_advise(4, 2, 4, 16, key => 'advise') d
+ WHERE n.kind = 'identity' AND d.kind = 'identity' AND n.noise = d.noise;
+SELECT rank, kind, predicted_error < 0.25 AS useful, note IS NOT NULL AS noted
+  FROM jl_advise(4, 0.2, 4, 16, goal => 'neighbors', key => 'advise') WHERE rank = 1;
+SELECT substring(note from '^[^;]*; at epsilon [0-9.]+ it would be') AS says
+  FROM jl_advise(4, 0.2, 4, 16, goal => 'neighbors', key => 'advise') WHERE rank = 1;
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, goal => 'neighbors', key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 2, 1, goal => 'neighbors', key => 'advise')$$);
+SELECT error($$SELECT * FROM jl_advise(4, 1, 1, 2, goal => 'neighbors', cluster_var => 1, key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, goal => 'search', key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, goal => 'clustering', key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, goal => 'clustering', cluster_var => -1, key => 'advise')$$);

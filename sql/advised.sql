@@ -93,6 +93,21 @@ SELECT a.kind = r.info->'advice'->'chosen'->>'kind' AND a.k = (r.info->'advice'-
  WHERE a.rank = 1 AND r.target = 'adv_r1'::regclass;
 SELECT count(*) AS units, min(array_length(sketch, 1)) = max(array_length(sketch, 1)) AS one_width FROM adv_r1;
 
+-- goal neighbors: a search must rank a neighbour at squared distance 4
+-- before a non-neighbour at 16.  At epsilon 1 no option can (refused before
+-- the charge, with the epsilon that would serve); jl_advise agrees on both
+-- sides of that epsilon
+SELECT n AS charges_before FROM adv_charges \gset
+SELECT adv_refusal($$SELECT jl_release('adv_t', 'adv_n0', 1, jl_advised('neighbors', dist2 => 4, dist2_hi => 16), key => 'pinned')$$) AS useless_search;
+SELECT n - :charges_before AS charged FROM adv_charges;
+SELECT substring(adv_refusal($$SELECT jl_release('adv_t', 'adv_n0', 1, jl_advised('neighbors', dist2 => 4, dist2_hi => 16), key => 'pinned')$$)
+                 from 'At epsilon ([0-9.]+)')::float8 AS eps_search \gset
+SELECT (SELECT predicted_error >= 0.25 FROM jl_advise(3, :eps_search / 1.02, 4, 16, neighbor => 'row', bound => 10, goal => 'neighbors', key => 'pinned') WHERE rank = 1) AS below_not_useful,
+       (SELECT predicted_error < 0.25 FROM jl_advise(3, :eps_search * 1.001, 4, 16, neighbor => 'row', bound => 10, goal => 'neighbors', key => 'pinned') WHERE rank = 1) AS at_useful;
+SELECT adv_error($$SELECT jl_advised('neighbors', dist2 => 4)$$) AS search_without_hi;
+SELECT adv_error($$SELECT jl_advised('neighbors', dist2 => 4, dist2_hi => 4)$$) AS search_hi_not_beyond;
+SELECT adv_error($$SELECT jl_advised('neighbors', dist2 => 4, dist2_hi => 16, cluster_var => 1)$$) AS search_with_var;
+
 -- attribute neighbours with a category (one change moves two coordinates
 -- by the weight): the advice is calibrated to the declaration, so the
 -- chosen option released with jl_sketch has the same noise variance

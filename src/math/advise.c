@@ -188,6 +188,20 @@ clustering_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 	return jl_log_t_tail(z, k);
 }
 
+/*
+ * log of the probability that a non-neighbour at hi is recovered nearer
+ * than a neighbour at lo (advise.h); the stddevs are scaled (no overflow).
+ */
+static double
+neighbors_score(const JlAdviseProblem *p, const JlAdviseCandidate *c, int k,
+				double s2, double f)
+{
+	double		sd = hypot(jl_advise_dist_stddev(p->lo, k, s2, f, c->gaussian, c->identity),
+						   jl_advise_dist_stddev(p->hi, k, s2, f, c->gaussian, c->identity));
+
+	return jl_log_normal_tail((p->hi - p->lo) / sd);
+}
+
 double
 jl_advise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 				double r2, int k, double s2, const JlPShape *shape)
@@ -196,6 +210,8 @@ jl_advise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 
 	if (p->goal == JL_GOAL_CLUSTERING)
 		return clustering_score(p, c, r2, k, s2, shape);
+	if (p->goal == JL_GOAL_NEIGHBORS)
+		return neighbors_score(p, c, k, s2, f);
 	return 0.5 * log(jl_advise_dist_variance(r2, k, s2, f, c->gaussian, c->identity));
 }
 
@@ -210,7 +226,7 @@ jl_advise_useful(const JlAdviseProblem *p, double error)
 {
 	if (isnan(error))
 		return false;
-	if (p->goal == JL_GOAL_CLUSTERING)
+	if (p->goal == JL_GOAL_CLUSTERING || p->goal == JL_GOAL_NEIGHBORS)
 		return error < JL_ADVISE_USEFUL_MISCLASSIFICATION;
 	return error < p->lo;
 }
@@ -232,7 +248,8 @@ jl_advise_noise_free_error(const JlAdviseProblem *p)
 /*
  * A lower bound of the score at hi from the noise alone, for the search to
  * stop at; it grows with k where s2 does, so no larger k can do better.
- * Distance: the noise term.  Clustering: without the spread of the clusters
+ * Distance: the noise term.  Neighbors: the two distances' noise terms.
+ * Clustering: without the spread of the clusters
  * and with the normal tail, below the t tail of every k (Jensen: Phi(-c
  * sqrt(q)) is convex in q and E chi2_k/k = 1), at the signal of the
  * realized P.
@@ -245,6 +262,10 @@ noise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c, int k,
 
 	if (p->goal == JL_GOAL_CLUSTERING)
 		return jl_log_normal_tail(clustering_z(p, p->hi * scale, k, s2));
+	/* the noise terms alone: v(lo) + v(hi) >= 2 c k s2^2 */
+	if (p->goal == JL_GOAL_NEIGHBORS)
+		return jl_log_normal_tail((p->hi - p->lo) /
+								  (s2 * sqrt(2.0 * (c->gaussian ? 8.0 : 14.0) * k)));
 	return 0.5 * log((c->gaussian ? 8.0 : 14.0) * k * s2 * s2);
 }
 
@@ -253,7 +274,7 @@ static int
 probes(const JlAdviseProblem *p, double *r2)
 {
 	int			g,
-				n = (p->lo == p->hi) ? 1 : JL_ADVISE_GRID;
+				n = (p->lo == p->hi || p->goal == JL_GOAL_NEIGHBORS) ? 1 : JL_ADVISE_GRID;
 
 	for (g = 0; g < n; g++)
 		r2[g] = (n == 1) ? p->lo : p->lo * pow(p->hi / p->lo, (double) g / (n - 1));

@@ -27,7 +27,13 @@
  *               signal the noise was calibrated against), and the last factor
  *               the cost of centres that k-means must find from single rows
  *               (its seeds; the factor is 1 when n is not given, centres
- *               known).  docs/internals.md derives both.
+ *               known).
+ *   neighbors:  the probability that a search ranks a non-neighbour at
+ *               squared distance hi before a neighbour at lo: Phi(-(hi - lo)
+ *               / sqrt(v(lo) + v(hi))), v the variance of a recovered
+ *               squared distance as for goal distance, the two recoveries
+ *               taken as independent and normal.
+ * docs/internals.md derives them.
  *
  * Errors are compared as scores, the natural logarithm of the error, so that
  * a misclassification probability below the smallest double still ranks.
@@ -44,7 +50,8 @@
 typedef enum JlAdviseGoal
 {
 	JL_GOAL_DISTANCE = 0,
-	JL_GOAL_CLUSTERING = 1
+	JL_GOAL_CLUSTERING = 1,
+	JL_GOAL_NEIGHBORS = 2
 } JlAdviseGoal;
 
 /* What the sketches are for, shared by every candidate. */
@@ -52,7 +59,8 @@ typedef struct JlAdviseProblem
 {
 	int64_t		d;
 	double		lo,
-				hi;				/* squared distances: dist2, dist2_hi */
+				hi;				/* squared distances: dist2, dist2_hi (for
+								 * neighbors: a neighbour's, a non-neighbour's) */
 	JlAdviseGoal goal;
 	double		cluster_var;	/* clustering: per-attribute variance */
 	double		n;				/* clustering: rows; INFINITY: centres known */
@@ -132,8 +140,9 @@ double		jl_advise_error(double score);
 /*
  * Whether an error at p->lo serves the goal: a recovered squared distance
  * whose standard deviation is below the distance itself (distance), or a
- * misclassification probability below JL_ADVISE_USEFUL_MISCLASSIFICATION,
- * half of chance for two clusters (clustering).
+ * misclassification (misordering) probability below
+ * JL_ADVISE_USEFUL_MISCLASSIFICATION, half of chance for two clusters
+ * (clustering) or for a pair of a neighbour and a non-neighbour (neighbors).
  */
 #define JL_ADVISE_USEFUL_MISCLASSIFICATION 0.25
 bool		jl_advise_useful(const JlAdviseProblem *p, double error);

@@ -150,7 +150,62 @@ typedef struct Option
 const char *
 jl_advise_goal_name(JlAdviseGoal goal)
 {
-	return goal == JL_GOAL_CLUSTERING ? "clustering" : "distance";
+	switch (goal)
+	{
+		case JL_GOAL_CLUSTERING:
+			return "clustering";
+		case JL_GOAL_NEIGHBORS:
+			return "neighbors";
+		default:
+			return "distance";
+	}
+}
+
+JlAdviseGoal
+jl_advise_parse_goal(const char *label)
+{
+	if (strcmp(label, "distance") == 0)
+		return JL_GOAL_DISTANCE;
+	if (strcmp(label, "clustering") == 0)
+		return JL_GOAL_CLUSTERING;
+	if (strcmp(label, "neighbors") == 0)
+		return JL_GOAL_NEIGHBORS;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown goal \"%s\"", jl_msg_str(label)),
+			 errhint("Use 'distance' (recovered squared distances), 'clustering' (two clusters whose centres are dist2 apart) or 'neighbors' (a neighbour at dist2 ranked before a non-neighbour at dist2_hi).")));
+	return JL_GOAL_DISTANCE;	/* not reached */
+}
+
+void
+jl_advise_check_goal_distances(const char *who, JlAdviseGoal goal, double lo, double hi,
+							   bool hi_given)
+{
+	if (goal != JL_GOAL_NEIGHBORS)
+		return;
+	if (!hi_given || !(hi > lo))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: goal 'neighbors' needs dist2_hi greater than dist2", who),
+				 errdetail("A nearest-neighbour search must rank a neighbour, at squared distance dist2 from the query, before a non-neighbour at dist2_hi."),
+				 errhint("For example dist2 => the squared distance to a typical nearest neighbour, dist2_hi => a typical squared distance between rows.")));
+}
+
+char *
+jl_advise_error_words(const JlAdviseProblem *p, double error)
+{
+	switch (p->goal)
+	{
+		case JL_GOAL_CLUSTERING:
+			return psprintf("misclassifies %.3g of the rows between two clusters whose centres are %.6g apart (squared; chance: 0.5, useful below %.2g)",
+							error, p->lo, JL_ADVISE_USEFUL_MISCLASSIFICATION);
+		case JL_GOAL_NEIGHBORS:
+			return psprintf("ranks a non-neighbour at %.6g before a neighbour at %.6g (squared distances) with probability %.3g (chance: 0.5, useful below %.2g)",
+							p->hi, p->lo, error, JL_ADVISE_USEFUL_MISCLASSIFICATION);
+		default:
+			return psprintf("recovers a squared distance of %.6g with a standard deviation of %.3g (useful below %.6g)",
+							p->lo, error, p->lo);
+	}
 }
 
 void
@@ -163,21 +218,15 @@ jl_advise_read_goal(FunctionCallInfo fcinfo, int goal_arg, JlAdviseProblem *p)
 
 	p->cluster_var = 0.0;
 	p->n = INFINITY;
-	if (strcmp(goal, "distance") == 0)
+	p->goal = jl_advise_parse_goal(goal);
+	if (p->goal != JL_GOAL_CLUSTERING)
 	{
-		p->goal = JL_GOAL_DISTANCE;
 		if (!PG_ARGISNULL(var_arg) || !PG_ARGISNULL(n_arg))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("cluster_var and n apply to goal 'clustering' only")));
 		return;
 	}
-	if (strcmp(goal, "clustering") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown goal \"%s\"", jl_msg_str(goal)),
-				 errhint("Use 'distance' (recovered squared distances) or 'clustering' (two clusters whose centres are dist2 apart).")));
-	p->goal = JL_GOAL_CLUSTERING;
 	if (PG_ARGISNULL(var_arg))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -249,6 +298,7 @@ read_advise_args(FunctionCallInfo fcinfo, JlAdviseArgs *a)
 	jl_advise_allow_noises(a, !PG_ARGISNULL(6),
 						   PG_ARGISNULL(6) ? JL_NOISE_LAPLACE : jl_parse_noise(jl_option_arg(fcinfo, 6)));
 	jl_advise_read_goal(fcinfo, 8, p);
+	jl_advise_check_goal_distances("jl_advise", p->goal, p->lo, p->hi, !PG_ARGISNULL(3));
 	a->kmax = Min(d, jl_largest_k(d, a->neighbor));
 }
 
@@ -358,6 +408,7 @@ best_note(StringInfo b, const JlAdviseArgs *a, const JlAdviseCandidate *cs,
 		  const Option *opts, int n, int i)
 {
 	const char *what = a->p.goal == JL_GOAL_DISTANCE ? "error" :
+		a->p.goal == JL_GOAL_NEIGHBORS ? "misordering probability" :
 		"misclassification probability";
 	int			j;
 
@@ -407,7 +458,7 @@ note_of(const JlAdviseArgs *a, const JlAdviseCandidate *cs, const Option *opts,
 		appendStringInfo(&b, "%s; ", usefulness);
 	if (cs[i].rank == 1)
 		best_note(&b, a, cs, opts, n, i);
-	if (cs[i].rank == 1 && a->p.lo != a->p.hi)
+	if (cs[i].rank == 1 && a->p.lo != a->p.hi && a->p.goal != JL_GOAL_NEIGHBORS)
 		appendStringInfoString(&b, "; relative_error is the worst ratio over [dist2, dist2_hi] to the best option at each distance");
 	if (cs[i].at_limit)
 		appendStringInfo(&b, "%sk is the largest tried (%d): a larger k might do better",
@@ -441,7 +492,7 @@ put_row(Tuplestorestate *ts, TupleDesc desc, const JlAdviseArgs *a,
 	v[6] = Float8GetDatum(c->noise_variance);
 	v[7] = Float8GetDatum(jl_advise_error(c->score));
 	v[8] = Float8GetDatum(jl_advise_error(c->score_hi));
-	null[8] = !c->found || a->p.lo == a->p.hi;
+	null[8] = !c->found || a->p.lo == a->p.hi || a->p.goal == JL_GOAL_NEIGHBORS;
 	v[9] = Float8GetDatum(c->relative);
 	v[10] = BoolGetDatum(!c->found);
 	null[10] = false;
@@ -475,6 +526,8 @@ usefulness_of(JlAdviseArgs *a, const uint8 *secret, double error)
 					jl_advise_goal_name(p->goal),
 					p->goal == JL_GOAL_CLUSTERING ?
 					psprintf("misclassification %.3g, useful below %.2g", error, JL_ADVISE_USEFUL_MISCLASSIFICATION) :
+					p->goal == JL_GOAL_NEIGHBORS ?
+					psprintf("misordering %.3g of a neighbour and a non-neighbour, useful below %.2g", error, JL_ADVISE_USEFUL_MISCLASSIFICATION) :
 					psprintf("stddev %.3g of a squared distance of %.6g", error, p->lo),
 					need);
 }

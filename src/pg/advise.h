@@ -72,8 +72,24 @@ extern void jl_advise_allow_noises(JlAdviseArgs *a, bool noise_given, JlNoise no
  */
 extern void jl_advise_read_goal(FunctionCallInfo fcinfo, int goal_arg, JlAdviseProblem *p);
 
-/* the name of a goal: "distance" or "clustering" */
+/* the name of a goal: "distance", "clustering" or "neighbors" */
 extern const char *jl_advise_goal_name(JlAdviseGoal goal);
+
+/* the goal of a jl_goal label; ERROR (22023) for another word */
+extern JlAdviseGoal jl_advise_parse_goal(const char *label);
+
+/*
+ * ERROR unless the squared distances suit the goal: for neighbors a
+ * non-neighbour's (hi, given) beyond a neighbour's (lo); who names the call.
+ */
+extern void jl_advise_check_goal_distances(const char *who, JlAdviseGoal goal,
+										   double lo, double hi, bool hi_given);
+
+/*
+ * What an option's predicted error means for the goal, in words, with the
+ * level below which it is useful: "misorders ... (useful below 0.25)".
+ */
+extern char *jl_advise_error_words(const JlAdviseProblem *p, double error);
 
 /*
  * Rank every option for a (p.d, kmax and the rest set, arguments checked)

@@ -54,10 +54,10 @@ CREATE TYPE jldp.jl_origin AS ENUM ('lo', 'zero');
 COMMENT ON TYPE jldp.jl_origin IS
   'Where the covariance mechanism puts a number''s zero: at lo (the declared encoding, (x - lo) weight / (hi - lo)) or at zero (x weight / (hi - lo): second moments about the data''s origin).';
 
-CREATE TYPE jldp.jl_goal AS ENUM ('distance', 'clustering');
+CREATE TYPE jldp.jl_goal AS ENUM ('distance', 'clustering', 'neighbors');
 
 COMMENT ON TYPE jldp.jl_goal IS
-  'What sketches are for, as the advisor predicts their error: recovered squared distances (distance) or a nearest-centre clustering (clustering).';
+  'What sketches are for, as the advisor predicts their error: recovered squared distances (distance), a nearest-centre clustering (clustering) or a nearest-neighbour search that must rank a neighbour at dist2 before a non-neighbour at dist2_hi (neighbors).';
 
 CREATE TYPE jldp.jl_mechanism AS (
     mechanism text, k int, kind jldp.jl_kind, noise jldp.jl_noise, delta float8,

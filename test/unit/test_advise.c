@@ -318,6 +318,10 @@ test_brute_force(JlAdviseGoal goal)
 							JlAdviseProblem p = {ds[di], r2f[ri] * ds[di], r2f[ri] * ds[di],
 							goal, vars[vi % 2], ns[vi / 2]};
 
+							/* neighbors: a non-neighbour 4 times as far */
+							if (goal == JL_GOAL_NEIGHBORS)
+								p.hi = 4 * p.lo;
+
 							cases++;
 							if (one_case(&p, row, epss[ei], no, (int) fmin(ds[di], 400), why))
 								agree++;
@@ -325,7 +329,45 @@ test_brute_force(JlAdviseGoal goal)
 								strcpy(last, why);
 						}
 	check(agree == cases, "%s: the advisor's best = brute force's best in %d of %d cases %s",
-		  goal == JL_GOAL_DISTANCE ? "distance" : "clustering", agree, cases, last);
+		  goal == JL_GOAL_DISTANCE ? "distance" : goal == JL_GOAL_CLUSTERING ? "clustering" :
+		  "neighbors", agree, cases, last);
+}
+
+/*
+ * goal neighbors: the probability that a non-neighbour at hi is recovered
+ * nearer than a neighbour at lo, Phi(-(hi - lo) / sqrt(v(lo) + v(hi))),
+ * written out here from the variance of a recovered squared distance
+ * (f r2^2 + 8 s2 r2 + c k s2^2) and long double erfc; useful below 0.25.
+ */
+static void
+test_neighbors(void)
+{
+	JlAdviseProblem p = {9, 0.5, 2.0, JL_GOAL_NEIGHBORS, 0, INFINITY};
+	JlAdviseCandidate id = {.identity = true, .gaussian = false, .m4 = 1},
+				gau = {.identity = false, .gaussian = true, .m4 = 3};
+	double		worst = 0;
+	int			i;
+
+	for (i = 0; i < 40; i++)
+	{
+		double		s2 = 1e-3 * pow(1.5, i),
+					k = 3,
+					f = 0.4,
+					vlo = 8 * s2 * p.lo + 14 * 9 * s2 * s2,
+					vhi = 8 * s2 * p.hi + 14 * 9 * s2 * s2,
+					glo = f * p.lo * p.lo + 8 * s2 * p.lo + 8 * k * s2 * s2,
+					ghi = f * p.hi * p.hi + 8 * s2 * p.hi + 8 * k * s2 * s2;
+		JlPShape	sh = {f, 1, NAN};
+		long double want_id = 0.5L * erfcl((p.hi - p.lo) / sqrtl(2.0L * (vlo + vhi))),
+					want_g = 0.5L * erfcl((p.hi - p.lo) / sqrtl(2.0L * (glo + ghi)));
+
+		worst = fmax(worst, unit_rel(exp(jl_advise_score(&p, &id, p.lo, 9, s2, NULL)), (double) want_id));
+		worst = fmax(worst, unit_rel(exp(jl_advise_score(&p, &gau, p.lo, 3, s2, &sh)), (double) want_g));
+	}
+	check(worst < 1e-9, "neighbors: Phi(-(hi - lo) / sqrt(v(lo) + v(hi))), with and without a projection (rel err %.2g)", worst);
+	check(jl_advise_useful(&p, 0.2499) && !jl_advise_useful(&p, 0.25) && !jl_advise_useful(&p, NAN),
+		  "neighbors: useful below a misordering of 0.25");
+	check(jl_advise_noise_free_error(&p) == 0.0, "neighbors: no noise, no misordering");
 }
 
 /* refusals are never ranked; a range ranks by the worst ratio to the best */
@@ -531,6 +573,8 @@ main(void)
 	test_found_centres();
 	test_brute_force(JL_GOAL_DISTANCE);
 	test_brute_force(JL_GOAL_CLUSTERING);
+	test_brute_force(JL_GOAL_NEIGHBORS);
+	test_neighbors();
 	test_refusals_and_range();
 	return unit_done("test_advise");
 }

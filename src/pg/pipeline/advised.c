@@ -101,11 +101,7 @@ option_text(const JlAdviseOption *o)
 static const char *
 error_text(const JlAdviseProblem *p, double error)
 {
-	if (p->goal == JL_GOAL_CLUSTERING)
-		return psprintf("misclassifies %.3g of the rows between two clusters whose centres are %.6g apart (squared; chance: 0.5, useful below %.2g)",
-						error, p->lo, JL_ADVISE_USEFUL_MISCLASSIFICATION);
-	return psprintf("recovers a squared distance of %.6g with a standard deviation of %.3g (useful below %.6g)",
-					p->lo, error, p->lo);
+	return jl_advise_error_words(p, error);
 }
 
 /* not useful: refused, with what would be */

@@ -17,6 +17,7 @@
 #include "math/advise.h"
 #include "math/covariance_accountant.h"
 
+#include "pg/advise.h"
 #include "pg/arrays.h"
 #include "pg/options.h"
 #include "pg/pipeline/mechanism.h"
@@ -220,7 +221,7 @@ read_advised(HeapTupleHeader th, JlAdvisedSpec *spec)
 	absent(th, "jl_advised", others);
 	v = required(th, "jl_advised", "goal");
 	goal = label(v);
-	spec->goal = strcmp(goal, "clustering") == 0 ? JL_GOAL_CLUSTERING : JL_GOAL_DISTANCE;
+	spec->goal = jl_advise_parse_goal(goal);
 	v = field(th, "dist2", &isnull);
 	if (isnull)
 		ereport(ERROR,
@@ -231,6 +232,7 @@ read_advised(HeapTupleHeader th, JlAdvisedSpec *spec)
 	spec->dist2 = DatumGetFloat8(v);
 	v = field(th, "dist2_hi", &isnull);
 	spec->dist2_hi = isnull ? spec->dist2 : DatumGetFloat8(v);
+	jl_advise_check_goal_distances("jl_advised", spec->goal, spec->dist2, spec->dist2_hi, !isnull);
 	if (!(isfinite(spec->dist2) && spec->dist2 > 0.0 && isfinite(spec->dist2_hi) &&
 		  spec->dist2_hi >= spec->dist2 && spec->dist2_hi <= 1e300 && spec->dist2 >= 1e-300))
 		refuse("jl_advised", "the squared distances must satisfy 1e-300 <= dist2 <= dist2_hi <= 1e300",
