@@ -262,7 +262,7 @@ DROP ROLE regress_jldp_km_nobody;
 -- constructor, and an integer n_clusters casts to it
 SELECT p.oid::regprocedure AS aggregate FROM pg_proc p
  WHERE p.prokind = 'a' AND p.proname IN ('jl_kmeans', 'jl_linear_fit', 'jl_linear_fit_intercept')
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text;
 SELECT jl_kmeans_options(4) AS defaults, jl_kmeans_options(4, n_init => 10) AS restarts,
        4::jl_kmeans_options AS cast_of_n_clusters, jl_linear_options() AS linear_defaults;
 SELECT (SELECT jl_kmeans(sketch, 3) FROM km_points)

@@ -20,7 +20,7 @@ SELECT p.oid::regprocedure AS function
   FROM pg_proc p
  WHERE p.proname IN ('jl_recover_dist_stddev', 'jl_recover_inner_stddev', 'jl_recover_norm2_stddev')
    AND 'float8'::regtype = ANY (p.proargtypes)
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text;
 -- a text value is no option word (no text overload)
 SELECT jl_recover_dist_stddev('{1,2,3}', '{0,1,5}', 0.5, 'gaussian'::text);
 -- not a label, cast or untyped

@@ -26,7 +26,7 @@
 #      0.2.0 in place.
 # Exits non-zero on any failure.
 set -euo pipefail
-OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1 0.4.2"
+OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1 0.4.2 0.5.0"
 NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../jldp.control")
 dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
 tmp=$(mktemp -d)
@@ -222,6 +222,14 @@ fi
 fi
 
 # 3. data kept by the upgrade
+# the old version's own forms of the primitives (0.5.0 typed the options)
+if [ "$(printf '%s\n' 0.5.0 "$OLD" | sort -V | head -n 1)" = 0.5.0 ]; then
+  PRIVATE_RELEASE="jl_private_release(x, 1.0, 1, 'attribute', jl_sketch(k => 3), key => 'kept')"
+  RELEASE_INFO="jl_release_info(3, 1.0, 1, 'attribute', jl_sketch(k => 3), key => 'kept')"
+else
+  PRIVATE_RELEASE="jl_private_release(x, 3, 1.0, key => 'kept')"
+  RELEASE_INFO="jl_release_info(3, 3, 1.0, key => 'kept')"
+fi
 q jldp_upgrade_d >/dev/null <<SQL
 CREATE EXTENSION jldp VERSION '$OLD';
 SELECT jl_key_import('kept', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
@@ -230,7 +238,7 @@ ALTER TABLE src ADD PRIMARY KEY (id);
 SELECT jl_dataset_declare('kept_ds', 5.0, source => 'src');
 -- a release as the old version's jl_release_table recorded it (the
 -- library no longer has it): its sketches, its charge and its registry row
-CREATE TABLE src_private AS SELECT id, jl_private_release(x, 3, 1.0, key => 'kept') AS sketch FROM src;
+CREATE TABLE src_private AS SELECT id, $PRIVATE_RELEASE AS sketch FROM src;
 UPDATE jldp_dataset SET epsilon_spent = 1 WHERE name = 'kept_ds';
 INSERT INTO jldp_ledger (dataset, event, epsilon, delta, epsilon_spent, delta_spent, what, role)
   SELECT 'kept_ds', 'charge', 1, 0, 1, 0, 'jl_release_table into src_private', role
@@ -241,7 +249,7 @@ INSERT INTO jldp_release (source, target, id_column, vector, d, k, projection, n
   SELECT 'public.src', 'src_private'::regclass, 'id', 'x', 3, 3, i->>'projection', 'element', 1, 'none',
          i->>'calibration', 1, 0, (i->>'noise_variance')::float8, (i->>'grid')::float8, i->>'key_fingerprint',
          'kept_ds', l.id, i || '{"rows": 50}', '$OLD', l.role
-    FROM jl_release_info(3, 3, 1.0, key => 'kept') i, jldp_ledger l
+    FROM $RELEASE_INFO i, jldp_ledger l
    WHERE l.dataset = 'kept_ds' AND l.event = 'charge';
 SQL
 contents() {
