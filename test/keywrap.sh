@@ -28,6 +28,7 @@
 # Exits non-zero on any failure.
 set -euo pipefail
 source "$(dirname "$0")/pgenv.sh"
+source "$(dirname "$0")/old_library.sh"
 jl_multi_start c1
 P1=$JL_MULTI_PORT
 jl_multi_start c2
@@ -46,8 +47,8 @@ reload() { "$1" -c "SELECT pg_reload_conf()" >/dev/null; sleep 0.3; }
 
 secret=00112233445566778899aabbccddeeff0123456789abcdef0123456789abcdef
 proj="SELECT jl_project('{1,2,3,4}', jl_sketch(k => 4), 'shared')::text"
-# the same projection under an extension of 0.4 or older (step 8's 0.3.0):
-# jl_project(x, k, key), before 0.5.0's jl_project(x, mechanism, key)
+# the projection as 0.4 and older called it (step 8's 0.3.0, refused by
+# this library): jl_project(x, k, key), before 0.5.0's (x, mechanism, key)
 proj_old="SELECT jl_project('{1,2,3,4}', 4, 'shared')::text"
 
 # 1. plain
@@ -135,12 +136,21 @@ check "the secret is in neither server's log" "$leaks" "0"
 # 8. the 0.3.0 update encrypts plain keys when a master key is configured
 as_pg psql -qX -h "$tmp" -p "$P2" -U postgres -d postgres -c "CREATE DATABASE up" >/dev/null
 qu() { as_pg psql -qXAt -v ON_ERROR_STOP=1 -h "$tmp" -p "$P2" -U postgres -d up "$@"; }
-qu -c "CREATE EXTENSION jldp VERSION '0.2.0'" -c "SELECT jl_key_import('shared', '\\x$secret')" >/dev/null
+# the key imported by 0.2.0's library (test/old_library.sh), updated by this one
+jl_library_use "$(jl_old_library 0.2.0)" -h "$tmp" -p "$P2" -U postgres
+qu -c "CREATE EXTENSION jldp VERSION '0.2.0'" -c "SELECT jl_key_import('shared', '\\x$secret')" >/dev/null ||
+  { jl_library_current -h "$tmp" -p "$P2" -U postgres; exit 1; }
+jl_library_current -h "$tmp" -p "$P2" -U postgres
 check "0.2.0 stores the key plain" "$(qu -c "SELECT length(secret) FROM jldp_key")" "32"
 qu -c "ALTER EXTENSION jldp UPDATE TO '0.3.0'" >/dev/null
 check "the update to 0.3.0 with a master key configured encrypts it" \
-  "$(qu -c "SELECT length(secret) || ' ' || master_key_id FROM jldp_key JOIN jl_keys USING (name)")" "77 $id2"
-check "and the projection is unchanged" "$(qu -c "$proj_old")" "$before"
+  "$(qu -c "SELECT length(secret) FROM jldp_key")" "77"
+check "this library refuses the 0.3.0 SQL's calls until the update" \
+  "$(err qu -c "$proj_old")" "jldp's library is version $(sed -n "s/^default_version = '\(.*\)'/\1/p" "$JLDP_TOP/jldp.control"), and its SQL in this database is version 0.3.0"
+qu -c "ALTER EXTENSION jldp UPDATE" >/dev/null
+check "updated, the key is wrapped by the master key" \
+  "$(qu -c "SELECT length(secret) || ' ' || master_key_id FROM jldp_internal.jldp_key JOIN jl_keys USING (name)")" "77 $id2"
+check "and the projection is unchanged" "$(qu -c "$proj")" "$before"
 
 # 9. downgrade to a plain secret, altered fingerprint (cluster 1, master2)
 planted=ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100

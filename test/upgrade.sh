@@ -2,7 +2,7 @@
 # The upgrade script does exactly what the install script does differently.
 # Assumes the PG* variables point at a server with both versions of jldp
 # installable (superuser connection).
-#   For each earlier version OLD (0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.3.2):
+#   For each earlier version OLD (OLDS below):
 #   1. Database A: CREATE EXTENSION jldp VERSION 'OLD', then ALTER EXTENSION
 #      jldp UPDATE; database B: CREATE EXTENSION jldp.  The catalogs of the
 #      extension's objects (functions and aggregates, tables, sequences,
@@ -11,7 +11,10 @@
 #   2. Negative control (once, from 0.1.0): database C is upgraded like A, then a few things
 #      are changed by hand; the comparison must report each of them.
 #   3. Data: database D holds a key, a declared dataset, a ledger charge and
-#      a registry row under OLD; all of it is unchanged by the upgrade
+#      a registry row made under OLD by OLD's library (built from this
+#      repository's history, test/old_library.sh); the new library refuses
+#      OLD's SQL (55000, writing nothing) until the update; all of the data
+#      is unchanged by the upgrade
 #      (owners, ledger roles, key owners and releasers, OIDs in 0.1.0,
 #      become the same roles' names;
 #      datasets get no spenders; the registry row keeps its kind), and the key
@@ -30,7 +33,11 @@ OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1 0.4.2 0.5.0"
 NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../jldp.control")
 dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
 tmp=$(mktemp -d)
+# the earlier versions' libraries make their data (test/old_library.sh)
+JL_OLD_DIR=$tmp/old
+source "$(dirname "$0")/old_library.sh"
 cleanup() {
+  jl_library_current || true
   for db in $dbs; do
     psql -qX -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
   done
@@ -221,7 +228,8 @@ else
 fi
 fi
 
-# 3. data kept by the upgrade
+# 3. data kept by the upgrade, made by the old version's library
+jl_library_use "$(jl_old_library "$OLD")"
 # the old version's own forms of the primitives (0.5.0 typed the options)
 if [ "$(printf '%s\n' 0.5.0 "$OLD" | sort -V | head -n 1)" = 0.5.0 ]; then
   PRIVATE_RELEASE="jl_private_release(x, 1.0, 1, 'attribute', jl_sketch(k => 3), key => 'kept')"
@@ -292,6 +300,18 @@ SQL
 }
 contents > "$tmp/d.before"
 first=$OLD
+# the new library under the old SQL: refused before anything is written
+jl_library_current
+ledger_before=$(q jldp_upgrade_d -c "SELECT count(*) FROM jldp_ledger")
+refused=$(q jldp_upgrade_d -c "SELECT jl_dataset_declare('refused', 1.0)" 2>&1 || true)
+ledger_after=$(q jldp_upgrade_d -c "SELECT count(*) FROM jldp_ledger")
+if echo "$refused" | grep -q "jldp's library is version $NEW, and its SQL in this database is version $OLD" &&
+   echo "$refused" | grep -q "ALTER EXTENSION jldp UPDATE" && [ "$ledger_before" = "$ledger_after" ]; then
+  echo "ok   the $NEW library refuses the $OLD SQL's calls, with the update as the hint, writing nothing"
+else
+  echo "FAIL the $NEW library under the $OLD SQL: '$refused' (ledger rows $ledger_before, then $ledger_after)"
+  fail=1
+fi
 q jldp_upgrade_d -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
 contents > "$tmp/d.after"
 rows=$(grep -c -e '^key ' -e '^dataset ' -e '^ledger ' -e '^registry ' "$tmp/d.before" || true)
@@ -329,8 +349,8 @@ else
 fi
 
 # 4. datasets bound to a partition or a view (0.2.0 allowed both); the rows
-# 0.2.0's jl_dataset_declare wrote are written directly (the library
-# installed is NEW's, which refuses such bindings)
+# 0.2.0's jl_dataset_declare wrote are written directly (its key by
+# 0.2.0's library)
 if [ "$OLD" = 0.2.0 ]; then
 bound_setup() {
   q jldp_upgrade_c >/dev/null <<'SQL'
@@ -353,7 +373,9 @@ bound_release() {
   q jldp_upgrade_c -c "SELECT released IS NOT NULL FROM jl_release('$1', '$2', 0.6, jl_sketch(k => 2), key => 'kept')" 2>&1 || true
 }
 psql -qX -d postgres -c "DROP DATABASE jldp_upgrade_c" -c "CREATE DATABASE jldp_upgrade_c" >/dev/null
+jl_library_use "$(jl_old_library 0.2.0)"
 bound_setup
+jl_library_current
 rebound=$(q jldp_upgrade_c -c "SET client_min_messages = warning" -c "ALTER EXTENSION jldp UPDATE TO '$NEW'" \
             -c "SELECT string_agg(name || ' -> ' || source::text, ', ' ORDER BY name) FROM jldp_dataset" 2>&1 || true)
 first_p=$(bound_release part o1); second_p=$(bound_release part o2)
@@ -370,7 +392,9 @@ else
 fi
 # a conflict and a view a release refuses: the update is refused
 psql -qX -d postgres -c "DROP DATABASE jldp_upgrade_c" -c "CREATE DATABASE jldp_upgrade_c" >/dev/null
+jl_library_use "$(jl_old_library 0.2.0)"
 bound_setup
+jl_library_current
 q jldp_upgrade_c -c "INSERT INTO jldp_dataset (name, epsilon_cap, delta_cap, source, owner) VALUES
   ('root cap', 1.0, 0, 'part', current_user), ('x2 cap', 1.0, 0, 'base_x2', current_user)" >/dev/null
 refusal=$(q jldp_upgrade_c -c "ALTER EXTENSION jldp UPDATE TO '$NEW'" 2>&1 || true)

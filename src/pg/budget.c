@@ -84,53 +84,6 @@ jl_budget_numeric_text(Datum d)
 	return DatumGetCString(DirectFunctionCall1(numeric_out, d));
 }
 
-/*
- * jldp 0.1.0's tables record roles as OIDs and have no spenders; until
- * ALTER EXTENSION jldp UPDATE they are written and read as such.
- */
-static bool
-roles_as_oids(Oid nsp)
-{
-	return jl_role_column_is_oid(nsp, "jldp_dataset", "owner");
-}
-
-/* SQL that stores the role named by parameter $n in a role column */
-static char *
-role_value(Oid nsp, int n)
-{
-	return jl_role_store_sql(nsp, "jldp_dataset", "owner", n);
-}
-
-/* jldp 0.3.0's datasets name their privacy unit */
-static bool
-has_units(Oid nsp)
-{
-	Oid			relid = get_relname_relid("jldp_dataset", nsp);
-
-	return get_attnum(relid, "unit") != InvalidAttrNumber;
-}
-
-/* jldp_dataset has 0.4.0's declarations (not before ALTER EXTENSION UPDATE) */
-static bool
-has_declarations(Oid nsp)
-{
-	Oid			relid = get_relname_relid("jldp_dataset", nsp);
-
-	return get_attnum(relid, "attributes") != InvalidAttrNumber;
-}
-
-void
-jl_budget_require_current(Oid nsp)
-{
-	/* roles by name (0.2.0) and datasets with a unit (0.3.0) */
-	if (roles_as_oids(nsp) ||
-		get_attnum(get_relname_relid("jldp_dataset", nsp), "unit") == InvalidAttrNumber)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the tables of extension jldp are older than its library"),
-				 errhint("ALTER EXTENSION jldp UPDATE")));
-}
-
 int64
 jl_budget_ledger_insert(Oid nsp, const char *dataset, const char *event, Datum eps,
 						bool eps_null, Datum delta, bool delta_null, const char *what,
@@ -152,7 +105,7 @@ jl_budget_ledger_insert(Oid nsp, const char *dataset, const char *event, Datum e
 	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (dataset, event, epsilon, delta, epsilon_spent, delta_spent, what, role) "
 										"SELECT $1, $2, $3, $4, epsilon_spent, delta_spent, $5, %s FROM %s WHERE name = $1 "
 										"RETURNING id",
-										jl_qualified(nsp, "jldp_ledger"), role_value(nsp, 6),
+										jl_qualified(nsp, "jldp_ledger"), "$6::pg_catalog.name",
 										jl_qualified(nsp, "jldp_dataset")),
 							   6, types, values, nulls, false, 0);
 	if (rc != SPI_OK_INSERT_RETURNING || SPI_processed != 1)
@@ -188,12 +141,7 @@ jl_budget_lock(Oid nsp, const char *dataset, JlDataset *ds)
 	Datum		d;
 	int			rc;
 
-	rc = SPI_execute_with_args(psprintf("SELECT %s, source::oid, %s, %s FROM %s WHERE name = $1 FOR UPDATE",
-										roles_as_oids(nsp) ?
-										"pg_catalog.pg_get_userbyid(owner), '{}'::name[]" :
-										"owner, spenders",
-										has_units(nsp) ? "unit" : "NULL::text",
-										has_declarations(nsp) ? "attributes IS NOT NULL" : "false",
+	rc = SPI_execute_with_args(psprintf("SELECT owner, spenders, source::oid, unit, attributes IS NOT NULL FROM %s WHERE name = $1 FOR UPDATE",
 										jl_qualified(nsp, "jldp_dataset")),
 							   1, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT)
@@ -337,9 +285,6 @@ jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
 	char		nulls[6] = {' ', ' ', ' ', OidIsValid(source_relid) ? ' ' : 'n', ' ', unit ? ' ' : 'n'};
 	int			rc;
 
-	if (unit)
-		jl_budget_require_current(nsp);
-
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = CStringGetTextDatum(eps_cap);
 	values[2] = CStringGetTextDatum(delta_cap);
@@ -351,13 +296,11 @@ jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
 	 * No conflict target: a concurrent declaration of the same name or
 	 * source is waited for, then this one inserts nothing.
 	 */
-	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, epsilon_cap, delta_cap, source, owner%s) "
-										"VALUES ($1, $2::numeric, $3::numeric, $4::regclass, %s%s) "
+	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, epsilon_cap, delta_cap, source, owner, unit) "
+										"VALUES ($1, $2::numeric, $3::numeric, $4::regclass, $5::pg_catalog.name, $6) "
 										"ON CONFLICT DO NOTHING",
-										jl_qualified(nsp, "jldp_dataset"),
-										unit ? ", unit" : "", role_value(nsp, 5),
-										unit ? ", $6" : ""),
-							   unit ? 6 : 5, types, values, nulls, false, 0);
+										jl_qualified(nsp, "jldp_dataset")),
+							   6, types, values, nulls, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "could not declare dataset");
 	if (SPI_processed == 0)

@@ -162,8 +162,6 @@ extern Datum jl_budget_arg_datum(FunctionCallInfo fcinfo, int n, const char *wha
 extern char *jl_budget_arg_text(FunctionCallInfo fcinfo, int n, const char *what);
 extern double jl_budget_arg_float(FunctionCallInfo fcinfo, int n, const char *what);
 
-/* ERROR unless the extension's tables are this library's (not 0.1.0's) */
-extern void jl_budget_require_current(Oid nsp);
 
 /* epsilon finite >= 0, delta in [0, 1) */
 extern void jl_budget_check_epsilon_delta(double epsilon, double delta);

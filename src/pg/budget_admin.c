@@ -103,7 +103,7 @@ jl_dataset_declare(PG_FUNCTION_ARGS)
 	double		eps_cap = jl_budget_arg_float(fcinfo, 1, "epsilon_cap");
 	double		delta_cap = PG_ARGISNULL(2) ? 0.0 : PG_GETARG_FLOAT8(2);
 	Oid			source = PG_ARGISNULL(3) ? InvalidOid : PG_GETARG_OID(3);
-	char	   *unit = (PG_NARGS() > 4 && !PG_ARGISNULL(4)) ?
+	char	   *unit = !PG_ARGISNULL(4) ?
 		text_to_cstring(PG_GETARG_TEXT_PP(4)) : NULL;
 	JlOwnerScope scope;
 
@@ -251,7 +251,6 @@ grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
 	JlOwnerScope scope;
 
 	spender = GetUserNameFromId(DatumGetObjectId(jl_budget_arg_datum(fcinfo, 1, "role")), false);
-	jl_budget_require_current(nsp);
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
 	change_dataset(nsp, &a, name,

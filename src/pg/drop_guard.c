@@ -134,7 +134,7 @@ Datum
 jl_drop_guard(PG_FUNCTION_ARGS)
 {
 	EventTriggerData *trig;
-	Oid			nsp = JL_CATALOG_NSP(fcinfo);
+	Oid			nsp = jl_catalog_nsp(get_func_namespace(fcinfo->flinfo->fn_oid));
 	JlOwnerScope scope;
 	int64		keys,
 				ledger;

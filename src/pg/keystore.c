@@ -175,21 +175,8 @@ unwrap_or_error(const char *name, JlWrapPurpose purpose, const uint8 *w, size_t 
 }
 
 /*
- * Whether the extension's SQL in schema nsp is 0.3.0 or later: its key table
- * takes wrapped secrets.  Before ALTER EXTENSION jldp UPDATE (this library
- * under the 0.2.0 SQL) keys are stored plain; the update encrypts them.
- */
-static bool
-table_takes_wrapped(Oid nsp)
-{
-	return OidIsValid(LookupFuncName(list_make2(makeString(get_namespace_name(jl_api_nsp(nsp))),
-												makeString("jl_key_rewrap")),
-									 0, NULL, true));
-}
-
-/*
  * The 32 secret bytes of a stored secret: wrapped, or plain when no master
- * key is configured (or the SQL is older than 0.3.0).  With a master key a
+ * key is configured.  With a master key a
  * plain row is refused: a role that can write the table could otherwise
  * plant a secret it knows.  Only jl_key_rewrap (allow_plain) opens one, to
  * encrypt it.
@@ -203,7 +190,7 @@ open_stored(Oid nsp, const char *name, const uint8 *b, size_t n, bool allow_plai
 		uint8		mk[JL_MASTER_KEY_BYTES],
 					id[JL_MASTER_ID_BYTES];
 
-		if (!allow_plain && table_takes_wrapped(nsp) && jl_master_key(mk, id))
+		if (!allow_plain && jl_master_key(mk, id))
 		{
 			explicit_bzero(mk, sizeof(mk));
 			ereport(ERROR,
@@ -253,7 +240,7 @@ stored_form(Oid nsp, const char *name, const uint8 *secret)
 				nonce[JL_AEAD_NONCE_BYTES];
 	bytea	   *b;
 
-	if (!table_takes_wrapped(nsp) || !jl_master_key(mk, id))
+	if (!jl_master_key(mk, id))
 	{
 		b = palloc(VARHDRSZ + JL_KEY_BYTES);
 		SET_VARSIZE(b, VARHDRSZ + JL_KEY_BYTES);
@@ -426,8 +413,8 @@ insert_key(Oid nsp, const char *name, const uint8 *secret)
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("key \"%s\" already exists", jl_msg_str(name)),
 				 errhint("Drop it first with jl_key_drop('%s'); sketches released under it can then no longer be reproduced.", jl_msg_str(name))));
-	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, secret, fingerprint, owner) VALUES ($1, $2, $3, %s)",
-										tbl, jl_role_store_sql(nsp, JLDP_KEY_TABLE, "owner", 4)),
+	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (name, secret, fingerprint, owner) VALUES ($1, $2, $3, $4::pg_catalog.name)",
+										tbl),
 							   4, types, values, NULL, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "SPI_execute_with_args failed: %d", rc);
@@ -501,8 +488,8 @@ lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char 
 	int			rc;
 
 	values[0] = CStringGetTextDatum(name);
-	rc = SPI_execute_with_args(psprintf("SELECT %s::pg_catalog.name, secret, fingerprint FROM %s WHERE name = $1 FOR UPDATE",
-										jl_role_read_sql(nsp, JLDP_KEY_TABLE, "owner"), tbl),
+	rc = SPI_execute_with_args(psprintf("SELECT owner, secret, fingerprint FROM %s WHERE name = $1 FOR UPDATE",
+										tbl),
 							   1, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "SPI_execute_with_args failed: %d", rc);

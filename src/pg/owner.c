@@ -19,6 +19,14 @@
 
 #include "pg/owner.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
+#include "utils/fmgroids.h"
+#include "utils/rel.h"
+
 /* schema name if it exists and is one of jldp's members, else fn_nsp */
 static Oid
 member_schema(const char *name, Oid fn_nsp)
@@ -41,6 +49,58 @@ Oid
 jl_api_nsp(Oid fn_nsp)
 {
 	return member_schema("jldp", fn_nsp);
+}
+
+/* extversion of extension jldp in this database, or NULL */
+static char *
+installed_version(void)
+{
+	Relation	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	char	   *version = NULL;
+
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
+				CStringGetDatum("jldp"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
+									 RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+			version = text_to_cstring(DatumGetTextPP(d));
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return version;
+}
+
+void
+jl_require_sql_version(void)
+{
+	char	   *version;
+
+	if (creating_extension)
+		return;
+	version = installed_version();
+	if (version == NULL || strcmp(version, JLDP_VERSION) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("jldp's library is version %s, and its SQL in this database is version %s",
+						JLDP_VERSION, version ? version : "(none)"),
+				 errdetail("The library reads and writes its catalog (keys, budgets, ledger, registry) only as its own version lays it out."),
+				 errhint("Run ALTER EXTENSION jldp UPDATE in this database.")));
+}
+
+Oid
+jl_catalog_nsp_checked(Oid fn_nsp)
+{
+	jl_require_sql_version();
+	return jl_catalog_nsp(fn_nsp);
 }
 
 char *
@@ -108,28 +168,4 @@ jl_restore_user(const JlOwnerScope *scope)
 {
 	AtEOXact_GUC(true, scope->guc_level);
 	SetUserIdAndSecContext(scope->save_user, scope->save_sec);
-}
-
-bool
-jl_role_column_is_oid(Oid nsp, const char *table, const char *column)
-{
-	Oid			relid = get_relname_relid(table, nsp);
-
-	return get_atttype(relid, get_attnum(relid, column)) == OIDOID;
-}
-
-char *
-jl_role_store_sql(Oid nsp, const char *table, const char *column, int n)
-{
-	if (jl_role_column_is_oid(nsp, table, column))
-		return psprintf("(SELECT oid FROM pg_catalog.pg_roles WHERE rolname = $%d::pg_catalog.name)", n);
-	return psprintf("$%d::pg_catalog.name", n);
-}
-
-char *
-jl_role_read_sql(Oid nsp, const char *table, const char *column)
-{
-	if (jl_role_column_is_oid(nsp, table, column))
-		return psprintf("pg_catalog.pg_get_userbyid(%s)", quote_identifier(column));
-	return psprintf("%s", quote_identifier(column));
 }

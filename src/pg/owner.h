@@ -27,19 +27,6 @@ extern Oid	jl_relation_owner(Oid relid);
 extern bool jl_relation_row_security(Oid relid);
 
 /*
- * Role columns of the extension's tables hold role names since 0.2.0;
- * 0.1.0's tables, until ALTER EXTENSION jldp UPDATE, hold OIDs.  True if
- * column of table (in schema nsp) is still an OID.
- */
-extern bool jl_role_column_is_oid(Oid nsp, const char *table, const char *column);
-
-/* SQL that stores the role named by parameter $n in that column */
-extern char *jl_role_store_sql(Oid nsp, const char *table, const char *column, int n);
-
-/* SQL that reads that column as a role name (an OID with no role: 'unknown (OID=n)') */
-extern char *jl_role_read_sql(Oid nsp, const char *table, const char *column);
-
-/*
  * jldp's two schemas: the API (jldp) and the catalog with everything no
  * user calls (jldp_internal), each a member of the extension.  Until
  * ALTER EXTENSION jldp UPDATE moves an installation older than 0.5.0
@@ -48,8 +35,25 @@ extern char *jl_role_read_sql(Oid nsp, const char *table, const char *column);
 extern Oid	jl_catalog_nsp(Oid fn_nsp);
 extern Oid	jl_api_nsp(Oid fn_nsp);
 
-/* the catalog's schema for a C function called through fmgr */
-#define JL_CATALOG_NSP(fcinfo) jl_catalog_nsp(get_func_namespace((fcinfo)->flinfo->fn_oid))
+/*
+ * ERROR (55000) unless the extension's SQL in this database is the
+ * library's version (JLDP_VERSION): the library lays out and reads its
+ * catalog only as its own version does, so between installing a new
+ * library and ALTER EXTENSION jldp UPDATE nothing reads or writes it.
+ * Within CREATE or ALTER EXTENSION (an update script's steps) it passes.
+ */
+extern void jl_require_sql_version(void);
+
+/* jl_catalog_nsp after jl_require_sql_version */
+extern Oid	jl_catalog_nsp_checked(Oid fn_nsp);
+
+/*
+ * The catalog's schema for a C function called through fmgr, refused
+ * under SQL of another version (jl_require_sql_version).  The event
+ * trigger that guards the catalog's tables uses jl_catalog_nsp itself: it
+ * fires on every DDL statement of the database.
+ */
+#define JL_CATALOG_NSP(fcinfo) jl_catalog_nsp_checked(get_func_namespace((fcinfo)->flinfo->fn_oid))
 
 /* name qualified with the schema nsp and quoted, for SPI query text */
 extern char *jl_qualified(Oid nsp, const char *name);

@@ -133,9 +133,8 @@ jl_registry_write(Oid nsp, const JlRegistryRecord *r)
 									   "SELECT $1, $2, $3, $4, (i->>'d')::pg_catalog.int4, (i->>'k')::pg_catalog.int4, i->>'kind', "
 									   "i->>'neighbor', (i->>'bound')::pg_catalog.float8, $5, i->>'calibration', "
 									   "(i->>'epsilon')::pg_catalog.float8, (i->>'delta')::pg_catalog.float8, (i->>'noise_variance')::pg_catalog.float8, "
-									   "(i->>'grid')::pg_catalog.float8, $6, $9, $8, i, %s FROM (SELECT $7 AS i) s RETURNING id",
-									   jl_qualified(nsp, "jldp_release"),
-									   jl_role_store_sql(nsp, "jldp_release", "released_by", 10)),
+									   "(i->>'grid')::pg_catalog.float8, $6, $9, $8, i, $10::pg_catalog.name FROM (SELECT $7 AS i) s RETURNING id",
+									   jl_qualified(nsp, "jldp_release")),
 							  10, types, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
 		elog(ERROR, "could not write the release registry");
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));

@@ -135,10 +135,10 @@ candidate_variance(void *ctx, int k)
 void
 jl_check_release_info_privilege(Oid nsp)
 {
-	List	   *name = list_make2(makeString(get_namespace_name(jl_api_nsp(nsp))),
-								  makeString("jl_release_info"));
-	/* the one jl_release_info of the installed version, whatever its arguments */
-	Oid			fn = LookupFuncName(name, -1, NULL, false);
+	const char *api = quote_identifier(get_namespace_name(jl_api_nsp(nsp)));
+	Oid			fn = DatumGetObjectId(DirectFunctionCall1(regprocedurein,
+														  CStringGetDatum(psprintf("%s.jl_release_info(pg_catalog.int4, pg_catalog.float8, pg_catalog.float8, %s.jl_neighbor, %s.jl_mechanism, pg_catalog.text)",
+																				   api, api, api))));
 
 	if (pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
 		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_FUNCTION, "jl_release_info");
