@@ -2,7 +2,8 @@
 -- that do not exist: clear errors, never a crash.  In 0.3.3 a bytea column
 -- holding a forged array header crashed the server (signal 11) in every
 -- reader below, and an OID that names no relation crashed
--- jl_dataset_declare.
+-- jl_dataset_declare (since removed: jl_protect and the budget functions
+-- by table take the relation now, checked below).
 CREATE FUNCTION alt_error(sql text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE sql;
@@ -67,7 +68,10 @@ SELECT alt_error($$SELECT * FROM jl_knn('alt_ints', 'id', 'nosuch', '{1,2}', 3)$
 
 -- every regclass parameter of the extension, given an OID that names no
 -- relation: 42P01 (no XX000 "cache lookup failed", no crash)
-SELECT alt_error($$SELECT jl_dataset_declare('alt_g', 1, 0, source => 99999999::oid::regclass)$$);
+SELECT alt_error($$SELECT jl_set_cap(99999999::oid::regclass, 1)$$);
+SELECT alt_error($$SELECT jl_reset(99999999::oid::regclass)$$);
+SELECT alt_error($$SELECT jl_protect_grant(99999999::oid::regclass, 'postgres')$$);
+SELECT alt_error($$SELECT jl_protect_revoke(99999999::oid::regclass, 'postgres')$$);
 SELECT alt_error($$SELECT jl_cut_size(99999999::oid::regclass, '{1}')$$);
 SELECT alt_error($$SELECT jl_covariance(99999999::oid::regclass)$$);
 SELECT alt_error($$SELECT jl_recover_dist('{1}', '{2}', 99999999::oid::regclass)$$);

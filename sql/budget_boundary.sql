@@ -30,8 +30,10 @@ CREATE ROLE regress_jb_admin;
 GRANT jldp_budget_admin TO regress_jb_admin;
 GRANT CREATE ON SCHEMA public TO regress_jb_a, regress_jb_b;
 
--- a dataset of the superuser (a budget of its own, bound to no table)
-SELECT jl_dataset_declare('jb_super', 1.0);
+-- a protected table of the superuser's, which no curator here may read
+CREATE TABLE jb_super (id int PRIMARY KEY, a float8);
+INSERT INTO jb_super SELECT i, i % 3 FROM generate_series(1, 5) i;
+SELECT dataset FROM jl_protect('jb_super', 'id', ARRAY[jl_numeric('a', 0, 2)], epsilon_cap => 1.0);
 
 -- curator A: three raw tables, two of them protected (B may read the
 -- second and the third, the operator the second), and a long-format table
@@ -64,12 +66,12 @@ RESET ROLE;
 
 -- (1) curator B changes nobody's budget but its own
 SET ROLE regress_jb_b;
-SELECT jb_error($$SELECT jl_dataset_reset('public.jb_a_raw')$$);
-SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 1000)$$);
-SELECT jb_error($$SELECT jl_dataset_reset('jb_super')$$);
-SELECT jb_error($$SELECT jl_dataset_set_cap('jb_super', 1000, 0.5)$$);
+SELECT jb_error($$SELECT jl_reset('jb_a_raw')$$);
+SELECT jb_error($$SELECT jl_set_cap('jb_a_raw', 1000)$$);
+SELECT jb_error($$SELECT jl_reset('jb_super')$$);
+SELECT jb_error($$SELECT jl_set_cap('jb_super', 1000, 0.5)$$);
 SELECT jb_error($$SELECT jl_protect_grant('jb_a_raw', 'regress_jb_b')$$);
-SELECT jb_error($$SELECT jldp_internal.jl_dataset_grant('public.jb_a_raw', 'regress_jb_b')$$);
+SELECT jb_error($$SELECT jl_protect_grant('jb_super', 'regress_jb_b')$$);
 SELECT count(*) AS budgets_b_sees, (SELECT count(*) FROM jl_ledger) AS ledger_rows_b_sees,
        (SELECT count(*) FROM jl_protected) AS protected_b_sees FROM jl_budgets;
 -- (6) B burns nothing of A's, which it may read: neither by booking nor
@@ -89,39 +91,34 @@ SELECT name, epsilon_spent FROM jl_budgets ORDER BY name;
 -- protect it (nor jb_a_raw, which it cannot even read) ...
 SELECT jb_error($$SELECT jl_protect('jb_a_raw3', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 100)$$);
 SELECT jb_error($$SELECT jl_protect('jb_a_raw', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 100)$$);
--- ... nor re-declare A's protected jb_a_raw2 (a cap or a unit of its own)
+-- ... nor re-declare A's protected jb_a_raw2 (a cap or a unit of its own);
+-- and no budget of any name is declared but by jl_protect, by the table's
+-- owner (0.5's jl_dataset_declare, which took any free name, is gone)
 SELECT jb_error($$SELECT jl_protect('jb_a_raw2', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 100)$$);
--- it can take the name jl_protect would give jb_a_raw3's dataset
-SELECT jl_dataset_declare('public.jb_a_raw3', 100);
+SELECT to_regproc('jl_dataset_declare') IS NULL AS no_dataset_declare;
 RESET ROLE;
 SELECT name, epsilon_spent, owner::text = current_user AS superusers FROM jl_budgets
- WHERE name IN ('public.jb_a_raw', 'jb_super') ORDER BY name;
+ WHERE name IN ('public.jb_a_raw', 'public.jb_super') ORDER BY name;
 
+-- A protects jb_a_raw3 itself, and releases it (charged to it)
 SET ROLE regress_jb_a;
--- B's dataset of jb_a_raw3's name does not become the table's budget:
--- the declaration is refused (42710), the table stays unreleasable ...
-SELECT jb_error($$SELECT jl_protect('jb_a_raw3', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 1)$$);
-SELECT jb_error($$SELECT jl_release('jb_a_raw3', 'jb_a_out3', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
--- ... until its owner binds a dataset of another name to it, which
--- jl_protect then completes (and charges)
-SELECT jl_dataset_declare('jb_a3', 1.0, source => 'jb_a_raw3');
 SELECT * FROM jl_protect('jb_a_raw3', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 1);
 SELECT released, epsilon_charged FROM jl_release('jb_a_raw3', 'jb_a_out3', 0.5, jl_sketch(k => 2), key => 'pinned');
 RESET ROLE;
-SELECT name, epsilon_spent, source, owner FROM jl_budgets WHERE name IN ('public.jb_a_raw3', 'jb_a3') ORDER BY name;
+SELECT name, epsilon_spent, source, owner FROM jl_budgets WHERE name = 'public.jb_a_raw3';
 
 -- (1) a member of A's role manages A's budgets: it lowers a cap ...
 SET ROLE regress_jb_a_member;
-SELECT jl_dataset_set_cap('public.jb_a_facts', 0.75);
+SELECT jl_set_cap('jb_a_facts', 0.75);
 -- ... but neither it nor A itself (a curator, no budget administrator)
 -- raises a cap or resets what was spent: the role that spends a budget
 -- cannot refill it
-SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 3.0)$$);
+SELECT jb_error($$SELECT jl_set_cap('jb_a_raw', 3.0)$$);
 RESET ROLE;
 SET ROLE regress_jb_a;
-SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_facts', 1.0)$$);
-SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 2.0, 0.5)$$);
-SELECT jb_error($$SELECT jl_dataset_reset('public.jb_a_facts')$$);
+SELECT jb_error($$SELECT jl_set_cap('jb_a_facts', 1.0)$$);
+SELECT jb_error($$SELECT jl_set_cap('jb_a_raw', 2.0, 0.5)$$);
+SELECT jb_error($$SELECT jl_reset('jb_a_facts')$$);
 SELECT name, epsilon_cap, delta_cap, epsilon_spent FROM jl_budgets
  WHERE name IN ('public.jb_a_raw', 'public.jb_a_facts') ORDER BY name;
 RESET ROLE;
@@ -129,8 +126,8 @@ RESET ROLE;
 -- none of their tables, raises A's cap and resets A's spent budget; it
 -- sees every dataset and the whole ledger, and spends nothing
 SET ROLE regress_jb_admin;
-SELECT jl_dataset_set_cap('public.jb_a_raw', 3.0);
-SELECT jl_dataset_reset('public.jb_a_facts');
+SELECT jl_set_cap('jb_a_raw', 3.0);
+SELECT jl_reset('jb_a_facts');
 SELECT name, epsilon_cap, epsilon_spent,
        CASE WHEN owner::text = session_user THEN 'the superuser' ELSE owner::text END AS owner
   FROM jl_budgets WHERE name LIKE '%jb\_%' ORDER BY name;
@@ -170,8 +167,8 @@ SELECT jl_budget_book('jb_a_raw2', 0.25, note => 'by the operator') > 0 AS booke
 -- the refusal says the request does not fit, not what is left or the caps
 SELECT jb_error($$SELECT jl_release('jb_a_raw2', 'pg_temp.jb_op_out3', 100, jl_sketch(k => 2), key => 'pinned')$$);
 SELECT jb_error($$SELECT jl_budget_book('jb_a_raw2', 100)$$);
-SELECT jb_error($$SELECT jl_dataset_reset('public.jb_a_raw')$$);
-SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 100)$$);
+SELECT jb_error($$SELECT jl_reset('jb_a_raw')$$);
+SELECT jb_error($$SELECT jl_set_cap('jb_a_raw', 100)$$);
 SELECT jb_error($$SELECT jl_protect_grant('jb_a_raw', 'regress_jb_analyst')$$);
 SELECT jb_error($$SELECT jl_protect('jb_a_raw2', 'id', ARRAY[jl_vector('x', 3, 0, 6)], epsilon_cap => 1)$$);
 SELECT count(*) AS budgets_op_sees, (SELECT count(*) FROM jl_protected) AS protected_op_sees FROM jl_budgets;
@@ -193,12 +190,12 @@ RESET ROLE;
 SET ROLE regress_jb_analyst;
 SELECT jb_error($$SELECT jl_budget_book('jb_a_raw', 0.5)$$);
 SELECT jb_error($$SELECT jl_release('jb_a_raw', 'pg_temp.jb_an_out', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
-SELECT jb_error($$SELECT jl_dataset_reset('public.jb_a_raw')$$);
-SELECT jb_error($$SELECT jl_dataset_set_cap('public.jb_a_raw', 0.1)$$);
+SELECT jb_error($$SELECT jl_reset('jb_a_raw')$$);
+SELECT jb_error($$SELECT jl_set_cap('jb_a_raw', 0.1)$$);
 SELECT f, has_function_privilege(f, 'EXECUTE') AS analyst_may
   FROM unnest(ARRAY['jl_release(regclass, text, float8, jl_mechanism, text)',
                     'jl_budget_book(regclass, float8, float8, text)',
-                    'jl_dataset_declare(text, float8, float8, regclass, text)',
+                    'jl_set_cap(regclass, float8, float8)',
                     'jl_protect_grant(regclass, regrole)']) f;
 SELECT v, jb_error(format('SELECT count(*) FROM %s', v)) AS analyst_reads
   FROM unnest(ARRAY['jl_budgets', 'jl_ledger', 'jl_protected']) v;
@@ -206,7 +203,7 @@ RESET ROLE;
 
 -- the superuser sees every dataset; the ledger names who did what
 SELECT dataset, event, epsilon, what, role FROM jl_ledger
- WHERE dataset IN ('public.jb_a_raw', 'public.jb_a_raw2', 'public.jb_a_raw3', 'jb_a3') ORDER BY id;
+ WHERE dataset IN ('public.jb_a_raw', 'public.jb_a_raw2', 'public.jb_a_raw3') ORDER BY id;
 
 -- DROP EXTENSION keeps no keys or ledger unless asked to
 BEGIN;
@@ -218,7 +215,7 @@ SELECT to_regclass('jldp_internal.jldp_key') IS NULL AS dropped_when_allowed;
 ROLLBACK;
 
 DROP FUNCTION jb_a_release(text);
-DROP TABLE jb_a_raw, jb_a_raw2, jb_a_raw3, jb_a_facts, jb_a_out, jb_a_out3, jb_a_facts_out, jb_op_out, jb_b_raw, jb_b_out;
+DROP TABLE jb_super, jb_a_raw, jb_a_raw2, jb_a_raw3, jb_a_facts, jb_a_out, jb_a_out3, jb_a_facts_out, jb_op_out, jb_b_raw, jb_b_out;
 REVOKE CREATE ON SCHEMA public FROM regress_jb_a, regress_jb_b;
 DROP FUNCTION jb_error(text);
 DROP TABLE pg_temp.jb_op_out2;

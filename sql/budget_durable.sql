@@ -30,7 +30,7 @@ SELECT event, epsilon, epsilon_spent, role = current_user AS acting_role, releas
  WHERE dataset = 'public.jd_raw' ORDER BY id;
 
 -- 2. the same with ROLLBACK TO SAVEPOINT
-SELECT jl_dataset_reset('public.jd_raw');
+SELECT jl_reset('jd_raw');
 BEGIN;
 SAVEPOINT s;
 SELECT released, epsilon_charged FROM jl_release('jd_raw', 'jd_out', 1.0, jl_sketch(k => 2), key => 'pinned');
@@ -59,7 +59,7 @@ ROLLBACK;
 SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.jd_facts';
 SELECT jd_error($$SELECT jl_budget_book('jd_facts', 1.0)$$);
 -- a booking taken back by ROLLBACK TO SAVEPOINT is still charged
-SELECT jl_dataset_set_cap('public.jd_facts', 2.0);
+SELECT jl_set_cap('jd_facts', 2.0);
 BEGIN;
 SAVEPOINT s;
 SELECT jl_budget_book('jd_facts', 1.0) > 0 AS booked;
@@ -71,7 +71,7 @@ SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.jd_facts';
 SELECT event, epsilon, what, released FROM jl_ledger WHERE dataset = 'public.jd_facts' ORDER BY id;
 
 -- 4. an error after the output was written: the charge stands
-SELECT jl_dataset_reset('public.jd_raw');
+SELECT jl_reset('jd_raw');
 SELECT jd_error($$SELECT (jl_release('jd_raw', 'jd_out3', 0.5, jl_sketch(k => 2), key => 'pinned')).release_id / 0$$);
 SELECT to_regclass('jd_out3') IS NULL AS output_gone, epsilon_spent FROM jl_budgets WHERE name = 'public.jd_raw';
 
@@ -85,7 +85,7 @@ SELECT jd_error($$SELECT jl_release('jd_raw2', 'jd_out4', 0.5, jl_sketch(k => 2)
 SELECT jd_error($$SELECT jl_budget_book('jd_raw2', 0.5)$$);
 ROLLBACK;
 BEGIN;
-SELECT jl_dataset_set_cap('public.jd_raw', 5);
+SELECT jl_set_cap('jd_raw', 5);
 SELECT jd_error($$SELECT jl_release('jd_raw', 'jd_out4', 0.5, jl_sketch(k => 2), key => 'pinned')$$);
 ROLLBACK;
 -- a re-declaration in the open transaction (here: a lower cap) likewise

@@ -338,7 +338,12 @@ SELECT pt_error($$SELECT jl_release_dist2('pt_facts', 1)$$) AS dist2_of_long;
 -- when jl_protect completes it; until then jl_release refuses it
 CREATE TABLE pt_legacy AS SELECT i AS id, (i % 10)::float8 AS a FROM generate_series(1, 20) i;
 ALTER TABLE pt_legacy ADD PRIMARY KEY (id);
-SELECT jl_dataset_declare('legacy', 10, source => 'pt_legacy');
+-- (as 0.3's jl_dataset_declare left it, written directly: 1.0 declares
+-- budgets only with jl_protect)
+INSERT INTO jldp_internal.jldp_dataset (name, epsilon_cap, delta_cap, source, owner)
+  VALUES ('legacy', 10, 0, 'pt_legacy', current_user);
+INSERT INTO jldp_internal.jldp_ledger (dataset, event, epsilon, delta, epsilon_spent, delta_spent, what, role)
+  VALUES ('legacy', 'declare', 10, 0, 0, 0, 'source public.pt_legacy', current_user);
 -- its spending as 0.3's jl_release_table left it: a charge of 2 (written
 -- directly: the release is gone)
 UPDATE jldp_internal.jldp_dataset SET epsilon_spent = 2 WHERE name = 'legacy';
@@ -367,7 +372,7 @@ INSERT INTO pt_domain_unit SELECT i, i FROM generate_series(1, 5) i;
 SELECT d FROM jl_protect('pt_domain_unit', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 5, delta_cap => 1e-5);
 GRANT SELECT ON pt_domain_unit TO regress_pt_other;
 GRANT CREATE ON SCHEMA public TO regress_pt_other;
-SELECT jldp_internal.jl_dataset_grant('public.pt_domain_unit', 'regress_pt_other');
+SELECT jl_protect_grant('pt_domain_unit', 'regress_pt_other');
 SET ROLE regress_pt_other;
 SELECT pt_error($$SELECT jl_release('pt_domain_unit', 'pt_x', 1, NULL::jl_mechanism, key => 'pinned')$$) AS no_jldp_role;
 SELECT pt_error($$SELECT jl_protect('pt_customers', 'id', NULL::jl_attribute[], epsilon_cap => 1)$$) AS no_jldp_role;
@@ -379,7 +384,7 @@ SELECT pt_error($$SELECT jl_release('pt_domain_unit', 'pt_x', 1, jl_sketch(k => 
 SELECT released FROM jl_release('pt_domain_unit', 'pt_domain_cov', 1, jl_covariance_mechanism(3, 1e-6), key => 'pinned');
 RESET ROLE;
 DROP TABLE pt_domain_cov;
-SELECT jldp_internal.jl_dataset_revoke('public.pt_domain_unit', 'regress_pt_other');
+SELECT jl_protect_revoke('pt_domain_unit', 'regress_pt_other');
 SET ROLE regress_pt_other;
 -- without a grant to spend: refused before the calibration, whose
 -- refusals would tell the table's d
@@ -391,7 +396,7 @@ RESET ROLE;
 SELECT n - :charges_before AS charges FROM pt_charges;
 REVOKE SELECT ON pt_domain_unit FROM regress_pt_other;
 -- resetting and raising a cap are a budget administrator's: the owner (a
--- curator) may spend, not reset (jl_dataset_reset is granted to
+-- curator) may spend, not reset (jl_reset is granted to
 -- jldp_budget_admin only); a budget administrator who owns nothing (and may
 -- not release) raises and resets, and sees the dataset and its ledger
 CREATE ROLE regress_pt_budget;
@@ -401,16 +406,16 @@ CREATE TABLE pt_own (id int PRIMARY KEY, a int);
 INSERT INTO pt_own SELECT i, i FROM generate_series(1, 5) i;
 SELECT d FROM jl_protect('pt_own', 'id', ARRAY[jl_numeric('a', 0, 10)], epsilon_cap => 2);
 SELECT jl_budget_book('pt_own', 0.5) > 0 AS booked;
-SELECT pt_error($$SELECT jl_dataset_reset('public.pt_own')$$) AS owner_resets;
--- the owner may lower its cap, not raise it (42501, in jl_dataset_set_cap)
-SELECT jl_dataset_set_cap('public.pt_own', 1.5) AS owner_lowers;
-SELECT pt_error($$SELECT jl_dataset_set_cap('public.pt_own', 3)$$) AS owner_raises;
+SELECT pt_error($$SELECT jl_reset('pt_own')$$) AS owner_resets;
+-- the owner may lower its cap, not raise it (42501, in jl_set_cap)
+SELECT jl_set_cap('pt_own', 1.5) AS owner_lowers;
+SELECT pt_error($$SELECT jl_set_cap('pt_own', 3)$$) AS owner_raises;
 SELECT name, epsilon_cap, epsilon_spent FROM jl_budgets WHERE name = 'public.pt_own';
 RESET ROLE;
 SET ROLE regress_pt_budget;
 SELECT pt_error($$SELECT jl_release('pt_own', 'pt_x', 1, NULL::jl_mechanism, key => 'pinned')$$) AS admin_releases;
-SELECT jl_dataset_set_cap('public.pt_own', 3) AS admin_raises;
-SELECT jl_dataset_reset('public.pt_own') AS admin_resets;
+SELECT jl_set_cap('pt_own', 3) AS admin_raises;
+SELECT jl_reset('pt_own') AS admin_resets;
 SELECT name, owner, epsilon_cap, epsilon_spent FROM jl_budgets WHERE name = 'public.pt_own';
 SELECT event, epsilon, epsilon_spent, role FROM jl_ledger WHERE dataset = 'public.pt_own' ORDER BY id;
 RESET ROLE;

@@ -153,7 +153,7 @@ SELECT array_length(jl_private_release(ARRAY[1e10, 1, 1, 1], 1e9, 1, 'attribute'
 -- 8. user strings echoed in messages are shortened to 64 characters
 SELECT error($$SELECT jl_private_release('{1,2}', 1.0, 1, 'attribute', jl_sketch(k => 2), key => repeat('k', 100000))$$);
 SELECT error($$SELECT jl_key_drop(repeat('k', 100000))$$);
-SELECT error($$SELECT jl_dataset_reset(repeat('d', 100000))$$);
+SELECT error($$SELECT jl_reset(repeat('d', 100000))$$);
 -- (a column and a unit are named by the declaration now; 0.3's per-release
 -- dataset => is gone, a release naming its protected table as a regclass)
 SELECT error($$SELECT jl_protect('rf_num', 'id', ARRAY[jl_numeric(repeat('c', 100000), 0, 1)], epsilon_cap => 1)$$);

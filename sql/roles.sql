@@ -39,14 +39,14 @@ SELECT n, 'curator' FROM unnest(ARRAY[
   'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id', 'jl_keys',
   'jl_key_grant', 'jl_key_revoke',
   'jl_protect', 'jl_numeric', 'jl_category', 'jl_vector', 'jl_long', 'jl_edge',
-  'jl_protect_grant', 'jl_protect_revoke', 'jl_dataset_declare',
+  'jl_protect_grant', 'jl_protect_revoke',
   'jl_sketch', 'jl_advised', 'jl_covariance_mechanism', 'jl_graph',
   'jl_release', 'jl_release_dist2', 'jl_release_distributed', 'jl_distributed_resolve',
   'jl_budget_book', 'jl_advise', 'jl_suggest_k', 'jl_suggest_k_info', 'jl_release_info',
   'jl_private_release', 'jl_private_release_agg', 'jl_project', 'jl_project_agg',
   'jl_randomized_response', 'jl_add_discrete_laplace',
   -- internal steps a curator's call runs as the curator
-  'jl_attribute_checked', 'jl_mechanism_checked', 'jl_dataset_grant', 'jl_dataset_revoke',
+  'jl_attribute_checked', 'jl_mechanism_checked',
   'jl_encode_number', 'jl_encode_category', 'jl_encode_vector', 'jl_distributed_run',
   'jl_declaration_info', 'jl_shard_bounds', 'jl_release_part', 'jl_release_part_check',
   'jl_distributed_begin_declared', 'jl_distributed_charge_declared',
@@ -54,9 +54,9 @@ SELECT n, 'curator' FROM unnest(ARRAY[
   'jl_distributed_committed']) n
 UNION ALL
 SELECT n, 'curator and budget_admin' FROM unnest(ARRAY[
-  'jl_dataset_set_cap', 'jl_set_cap', 'jl_protected', 'jl_budgets', 'jl_ledger']) n
+  'jl_set_cap', 'jl_protected', 'jl_budgets', 'jl_ledger']) n
 UNION ALL
-SELECT n, 'budget_admin' FROM unnest(ARRAY['jl_dataset_reset', 'jl_reset']) n
+SELECT n, 'budget_admin' FROM unnest(ARRAY['jl_reset']) n
 UNION ALL
 SELECT n, 'superuser' FROM unnest(ARRAY[
   'jl_key_import', 'jl_key_import_wrapped', 'jl_key_rewrap',
@@ -143,7 +143,7 @@ SELECT jl_project('{1,2}', (SELECT NULL::jl_mechanism), 'pinned');
 SELECT * FROM jl_release('pg_class', 'x', 1.0, NULL);
 SELECT count(*) FROM jl_budgets;
 SET ROLE regress_roles_curator;
-SELECT jl_dataset_reset('any');
+SELECT jl_reset('pg_class');
 SELECT jl_key_import('regress_roles_key', '\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
 SELECT count(*) FROM jldp_internal.jldp_key;
 SET ROLE regress_roles_admin;
@@ -179,3 +179,9 @@ DROP TABLE roles_t;
 REVOKE CREATE ON SCHEMA public FROM regress_roles_curator;
 
 DROP ROLE regress_roles_none, regress_roles_analyst, regress_roles_curator, regress_roles_admin;
+
+-- the dataset-named budget functions of 0.5 are gone: a call says what
+-- replaced it
+SELECT jl_dataset_declare('d', 1.0);
+SELECT jl_dataset_set_cap('public.roles_t', 1.0);
+SELECT jl_dataset_reset('public.roles_t');

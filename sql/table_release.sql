@@ -80,24 +80,26 @@ SELECT epsilon_spent, epsilon_remaining FROM jl_budgets WHERE name = 'public.tr_
 CREATE ROLE regress_jldp_tr_admin;
 GRANT jldp_budget_admin TO regress_jldp_tr_admin;
 SET ROLE regress_jldp_tr_admin;
-SELECT jl_dataset_set_cap('public.tr_capped', 2.0);
-SELECT jl_dataset_reset('public.tr_capped');
+SELECT jl_set_cap('tr_capped', 2.0);
+SELECT jl_reset('tr_capped');
 RESET ROLE;
 SELECT event, epsilon, delta, epsilon_spent, what FROM jl_ledger WHERE dataset = 'public.tr_capped' ORDER BY id;
 
--- a dataset declared for the source before it was protected is the one
--- its declaration charges, so protecting it cannot escape that cap
+-- a dataset declared for the source before it was protected (by 0.3's
+-- jl_dataset_declare, written here as it left it) is the one its
+-- declaration charges, so protecting it cannot escape that cap
 CREATE TABLE tr_src2 AS SELECT * FROM tr_src;
 ALTER TABLE tr_src2 ADD PRIMARY KEY (pid);
-SELECT jl_dataset_declare('tr_bound', 0.5, source => 'tr_src2');
+INSERT INTO jldp_internal.jldp_dataset (name, epsilon_cap, delta_cap, source, owner)
+  VALUES ('tr_bound', 0.5, 0, 'tr_src2', current_user);
 SELECT * FROM jl_protect('tr_src2', 'pid', ARRAY[jl_vector('x', 4, 0, 1)],
                          neighbor => 'attribute', epsilon_cap => 0.5);
 SELECT released FROM jl_release('tr_src2', 'tr_e', 0.5, jl_sketch(k => 4), key => 'pinned');
 SELECT error($$SELECT jl_release('tr_src2', 'tr_f', 0.5, jl_sketch(k => 4), key => 'pinned')$$);
 SELECT dataset FROM jl_releases WHERE target = 'tr_e'::regclass;
--- one dataset per source; a protected table's exists already
-SELECT error($$SELECT jl_dataset_declare('tr_bound2', 0.5, source => 'tr_src2')$$);
-SELECT error($$SELECT jl_dataset_declare('tr_bound3', 0.5, source => 'tr_src')$$);
+-- one dataset per source: a second is refused by the catalog itself
+SELECT error($$INSERT INTO jldp_internal.jldp_dataset (name, epsilon_cap, delta_cap, source, owner)
+                 VALUES ('tr_bound2', 0.5, 0, 'tr_src2', current_user)$$);
 DROP TABLE tr_e, tr_src2;
 
 -- a booked charge (for an unbudgeted primitive's release) is committed on
@@ -161,7 +163,7 @@ SELECT error($$SELECT count(*) FROM jl_budgets$$);
 -- nor may an analyst build a mechanism or release
 SELECT error($$SELECT jl_release('tr_src', 'tr_d', 1.0, jl_sketch(k => 4), key => 'pinned')$$);
 SELECT error($$SELECT jl_release('tr_src', 'tr_d', 1.0, NULL::jl_mechanism, key => 'pinned')$$);
-SELECT error($$SELECT jl_dataset_set_cap('public.tr_capped', 100)$$);
+SELECT error($$SELECT jl_set_cap('tr_capped', 100)$$);
 RESET ROLE;
 REVOKE ALL ON tr_elem FROM regress_jldp_reader;
 DROP ROLE regress_jldp_reader;
@@ -180,22 +182,22 @@ SELECT count(*) AS budgets_seen FROM jl_budgets;
 SELECT d FROM jl_protect('tr_owned', 'pid', ARRAY[jl_vector('x', 4, 0, 1)],
                          neighbor => 'attribute', epsilon_cap => 1.0);
 SELECT jl_budget_book('tr_owned', 0.6) > 0 AS booked;
-SELECT error($$SELECT jl_dataset_set_cap('public.tr_owned', 2.0)$$);
-SELECT error($$SELECT jl_dataset_set_cap('public.tr_owned', 1.0, 1e-6)$$);
-SELECT error($$SELECT jl_dataset_reset('public.tr_owned')$$);
-SELECT jl_dataset_set_cap('public.tr_owned', 0.8);
+SELECT error($$SELECT jl_set_cap('tr_owned', 2.0)$$);
+SELECT error($$SELECT jl_set_cap('tr_owned', 1.0, 1e-6)$$);
+SELECT error($$SELECT jl_reset('tr_owned')$$);
+SELECT jl_set_cap('tr_owned', 0.8);
 SELECT name, epsilon_cap, epsilon_spent FROM jl_budgets;
 RESET ROLE;
--- EXECUTE alone does not make a budget administrator: jl_dataset_reset
--- checks the role itself
-GRANT EXECUTE ON FUNCTION jl_dataset_reset(text) TO regress_jldp_tr_curator;
+-- EXECUTE alone does not make a budget administrator: jl_reset checks the
+-- role itself
+GRANT EXECUTE ON FUNCTION jl_reset(regclass) TO regress_jldp_tr_curator;
 SET ROLE regress_jldp_tr_curator;
-SELECT error($$SELECT jl_dataset_reset('public.tr_owned')$$);
+SELECT error($$SELECT jl_reset('tr_owned')$$);
 RESET ROLE;
-REVOKE EXECUTE ON FUNCTION jl_dataset_reset(text) FROM regress_jldp_tr_curator;
+REVOKE EXECUTE ON FUNCTION jl_reset(regclass) FROM regress_jldp_tr_curator;
 SET ROLE regress_jldp_tr_admin;
-SELECT jl_dataset_set_cap('public.tr_owned', 2.0);
-SELECT jl_dataset_reset('public.tr_owned');
+SELECT jl_set_cap('tr_owned', 2.0);
+SELECT jl_reset('tr_owned');
 SELECT epsilon_cap, epsilon_spent, owner = 'regress_jldp_tr_curator' AS owned_by_curator
   FROM jl_budgets WHERE name = 'public.tr_owned';
 RESET ROLE;

@@ -1,7 +1,8 @@
 -- jldp 0.5.0 -> 1.0.0: one aggregate per job (jl_kmeans takes its options
 -- as one jl_kmeans_options value, an integer n_clusters casting to it;
--- jl_linear_fit and jl_linear_fit_intercept take jl_linear_options), and
--- the advisor's goal 'neighbors'.  Keys, declarations, ledger, registry
+-- jl_linear_fit and jl_linear_fit_intercept take jl_linear_options), the
+-- advisor's goal 'neighbors', and budgets managed by their protected table
+-- only (the dataset-named functions retired).  Keys, declarations, ledger, registry
 -- and released tables are not touched.
 
 \echo Use "ALTER EXTENSION jldp UPDATE TO '1.0.0'" to load this file. \quit
@@ -142,6 +143,51 @@ COMMENT ON AGGREGATE jldp.jl_linear_fit(float8[], float8[], jldp.jl_linear_optio
 
 COMMENT ON AGGREGATE jldp.jl_linear_fit_intercept(float8[], float8[], jldp.jl_linear_options) IS
   'The m intercepts b of jl_linear_fit(x, y, options) (zeros with intercept => false).';
+
+-- budgets by protected table only: the dataset-named functions are
+-- retired (their C symbols answer 0A000 with the replacement); the
+-- table's functions become the C entry points they called
+-- a protected table's budget, managed by the table (1.0.0): who may spend
+-- it, its caps and a reset.  The table's owner (or a member of its role)
+-- grants spending and may lower a cap; raising a cap and resetting are a
+-- budget administrator's (jldp_budget_admin), on any protected table
+CREATE OR REPLACE FUNCTION jldp.jl_protect_grant(protected regclass, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_protect_grant_relation'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION jldp.jl_protect_grant(regclass, regrole) IS
+  'Let role spender (and its members) release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): the declaration''s owner grants it; recorded in the ledger.';
+
+CREATE OR REPLACE FUNCTION jldp.jl_protect_revoke(protected regclass, spender regrole)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_protect_revoke_relation'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
+  'Take back what jl_protect_grant granted; recorded in the ledger.';
+
+CREATE OR REPLACE FUNCTION jldp.jl_set_cap(protected regclass, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_set_cap_relation'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION jldp.jl_set_cap(regclass, float8, float8) IS
+  'Set a protected table''s caps (delta_cap NULL: unchanged): raising takes jldp_budget_admin; the table''s owner may lower them. Recorded in the ledger.';
+
+CREATE OR REPLACE FUNCTION jldp.jl_reset(protected regclass)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_reset_relation'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION jldp.jl_reset(regclass) IS
+  'Set a protected table''s spent budget back to 0 (jldp_budget_admin); recorded in the ledger.';
+
+DROP FUNCTION jldp.jl_dataset_declare(text, float8, float8, regclass, text);
+DROP FUNCTION jldp.jl_dataset_set_cap(text, float8, float8);
+DROP FUNCTION jldp.jl_dataset_reset(text);
+DROP FUNCTION jldp_internal.jl_dataset_grant(text, regrole);
+DROP FUNCTION jldp_internal.jl_dataset_revoke(text, regrole);
 
 -- the new routines' grants, as a fresh install's lists set them
 REVOKE ALL ON FUNCTION jldp.jl_kmeans_options(int, bigint, int, int),

@@ -151,10 +151,10 @@ check "cluster 2: the owner sees its protected table" \
 check "cluster 2: another role sees nothing" \
   "$(q2 -c "SET ROLE jr_mallory" -c "SELECT count(*) FROM jl_budgets" -c "SELECT count(*) FROM jl_protected" | tr '\n' ' ')" "0 0 "
 check "cluster 2: another role cannot change the dataset's cap (not even lower it)" \
-  "$(q2 -c "SET ROLE jr_mallory" -c "SELECT jl_dataset_set_cap('public.facts', 5)" 2>&1 | grep -c 'only the owner' || true)" "1"
+  "$(q2 -c "SET ROLE jr_mallory" -c "SELECT jl_set_cap('facts', 5)" 2>&1 | grep -c 'not a protected table whose budget you manage' || true)" "1"
 check "cluster 2: another role (a curator, not a budget administrator) cannot reset the dataset" \
-  "$(state -c "SET ROLE jr_mallory" -c "SELECT jl_dataset_reset('public.facts')")" \
-  '42501 permission denied for function jl_dataset_reset'
+  "$(state -c "SET ROLE jr_mallory" -c "SELECT jl_reset('facts')")" \
+  '42501 permission denied for function jl_reset'
 check "cluster 2: another role cannot book on it" \
   "$(q2 -c "SET ROLE jr_mallory" -c "SELECT jl_budget_book('facts', 1)" 2>&1 | grep -c 'may not spend' || true)" "1"
 check "cluster 2: another role cannot release it" \
@@ -169,21 +169,21 @@ check "cluster 2: nothing else was charged (2.5 restored, B's 0.5 since)" \
 
 # raising a cap and resetting are a budget administrator's, whoever owns the
 # dataset: its owner (a curator) may only lower the cap (raising is refused
-# inside jl_dataset_set_cap; jl_dataset_reset is executable by
+# inside jl_set_cap; jl_reset is executable by
 # jldp_budget_admin only, so a curator is refused before its body); a budget
 # administrator that owns nothing and was never granted the dataset may
 # raise and reset it, and the ledger names it
 check "cluster 2: the owner (a curator) cannot raise its dataset's cap" \
-  "$(state -c "SET ROLE jr_curator_a" -c "SELECT jl_dataset_set_cap('public.facts', 20)")" \
+  "$(state -c "SET ROLE jr_curator_a" -c "SELECT jl_set_cap('facts', 20)")" \
   '42501 raising the cap of dataset "public.facts" needs role jldp_budget_admin'
 check "cluster 2: the owner cannot reset it" \
-  "$(state -c "SET ROLE jr_curator_a" -c "SELECT jl_dataset_reset('public.facts')")" \
-  '42501 permission denied for function jl_dataset_reset'
-q2 -c "SET ROLE jr_curator_a" -c "SELECT jl_dataset_set_cap('public.facts', 9)" >/dev/null || true
+  "$(state -c "SET ROLE jr_curator_a" -c "SELECT jl_reset('facts')")" \
+  '42501 permission denied for function jl_reset'
+q2 -c "SET ROLE jr_curator_a" -c "SELECT jl_set_cap('facts', 9)" >/dev/null || true
 check "cluster 2: the owner may lower it" \
   "$(q2 -c "SELECT epsilon_cap FROM jl_budgets WHERE name = 'public.facts'")" "9"
 q2 -c "CREATE ROLE jr_budget" -c "GRANT jldp_budget_admin TO jr_budget" >/dev/null
-q2 -c "SET ROLE jr_budget" -c "SELECT jl_dataset_set_cap('public.facts', 20)" -c "SELECT jl_dataset_reset('public.facts')" >/dev/null || true
+q2 -c "SET ROLE jr_budget" -c "SELECT jl_set_cap('facts', 20)" -c "SELECT jl_reset('facts')" >/dev/null || true
 check "cluster 2: a budget administrator that does not own it raises its cap and resets it" \
   "$(q2 -c "SET ROLE jr_budget" -c "SELECT epsilon_cap || ' ' || epsilon_spent || ' ' || owner FROM jl_budgets WHERE name = 'public.facts'")" "20 0 jr_curator_a"
 check "cluster 2: the ledger names the owner's lowering and the administrator's raise and reset" \

@@ -159,7 +159,7 @@ fi
 q -c "CREATE TABLE capped_src (LIKE src INCLUDING ALL)" -c "INSERT INTO capped_src SELECT * FROM src" >/dev/null
 protect capped_src 1.0
 q -c "SELECT release_id FROM jl_release('capped_src', 'capped_a', 0.6, jl_sketch(k => 2), key => 'race')" >/dev/null
-hold_then_run "SELECT jl_dataset_set_cap('public.capped_src', 2.0)" \
+hold_then_run "SELECT jl_set_cap('capped_src', 2.0)" \
   "SELECT release_id > 0 FROM jl_release('capped_src', 'capped_b', 0.6, jl_sketch(k => 2), key => 'race')" capped
 spent=$(spent_of capped_src)
 if grep -q '^t$' "$tmp/capped.b" && [ "$spent" = "1.2" ] && \
@@ -178,7 +178,7 @@ q -c "CREATE TABLE viewed_src (LIKE src INCLUDING ALL)" -c "INSERT INTO viewed_s
 protect viewed_src 1.0
 ( q <<'SQL' > "$tmp/viewed.a" 2>&1
 BEGIN;
-SELECT jl_dataset_set_cap('public.viewed_src', 2.0);
+SELECT jl_set_cap('viewed_src', 2.0);
 SELECT pg_sleep(2);
 COMMIT;
 SQL

@@ -119,7 +119,7 @@ COMMIT;
 SQL
 cat > "$tmp/cap.sql" <<'SQL'
 \set i random(0, 4)
-SELECT jl_dataset_set_cap(name, epsilon_cap + 0.1) FROM jl_budgets
+SELECT jl_set_cap(source, epsilon_cap + 0.1) FROM jl_budgets
  WHERE name = CASE WHEN :i = 4 THEN 'public.facts' ELSE 'public.t' || :i END;
 SQL
 cat > "$tmp/read.sql" <<'SQL'

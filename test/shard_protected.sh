@@ -229,7 +229,7 @@ jl_check "a shard whose cap the release exceeds: refused (53400)" \
   "$(call_state "CALL jl_release_distributed('raw', 'sk4', 0.4, jl_sketch(k => 4), key => 'shared')" | grep -c 'would be exceeded')" "1"
 jl_check "  nothing charged anywhere: coordinator, shard 1, shard 2" \
   "$(( $(charges $PC) - c0 )) $(( $(charges $PS1) - s10 )) $(( $(charges $PS2) - s20 ))" "0 0 0"
-q $PS2 -c "SELECT jl_dataset_set_cap('public.raw', 10, 0)" >/dev/null
+q $PS2 -c "SELECT jl_set_cap('raw', 10, 0)" >/dev/null
 q $PS2 -c "ALTER ROLE postgres SET default_transaction_isolation = 'repeatable read'" >/dev/null
 q $PC -c "CALL jl_release_distributed('raw', 'sk5', 0.1, jl_sketch(k => 4), key => 'shared')" >/dev/null 2>&1 || true
 jl_check "a shard role whose default isolation is repeatable read: released" \

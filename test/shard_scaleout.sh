@@ -621,7 +621,7 @@ jl_check "a partition key with an operator class of its own is refused before an
 # before its shards charge (both passed the check at once before: every
 # shard charged twice and the second was refused at its decision)
 spent=$(q $PC -c "SELECT epsilon_spent FROM jl_budgets WHERE name = 'public.raw'")
-q $PC -c "SELECT jl_dataset_set_cap('public.raw', $spent + 1.5)" >/dev/null
+q $PC -c "SELECT jl_set_cap('raw', $spent + 1.5)" >/dev/null
 read -r c0 s10 s20 _ _ <<<"$(state dsk21)"
 ( q $PC -c "SET jldp_test.fail_point = 'prepared_wait'" -c "SET jldp_test.wait_seconds = '2'" \
     -c "$(rel dsk21)" > "$dir/dsk21.out" 2>&1 || true ) &
@@ -635,7 +635,7 @@ wait $first
 jl_check "two releases of one source with room for one: the second is refused by the cap" "$out" "1"
 jl_check "  before its shards charged: one charge on the coordinator and on each shard, the first released" \
   "$(state dsk21) $(q $PC -c "SELECT to_regclass('dsk22') IS NULL")" "$(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 00 ttt t"
-q $PC -c "SELECT jl_dataset_set_cap('public.raw', 1000)" >/dev/null
+q $PC -c "SELECT jl_set_cap('raw', 1000)" >/dev/null
 
 # 6s. the mirror of 6n: jl_release on a shard into a name a
 # distributed release in progress has reserved there is refused before its

@@ -302,14 +302,14 @@ contents > "$tmp/d.before"
 first=$OLD
 # the new library under the old SQL: refused before anything is written
 jl_library_current
-ledger_before=$(q jldp_upgrade_d -c "SELECT count(*) FROM jldp_ledger")
-refused=$(q jldp_upgrade_d -c "SELECT jl_dataset_declare('refused', 1.0)" 2>&1 || true)
-ledger_after=$(q jldp_upgrade_d -c "SELECT count(*) FROM jldp_ledger")
+ledger_before=$(q jldp_upgrade_d -c "SELECT (SELECT count(*) FROM jldp_ledger) || ' ' || (SELECT count(*) FROM jldp_key)")
+refused=$(q jldp_upgrade_d -c "SELECT jl_key_create('refused')" 2>&1 || true)
+ledger_after=$(q jldp_upgrade_d -c "SELECT (SELECT count(*) FROM jldp_ledger) || ' ' || (SELECT count(*) FROM jldp_key)")
 if echo "$refused" | grep -q "jldp's library is version $NEW, and its SQL in this database is version $OLD" &&
    echo "$refused" | grep -q "ALTER EXTENSION jldp UPDATE" && [ "$ledger_before" = "$ledger_after" ]; then
   echo "ok   the $NEW library refuses the $OLD SQL's calls, with the update as the hint, writing nothing"
 else
-  echo "FAIL the $NEW library under the $OLD SQL: '$refused' (ledger rows $ledger_before, then $ledger_after)"
+  echo "FAIL the $NEW library under the $OLD SQL: '$refused' (ledger rows and keys $ledger_before, then $ledger_after)"
   fail=1
 fi
 q jldp_upgrade_d -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"

@@ -195,7 +195,7 @@ jl_budget_lock_existing(Oid nsp, const char *dataset, JlDataset *ds)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("dataset \"%s\" does not exist", jl_msg_str(dataset)),
-				 errhint("Declare it with jl_dataset_declare().")));
+				 errhint("A budget is declared with its table by jl_protect.")));
 }
 
 /* the actor has the privileges of the role of that name (which exists) */
@@ -269,7 +269,7 @@ report_conflict(Oid nsp, const char *dataset, Oid source_relid)
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("relation %s already has a dataset, \"%s\"",
 						get_rel_name(source_relid), jl_msg_str(existing)),
-				 errhint("Set its cap with jl_dataset_set_cap('%s', ...).", jl_msg_str(existing))));
+				 errhint("Set its cap with jl_set_cap(%s, ...).", quote_literal_cstr(get_rel_name(source_relid)))));
 	ereport(ERROR,
 			(errcode(ERRCODE_DUPLICATE_OBJECT),
 			 errmsg("dataset \"%s\" already exists", jl_msg_str(dataset))));
@@ -352,7 +352,7 @@ jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double del
 						   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3),
 						   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4),
 						   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5)),
-				 errhint("The dataset's owner can raise the cap with jl_dataset_set_cap().")));
+				 errhint("A budget administrator (jldp_budget_admin) can raise the cap with jl_set_cap(protected, epsilon_cap, delta_cap).")));
 	/* a role that does not see the dataset in jl_budgets learns no figures */
 	if (!fits)
 		ereport(ERROR,
@@ -360,7 +360,7 @@ jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double del
 				 errmsg("privacy budget of dataset \"%s\" would be exceeded", jl_msg_str(dataset)),
 				 errdetail("This release needs epsilon %s, delta %s.",
 						   jl_budget_numeric_text(values[1]), jl_budget_numeric_text(values[2])),
-				 errhint("The dataset's owner can raise the cap with jl_dataset_set_cap().")));
+				 errhint("A budget administrator (jldp_budget_admin) can raise the cap with jl_set_cap(protected, epsilon_cap, delta_cap).")));
 	rc = SPI_execute_with_args(psprintf("UPDATE %s SET epsilon_spent = epsilon_spent + $2, "
 										"delta_spent = delta_spent + $3 WHERE name = $1",
 										jl_qualified(nsp, "jldp_dataset")),

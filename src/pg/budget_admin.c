@@ -1,6 +1,7 @@
 /*
- * budget_admin.c - the SQL functions that manage datasets: declare, cap,
- * reset, and grant or revoke the right to spend one.
+ * budget_admin.c - the SQL functions that manage a protected table's
+ * budget: its caps (jl_set_cap), a reset (jl_reset), and who may spend it
+ * (jl_protect_grant, jl_protect_revoke).
  *
  * The acting role is read before switching to the extension owner
  * (jl_budget_actor).  A dataset's owner (or a member of the owner's role)
@@ -28,11 +29,10 @@
 #include "pg/owner.h"
 #include "pg/source_relation.h"
 
-PG_FUNCTION_INFO_V1(jl_dataset_declare);
-PG_FUNCTION_INFO_V1(jl_dataset_set_cap);
-PG_FUNCTION_INFO_V1(jl_dataset_reset);
-PG_FUNCTION_INFO_V1(jl_dataset_grant);
-PG_FUNCTION_INFO_V1(jl_dataset_revoke);
+PG_FUNCTION_INFO_V1(jl_set_cap_relation);
+PG_FUNCTION_INFO_V1(jl_reset_relation);
+PG_FUNCTION_INFO_V1(jl_protect_grant_relation);
+PG_FUNCTION_INFO_V1(jl_protect_revoke_relation);
 
 /* caps are numbers >= 0, delta_cap below 1 */
 static void
@@ -73,61 +73,6 @@ jl_budget_check_relation_owner(const JlActor *a, Oid relid)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("only the owner of relation %s (or a member of its role) or a superuser may declare its dataset",
 						get_rel_name(relid))));
-}
-
-/* the privacy unit is a column of the bound relation */
-static void
-check_unit(Oid source, const char *unit)
-{
-	AttrNumber	att;
-
-	if (!OidIsValid(source))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unit names a column of source: give source too")));
-	att = get_attnum(source, unit);
-	if (att == InvalidAttrNumber || att < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of relation %s does not exist",
-						jl_msg_str(unit), get_rel_name(source))));
-}
-
-/* jl_dataset_declare(name, epsilon_cap, delta_cap, source, unit) */
-Datum
-jl_dataset_declare(PG_FUNCTION_ARGS)
-{
-	Oid			nsp = JL_CATALOG_NSP(fcinfo);
-	JlActor		a = jl_budget_actor();
-	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
-	double		eps_cap = jl_budget_arg_float(fcinfo, 1, "epsilon_cap");
-	double		delta_cap = PG_ARGISNULL(2) ? 0.0 : PG_GETARG_FLOAT8(2);
-	Oid			source = PG_ARGISNULL(3) ? InvalidOid : PG_GETARG_OID(3);
-	char	   *unit = !PG_ARGISNULL(4) ?
-		text_to_cstring(PG_GETARG_TEXT_PP(4)) : NULL;
-	JlOwnerScope scope;
-
-	if (name[0] == '\0')
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("dataset name must not be empty")));
-	check_caps(eps_cap, delta_cap);
-	if (OidIsValid(source))
-	{
-		jl_source_check_bindable(source);
-		jl_budget_check_relation_owner(&a, source);
-	}
-	if (unit)
-		check_unit(source, unit);
-	SPI_connect();
-	jl_become_owner(nsp, &scope);
-	jl_budget_declare(nsp, name,
-					  jl_budget_numeric_text(jl_budget_numeric(eps_cap)),
-					  jl_budget_numeric_text(jl_budget_numeric(delta_cap)),
-					  source, unit, a.name, &a, true);
-	jl_restore_user(&scope);
-	SPI_finish();
-	PG_RETURN_VOID();
 }
 
 /* a member of jldp_budget_admin, or a superuser */
@@ -193,21 +138,59 @@ change_dataset(Oid nsp, const JlActor *a, const char *name, const char *sql,
 							v3, type2 != NUMERICOID || null3, what, a);
 }
 
-/* jl_dataset_set_cap(name, epsilon_cap, delta_cap) */
+/*
+ * Within SPI as owner: the dataset of protected table relid, for an actor
+ * who may see it in jl_protected (its owner or a member of the owner's
+ * role, a budget administrator, a superuser); for anyone else the same
+ * ERROR (55000) as for a table that is not protected.
+ */
+static char *
+protected_dataset(Oid nsp, const JlActor *a, Oid relid, const char *hint)
+{
+	Oid			types[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(relid)};
+	char	   *name = NULL;
+
+	if (SPI_execute_with_args(psprintf("SELECT name, owner FROM %s WHERE source = $1 AND attributes IS NOT NULL",
+									   jl_qualified(nsp, "jldp_dataset")),
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the declarations");
+	if (SPI_processed == 1)
+	{
+		char	   *owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+		Oid			owner_oid = owner ? get_role_oid(owner, true) : InvalidOid;
+
+		if (is_budget_admin(a) ||
+			(OidIsValid(owner_oid) && has_privs_of_role(a->role, owner_oid)))
+			name = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	}
+	if (name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s is not a protected table whose budget you manage",
+						DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)))),
+				 hint ? errhint("%s", hint) : 0));
+	return name;
+}
+
+/* jl_set_cap(protected, epsilon_cap, delta_cap) */
 Datum
-jl_dataset_set_cap(PG_FUNCTION_ARGS)
+jl_set_cap_relation(PG_FUNCTION_ARGS)
 {
 	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	JlActor		a = jl_budget_actor();
-	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	Oid			relid = jl_regclass_arg(fcinfo, 0, "protected");
 	double		eps_cap = jl_budget_arg_float(fcinfo, 1, "epsilon_cap");
 	bool		delta_given = !PG_ARGISNULL(2);
 	double		delta_cap = delta_given ? PG_GETARG_FLOAT8(2) : 0.0;
 	JlOwnerScope scope;
+	char	   *name;
 
 	check_caps(eps_cap, delta_cap);
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
+	name = protected_dataset(nsp, &a, relid,
+							 "A budget administrator (jldp_budget_admin) sets the cap of any protected table; its owner may lower it.");
 	change_dataset(nsp, &a, name,
 				   "UPDATE %s SET epsilon_cap = $2, delta_cap = coalesce($3, delta_cap) WHERE name = $1",
 				   NUMERICOID, jl_budget_numeric(eps_cap), false,
@@ -220,17 +203,20 @@ jl_dataset_set_cap(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/* jl_dataset_reset(name): spent back to 0, recorded */
+/* jl_reset(protected): spent back to 0, recorded */
 Datum
-jl_dataset_reset(PG_FUNCTION_ARGS)
+jl_reset_relation(PG_FUNCTION_ARGS)
 {
 	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	JlActor		a = jl_budget_actor();
-	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	Oid			relid = jl_regclass_arg(fcinfo, 0, "protected");
 	JlOwnerScope scope;
+	char	   *name;
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
+	name = protected_dataset(nsp, &a, relid,
+							 "A budget administrator (jldp_budget_admin) resets a protected table's budget.");
 	change_dataset(nsp, &a, name,
 				   "UPDATE %s SET epsilon_spent = 0, delta_spent = 0 WHERE name = $1",
 				   NUMERICOID, (Datum) 0, true, (Datum) 0, true, "reset", NULL,
@@ -240,19 +226,22 @@ jl_dataset_reset(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/* jl_dataset_grant / jl_dataset_revoke (name, spender regrole) */
+/* jl_protect_grant / jl_protect_revoke (protected, spender regrole) */
 static Datum
 grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
 {
 	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	JlActor		a = jl_budget_actor();
-	char	   *name = jl_budget_arg_text(fcinfo, 0, "dataset name");
+	Oid			relid = jl_regclass_arg(fcinfo, 0, "protected");
 	char	   *spender;
+	char	   *name;
 	JlOwnerScope scope;
 
-	spender = GetUserNameFromId(DatumGetObjectId(jl_budget_arg_datum(fcinfo, 1, "role")), false);
+	spender = GetUserNameFromId(DatumGetObjectId(jl_budget_arg_datum(fcinfo, 1, "spender")), false);
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
+	name = protected_dataset(nsp, &a, relid,
+							 "Declare it with jl_protect; its owner (or a member of the owner's role) grants spending.");
 	change_dataset(nsp, &a, name,
 				   grant ?
 				   "UPDATE %s SET spenders = CASE WHEN $2 = ANY (spenders) THEN spenders "
@@ -261,37 +250,19 @@ grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
 				   NAMEOID, DirectFunctionCall1(namein, CStringGetDatum(spender)), false,
 				   (Datum) 0, true, grant ? "grant" : "revoke",
 				   psprintf("role %s", quote_identifier(spender)), JL_OWNER_MAY, NULL);
-
-	/*
-	 * Without a unit, any column of the relation passes as the id: a
-	 * release grouped by a column other than the privacy unit lets a unit
-	 * contribute several rows or groups (docs/threat_model.md, attack 20).
-	 */
-	if (grant)
-	{
-		JlDataset	ds;
-
-		if (jl_budget_lock(nsp, name, &ds) && ds.unit == NULL)
-			ereport(WARNING,
-					(errcode(ERRCODE_WARNING),
-					 errmsg("dataset \"%s\" declares no privacy unit", jl_msg_str(name)),
-					 errdetail("Role %s may release it by any id column unique in its relation, which need not be the privacy unit.",
-							   jl_msg_str(spender)),
-					 errhint("Declare the unit: jl_dataset_declare(name, epsilon_cap, source => ..., unit => 'column') for a new dataset.")));
-	}
 	jl_restore_user(&scope);
 	SPI_finish();
 	PG_RETURN_VOID();
 }
 
 Datum
-jl_dataset_grant(PG_FUNCTION_ARGS)
+jl_protect_grant_relation(PG_FUNCTION_ARGS)
 {
 	return grant_or_revoke(fcinfo, true);
 }
 
 Datum
-jl_dataset_revoke(PG_FUNCTION_ARGS)
+jl_protect_revoke_relation(PG_FUNCTION_ARGS)
 {
 	return grant_or_revoke(fcinfo, false);
 }

@@ -64,7 +64,7 @@ static const RoleOf roles[] = {
 	{"jl_protect", CURATOR}, {"jl_numeric", CURATOR}, {"jl_category", CURATOR},
 	{"jl_vector", CURATOR}, {"jl_long", CURATOR}, {"jl_edge", CURATOR},
 	{"jl_protect_grant", CURATOR}, {"jl_protect_revoke", CURATOR},
-	{"jl_dataset_declare", CURATOR}, {"jl_sketch", CURATOR}, {"jl_advised", CURATOR},
+	{"jl_sketch", CURATOR}, {"jl_advised", CURATOR},
 	{"jl_covariance_mechanism", CURATOR}, {"jl_graph", CURATOR},
 	{"jl_release", CURATOR}, {"jl_release_dist2", CURATOR},
 	{"jl_release_distributed", CURATOR}, {"jl_distributed_resolve", CURATOR},
@@ -74,7 +74,6 @@ static const RoleOf roles[] = {
 	{"jl_project", CURATOR}, {"jl_project_agg", CURATOR},
 	{"jl_randomized_response", CURATOR}, {"jl_add_discrete_laplace", CURATOR},
 	{"jl_attribute_checked", CURATOR}, {"jl_mechanism_checked", CURATOR},
-	{"jl_dataset_grant", CURATOR}, {"jl_dataset_revoke", CURATOR},
 	{"jl_encode_number", CURATOR}, {"jl_encode_category", CURATOR},
 	{"jl_encode_vector", CURATOR}, {"jl_distributed_run", CURATOR},
 	{"jl_declaration_info", CURATOR}, {"jl_shard_bounds", CURATOR},
@@ -86,10 +85,9 @@ static const RoleOf roles[] = {
 	/* both: the budgets' views, and caps (an owner lowers, an administrator raises) */
 	{"jl_protected", CURATOR " or " BUDGET_ADMIN}, {"jl_budgets", CURATOR " or " BUDGET_ADMIN},
 	{"jl_ledger", CURATOR " or " BUDGET_ADMIN},
-	{"jl_dataset_set_cap", CURATOR " or " BUDGET_ADMIN},
 	{"jl_set_cap", CURATOR " or " BUDGET_ADMIN},
 	/* a budget administrator's */
-	{"jl_dataset_reset", BUDGET_ADMIN}, {"jl_reset", BUDGET_ADMIN},
+	{"jl_reset", BUDGET_ADMIN},
 	/* a superuser's */
 	{"jl_key_import", "a superuser"}, {"jl_key_import_wrapped", "a superuser"},
 	{"jl_key_rewrap", "a superuser"},
@@ -120,6 +118,9 @@ static const RoleOf usages[] = {
 	{"jl_kmeans_labels", "jl_kmeans_labels(release, n_clusters [, seed, max_iter, n_init, tol])."},
 	{"jl_advise", "jl_advise(d, epsilon, dist2 [, dist2_hi, neighbor, bound, noise, delta, goal, cluster_var, n, key])."},
 	{"jl_set_cap", "jl_set_cap(protected, epsilon_cap [, delta_cap])."},
+	{"jl_dataset_declare", "jl_dataset_declare was removed in 1.0.0: jl_protect(table, unit, attributes, epsilon_cap => ...) declares a table and its budget."},
+	{"jl_dataset_set_cap", "jl_dataset_set_cap was removed in 1.0.0: use jl_set_cap(protected, epsilon_cap [, delta_cap])."},
+	{"jl_dataset_reset", "jl_dataset_reset was removed in 1.0.0: use jl_reset(protected)."},
 	{"jl_reset", "jl_reset(protected)."},
 };
 

@@ -36,7 +36,7 @@ CREATE TABLE jldp_internal.jldp_dataset (
     -- roles by name: a dump restored into another cluster keeps them
     owner         name NOT NULL,
     created       timestamptz NOT NULL DEFAULT now(),
-    -- roles the owner allowed to spend the budget (jl_dataset_grant)
+    -- roles the owner allowed to spend the budget (jl_protect_grant)
     spenders      name[] NOT NULL DEFAULT '{}',
     -- the column of source whose values are the privacy units
     unit          text,

@@ -1,29 +1,5 @@
--- datasets' budgets: declared, capped, reset, spent by granted roles; the views
-
-CREATE FUNCTION jldp.jl_dataset_declare(name text, epsilon_cap float8,
-    delta_cap float8 DEFAULT 0, source regclass DEFAULT NULL, unit text DEFAULT NULL)
-RETURNS void
-AS 'MODULE_PATHNAME', 'jl_dataset_declare'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION jldp.jl_dataset_declare(text, float8, float8, regclass, text) IS
-  'Declare a dataset with a privacy budget cap (epsilon, delta), owned by the calling role. Binding it to a source relation (a table, partitioned table or foreign table; not a view or a partition) takes the relation''s owner, a member of its role, or a superuser; jl_protect of that relation then declares the protected table on it, keeping its name, caps and ledger. unit names the column of source whose values are the privacy units: its declaration must then use that unit.';
-
-CREATE FUNCTION jldp.jl_dataset_set_cap(name text, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
-RETURNS void
-AS 'MODULE_PATHNAME', 'jl_dataset_set_cap'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION jldp.jl_dataset_set_cap(text, float8, float8) IS
-  'Change a dataset''s cap (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
-
-CREATE FUNCTION jldp.jl_dataset_reset(name text)
-RETURNS void
-AS 'MODULE_PATHNAME', 'jl_dataset_reset'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION jldp.jl_dataset_reset(text) IS
-  'Set a dataset''s spent budget back to 0 (its owner, a member of the owner''s role, or a superuser); recorded in the ledger.';
+-- the budgets of protected tables and their ledger: the views (a budget is
+-- declared by jl_protect and managed by its table: 13_protected_tables.sql)
 
 -- what the current role may see: datasets it owns (superusers: all, also
 -- those whose owner no longer exists)
@@ -64,24 +40,3 @@ CREATE VIEW jldp.jl_ledger WITH (security_barrier) AS
 
 COMMENT ON VIEW jldp.jl_ledger IS
   'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it; for a charge, whether a release recorded it (released).';
-
--- Choosing the release: no projection or a projection kind --------------------
--- PARALLEL SAFE: every candidate is calibrated in-process, through neither
--- SPI nor a subtransaction.
--- Budget boundary: spending granted by a dataset's owner, and DROP
--- EXTENSION guarded (docs/threat_model.md) ---------------------------------
-CREATE FUNCTION jldp_internal.jl_dataset_grant(name text, spender regrole)
-RETURNS void
-AS 'MODULE_PATHNAME', 'jl_dataset_grant'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION jldp_internal.jl_dataset_grant(text, regrole) IS
-  'Allow a role (and its members) to spend a dataset''s budget: releases charged to it and bookings (jl_budget_book). Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';
-
-CREATE FUNCTION jldp_internal.jl_dataset_revoke(name text, spender regrole)
-RETURNS void
-AS 'MODULE_PATHNAME', 'jl_dataset_revoke'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION jldp_internal.jl_dataset_revoke(text, regrole) IS
-  'Withdraw what jl_dataset_grant allowed. Its owner, a member of the owner''s role, or a superuser; recorded in the ledger.';

@@ -187,97 +187,39 @@ CREATE VIEW jldp.jl_protected WITH (security_barrier) AS
 COMMENT ON VIEW jldp.jl_protected IS
   'Protected tables (jl_protect) with their declaration (unit, neighbour notion, row clip, d, attributes), caps, spent and remaining, for the tables whose dataset the current role owns or inherits (budget administrators and superusers: all).';
 
--- spending a protected table, granted by its table (0.4.1)
+-- a protected table's budget, managed by the table (1.0.0): who may spend
+-- it, its caps and a reset.  The table's owner (or a member of its role)
+-- grants spending and may lower a cap; raising a cap and resetting are a
+-- budget administrator's (jldp_budget_admin), on any protected table
 CREATE FUNCTION jldp.jl_protect_grant(protected regclass, spender regrole)
 RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-  ds text;
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
-    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
-  END IF;
-  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation = protected;
-  IF ds IS NULL THEN
-    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
-      USING ERRCODE = '55000',
-            HINT = 'Declare it with jl_protect; its owner (or a member of the owner''s role) grants spending.';
-  END IF;
-  PERFORM jldp_internal.jl_dataset_grant(ds, spender);
-END
-$fn$;
+AS 'MODULE_PATHNAME', 'jl_protect_grant_relation'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION jldp.jl_protect_grant(regclass, regrole) IS
-  'Let role spender release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): its declaration''s owner grants it.';
+  'Let role spender (and its members) release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): the declaration''s owner grants it; recorded in the ledger.';
 
 CREATE FUNCTION jldp.jl_protect_revoke(protected regclass, spender regrole)
 RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-  ds text;
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
-    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
-  END IF;
-  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation = protected;
-  IF ds IS NULL THEN
-    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
-      USING ERRCODE = '55000';
-  END IF;
-  PERFORM jldp_internal.jl_dataset_revoke(ds, spender);
-END
-$fn$;
+AS 'MODULE_PATHNAME', 'jl_protect_revoke_relation'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
-  'Take back what jl_protect_grant granted.';
+  'Take back what jl_protect_grant granted; recorded in the ledger.';
 
--- caps and resets by protected table (0.5.0): a budget administrator's
--- (an owner may lower a cap), checked inside jl_dataset_set_cap and by
--- jl_dataset_reset's grant
 CREATE FUNCTION jldp.jl_set_cap(protected regclass, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
 RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-  ds text;
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
-    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
-  END IF;
-  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation OPERATOR(pg_catalog.=) protected;
-  IF ds IS NULL THEN
-    RAISE EXCEPTION '% is not a protected table whose budget you manage', protected
-      USING ERRCODE = '55000',
-            HINT = 'A budget administrator (jldp_budget_admin) sets the cap of any protected table; its owner may lower it.';
-  END IF;
-  PERFORM jldp.jl_dataset_set_cap(ds, epsilon_cap, delta_cap);
-END
-$fn$;
+AS 'MODULE_PATHNAME', 'jl_set_cap_relation'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
 COMMENT ON FUNCTION jldp.jl_set_cap(regclass, float8, float8) IS
   'Set a protected table''s caps (delta_cap NULL: unchanged): raising takes jldp_budget_admin; the table''s owner may lower them. Recorded in the ledger.';
 
 CREATE FUNCTION jldp.jl_reset(protected regclass)
 RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-  ds text;
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) protected) THEN
-    RAISE EXCEPTION 'relation with OID % does not exist', protected::pg_catalog.oid USING ERRCODE = '42P01';
-  END IF;
-  SELECT p.dataset INTO ds FROM jldp.jl_protected p WHERE p.relation OPERATOR(pg_catalog.=) protected;
-  IF ds IS NULL THEN
-    RAISE EXCEPTION '% is not a protected table', protected USING ERRCODE = '55000';
-  END IF;
-  PERFORM jldp.jl_dataset_reset(ds);
-END
-$fn$;
+AS 'MODULE_PATHNAME', 'jl_reset_relation'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
 COMMENT ON FUNCTION jldp.jl_reset(regclass) IS
   'Set a protected table''s spent budget back to 0 (jldp_budget_admin); recorded in the ledger.';
+

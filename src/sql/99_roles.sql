@@ -64,20 +64,20 @@ DECLARE
   curator text[] := ARRAY[
     'jl_key_create', 'jl_key_drop', 'jl_key_export', 'jl_master_key_id', 'jl_key_grant', 'jl_key_revoke',
     'jl_protect', 'jl_numeric', 'jl_category', 'jl_vector', 'jl_long', 'jl_edge',
-    'jl_protect_grant', 'jl_protect_revoke', 'jl_dataset_declare', 'jl_dataset_set_cap', 'jl_set_cap',
+    'jl_protect_grant', 'jl_protect_revoke', 'jl_set_cap',
     'jl_sketch', 'jl_advised', 'jl_covariance_mechanism', 'jl_graph',
     'jl_release', 'jl_release_dist2', 'jl_release_distributed', 'jl_distributed_resolve',
     'jl_budget_book', 'jl_advise', 'jl_suggest_k', 'jl_suggest_k_info', 'jl_release_info',
     'jl_private_release', 'jl_private_release_agg', 'jl_project', 'jl_project_agg',
     'jl_randomized_response', 'jl_add_discrete_laplace',
     -- internal steps a curator's call runs as the curator
-    'jl_attribute_checked', 'jl_mechanism_checked', 'jl_dataset_grant', 'jl_dataset_revoke',
+    'jl_attribute_checked', 'jl_mechanism_checked',
     'jl_encode_number', 'jl_encode_category', 'jl_encode_vector',
     'jl_distributed_run', 'jl_declaration_info', 'jl_shard_bounds', 'jl_release_part',
     'jl_release_part_check', 'jl_distributed_begin_declared', 'jl_distributed_charge_declared',
     'jl_distributed_decide_declared', 'jl_distributed_decision', 'jl_distributed_pending',
     'jl_distributed_committed'];
-  budget_admin text[] := ARRAY['jl_dataset_reset', 'jl_reset'];
+  budget_admin text[] := ARRAY['jl_reset'];
   -- superusers only: keys pinned to known bytes or carried in, re-wrapping
   superuser text[] := ARRAY['jl_key_import', 'jl_key_import_wrapped', 'jl_key_rewrap'];
   -- aggregate support functions and triggers: run by their aggregate's or
@@ -111,8 +111,7 @@ BEGIN
   END LOOP;
 END
 $grants$;
--- raising a cap is checked inside jl_dataset_set_cap (an owner may lower)
-GRANT EXECUTE ON FUNCTION jldp.jl_dataset_set_cap(text, float8, float8) TO jldp_budget_admin;
+-- raising a cap is checked inside jl_set_cap (an owner may lower)
 GRANT EXECUTE ON FUNCTION jldp.jl_set_cap(regclass, float8, float8) TO jldp_budget_admin;
 
 REVOKE ALL ON jldp.jl_releases, jldp.jl_distributed_releases, jldp.jl_keys, jldp.jl_protected,

@@ -60,7 +60,7 @@ BEGIN
         -- thousands of releases would exhaust the protected table's caps,
         -- so its spending is reset (an audit, not a release of data)
         IF j % 50 = 0 THEN
-          PERFORM jl_dataset_reset('c9.' || side);
+          PERFORM jl_reset(('c9.' || side)::regclass);
           COMMIT;
         END IF;
       END LOOP;

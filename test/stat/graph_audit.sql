@@ -106,7 +106,7 @@ BEGIN
         -- spending is reset (an audit, not a release of data), and the
         -- reset committed before the next charge
         IF j % 10 = 0 THEN
-          PERFORM jl_dataset_reset('c11.' || side);
+          PERFORM jl_reset(('c11.' || side)::regclass);
           COMMIT;
         END IF;
       END LOOP;
