@@ -103,6 +103,11 @@ SELECT rank, kind, predicted_error < 0.25 AS useful, note IS NOT NULL AS noted
   FROM jl_advise(4, 0.2, 4, 16, goal => 'neighbors', key => 'advise') WHERE rank = 1;
 SELECT substring(note from '^[^;]*; at epsilon [0-9.]+ it would be') AS says
   FROM jl_advise(4, 0.2, 4, 16, goal => 'neighbors', key => 'advise') WHERE rank = 1;
+-- at an epsilon so large that the noise underflows, no NaN: the best
+-- option's error is 0 and its ratio to itself 1 (found by a review: NaN)
+SELECT count(*) FILTER (WHERE relative_error = 'NaN' OR predicted_error = 'NaN' OR note LIKE '%NaN%') AS nans,
+       bool_and(relative_error = 1) FILTER (WHERE rank = 1) AS best_is_1
+  FROM jl_advise(10, 1e300, 1.0, 4.0, goal => 'neighbors', key => 'advise');
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, goal => 'neighbors', key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 2, 1, goal => 'neighbors', key => 'advise')$$);
 SELECT error($$SELECT * FROM jl_advise(4, 1, 1, 2, goal => 'neighbors', cluster_var => 1, key => 'advise')$$);

@@ -189,17 +189,60 @@ clustering_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 }
 
 /*
+ * The realized P's mean scale of squared lengths, tr(G)/d (1 without a
+ * projection, or where G was not computed: its mean over keys).
+ */
+static double
+realized_scale(const JlAdviseCandidate *c, const JlPShape *shape)
+{
+	if (!c->identity && shape != NULL && isfinite(shape->scale) && shape->scale > 0.0)
+		return shape->scale;
+	return 1.0;
+}
+
+/*
+ * The variance of a recovered squared distance at r2 around its mean
+ * scale r2, for a search that only compares recoveries: the spread of
+ * |x P|^2 / |x|^2 over directions, f - (scale - 1)^2 (f the mean squared
+ * distortion, which also holds the common shrinkage scale - 1 that no
+ * ranking sees), the cross term 8 s2 |x P|^2 at its mean and the noise's
+ * c k s2^2; computed on (r2, s2) scaled by their maximum (homogeneous of
+ * degree 2), as jl_advise_dist_stddev.
+ */
+static double
+ranking_stddev(double r2, int k, double s2, double f, double scale, bool gaussian)
+{
+	double		m = fmax(r2, s2),
+				spread = fmax(f - (scale - 1.0) * (scale - 1.0), 0.0),
+				cn = gaussian ? 8.0 : 14.0,
+				x,
+				y;
+
+	if (!(m > 0.0 && isfinite(m)))
+		return sqrt(spread * r2 * r2 + 8.0 * s2 * scale * r2 + cn * k * s2 * s2);
+	x = r2 / m;
+	y = s2 / m;
+	return m * sqrt(spread * x * x + 8.0 * y * scale * x + cn * k * y * y);
+}
+
+/*
  * log of the probability that a non-neighbour at hi is recovered nearer
- * than a neighbour at lo (advise.h); the stddevs are scaled (no overflow).
+ * than a neighbour at lo (advise.h): the difference of the two recoveries
+ * has mean scale (hi - lo), the realized P's (a P that shrinks every
+ * distance shrinks both, and its noise, calibrated to it, with them), and
+ * the variances of ranking_stddev.
  */
 static double
 neighbors_score(const JlAdviseProblem *p, const JlAdviseCandidate *c, int k,
-				double s2, double f)
+				double s2, const JlPShape *shape)
 {
-	double		sd = hypot(jl_advise_dist_stddev(p->lo, k, s2, f, c->gaussian, c->identity),
-						   jl_advise_dist_stddev(p->hi, k, s2, f, c->gaussian, c->identity));
+	double		scale = realized_scale(c, shape),
+				f = c->identity ? 0.0 :
+		(shape != NULL && !isnan(shape->f)) ? shape->f : 2.0 / k,
+				sd = hypot(ranking_stddev(p->lo, k, s2, f, scale, c->gaussian),
+						   ranking_stddev(p->hi, k, s2, f, scale, c->gaussian));
 
-	return jl_log_normal_tail((p->hi - p->lo) / sd);
+	return jl_log_normal_tail(scale * (p->hi - p->lo) / sd);
 }
 
 double
@@ -211,7 +254,7 @@ jl_advise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c,
 	if (p->goal == JL_GOAL_CLUSTERING)
 		return clustering_score(p, c, r2, k, s2, shape);
 	if (p->goal == JL_GOAL_NEIGHBORS)
-		return neighbors_score(p, c, k, s2, f);
+		return neighbors_score(p, c, k, s2, shape);
 	return 0.5 * log(jl_advise_dist_variance(r2, k, s2, f, c->gaussian, c->identity));
 }
 
@@ -264,9 +307,32 @@ noise_score(const JlAdviseProblem *p, const JlAdviseCandidate *c, int k,
 		return jl_log_normal_tail(clustering_z(p, p->hi * scale, k, s2));
 	/* the noise terms alone: v(lo) + v(hi) >= 2 c k s2^2 */
 	if (p->goal == JL_GOAL_NEIGHBORS)
-		return jl_log_normal_tail((p->hi - p->lo) /
+		return jl_log_normal_tail(scale * (p->hi - p->lo) /
 								  (s2 * sqrt(2.0 * (c->gaussian ? 8.0 : 14.0) * k)));
 	return 0.5 * log((c->gaussian ? 8.0 : 14.0) * k * s2 * s2);
+}
+
+/*
+ * Whether the grid stops at k: the noise alone makes the error twice the
+ * best so far (score ref), so no larger k does better.  For goal
+ * neighbors, whose probability cannot reach twice a best near chance (and
+ * whose noise bound grows slowly with k: the search ran to k = d, 20 s at
+ * d = 2000), also when the best so far is useless and the noise alone
+ * makes the error JL_ADVISE_USEFUL_MISCLASSIFICATION or more: every larger
+ * k is then useless, and only the order of useless options is lost (the
+ * usefulness and the epsilon that would serve are not: they are decided
+ * below that level).
+ */
+static bool
+noise_stops(const JlAdviseProblem *p, const JlAdviseCandidate *c, int k, double s2,
+			const JlPShape *shape, double ref)
+{
+	double		ns = noise_score(p, c, k, s2, shape);
+
+	if (ns > ref + M_LN2)
+		return true;
+	return p->goal == JL_GOAL_NEIGHBORS && ref >= log(JL_ADVISE_USEFUL_MISCLASSIFICATION) &&
+		ns >= log(JL_ADVISE_USEFUL_MISCLASSIFICATION);
 }
 
 /* The squared distances probed: lo alone, or JL_ADVISE_GRID log-spaced. */
@@ -443,8 +509,8 @@ jl_advise_search(const JlAdviseProblem *p, JlAdviseCandidate *c, int kmax,
 			break;
 		}
 		i = eval_at(&s, k);
-		if (i >= 0 && !isnan(c->s2s[i]) &&
-			noise_score(p, c, k, c->s2s[i], &c->shapes[i]) > s.ref[s.ng - 1] + M_LN2)
+		if (i >= 0 && !isnan(c->s2s[i]) && noise_stops(p, c, k, c->s2s[i], &c->shapes[i],
+														 s.ref[s.ng - 1]))
 			break;
 	}
 
@@ -535,7 +601,10 @@ jl_advise_rank(const JlAdviseProblem *p, JlAdviseCandidate *cs, int n)
 			if (j != i && cs[j].found &&
 				(before(&cs[j], c) || (j < i && !before(c, &cs[j]))))
 				c->rank++;
-		c->relative = exp(ng == 1 ? c->objective - cs[best].objective : c->objective);
+		/* equal objectives (also two errors of 0, log -inf) are a ratio of 1 */
+		c->relative = ng > 1 ? exp(c->objective) :
+			c->objective == cs[best].objective ? 1.0 :
+			exp(c->objective - cs[best].objective);
 	}
 	return best;
 }

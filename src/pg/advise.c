@@ -418,9 +418,13 @@ best_note(StringInfo b, const JlAdviseArgs *a, const JlAdviseCandidate *cs,
 		j = best_of(cs, opts, n, false, opts[i].noise);
 		if (j < 0)
 			return;
-		appendStringInfo(b, "; the best projection with %s noise (%s, k = %d) has %.3g times it",
-						 jl_noise_name(opts[i].noise), opts[j].kind, cs[j].k,
-						 cs[j].relative / cs[i].relative);
+		if (isfinite(cs[j].relative / cs[i].relative))
+			appendStringInfo(b, "; the best projection with %s noise (%s, k = %d) has %.3g times it",
+							 jl_noise_name(opts[i].noise), opts[j].kind, cs[j].k,
+							 cs[j].relative / cs[i].relative);
+		else
+			appendStringInfo(b, "; the best projection with %s noise (%s, k = %d) has a larger one (this one's is 0 to double precision)",
+							 jl_noise_name(opts[i].noise), opts[j].kind, cs[j].k);
 		/* the identity's noise does not grow with d but for Laplace rows */
 		if (a->p.goal == JL_GOAL_DISTANCE &&
 			(a->neighbor == JL_NEIGHBOR_ELEMENT || cs[i].gaussian))
@@ -435,9 +439,15 @@ best_note(StringInfo b, const JlAdviseArgs *a, const JlAdviseCandidate *cs,
 		j = best_of(cs, opts, n, true, -1);
 	appendStringInfoString(b, "projection pays");
 	if (j >= 0)
-		appendStringInfo(b, ": no projection (%s noise) has %.3g times its %s",
-						 jl_noise_name(opts[j].noise), cs[j].relative / cs[i].relative,
-						 what);
+	{
+		if (isfinite(cs[j].relative / cs[i].relative))
+			appendStringInfo(b, ": no projection (%s noise) has %.3g times its %s",
+							 jl_noise_name(opts[j].noise), cs[j].relative / cs[i].relative,
+							 what);
+		else
+			appendStringInfo(b, ": no projection (%s noise) has a larger %s (this one's is 0 to double precision)",
+							 jl_noise_name(opts[j].noise), what);
+	}
 }
 
 static char *

@@ -259,9 +259,8 @@ stored_form(Oid nsp, const char *name, const uint8 *secret)
 /*
  * Whether the current role may use the key of this row: a superuser, its
  * creator (or a member of the creator's role), or a role it was granted to
- * with jl_key_grant (or a member of one).  The owner is a name (0.1.0's
- * OIDs, before its update, only for superusers), an owner that no longer
- * exists grants nothing.
+ * with jl_key_grant (or a member of one).  An owner that no longer exists
+ * grants nothing.
  */
 static bool
 may_use_key(TupleTableSlot *slot)

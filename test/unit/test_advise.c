@@ -282,6 +282,11 @@ one_case(const JlAdviseProblem *p, bool row, double eps, int noises,
 		}
 	if (best == bi && unit_rel(cs[best].score, bscore) < 1e-12)
 		return 1;
+	/* neighbors: among useless options the search may stop early */
+	if (p->goal == JL_GOAL_NEIGHBORS && best >= 0 &&
+		!jl_advise_useful(p, jl_advise_error(bscore)) &&
+		!jl_advise_useful(p, jl_advise_error(cs[best].score)))
+		return 1;
 	sprintf(why, "d %lld eps %g row %d noises %d r2 %g goal %d var %g n %g: advisor %d k %d (%.17g), brute %d k %d (%.17g)",
 			(long long) p->d, eps, row, noises, p->lo, p->goal, p->cluster_var, p->n,
 			best, best >= 0 ? cs[best].k : 0, best >= 0 ? cs[best].score : NAN,
@@ -334,6 +339,38 @@ test_brute_force(JlAdviseGoal goal)
 }
 
 /*
+ * A 1 x 1 projection P = a only rescales: its ranking is that of no
+ * projection, whatever a.  Its shape: G = a^2, scale a^2, distortion
+ * f = (1 - a^2)^2 (all of it the common shrinkage), and the noise
+ * calibrated to it has variance a^2 s2.  With the realized scale the two
+ * misordering probabilities agree; read with the mean scale 1 (the
+ * negative control, the model before the realized scale was used), the
+ * projection looks far better than it is (found by a review: a Gaussian
+ * P = 0.0729 was predicted at 0.19 and measured at 0.345).
+ */
+static void
+test_neighbors_shrinking_p(void)
+{
+	JlAdviseProblem p = {1, 0.04, 0.36, JL_GOAL_NEIGHBORS, 0, INFINITY};
+	JlAdviseCandidate id = {.identity = true, .gaussian = false, .m4 = 1},
+				gau = {.identity = false, .gaussian = false, .m4 = 3};
+	double		a = 0.0729,
+				s2 = 0.11,		/* no projection misorders about 0.35 */
+				worst = 0;
+	JlPShape	sh = {pow(1 - a * a, 2), a * a, NAN},
+				mean = {pow(1 - a * a, 2), NAN, NAN};
+	double		want = jl_advise_score(&p, &id, p.lo, 1, s2, NULL),
+				got = jl_advise_score(&p, &gau, p.lo, 1, a * a * s2, &sh),
+				control = jl_advise_score(&p, &gau, p.lo, 1, a * a * s2, &mean);
+
+	worst = unit_rel(exp(got), exp(want));
+	check(worst < 1e-12, "neighbors: P = a (1 x 1) ranks as no projection, %.4f = %.4f", exp(got), exp(want));
+	check(exp(control) < JL_ADVISE_USEFUL_MISCLASSIFICATION && exp(want) >= JL_ADVISE_USEFUL_MISCLASSIFICATION,
+		  "negative control: with the mean scale a useless option looks useful (%.4f against %.4f)",
+		  exp(control), exp(want));
+}
+
+/*
  * goal neighbors: the probability that a non-neighbour at hi is recovered
  * nearer than a neighbour at lo, Phi(-(hi - lo) / sqrt(v(lo) + v(hi))),
  * written out here from the variance of a recovered squared distance
@@ -368,6 +405,7 @@ test_neighbors(void)
 	check(jl_advise_useful(&p, 0.2499) && !jl_advise_useful(&p, 0.25) && !jl_advise_useful(&p, NAN),
 		  "neighbors: useful below a misordering of 0.25");
 	check(jl_advise_noise_free_error(&p) == 0.0, "neighbors: no noise, no misordering");
+	test_neighbors_shrinking_p();
 }
 
 /* refusals are never ranked; a range ranks by the worst ratio to the best */
