@@ -220,3 +220,43 @@ REVOKE CREATE ON SCHEMA public FROM regress_jb_a, regress_jb_b;
 DROP FUNCTION jb_error(text);
 DROP TABLE pg_temp.jb_op_out2;
 DROP ROLE regress_jb_a_member, regress_jb_a, regress_jb_b, regress_jb_op, regress_jb_analyst, regress_jb_admin;
+
+-- found by a review of 1.0.0's budget functions: (a) a budget
+-- administrator that is also a curator cannot grant itself (or anyone)
+-- spending on a table it does not own: who spends is the owner's call;
+-- (b) no infinite cap; (c) a spender dropped since is revoked by its name,
+-- so that a role created later under it spends nothing
+CREATE FUNCTION jb_refusal(sql text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE sql;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+GRANT EXECUTE ON FUNCTION jb_refusal(text) TO PUBLIC;
+CREATE ROLE regress_jb_admin_curator IN ROLE jldp_budget_admin, jldp_curator;
+CREATE TABLE jb_rv (id int PRIMARY KEY, a float8);
+INSERT INTO jb_rv SELECT i, i % 3 FROM generate_series(1, 5) i;
+SELECT dataset FROM jl_protect('jb_rv', 'id', ARRAY[jl_numeric('a', 0, 2)], epsilon_cap => 1.0);
+SET ROLE regress_jb_admin_curator;
+SELECT jb_refusal($$SELECT jl_protect_grant('jb_rv', 'regress_jb_admin_curator')$$) AS admin_grants;
+SELECT jb_refusal($$SELECT jl_set_cap('jb_rv', 'Infinity')$$) AS infinite_cap;
+SELECT jl_set_cap('jb_rv', 2.0) AS admin_raises;
+RESET ROLE;
+CREATE ROLE regress_jb_ghost;
+SELECT jl_protect_grant('jb_rv', 'regress_jb_ghost');
+DROP ROLE regress_jb_ghost;
+SELECT spenders FROM jl_budgets WHERE name = 'public.jb_rv';
+SELECT jl_protect_revoke('jb_rv', 'regress_jb_ghost');
+SELECT spenders FROM jl_budgets WHERE name = 'public.jb_rv';
+SELECT event, what, role FROM jl_ledger WHERE dataset = 'public.jb_rv' ORDER BY id;
+-- (d) the hint of a refused spender names the table, not the dataset
+CREATE ROLE regress_jb_stranger IN ROLE jldp_curator;
+GRANT SELECT ON jb_rv TO regress_jb_stranger;
+ALTER TABLE jb_rv RENAME TO jb_rv2;
+SET ROLE regress_jb_stranger;
+SELECT jl_budget_book('jb_rv2', 0.1);
+RESET ROLE;
+DROP TABLE jb_rv2;
+DROP ROLE regress_jb_admin_curator, regress_jb_stranger;
+DROP FUNCTION jb_refusal(text);

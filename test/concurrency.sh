@@ -387,5 +387,28 @@ else
   fail=1
 fi
 
+# 12. a role that may not declare a table takes no lock on it: while a
+# release of the table is open, a curator that does not own it is refused
+# jl_protect at once, and does not wait for the release (1.0.0's first
+# build took the declaration's exclusive lock before the owner check: it
+# waited for the release, and every later release of the table waited
+# behind it: found by a review)
+q <<'SQL' >/dev/null
+CREATE ROLE race_curator IN ROLE jldp_curator;
+CREATE TABLE stall_src (LIKE src INCLUDING ALL);
+INSERT INTO stall_src SELECT * FROM src;
+GRANT SELECT ON stall_src TO race_curator;
+SQL
+protect stall_src 1.0
+hold_then_run "SELECT released FROM jl_release('stall_src', 'stall_out', 0.5, jl_sketch(k => 2), key => 'race')" \
+  "SET ROLE race_curator; SELECT d FROM jl_protect('stall_src', 'id', ARRAY[jl_vector('x', 3, 0, 1)], epsilon_cap => 100)" stall
+q -c "DROP OWNED BY race_curator" -c "DROP ROLE race_curator" >/dev/null 2>&1 || true
+if grep -q 'only the owner of relation stall_src' "$tmp/stall.b" && awk -v w="$waited" 'BEGIN { exit !(w < 0.8) }'; then
+  echo "ok   a curator that does not own a table is refused its declaration at once (${waited}s), not after the open release"
+else
+  echo "FAIL a curator that does not own a table waited ${waited}s for an open release before its refusal: $(cat "$tmp/stall.b")"
+  fail=1
+fi
+
 rm -rf "$tmp"
 exit $fail

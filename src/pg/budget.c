@@ -173,7 +173,7 @@ jl_budget_check_spender(Oid nsp, const char *dataset)
 	memset(&ds, 0, sizeof(ds));
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
-	if (SPI_execute_with_args(psprintf("SELECT owner, spenders FROM %s WHERE name = $1",
+	if (SPI_execute_with_args(psprintf("SELECT owner, spenders, source::oid FROM %s WHERE name = $1",
 									   jl_qualified(nsp, "jldp_dataset")),
 							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the budget");
@@ -183,6 +183,8 @@ jl_budget_check_spender(Oid nsp, const char *dataset)
 		ds.owner = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
 		ds.spenders = isnull ? NIL : name_array_list(d);
+		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull);
+		ds.source = isnull ? InvalidOid : DatumGetObjectId(d);
 		jl_budget_check_spend(&a, &ds, dataset);
 	}
 	SPI_finish();
@@ -236,7 +238,11 @@ jl_budget_check_spend(const JlActor *a, const JlDataset *ds, const char *dataset
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("role \"%s\" may not spend the budget of dataset \"%s\"", a->name, jl_msg_str(dataset)),
-			 errhint("Its owner can allow it with jl_protect_grant('%s', role).", jl_msg_str(dataset))));
+			 OidIsValid(ds->source) ?
+			 errhint("Its owner can allow it with jl_protect_grant(%s, role).",
+					 quote_literal_cstr(DatumGetCString(DirectFunctionCall1(regclassout,
+																			ObjectIdGetDatum(ds->source))))) :
+			 errhint("Its owner can allow it with jl_protect_grant(protected, role).")));
 }
 
 /* SQL text of a cap, as a numeric */

@@ -34,14 +34,15 @@ PG_FUNCTION_INFO_V1(jl_reset_relation);
 PG_FUNCTION_INFO_V1(jl_protect_grant_relation);
 PG_FUNCTION_INFO_V1(jl_protect_revoke_relation);
 
-/* caps are numbers >= 0, delta_cap below 1 */
+/* caps are finite numbers >= 0, delta_cap below 1 (as jl_protect's) */
 static void
 check_caps(double eps_cap, double delta_cap)
 {
-	if (!(eps_cap >= 0.0) || isnan(eps_cap))
+	if (!(eps_cap >= 0.0 && isfinite(eps_cap)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon_cap must be >= 0")));
+				 errmsg("epsilon_cap must be a finite number >= 0"),
+				 errhint("A protected table has a finite privacy budget.")));
 	jl_budget_check_epsilon_delta(0.0, delta_cap);
 }
 
@@ -97,7 +98,8 @@ refuse_not_admin(const char *what, const char *name)
 /* who may make a change: a budget administrator always; else the owner, when */
 typedef enum JlManageRule
 {
-	JL_OWNER_MAY,				/* always */
+	JL_OWNER_ONLY,				/* the owner, never a budget administrator as
+								 * such: who may spend is the owner's call */
 	JL_OWNER_MAY_LOWER,			/* the change lowers the caps (the sql's guard) */
 	JL_ADMIN_ONLY				/* never */
 } JlManageRule;
@@ -121,7 +123,9 @@ change_dataset(Oid nsp, const JlActor *a, const char *name, const char *sql,
 	char	   *q = psprintf(sql, jl_qualified(nsp, "jldp_dataset"));
 
 	jl_budget_lock_existing(nsp, name, &ds);
-	if (!admin)
+	if (rule == JL_OWNER_ONLY)
+		jl_budget_check_manage(a, &ds, name);
+	else if (!admin)
 	{
 		if (rule == JL_ADMIN_ONLY)
 			refuse_not_admin(event, name);
@@ -226,7 +230,7 @@ jl_reset_relation(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/* jl_protect_grant / jl_protect_revoke (protected, spender regrole) */
+/* jl_protect_grant (protected, spender regrole) / jl_protect_revoke (protected, spender name) */
 static Datum
 grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
 {
@@ -237,7 +241,15 @@ grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
 	char	   *name;
 	JlOwnerScope scope;
 
-	spender = GetUserNameFromId(DatumGetObjectId(jl_budget_arg_datum(fcinfo, 1, "spender")), false);
+	/*
+	 * a grant names an existing role; a revoke takes a name, so that the
+	 * name of a role dropped since can still be taken off (a role created
+	 * later under it would spend: found by a review)
+	 */
+	if (grant)
+		spender = GetUserNameFromId(DatumGetObjectId(jl_budget_arg_datum(fcinfo, 1, "spender")), false);
+	else
+		spender = pstrdup(NameStr(*DatumGetName(jl_budget_arg_datum(fcinfo, 1, "spender"))));
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
 	name = protected_dataset(nsp, &a, relid,
@@ -249,7 +261,7 @@ grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
 				   "UPDATE %s SET spenders = array_remove(spenders, $2) WHERE name = $1",
 				   NAMEOID, DirectFunctionCall1(namein, CStringGetDatum(spender)), false,
 				   (Datum) 0, true, grant ? "grant" : "revoke",
-				   psprintf("role %s", quote_identifier(spender)), JL_OWNER_MAY, NULL);
+				   psprintf("role %s", quote_identifier(spender)), JL_OWNER_ONLY, NULL);
 	jl_restore_user(&scope);
 	SPI_finish();
 	PG_RETURN_VOID();

@@ -197,15 +197,15 @@ AS 'MODULE_PATHNAME', 'jl_protect_grant_relation'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION jldp.jl_protect_grant(regclass, regrole) IS
-  'Let role spender (and its members) release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): the declaration''s owner grants it; recorded in the ledger.';
+  'Let role spender (and its members) release a protected table (charge its budget with jl_release, jl_release_dist2 or jl_budget_book): the declaration''s owner (or a member of its role) grants it, a budget administrator as such does not; recorded in the ledger.';
 
-CREATE FUNCTION jldp.jl_protect_revoke(protected regclass, spender regrole)
+CREATE FUNCTION jldp.jl_protect_revoke(protected regclass, spender name)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_protect_revoke_relation'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, regrole) IS
-  'Take back what jl_protect_grant granted; recorded in the ledger.';
+COMMENT ON FUNCTION jldp.jl_protect_revoke(regclass, name) IS
+  'Take back what jl_protect_grant granted (by the role''s name: also a role dropped since, whose name a new role could take); recorded in the ledger.';
 
 CREATE FUNCTION jldp.jl_set_cap(protected regclass, epsilon_cap float8, delta_cap float8 DEFAULT NULL)
 RETURNS void

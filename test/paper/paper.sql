@@ -89,7 +89,7 @@ DECLARE
 	c float8[];
 	acc float8;
 BEGIN
-	SELECT jl_kmeans(s, 2, seed) INTO c FROM sk;
+	SELECT jl_kmeans(s, jl_kmeans_options(2, seed)) INTO c FROM sk;
 	SELECT avg((jl_nearest_centroid(s, c) = label)::int) INTO acc FROM sk;
 	-- best matching of the two labels
 	RETURN greatest(acc, 1 - acc);

@@ -78,7 +78,7 @@ BEGIN
 		INSERT INTO rd_run VALUES (s.ds, eps, nz, rep, knd, kk, msg, NULL, NULL, NULL);
 		RETURN;
 	END;
-	SELECT jl_kmeans(sk.s, s.classes, rep, 300, 10) INTO c FROM rd_sk sk;
+	SELECT jl_kmeans(sk.s, jl_kmeans_options(s.classes, rep, 300, 10)) INTO c FROM rd_sk sk;
 	INSERT INTO rd_run
 	SELECT s.ds, eps, nz, rep, knd, kk, NULL, nv,
 		   avg((jl_recover_dist(a.s, b.s, nv) - p.r2) ^ 2),

@@ -279,7 +279,7 @@ def section(a, sets, cells, verdicts, advice, epsilons, grid, rows, estimates):
         "noise. "
         f"{'Quick run: ' if a.quick else ''}{a.reps} keys per cell: each key is a new P and new "
         "noise for every option, and all options of one key share it, so differences are "
-        "measured key by key. Accuracy: `jl_kmeans(sketch, classes, seed, 300, 10)` (the best "
+        "measured key by key. Accuracy: `jl_kmeans(sketch, jl_kmeans_options(classes, seed, 300, 10))` (the best "
         "of 10 k-means++ seedings) on the released rows, `jl_nearest_centroid`, then the best "
         "matching of clusters to classes (Hungarian); mean ± standard error over keys. Distances: "
         f"the mean squared error of `jl_recover_dist` against the true squared distance over a "

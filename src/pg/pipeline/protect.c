@@ -258,9 +258,14 @@ jl_protect(PG_FUNCTION_ARGS)
 	memset(&decl, 0, sizeof(decl));
 	decl.relid = jl_regclass_arg(fcinfo, RELATION_ARG, "relation");
 	jl_declaration_check_relation(decl.relid);
+	/*
+	 * Only the table's owner declares it: checked before the lock, which a
+	 * role that may not declare the table must not take (it would hold
+	 * every release of the table back: found by a review)
+	 */
+	jl_budget_check_relation_owner(&a, decl.relid);
 	/* waits for the releases running under the declaration it replaces */
 	jl_declaration_lock(decl.relid, true);
-	jl_budget_check_relation_owner(&a, decl.relid);
 	jl_require_arg(fcinfo, UNIT_ARG, "unit");
 	decl.unit = text_to_cstring(PG_GETARG_TEXT_PP(UNIT_ARG));
 	jl_require_arg(fcinfo, ATTRIBUTES_ARG, "attributes");
