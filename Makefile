@@ -41,7 +41,13 @@ else
 PG_CONFIG ?= pg_config
 endif
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
-ifneq ($(wildcard $(PGXS)),)
+ifeq ($(MAKECMDGOALS),check)
+# the edit-test loop: unit tests and pg_regress (test/check.sh), in place
+# of PGXS's "check", which needs a server built in a source tree
+check:
+	test/deps.sh
+	test/check.sh
+else ifneq ($(wildcard $(PGXS)),)
 include $(PGXS)
 # the same for the bitcode PGXS builds for JIT inlining (clang contracts
 # multiply-adds by default), so that code inlined into a query computes the
@@ -52,7 +58,7 @@ all install installcheck:
 	@echo "PostgreSQL 15 server headers are missing: run 'make deps' (or test/deps.sh)" >&2; exit 1
 endif
 
-.PHONY: deps demo test bench load unit paper fuzz
+.PHONY: deps demo test check bench load unit paper fuzz
 
 deps:
 	test/deps.sh
