@@ -41,6 +41,15 @@ else
 PG_CONFIG ?= pg_config
 endif
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+
+# make WARNINGS=error: the build make test runs, -Wall -Wextra as errors;
+# not -Wunused-parameter, since fmgr's calling convention and the hooks'
+# signatures leave parameters unused; PostgreSQL's headers as system
+# headers (their own -Wextra warnings are not ours)
+ifeq ($(WARNINGS),error)
+PG_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Werror
+PG_CPPFLAGS += -isystem $(shell $(PG_CONFIG) --includedir-server)
+endif
 ifeq ($(MAKECMDGOALS),check)
 # the edit-test loop: unit tests and pg_regress (test/check.sh), in place
 # of PGXS's "check", which needs a server built in a source tree

@@ -44,8 +44,10 @@ papers() {
   rm -rf "$out"
 }
 
+part "build with warnings as errors (-Wall -Wextra -Werror)" make -s WARNINGS=error
 part "build and install" jl_install
 part "C unit tests (no server)" make -s unit
+part "C unit tests under AddressSanitizer and UndefinedBehaviorSanitizer" make -s -C test/unit run-sanitized
 part "k-means from one start against a numpy Lloyd and scikit-learn" \
   sh -c "make -s -C test/unit lloyd_from && /usr/bin/python3 test/kmeans_reference.py"
 jl_start_cluster

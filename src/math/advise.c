@@ -482,7 +482,7 @@ jl_advise_search(const JlAdviseProblem *p, JlAdviseCandidate *c, int kmax,
 				 JlAdviseFn fn, void *ctx,
 				 const JlAdviseCandidate *others, int nothers)
 {
-	Search		s = {p, c, fn, ctx};
+	Search		s = {.p = p, .c = c, .fn = fn, .ctx = ctx};
 	double		best;
 	int			k,
 				g,

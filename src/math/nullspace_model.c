@@ -214,9 +214,9 @@ build_desired(int method, int d, int md, const double *Ad, JlNsModel **out)
 				s = 0,
 				j,
 				i;
-	double	   *a = malloc(mul_sz((size_t) d, (size_t) md) * sizeof(double));
+	double	   *a = malloc(mul_sz(mul_sz((size_t) d, (size_t) md), sizeof(double)));
 	double	   *sv = malloc((size_t) p * sizeof(double));
-	double	   *vt = malloc(mul_sz((size_t) p, (size_t) d) * sizeof(double));
+	double	   *vt = malloc(mul_sz(mul_sz((size_t) p, (size_t) d), sizeof(double)));
 	JlNsStatus	st = JL_NS_NO_MEMORY;
 	JlNsModel  *m;
 
@@ -271,10 +271,10 @@ build_confidential(int d, int md, int mc, const double *Ad, const double *Ac,
 				i,
 				j,
 				r;
-	double	   *a = malloc(mul_sz((size_t) d, (size_t) mm) * sizeof(double));
+	double	   *a = malloc(mul_sz(mul_sz((size_t) d, (size_t) mm), sizeof(double)));
 	double	   *sv = malloc((size_t) p * sizeof(double));
-	double	   *u = malloc(mul_sz((size_t) mm, (size_t) p) * sizeof(double));
-	double	   *vt = malloc(mul_sz((size_t) p, (size_t) d) * sizeof(double));
+	double	   *u = malloc(mul_sz(mul_sz((size_t) mm, (size_t) p), sizeof(double)));
+	double	   *vt = malloc(mul_sz(mul_sz((size_t) p, (size_t) d), sizeof(double)));
 	double	   *zd = NULL,
 			   *w = NULL,
 			   *wt = NULL;
@@ -300,9 +300,9 @@ build_confidential(int d, int md, int mc, const double *Ad, const double *Ac,
 		s++;
 	s0 = p - s;
 	q = md < s ? md : s;
-	zd = malloc(mul_sz((size_t) md, (size_t) s) * sizeof(double));
+	zd = malloc(mul_sz(mul_sz((size_t) md, (size_t) s), sizeof(double)));
 	w = malloc((size_t) q * sizeof(double));
-	wt = malloc(mul_sz((size_t) s, (size_t) s) * sizeof(double));
+	wt = malloc(mul_sz(mul_sz((size_t) s, (size_t) s), sizeof(double)));
 	if (zd == NULL || w == NULL || wt == NULL)
 	{
 		st = JL_NS_NO_MEMORY;

@@ -396,7 +396,7 @@ best_of(const JlAdviseCandidate *cs, const Option *opts, int n, bool identity,
 
 	for (i = 0; i < n; i++)
 		if (cs[i].found && cs[i].identity == identity &&
-			(noise < 0 || opts[i].noise == noise) &&
+			(noise < 0 || (int) opts[i].noise == noise) &&
 			(b < 0 || cs[i].rank < cs[b].rank))
 			b = i;
 	return b;

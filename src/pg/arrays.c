@@ -65,10 +65,8 @@ jl_array_vector(ArrayType *a, const char *what, int *n)
 							   isnan(v[i]) ? "NaN" :
 							   (v[i] > 0 ? "Infinity" : "-Infinity"))));
 	}
-	if (len > JL_MAX_D)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s has too many elements", what)));
+	/* an array's length is an int: never beyond JL_MAX_D */
+	StaticAssertStmt(JL_MAX_D >= PG_INT32_MAX, "every array length is a valid d");
 	*n = len;
 	return v;
 }

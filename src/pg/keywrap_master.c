@@ -114,6 +114,26 @@ parse_master(const char *buf, size_t n, const char *setting, uint8 key[JL_MASTER
 	}
 }
 
+/*
+ * parse_master on the n bytes read into buf, then buf wiped, also when the
+ * parse refuses them (a function of its own: no caller's variable lives
+ * across its longjmp)
+ */
+static void
+parse_then_wipe(char *buf, size_t size, size_t n, const char *setting,
+				uint8 key[JL_MASTER_KEY_BYTES])
+{
+	PG_TRY();
+	{
+		parse_master(buf, n, setting, key);
+	}
+	PG_FINALLY();
+	{
+		explicit_bzero(buf, size);
+	}
+	PG_END_TRY();
+}
+
 static void
 read_master_file(const char *path, const char *setting, uint8 key[JL_MASTER_KEY_BYTES],
 				 struct stat *stp)
@@ -166,15 +186,7 @@ read_master_file(const char *path, const char *setting, uint8 key[JL_MASTER_KEY_
 				 errmsg("could not stat the master key file \"%s\" (%s): %m", path, setting)));
 	}
 	CloseTransientFile(fd);
-	PG_TRY();
-	{
-		parse_master(buf, n, setting, key);
-	}
-	PG_FINALLY();
-	{
-		explicit_bzero(buf, sizeof(buf));
-	}
-	PG_END_TRY();
+	parse_then_wipe(buf, sizeof(buf), n, setting, key);
 	*stp = st;
 }
 
@@ -225,15 +237,7 @@ run_master_command(const char *command, const char *setting, uint8 key[JL_MASTER
 	}
 	if (too_long)
 		n = 0;					/* refused as not a key */
-	PG_TRY();
-	{
-		parse_master(buf, n, setting, key);
-	}
-	PG_FINALLY();
-	{
-		explicit_bzero(buf, sizeof(buf));
-	}
-	PG_END_TRY();
+	parse_then_wipe(buf, sizeof(buf), n, setting, key);
 }
 
 /* whether the file at path is no longer the one whose stat was taken */

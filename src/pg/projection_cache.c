@@ -181,14 +181,44 @@ identity_entry(const uint8 *secret, int k, int64 d)
 	return slot;
 }
 
+/*
+ * The d rows of P into P (d x k, allocated).  Interrupted, only the rows
+ * generated so far hold secret values: those are wiped, not the untouched
+ * rest of the allocation (which wiping would page in, up to 1 GB, delaying
+ * the cancel by seconds), and P freed.  A function of its own: no caller's
+ * variable lives across its longjmp.
+ */
+static void
+generate_rows(const uint8 *secret, JlKind kind, int k, int64 d, double *P)
+{
+	volatile int64 done = 0;	/* rows written, for the wipe */
+	int64		i;
+
+	PG_TRY();
+	{
+		for (i = 0; i < d; i++)
+		{
+			if ((i & 1023) == 0)
+				CHECK_FOR_INTERRUPTS();
+			done = i + 1;
+			jl_projection_row(secret, kind, k, (uint32) i, P + i * (int64) k);
+		}
+	}
+	PG_CATCH();
+	{
+		explicit_bzero(P, (Size) done * k * sizeof(double));
+		pfree(P);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+}
+
 JlProjection *
 jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 {
 	JlProjection *slot;
 	double	   *P;
 	Size		bytes;
-	int64		i;
-	volatile int64 done;		/* rows written, for the wipe */
 	int			n;
 
 	kind = jl_kind_resolve(kind, d);
@@ -228,29 +258,7 @@ jl_projection_get(const uint8 *secret, JlKind kind, int k, int64 d)
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory for a %lld x %d projection matrix",
 						(long long) d, k)));
-	/*
-	 * Interrupted, only the rows generated so far hold secret values: wipe
-	 * those, not the untouched rest of the allocation (which wiping would
-	 * page in, up to 1 GB, delaying the cancel by seconds).
-	 */
-	done = 0;
-	PG_TRY();
-	{
-		for (i = 0; i < d; i++)
-		{
-			if ((i & 1023) == 0)
-				CHECK_FOR_INTERRUPTS();
-			done = i + 1;
-			jl_projection_row(secret, kind, k, (uint32) i, P + i * (int64) k);
-		}
-	}
-	PG_CATCH();
-	{
-		explicit_bzero(P, (Size) done * k * sizeof(double));
-		pfree(P);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
+	generate_rows(secret, kind, k, d, P);
 
 	memcpy(slot->secret, secret, JL_KEY_BYTES);
 	slot->kind = kind;

@@ -908,7 +908,7 @@ test_extremes(void)
 							 st == JL_ERR_CLASSIC_DELTA || st == JL_ERR_PAPER_K ||
 							 st == JL_ERR_PAPER_EPSILON ||
 							 ((st == JL_ERR_BOUND_RANGE || st == JL_ERR_NOISE_RANGE) &&
-							  jl_check_scales(eps[i], bnd[b]) == st))
+							  (int) jl_check_scales(eps[i], bnd[b]) == (int) st))
 						refused++;
 					else
 					{

@@ -901,7 +901,7 @@ test_resolve_crafted(void)
 					int64_t		v = (int64_t) u[i] + carry;
 
 					carry = v >> 32;
-					u[i] = (uint32_t) (v - (carry << 32));
+					u[i] = (uint32_t) (v - carry * (INT64_C(1) << 32));
 				}
 				if (carry != 0)
 				{
