@@ -159,7 +159,6 @@ extern bool jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
 
 /* argument n of a budget function, ERROR if NULL (what names it) */
 extern Datum jl_budget_arg_datum(FunctionCallInfo fcinfo, int n, const char *what);
-extern char *jl_budget_arg_text(FunctionCallInfo fcinfo, int n, const char *what);
 extern double jl_budget_arg_float(FunctionCallInfo fcinfo, int n, const char *what);
 
 

@@ -46,12 +46,6 @@ check_caps(double eps_cap, double delta_cap)
 	jl_budget_check_epsilon_delta(0.0, delta_cap);
 }
 
-char *
-jl_budget_arg_text(FunctionCallInfo fcinfo, int n, const char *what)
-{
-	return TextDatumGetCString(jl_budget_arg_datum(fcinfo, n, what));
-}
-
 Datum
 jl_budget_arg_datum(FunctionCallInfo fcinfo, int n, const char *what)
 {

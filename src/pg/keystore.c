@@ -182,7 +182,7 @@ unwrap_or_error(const char *name, JlWrapPurpose purpose, const uint8 *w, size_t 
  * encrypt it.
  */
 static void
-open_stored(Oid nsp, const char *name, const uint8 *b, size_t n, bool allow_plain,
+open_stored(const char *name, const uint8 *b, size_t n, bool allow_plain,
 			uint8 secret[JL_KEY_BYTES])
 {
 	if (n == JL_KEY_BYTES)
@@ -233,7 +233,7 @@ random_nonce(uint8 nonce[JL_AEAD_NONCE_BYTES])
 
 /* the stored form of a secret: wrapped when a master key is configured */
 static bytea *
-stored_form(Oid nsp, const char *name, const uint8 *secret)
+stored_form(const char *name, const uint8 *secret)
 {
 	uint8		mk[JL_MASTER_KEY_BYTES],
 				id[JL_MASTER_ID_BYTES],
@@ -342,7 +342,7 @@ jl_key_lookup(Oid nsp, const char *name, JlKey *key)
 				continue;
 			b = DatumGetByteaPP(d);
 			f = slot_getattr(slot, ATTNUM_FINGERPRINT, &isnull);
-			open_stored(nsp, name, (const uint8 *) VARDATA_ANY(b),
+			open_stored(name, (const uint8 *) VARDATA_ANY(b),
 						VARSIZE_ANY_EXHDR(b), false, key->secret);
 			check_fingerprint(name, isnull ? NULL : DatumGetTextPP(f), key->secret);
 			jl_key_fingerprint(key->secret, key->fingerprint);
@@ -392,7 +392,7 @@ insert_key(Oid nsp, const char *name, const uint8 *secret)
 	int			rc;
 
 	check_key_name(name);
-	b = stored_form(nsp, name, secret);
+	b = stored_form(name, secret);
 	jl_key_fingerprint(secret, fp);
 
 	values[0] = CStringGetTextDatum(name);
@@ -513,7 +513,7 @@ lock_own_key(const char *tbl, const char *name, Oid caller, Oid nsp, const char 
 													  SPI_tuptable->tupdesc, 2, &isnull));
 		Datum		f = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull);
 
-		open_stored(nsp, name, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), false, secret);
+		open_stored(name, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), false, secret);
 		check_fingerprint(name, isnull ? NULL : DatumGetTextPP(f), secret);
 	}
 }
@@ -737,13 +737,13 @@ jl_key_rewrap(PG_FUNCTION_ARGS)
 
 		if (n == JL_WRAP_BYTES && memcmp(jl_keywrap_master_id(p), id, JL_MASTER_ID_BYTES) == 0)
 			continue;			/* already under the current master key */
-		open_stored(nsp, name, p, n, true, secret);
+		open_stored(name, p, n, true, secret);
 		{
 			Datum		f = SPI_getbinval(rows->vals[i], rows->tupdesc, 3, &isnull);
 
 			check_fingerprint(name, isnull ? NULL : DatumGetTextPP(f), secret);
 		}
-		nb = stored_form(nsp, name, secret);
+		nb = stored_form(name, secret);
 		explicit_bzero(secret, sizeof(secret));
 		values[0] = CStringGetTextDatum(name);
 		values[1] = PointerGetDatum(nb);

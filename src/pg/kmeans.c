@@ -165,24 +165,20 @@ km_read_options(Datum options, KmParams *p)
 }
 
 /*
- * The parameters of this row from its jl_kmeans_options argument: the
+ * The parameters of this row from its jl_kmeans_options value opt: the
  * state's when the value has the same bytes as the one they were read from
  * (a constant: read once per group), else read and checked.
  */
 static void
-km_row_options(FunctionCallInfo fcinfo, const KmState *st, KmParams *p)
+km_row_options(struct varlena *opt, const KmState *st, KmParams *p)
 {
-	struct varlena *opt;
-
-	jl_require_arg(fcinfo, 2, "options");
-	opt = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(2));
-	if (st != NULL && st->opt != NULL && VARSIZE_ANY(opt) == st->optlen &&
+	if (st != NULL && st->opt != NULL && VARSIZE(opt) == st->optlen &&
 		memcmp(opt, st->opt, st->optlen) == 0)
 	{
 		*p = st->p;
 		return;
 	}
-	km_read_options(PointerGetDatum(PG_DETOAST_DATUM(PG_GETARG_DATUM(2))), p);
+	km_read_options(PointerGetDatum(opt), p);
 }
 
 Datum
@@ -296,15 +292,16 @@ jl_kmeans_options_trans(PG_FUNCTION_ARGS)
 	KmState    *st = PG_ARGISNULL(0) ? NULL : (KmState *) PG_GETARG_POINTER(0);
 	KmParams	p;
 	Datum		result;
+	struct varlena *opt;
 
-	km_row_options(fcinfo, st, &p);
+	jl_require_arg(fcinfo, 2, "options");
+	opt = PG_DETOAST_DATUM(PG_GETARG_DATUM(2));
+	km_row_options(opt, st, &p);
 	result = km_trans(fcinfo, st, &p);
 	st = (KmState *) DatumGetPointer(result);
 	if (st != NULL && st->opt == NULL)
 	{
-		struct varlena *opt = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(2));
-
-		st->optlen = VARSIZE_ANY(opt);
+		st->optlen = VARSIZE(opt);
 		st->opt = MemoryContextAlloc(km_context(fcinfo, "jl_kmeans_trans"), st->optlen);
 		memcpy(st->opt, opt, st->optlen);
 	}

@@ -98,12 +98,6 @@ option_text(const JlAdviseOption *o)
 					jl_noise_name(o->noise));
 }
 
-static const char *
-error_text(const JlAdviseProblem *p, double error)
-{
-	return jl_advise_error_words(p, error);
-}
-
 /* not useful: refused, with what would be */
 static void
 refuse_useless(JlPipeline *pl, JlAdviseArgs *a, const JlAdviseChoice *c)
@@ -116,7 +110,7 @@ refuse_useless(JlPipeline *pl, JlAdviseArgs *a, const JlAdviseChoice *c)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("no release of %s is useful for clustering: its best option, %s, %s",
-						pl->decl.relation_q, option_text(&c->best), error_text(p, c->best.predicted_error)),
+						pl->decl.relation_q, option_text(&c->best), jl_advise_error_words(p, c->best.predicted_error)),
 				 errdetail("Even without noise the clusters overlap: with cluster_var %.6g the nearest-centre rule misclassifies %.3g.",
 						   p->cluster_var, floor_error),
 				 errhint("No epsilon helps.  Check dist2 and cluster_var (of the encoded attributes), or release with jl_advised(..., force => true).")));
@@ -126,14 +120,14 @@ refuse_useless(JlPipeline *pl, JlAdviseArgs *a, const JlAdviseChoice *c)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("no release of %s is useful for goal %s at epsilon %g: its best option, %s, %s",
 						pl->decl.relation_q, jl_advise_goal_name(p->goal), pl->epsilon,
-						option_text(&c->best), error_text(p, c->best.predicted_error)),
+						option_text(&c->best), jl_advise_error_words(p, c->best.predicted_error)),
 				 errdetail("No epsilon up to %g would make one useful.", JL_ADVISE_MAX_EPSILON),
 				 errhint("Nothing was charged.  Release with jl_advised(..., force => true) to go ahead anyway.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("no release of %s is useful for goal %s at epsilon %g: its best option, %s, %s",
 					pl->decl.relation_q, jl_advise_goal_name(p->goal), pl->epsilon,
-					option_text(&c->best), error_text(p, c->best.predicted_error)),
+					option_text(&c->best), jl_advise_error_words(p, c->best.predicted_error)),
 			 errdetail("At epsilon %.3g the best option would be useful.", need),
 			 errhint("Nothing was charged.  Release at epsilon %.3g or more, or with jl_advised(..., force => true) to go ahead anyway.",
 					 need)));
@@ -221,7 +215,7 @@ advised_calibrate(JlPipeline *pl)
 		ereport(WARNING,
 				(errmsg("releasing although no option is useful for goal %s: the best, %s, %s",
 						jl_advise_goal_name(a.p.goal), option_text(&c.best),
-						error_text(&a.p, c.best.predicted_error)),
+						jl_advise_error_words(&a.p, c.best.predicted_error)),
 				 errdetail("force => true was given.")));
 }
 
