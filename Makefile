@@ -12,8 +12,8 @@ DATA = src/jldp--0.1.0.sql $(sort $(wildcard src/jldp--*--*.sql))
 
 # src/math: plain C without postgres.h, unit-tested without a server
 # (test/unit); src/pg: the PostgreSQL glue.  The lists follow the folders.
-MATH_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/math/*.c)))
-GLUE_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/pg/*.c src/pg/*/*.c)))
+MATH_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/math/*/*.c)))
+GLUE_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/pg/*.c src/pg/*/*.c src/pg/*/*/*.c)))
 OBJS = $(MATH_OBJS) $(GLUE_OBJS)
 
 # plain "make" builds the extension (PGXS's "all"), not the first object
@@ -25,7 +25,7 @@ jldp--$(EXTVERSION).sql: $(SQL_PARTS) jldp.control
 # calls between our own files bind directly, not through the PLT
 SHLIB_LINK = -lopenblas -lm -Wl,-Bsymbolic-functions
 
-$(OBJS): $(wildcard src/math/*.h src/pg/*.h src/pg/*/*.h) jldp.control
+$(OBJS): $(wildcard src/math/*/*.h src/pg/*/*.h src/pg/*/*/*.h) jldp.control
 PG_CPPFLAGS = -I$(srcdir)/src -DJLDP_VERSION=\"$(EXTVERSION)\"
 # noise sampling and sensitivity bounds rely on IEEE semantics, and the
 # products of the dense, sparse and CSR paths agree bit for bit only

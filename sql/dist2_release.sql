@@ -5,7 +5,7 @@
 -- each encoded row to L2 norm at most the row clip; the grid step g is
 -- 1/1024 of that range.  N, the sum over pairs of squared grid distances,
 -- is an exact integer; shifted down by s bits it gets discrete Laplace
--- noise of integer scale t (math/pair_distance.h).
+-- noise of integer scale t (math/estimate/pair_distance.h).
 -- How each value is known:
 --  * the stated stddev, s, the sensitivity and t: computed independently
 --    with mpmath from pair_distance.h's plan (s the least shift with

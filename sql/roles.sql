@@ -119,7 +119,7 @@ SELECT r AS role, has_schema_privilege(r, 'jldp', 'USAGE') AS jldp_usage,
                     'regress_roles_admin']) r;
 
 -- the hint of a permission error names the role the declared list gives
--- (the C table of src/pg/role_hint.c against this list)
+-- (the C table of src/pg/api/admin/role_hint.c against this list)
 SELECT d.name, d.who, jldp_internal.jl_role_hint(d.name) AS hint_names
   FROM declared d
  WHERE jldp_internal.jl_role_hint(d.name) IS DISTINCT FROM

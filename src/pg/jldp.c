@@ -7,11 +7,11 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
-#include "math/interrupt.h"
-#include "pg/charge_worker.h"
-#include "pg/drop_guard.h"
-#include "pg/role_hint.h"
-#include "pg/keywrap_master.h"
+#include "math/base/interrupt.h"
+#include "pg/budget/charge_worker.h"
+#include "pg/api/admin/drop_guard.h"
+#include "pg/api/admin/role_hint.h"
+#include "pg/keys/keywrap_master.h"
 
 PG_MODULE_MAGIC;
 
@@ -28,7 +28,7 @@ extern int	blas_thread_shutdown_(void) __attribute__((weak));
 
 void		_PG_init(void);
 
-/* the plain-C core's long loops stop here on a cancel (math/interrupt.h) */
+/* the plain-C core's long loops stop here on a cancel (math/base/interrupt.h) */
 static void
 check_interrupts(void)
 {
@@ -57,13 +57,3 @@ _PG_init(void)
 	jl_role_hint_init();
 }
 
-/*
- * The version of the loaded library.  JLDP_VERSION comes from the control
- * file's default_version (see the Makefile), its only source.
- */
-PG_FUNCTION_INFO_V1(jldp_version);
-Datum
-jldp_version(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_TEXT_P(cstring_to_text(JLDP_VERSION));
-}

@@ -3,7 +3,7 @@
  * a measurement that prints a table and asserts nothing.
  *
  * For d in {10, 100, 1000}, k in {2, 5, 20} and a few keys, the statistic
- * of P that sets the noise (math/calibrate.h):
+ * of P that sets the noise (math/projection/calibrate.h):
  *   element neighbours: max row L1 norm (Laplace), max row L2 norm (Gaussian)
  *   row neighbours:     max over s of ||P s||_2 (Laplace), sigma_max(P)
  *                       (Gaussian)
@@ -14,8 +14,8 @@
  *
  * Build and run: make -C test/measure run
  */
-#include "math/projection.h"
-#include "math/sensitivity.h"
+#include "math/projection/projection.h"
+#include "math/projection/sensitivity.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@ n = rows) and each option's noise variance of that key, takes rank 1 and
 judges it as realdata_report.py does: within one standard error of the best
 measured option, paired over keys.  Models: 'old' (centres estimated from
 n/2 rows: c / sqrt(1 + 4 k sigma^2 / (n r2))) and a number m, centres
-averaged from m rows (m = 1: k-means's seeds, src/math/advise.c):
+averaged from m rows (m = 1: k-means's seeds, src/math/estimate/advise.c):
 c / sqrt(1 + 1/m + (2/m + 1/m^2) k sigma^2 / r2).
 
 Usage: realdata_model_check.py RESULTS_DIR [old|m ...]   (default: old 1)

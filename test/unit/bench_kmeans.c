@@ -15,7 +15,7 @@
  * cluster is their blob under the best matching of the labels.
  */
 #include "unit.h"
-#include "math/kmeans.h"
+#include "math/analytics/kmeans.h"
 
 /* jl_kmeans_sort with its scratch */
 static void

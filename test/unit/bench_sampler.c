@@ -6,9 +6,9 @@
  * Prints one line per sampler and scale: "name scale ns_per_sample bits_per_sample".
  */
 #include "unit.h"
-#include "math/gaussian.h"
-#include "math/keystream.h"
-#include "math/laplace.h"
+#include "math/noise/gaussian.h"
+#include "math/crypto/keystream.h"
+#include "math/noise/laplace.h"
 
 static JlKeystream ks;
 static uint64_t bytes_drawn;

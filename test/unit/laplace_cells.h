@@ -7,8 +7,8 @@
 #define JLDP_TEST_LAPLACE_CELLS_H
 
 #include "unit.h"
-#include "math/laplace.h"
-#include "math/randbits.h"
+#include "math/noise/laplace.h"
+#include "math/random/randbits.h"
 
 #include <math.h>
 #include <stdlib.h>

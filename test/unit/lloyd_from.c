@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "math/kmeans.h"
+#include "math/analytics/kmeans.h"
 
 static double
 now(void)

@@ -8,7 +8,7 @@
  * synthetic noise variances (deterministic; no randomness).
  */
 #include "unit.h"
-#include "math/advise.h"
+#include "math/estimate/advise.h"
 
 static void
 test_tails(void)

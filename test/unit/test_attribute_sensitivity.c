@@ -1,6 +1,6 @@
 /*
  * test_attribute_sensitivity.c - the sensitivity of a projected row to one
- * declared attribute (math/attribute_sensitivity.h).
+ * declared attribute (math/projection/attribute_sensitivity.h).
  *
  * Independent computation: for a small P (long double arithmetic), every
  * change one attribute can make is enumerated (a numeric coordinate moved
@@ -15,7 +15,7 @@
  */
 #include "unit.h"
 
-#include "math/attribute_sensitivity.h"
+#include "math/projection/attribute_sensitivity.h"
 
 #define D 9
 #define K 5

@@ -8,7 +8,7 @@
  * cryptography package) before being written down.
  */
 #include "unit.h"
-#include "math/chacha20.h"
+#include "math/crypto/chacha20.h"
 
 static void
 hex_to_bytes(const char *hex, uint8_t *out, size_t n)

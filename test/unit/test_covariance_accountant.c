@@ -12,11 +12,11 @@
  */
 #include "unit.h"
 
-#include "math/covariance_accountant.h"
-#include "math/covariance_normal.h"
-#include "math/covariance.h"
-#include "math/graph_accountant.h"
-#include "math/interrupt.h"
+#include "math/covariance/covariance_accountant.h"
+#include "math/covariance/covariance_normal.h"
+#include "math/covariance/covariance.h"
+#include "math/graph/graph_accountant.h"
+#include "math/base/interrupt.h"
 
 static JlRandom rng;
 

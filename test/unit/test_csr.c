@@ -10,10 +10,10 @@
  * a whole release (fixed-seed noise) equals the dense release.
  */
 #include "unit.h"
-#include "math/csr.h"
-#include "math/projection.h"
-#include "math/calibrate.h"
-#include "math/release.h"
+#include "math/projection/csr.h"
+#include "math/projection/projection.h"
+#include "math/projection/calibrate.h"
+#include "math/projection/release.h"
 
 #include <float.h>
 

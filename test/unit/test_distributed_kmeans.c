@@ -7,7 +7,7 @@
  * report 0 changes.
  */
 #include "unit.h"
-#include "math/distributed_kmeans.h"
+#include "math/analytics/distributed_kmeans.h"
 
 #define N 600
 #define K 3

@@ -13,10 +13,10 @@
  */
 #include "unit.h"
 
-#include "math/gaussian.h"
-#include "math/laplace.h"
-#include "math/mechanism.h"
-#include "math/calibrate.h"
+#include "math/noise/gaussian.h"
+#include "math/noise/laplace.h"
+#include "math/projection/mechanism.h"
+#include "math/projection/calibrate.h"
 
 /* ---- analytic sigma: DESIGN.md's reference values, to 1e-6 relative */
 static void

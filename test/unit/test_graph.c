@@ -10,11 +10,11 @@
  */
 #include "unit.h"
 
-#include "math/covariance_accountant.h"
-#include "math/covariance_normal.h"
-#include "math/graph_accountant.h"
-#include "math/graph_cut.h"
-#include "math/graph_sampler.h"
+#include "math/covariance/covariance_accountant.h"
+#include "math/covariance/covariance_normal.h"
+#include "math/graph/graph_accountant.h"
+#include "math/graph/graph_cut.h"
+#include "math/graph/graph_sampler.h"
 
 static JlRandom rng;
 

@@ -14,14 +14,14 @@
  * variance, adding 2 r2^2 / k) must be rejected by the same check.
  */
 #include "unit.h"
-#include "math/calibrate.h"
-#include "math/grid.h"
-#include "math/projection.h"
-#include "math/recover.h"
-#include "math/recover_inner.h"
-#include "math/release.h"
-#include "math/sensitivity.h"
-#include "math/sparse.h"
+#include "math/projection/calibrate.h"
+#include "math/projection/grid.h"
+#include "math/projection/projection.h"
+#include "math/estimate/recover.h"
+#include "math/estimate/recover_inner.h"
+#include "math/projection/release.h"
+#include "math/projection/sensitivity.h"
+#include "math/projection/sparse.h"
 
 #define MC_Z 6.0
 #define MC_M 200000

@@ -15,8 +15,8 @@
  * - Speed (printed, not asserted).
  */
 #include "unit.h"
-#include "math/chacha20.h"
-#include "math/keystream.h"
+#include "math/crypto/chacha20.h"
+#include "math/crypto/keystream.h"
 
 static void
 reference_blocks(const uint8_t key[32], uint32_t ctr, const uint8_t nonce[12],

@@ -19,8 +19,8 @@
  * must be found, so the scan can see what it looks for.
  */
 #include "unit.h"
-#include "math/chacha20.h"
-#include "math/keystream.h"
+#include "math/crypto/chacha20.h"
+#include "math/crypto/keystream.h"
 
 #define AREA (64 * 1024)		/* zeroed beforehand, below main's frame */
 #define SPAN (16 * 1024)		/* searched: the deepest refill uses ~3 KiB */

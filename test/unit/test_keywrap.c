@@ -7,8 +7,8 @@
  */
 #define _GNU_SOURCE				/* memmem */
 #include "unit.h"
-#include "math/chacha20.h"
-#include "math/keywrap.h"
+#include "math/crypto/chacha20.h"
+#include "math/crypto/keywrap.h"
 
 int
 main(void)

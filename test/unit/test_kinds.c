@@ -15,8 +15,8 @@
  * and E[P^T P] = (d/k) I) and E[P_ij P_ij'] = 0.
  */
 #include "unit.h"
-#include "math/chacha20.h"
-#include "math/projection.h"
+#include "math/crypto/chacha20.h"
+#include "math/projection/projection.h"
 
 static uint64_t
 w64(const uint32_t *w)

@@ -8,7 +8,7 @@
  * many small inputs with many clusters (where Lloyd steps empty clusters).
  */
 #include "unit.h"
-#include "math/kmeans.h"
+#include "math/analytics/kmeans.h"
 
 /* jl_kmeans_sort with its scratch */
 static void

@@ -6,7 +6,7 @@
  * Not statistical: data come from a fixed-seed stream.
  */
 #include "unit.h"
-#include "math/linear_fit.h"
+#include "math/analytics/linear_fit.h"
 
 static uint64_t seed = 777;
 

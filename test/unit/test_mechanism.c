@@ -14,14 +14,14 @@
  * the calibrated variance (statistical, UNIT_ALPHA, with a negative control).
  */
 #include "unit.h"
-#include "math/laplace.h"
-#include "math/mechanism.h"
-#include "math/fp.h"
-#include "math/projection.h"
-#include "math/sensitivity.h"
-#include "math/calibrate.h"
-#include "math/grid.h"
-#include "math/release.h"
+#include "math/noise/laplace.h"
+#include "math/projection/mechanism.h"
+#include "math/base/fp.h"
+#include "math/projection/projection.h"
+#include "math/projection/sensitivity.h"
+#include "math/projection/calibrate.h"
+#include "math/projection/grid.h"
+#include "math/projection/release.h"
 
 #include <float.h>
 

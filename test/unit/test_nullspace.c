@@ -14,8 +14,8 @@
  * budget is exceeded by 1%.
  */
 #include "unit.h"
-#include "math/nullspace_knapsack.h"
-#include "math/nullspace_model.h"
+#include "math/nullspace/nullspace_knapsack.h"
+#include "math/nullspace/nullspace_model.h"
 
 extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
 				   const int *lda, double *w, double *work, const int *lwork,

@@ -20,8 +20,8 @@
  *    control: a stddev^2 10% too small is rejected.
  */
 #include "unit.h"
-#include "math/laplace.h"
-#include "math/pair_distance.h"
+#include "math/noise/laplace.h"
+#include "math/estimate/pair_distance.h"
 
 static JlRandom rng;
 

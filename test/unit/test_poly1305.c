@@ -6,9 +6,9 @@
  * independent implementation (OpenSSL's through Python's cryptography).
  */
 #include "unit.h"
-#include "math/poly1305.h"
+#include "math/crypto/poly1305.h"
 
-#include "math/keywrap.h"
+#include "math/crypto/keywrap.h"
 
 static void
 vector(const char *name, const char *key_hex, const uint8_t *m, size_t n,

@@ -1,6 +1,6 @@
 /*
  * test_process_random.c - the per-process noise generator
- * (math/process_random.c): keyed once, reseeded every JL_RESEED_BYTES, and
+ * (math/random/process_random.c): keyed once, reseeded every JL_RESEED_BYTES, and
  * never continued by the child of a fork.
  *
  * - Reseeding: the seed source is called once on first use, then once per
@@ -16,7 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "unit.h"
-#include "math/process_random.h"
+#include "math/random/process_random.h"
 
 #include <signal.h>
 #include <sys/syscall.h>

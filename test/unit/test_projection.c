@@ -10,8 +10,8 @@
  * at level UNIT_ALPHA with a negative control that must be rejected.
  */
 #include "unit.h"
-#include "math/chacha20.h"
-#include "math/projection.h"
+#include "math/crypto/chacha20.h"
+#include "math/projection/projection.h"
 
 /* number of positions where a and b agree exactly */
 static int

@@ -19,7 +19,7 @@
  *    Hamming counts, exact estimator values.
  */
 #include "unit.h"
-#include "math/randomized_response.h"
+#include "math/noise/randomized_response.h"
 
 #define MC_Z 6.0
 

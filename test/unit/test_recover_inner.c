@@ -19,9 +19,9 @@
  * the false-failure rate is below 1e-6 per check.
  */
 #include "unit.h"
-#include "math/recover_inner.h"
-#include "math/laplace.h"
-#include "math/projection.h"
+#include "math/estimate/recover_inner.h"
+#include "math/noise/laplace.h"
+#include "math/projection/projection.h"
 
 #define MC_Z 6.0
 #define MC_T 1000

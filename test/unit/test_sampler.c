@@ -16,8 +16,8 @@
  * reject it, so a check that cannot fail is caught.
  */
 #include "unit.h"
-#include "math/laplace.h"
-#include "math/randbits.h"
+#include "math/noise/laplace.h"
+#include "math/random/randbits.h"
 #include "laplace_cells.h"
 
 static JlRandom rng;			/* getrandom-backed */

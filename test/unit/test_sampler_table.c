@@ -16,7 +16,7 @@
  *     with exp(-g) for 32 m bits and then deviate: the answer must be the
  *     right one for every m up to 511 limbs (every doubling of the
  *     precision); R below / above floor(2^32 exp(-g)) decides true / false.
- *   - jl_laplace_table_fill's alias tables (math/exp_alias.h): every
+ *   - jl_laplace_table_fill's alias tables (math/noise/exp_alias.h): every
  *     outcome's weight, rebuilt from the columns, is exactly its lower
  *     bound lo_i (the straddling and padding cells for "other"), the weights
  *     fill the columns exactly, lo_i <= K exp(-g_i) <= hi_i against
@@ -45,10 +45,10 @@
  * About 25 checks at UNIT_ALPHA: false-failure rate below 3e-6.
  */
 #include "unit.h"
-#include "math/exp_alias.h"
-#include "math/gaussian.h"
-#include "math/laplace.h"
-#include "math/randbits.h"
+#include "math/noise/exp_alias.h"
+#include "math/noise/gaussian.h"
+#include "math/noise/laplace.h"
+#include "math/random/randbits.h"
 #include "laplace_cells.h"
 
 static JlRandom rng;			/* getrandom-backed */
@@ -955,7 +955,7 @@ test_resolve_crafted(void)
 /* ---------- 4. jl_laplace_table_fill, jl_discrete_laplace_table ---------- */
 
 /*
- * The deterministic properties of one alias table (math/exp_alias.h) for
+ * The deterministic properties of one alias table (math/noise/exp_alias.h) for
  * weights exp(-stride i / den), i < count:
  *   - every column's threshold is at most 2^15 and its alias an outcome;
  *   - the probability the columns give each outcome, (own threshold + the

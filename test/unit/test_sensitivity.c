@@ -8,8 +8,8 @@
  * within a small relative distance of it.
  */
 #include "unit.h"
-#include "math/projection.h"
-#include "math/sensitivity.h"
+#include "math/projection/projection.h"
+#include "math/projection/sensitivity.h"
 
 static uint64_t seed = 20240601;
 

@@ -7,11 +7,11 @@
  */
 #include "unit.h"
 
-#include "math/projection.h"
-#include "math/sensitivity.h"
-#include "math/sparse.h"
-#include "math/release.h"
-#include "math/grid.h"
+#include "math/projection/projection.h"
+#include "math/projection/sensitivity.h"
+#include "math/projection/sparse.h"
+#include "math/projection/release.h"
+#include "math/projection/grid.h"
 
 #include <math.h>
 #include <stdlib.h>

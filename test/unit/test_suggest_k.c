@@ -4,7 +4,7 @@
  * synthetic noise variances (deterministic; no randomness).
  */
 #include "unit.h"
-#include "math/suggest_k.h"
+#include "math/estimate/suggest_k.h"
 
 /* s2(k) = a k^e (1 + w u_k), u_k a fixed pseudo-random wiggle in [-1, 1] */
 typedef struct Model

@@ -13,8 +13,8 @@
  * before it was complete would leave) gives other draws.  Deterministic.
  */
 #include "unit.h"
-#include "math/gaussian.h"
-#include "math/laplace.h"
+#include "math/noise/gaussian.h"
+#include "math/noise/laplace.h"
 
 #include <string.h>
 

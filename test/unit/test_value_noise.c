@@ -9,8 +9,8 @@
  * ceiling can be one step off, and only an exact comparison decides.
  */
 #include "unit.h"
-#include "math/laplace.h"
-#include "math/value_noise.h"
+#include "math/noise/laplace.h"
+#include "math/noise/value_noise.h"
 
 typedef unsigned __int128 u128;
 

@@ -29,8 +29,8 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "math/projection.h"
-#include "math/randbits.h"
+#include "math/projection/projection.h"
+#include "math/random/randbits.h"
 
 #define UNIT_FN static __attribute__((unused))
 

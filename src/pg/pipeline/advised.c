@@ -4,7 +4,7 @@
  * its best k; Laplace or, with delta, Gaussian noise), every candidate
  * calibrated to the declaration exactly as the sketch mechanism calibrates
  * it (jl_sketch_calibrate_declared).  Before the charge, when even the
- * best option would not serve the goal (math/advise.h: jl_advise_useful),
+ * best option would not serve the goal (math/estimate/advise.h: jl_advise_useful),
  * the release is refused with the epsilon at which it would, unless
  * forced.  From then on it is the sketch mechanism, whose record gains the
  * advice.
@@ -24,13 +24,13 @@
 #include "miscadmin.h"
 #include "utils/syscache.h"
 
-#include "math/advise.h"
+#include "math/estimate/advise.h"
 
-#include "pg/advise.h"
-#include "pg/calibration_json.h"
-#include "pg/options.h"
+#include "pg/api/analytics/advise.h"
+#include "pg/common/calibration_json.h"
+#include "pg/common/options.h"
 #include "pg/pipeline/pipeline.h"
-#include "pg/suggest_k.h"
+#include "pg/api/analytics/suggest_k.h"
 
 
 static JlStatus

@@ -1,7 +1,7 @@
 /*
  * covariance.c - the covariance mechanism of the pipeline
  * (jl_covariance_mechanism): Blocki et al.'s release of R = Y [A; l I], r
- * rows, A the protected table's encoded rows (pg/covariance_release.c does
+ * rows, A the protected table's encoded rows (pg/engines/covariance_release.c does
  * the arithmetic).  The accountant's neighbours replace one row of A by
  * any other of L2 norm at most C: C is the declaration's row clip, or the
  * largest norm of an encoded row (each number at its weight, each category
@@ -17,10 +17,10 @@
 #include "utils/builtins.h"
 #include "utils/json.h"
 
-#include "math/covariance_accountant.h"
+#include "math/covariance/covariance_accountant.h"
 
-#include "pg/covariance_release.h"
-#include "pg/options.h"
+#include "pg/engines/covariance_release.h"
+#include "pg/common/options.h"
 #include "pg/pipeline/pipeline.h"
 
 static void

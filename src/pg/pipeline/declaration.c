@@ -36,13 +36,13 @@
 #include "partitioning/partdesc.h"
 #include "utils/partcache.h"
 
-#include "pg/calibration_json.h"
-#include "pg/messages.h"
-#include "pg/options.h"
-#include "pg/owner.h"
+#include "pg/common/calibration_json.h"
+#include "pg/common/messages.h"
+#include "pg/common/options.h"
+#include "pg/catalog/owner.h"
 #include "pg/pipeline/declaration.h"
-#include "pg/release_names.h"
-#include "pg/source_relation.h"
+#include "pg/catalog/release_names.h"
+#include "pg/catalog/source_relation.h"
 
 /* ---- one attribute ---- */
 
@@ -239,18 +239,6 @@ jl_attribute_read(Datum composite, JlAttrDecl *a)
 		if (a->length < 1 || a->length > JL_MAX_VECTOR_LENGTH)
 			refuse_attr(a, psprintf("length must lie within [1, %d]", JL_MAX_VECTOR_LENGTH), NULL);
 	}
-}
-
-/* jl_attribute_checked(jl_attribute) RETURNS jl_attribute */
-PG_FUNCTION_INFO_V1(jl_attribute_checked);
-Datum
-jl_attribute_checked(PG_FUNCTION_ARGS)
-{
-	JlAttrDecl	a;
-
-	jl_require_arg(fcinfo, 0, "attribute");
-	jl_attribute_read(PG_GETARG_DATUM(0), &a);
-	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
 /* ---- the relation ---- */

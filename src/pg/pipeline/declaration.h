@@ -17,8 +17,8 @@
 
 #include "access/attnum.h"
 
-#include "math/attribute_sensitivity.h"
-#include "math/mechanism.h"
+#include "math/projection/attribute_sensitivity.h"
+#include "math/projection/mechanism.h"
 
 typedef enum JlAttrKind
 {

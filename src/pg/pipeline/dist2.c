@@ -1,7 +1,7 @@
 /*
  * dist2.c - the dist2 mechanism of the pipeline: the mean squared distance
  * between two encoded rows of a protected table, released with exact
- * discrete Laplace noise (math/pair_distance.h), for jl_advise's dist2.
+ * discrete Laplace noise (math/estimate/pair_distance.h), for jl_advise's dist2.
  * A value, not a table: jl_release_dist2(protected, epsilon) returns it.
  *
  * The grid follows the declaration.  Row neighbours: each encoded row
@@ -21,15 +21,15 @@
 #include "lib/stringinfo.h"
 #include "utils/memutils.h"
 
-#include "math/pair_distance.h"
-#include "math/value_noise.h"
+#include "math/estimate/pair_distance.h"
+#include "math/noise/value_noise.h"
 
-#include "pg/arrays.h"
-#include "pg/options.h"
-#include "pg/owner.h"
+#include "pg/common/arrays.h"
+#include "pg/common/options.h"
+#include "pg/catalog/owner.h"
 #include "catalog/pg_type.h"
 #include "pg/pipeline/pipeline.h"
-#include "pg/strong_random.h"
+#include "pg/keys/strong_random.h"
 
 #define BATCH_ROWS 1000
 /* the rows of one fetch stay below this (a row is d doubles) */

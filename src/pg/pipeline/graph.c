@@ -1,7 +1,7 @@
 /*
  * graph.c - the graph mechanism of the pipeline (jl_graph): Blocki et
  * al.'s cut release R = Y E of a table declared with jl_edge, one sketch
- * (a column of R, r entries) per vertex (pg/graph_release.c does the
+ * (a column of R, r entries) per vertex (pg/engines/graph_release.c does the
  * arithmetic; docs/graph_cuts.md).
  *
  * A protected table's neighbours replace one unit's row: here one edge
@@ -22,11 +22,11 @@
 #include "utils/builtins.h"
 #include "utils/json.h"
 
-#include "math/covariance_accountant.h"
-#include "math/graph_accountant.h"
+#include "math/covariance/covariance_accountant.h"
+#include "math/graph/graph_accountant.h"
 
-#include "pg/covariance_release.h"
-#include "pg/graph_release.h"
+#include "pg/engines/covariance_release.h"
+#include "pg/engines/graph_release.h"
 #include "pg/pipeline/pipeline.h"
 
 static void

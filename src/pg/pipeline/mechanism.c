@@ -14,12 +14,12 @@
 #include "utils/builtins.h"
 #include "utils/typcache.h"
 
-#include "math/advise.h"
-#include "math/covariance_accountant.h"
+#include "math/estimate/advise.h"
+#include "math/covariance/covariance_accountant.h"
 
-#include "pg/advise.h"
-#include "pg/arrays.h"
-#include "pg/options.h"
+#include "pg/api/analytics/advise.h"
+#include "pg/common/arrays.h"
+#include "pg/common/options.h"
 #include "pg/pipeline/mechanism.h"
 
 static char *
@@ -311,14 +311,3 @@ jl_mechanism_read(Datum composite, JlMechanismSpec *spec)
 				 errhint("Build the mechanism with its constructor: jl_sketch(k => 20), jl_advised(dist2 => 0.5), jl_covariance_mechanism(r => 100, delta => 1e-6), or jl_graph(r => 100, delta => 1e-6).")));
 }
 
-/* jl_mechanism_checked(jl_mechanism) RETURNS jl_mechanism */
-PG_FUNCTION_INFO_V1(jl_mechanism_checked);
-Datum
-jl_mechanism_checked(PG_FUNCTION_ARGS)
-{
-	JlMechanismSpec spec;
-
-	jl_require_arg(fcinfo, 0, "mechanism");
-	jl_mechanism_read(PG_GETARG_DATUM(0), &spec);
-	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-}

@@ -10,8 +10,8 @@
 
 #include "postgres.h"
 
-#include "math/mechanism.h"
-#include "math/projection.h"
+#include "math/projection/mechanism.h"
+#include "math/projection/projection.h"
 
 /* jl_sketch: x P plus noise */
 typedef struct JlSketchSpec

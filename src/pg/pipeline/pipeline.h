@@ -1,6 +1,6 @@
 /*
- * pipeline.h - the one release pipeline (release.c) and the mechanisms it
- * runs.  release.c owns the steps every budgeted release takes, in order:
+ * pipeline.h - the one release pipeline (pipeline.c) and the mechanisms it
+ * runs.  pipeline.c owns the steps every budgeted release takes, in order:
  * the arguments, the declaration (locked and checked), the calibration,
  * the target's name, the charge, the read, the record.  A mechanism
  * supplies only what is its own, through JlMechanismOps: its calibration
@@ -13,8 +13,8 @@
 
 #include "postgres.h"
 
-#include "pg/keystore.h"
-#include "pg/projection_cache.h"
+#include "pg/keys/keystore.h"
+#include "pg/keys/projection_cache.h"
 #include "pg/pipeline/declaration.h"
 #include "pg/pipeline/mechanism.h"
 
@@ -105,5 +105,23 @@ extern char *jl_pipeline_part_json(const JlPipeline *pl);
 
 /* The sentence every guarantee ends with: what is not protected. */
 extern void jl_pipeline_not_protected(StringInfo b, const JlPipeline *pl);
+
+/* The steps (pipeline.c), for the entry points of api/release/protected.c */
+
+/* The mechanism's operations for pl->spec. */
+extern const JlMechanismOps *jl_pipeline_ops(const JlPipeline *pl);
+
+/* ERROR unless a release may run now: read-write, at read committed. */
+extern void jl_pipeline_require_read_committed(const char *who);
+
+/* Everything before the charge: the declaration, the checks, the calibration. */
+extern void jl_pipeline_prepare(JlPipeline *pl, const JlMechanismOps *ops);
+
+/*
+ * The whole release of the arguments read into pl: prepare, charge, read,
+ * record.  Returns the guarantee (in the caller's memory) and sets
+ * *release_id.
+ */
+extern char *jl_pipeline_run(JlPipeline *pl, const JlMechanismOps *ops, int64 *release_id);
 
 #endif

@@ -7,7 +7,7 @@
  * rows are at most min(2 row_clip, the box's diameter) apart, times the
  * projection's statistic for rows.  Attribute neighbours: the largest move
  * of x P when one declared attribute changes within its encoding
- * (math/attribute_sensitivity.h), per unit bound.
+ * (math/projection/attribute_sensitivity.h), per unit bound.
  */
 #include "postgres.h"
 
@@ -24,20 +24,20 @@
 #include "utils/typcache.h"
 #include "catalog/pg_type.h"
 
-#include "math/attribute_sensitivity.h"
-#include "math/calibrate.h"
-#include "math/grid.h"
-#include "math/release.h"
-#include "math/sparse.h"
+#include "math/projection/attribute_sensitivity.h"
+#include "math/projection/calibrate.h"
+#include "math/projection/grid.h"
+#include "math/projection/release.h"
+#include "math/projection/sparse.h"
 
-#include "pg/arrays.h"
-#include "pg/calibration_json.h"
-#include "pg/options.h"
+#include "pg/common/arrays.h"
+#include "pg/common/calibration_json.h"
+#include "pg/common/options.h"
 #include "pg/pipeline/pipeline.h"
-#include "pg/projection_cache.h"
-#include "pg/registry.h"
-#include "pg/strong_random.h"
-#include "pg/table_releaser.h"
+#include "pg/keys/projection_cache.h"
+#include "pg/catalog/registry.h"
+#include "pg/keys/strong_random.h"
+#include "pg/engines/table_releaser.h"
 
 typedef struct SketchState
 {

@@ -1,0 +1,116 @@
+/*
+ * advise.h - the advisor's ranking (jl_advise) for use inside the server:
+ * jl_release_table(kind => 'auto') releases with the option ranked first.
+ *
+ * Every input is public (d, epsilon, neighbour notion, bound, noise, delta,
+ * the goal and its squared distances): the ranking never reads data.
+ */
+#ifndef JLDP_PG_ADVISE_H
+#define JLDP_PG_ADVISE_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "math/estimate/advise.h"
+#include "math/projection/mechanism.h"
+#include "math/projection/projection.h"
+
+struct JlProjection;
+
+/*
+ * A calibration of m (its noise, epsilon, delta and calibration set) to p,
+ * the P of one candidate (P NULL: the identity), for releases whose
+ * sensitivity is not neighbor x bound: a protected table's declaration.
+ * Sets m's neighbour and bound; a status, never an error.
+ */
+typedef JlStatus (*JlAdviseCalibrateFn) (void *ctx, JlMechanism *m,
+										 struct JlProjection *p);
+
+/* what the options are ranked for */
+typedef struct JlAdviseArgs
+{
+	JlAdviseProblem p;
+	double		epsilon;
+	double		bound;
+	double		delta;			/* NaN when not given */
+	JlNeighbor	neighbor;
+	bool		noise[2];		/* indexed by JlNoise: candidates with it */
+	int			kmax;
+	/* NULL: neighbor and bound; else every candidate calibrated by it */
+	JlAdviseCalibrateFn calibrate;
+	void	   *calibrate_ctx;
+} JlAdviseArgs;
+
+/* one ranked option */
+typedef struct JlAdviseOption
+{
+	JlKind		kind;			/* JL_KIND_IDENTITY for no projection */
+	int			k;
+	JlNoise		noise;
+	double		predicted_error;	/* at dist2 */
+	double		relative;		/* to the best option */
+} JlAdviseOption;
+
+/* rank 1 and, if there is one, rank 2 */
+typedef struct JlAdviseChoice
+{
+	JlAdviseOption best;
+	bool		has_runner_up;
+	JlAdviseOption runner_up;
+} JlAdviseChoice;
+
+/*
+ * The noises ranked: the given one, or (noise_given false) Laplace and,
+ * when delta is given, Gaussian too.  Checks that Gaussian has a delta.
+ */
+extern void jl_advise_allow_noises(JlAdviseArgs *a, bool noise_given, JlNoise noise);
+
+/*
+ * goal (argument goal_arg; NULL: 'distance'), cluster_var (goal_arg + 1)
+ * and n (goal_arg + 2) into p.
+ */
+extern void jl_advise_read_goal(FunctionCallInfo fcinfo, int goal_arg, JlAdviseProblem *p);
+
+/* the name of a goal: "distance", "clustering" or "neighbors" */
+extern const char *jl_advise_goal_name(JlAdviseGoal goal);
+
+/* the goal of a jl_goal label; ERROR (22023) for another word */
+extern JlAdviseGoal jl_advise_parse_goal(const char *label);
+
+/*
+ * ERROR unless the squared distances suit the goal: for neighbors a
+ * non-neighbour's (hi, given) beyond a neighbour's (lo); who names the call.
+ */
+extern void jl_advise_check_goal_distances(const char *who, JlAdviseGoal goal,
+										   double lo, double hi, bool hi_given);
+
+/*
+ * What an option's predicted error means for the goal, in words, with the
+ * level below which it is useful: "misorders ... (useful below 0.25)".
+ */
+extern char *jl_advise_error_words(const JlAdviseProblem *p, double error);
+
+/*
+ * Rank every option for a (p.d, kmax and the rest set, arguments checked)
+ * with the key's projections, as jl_advise does, into *choice; ERROR when
+ * no option gives a valid release.
+ */
+extern void jl_advise_choose(const JlAdviseArgs *a, const uint8 *secret,
+							 JlAdviseChoice *choice);
+
+/* the largest epsilon jl_advise_epsilon_needed tries */
+#define JL_ADVISE_MAX_EPSILON 1000.0
+
+/*
+ * The smallest epsilon (to about 1%) above a->epsilon at which the option
+ * ranked first serves the goal (jl_advise_useful), or INFINITY when none
+ * up to JL_ADVISE_MAX_EPSILON does.  Interruptible; a->epsilon restored.
+ */
+extern double jl_advise_epsilon_needed(JlAdviseArgs *a, const uint8 *secret);
+
+/* The same, returning false instead of the error. */
+extern bool jl_advise_try_choose(const JlAdviseArgs *a, const uint8 *secret,
+								 JlAdviseChoice *choice);
+
+#endif

@@ -1,0 +1,622 @@
+/*
+ * agg_state.c - the state of the aggregate releases: their parameters, read
+ * from the transition function's arguments and checked, and the (attr,
+ * value) pairs of a group, with the combine function and the serialized
+ * form that carries a state between processes.
+ *
+ * The state is the list of (attr, value) pairs seen, kept sorted and summed
+ * by attribute when it fills up, so its memory is bounded by the number of
+ * distinct attributes of the group, never by d.  A serialized state comes
+ * from another process: every field is checked on the way back in.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include <math.h>
+
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "math/projection/mechanism.h"
+#include "math/projection/sparse.h"
+
+#include "pg/engines/agg_state.h"
+#include "pg/common/arrays.h"
+#include "pg/common/options.h"
+#include "pg/pipeline/mechanism.h"
+#include "pg/keys/projection_cache.h"
+
+PG_FUNCTION_INFO_V1(jl_agg_combine);
+PG_FUNCTION_INFO_V1(jl_agg_serialize);
+PG_FUNCTION_INFO_V1(jl_agg_deserialize);
+
+#define JL_AGG_INITIAL_PAIRS 16
+
+#define JL_AGG_MAGIC 0x4a4c4147	/* "JLAG" */
+#define JL_AGG_VERSION 4
+
+/* argument number of noise in the transition function */
+
+/* ------------------------------------------------------------------------
+ * parameters
+ */
+
+static bool
+same_double(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+static bool
+text_is_cstr(text *t, const char *s)
+{
+	size_t		n = strlen(s);
+
+	return VARSIZE_ANY_EXHDR(t) == n && memcmp(VARDATA_ANY(t), s, n) == 0;
+}
+
+const char *
+jl_agg_params_differ(const JlAggParams *a, const JlAggParams *b)
+{
+	if (a->kind != b->kind)
+		return "aggregate";
+	if (a->noise != b->noise)
+		return "noise";
+	if (a->d != b->d)
+		return "d";
+	if (a->k != b->k)
+		return "k";
+	if (a->proj != b->proj)
+		return "projection kind (or its density)";
+	if (!same_double(a->epsilon, b->epsilon))
+		return "epsilon";
+	if (a->neighbor != b->neighbor)
+		return "neighbor";
+	if (!same_double(a->bound, b->bound))
+		return "bound";
+	if (a->calibration != b->calibration)
+		return "calibration";
+	if (!same_double(a->delta, b->delta))
+		return "delta";
+	if (strcmp(a->key, b->key) != 0)
+		return "key";
+	return NULL;
+}
+
+/* the same checks, in the same words, as the dense release */
+void
+jl_agg_check_release_params(const JlAggParams *p)
+{
+	if (p->d < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("d must be at least 1, not %d", p->d)));
+	jl_check_k(p->k);
+	if (!(isfinite(p->epsilon) && p->epsilon > 0.0))
+		jl_report_status(JL_ERR_EPSILON);
+	if (!(isfinite(p->bound) && p->bound > 0.0))
+		jl_report_status(JL_ERR_BOUND);
+	if (!isnan(p->delta) && !(p->delta > 0.0 && p->delta < 1.0))
+		jl_report_status(JL_ERR_DELTA);
+	jl_check_identity_k(p->proj, p->k, p->d, "the argument d");
+	if (p->noise == JL_NOISE_GAUSSIAN && isnan(p->delta))
+		jl_report_status(JL_ERR_GAUSSIAN_DELTA_REQUIRED);
+	if (p->noise == JL_NOISE_LAPLACE && p->calibration == JL_CALIBRATION_PAPER &&
+		p->neighbor == JL_NEIGHBOR_ROW && isnan(p->delta))
+		jl_report_status(JL_ERR_DELTA_REQUIRED);
+}
+
+/*
+ * The unbudgeted aggregate's arguments: 3 d, 4 epsilon, 5 bound,
+ * 6 neighbor (jl_neighbor), 7 mechanism (a jl_sketch), 8 key.  The
+ * mechanism is read once per call site and again only when its bytes
+ * change.
+ */
+typedef struct MechanismCache
+{
+	Size		len;
+	char	   *bytes;
+	JlSketchSpec spec;
+} MechanismCache;
+
+static const JlSketchSpec *
+cached_sketch(FunctionCallInfo fcinfo, Datum composite)
+{
+	MechanismCache *mc = fcinfo->flinfo->fn_extra;
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(composite);
+	Size		len = VARSIZE_ANY(v);
+	JlMechanismSpec spec;
+
+	if (mc != NULL && mc->len == len && memcmp(mc->bytes, v, len) == 0)
+		return &mc->spec;
+	jl_mechanism_read(composite, &spec);
+	if (spec.kind != JL_MECHANISM_SKETCH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jl_private_release_agg releases sketches: its mechanism is a jl_sketch(...)"),
+				 errhint("jl_sketch(k => 20), for example; the other mechanisms are released by jl_release over a protected table.")));
+	if (mc == NULL)
+		mc = fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(MechanismCache));
+	else if (mc->bytes != NULL)
+		pfree(mc->bytes);
+	mc->bytes = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, len);
+	memcpy(mc->bytes, v, len);
+	mc->len = len;
+	mc->spec = spec.sketch;
+	return &mc->spec;
+}
+
+void
+jl_agg_read_unbudgeted_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
+{
+	const JlSketchSpec *spec;
+
+	jl_require_arg(fcinfo, 3, "d");
+	jl_require_arg(fcinfo, 4, "epsilon");
+	jl_require_arg(fcinfo, 5, "bound");
+	jl_require_arg(fcinfo, 6, "neighbor");
+	jl_require_arg(fcinfo, 7, "mechanism");
+	jl_require_arg(fcinfo, 8, "key");
+	memset(p, 0, sizeof(*p));
+	p->kind = JL_AGG_RELEASE;
+	p->d = PG_GETARG_INT32(3);
+	p->epsilon = PG_GETARG_FLOAT8(4);
+	p->bound = PG_GETARG_FLOAT8(5);
+	p->neighbor = strcmp(DatumGetCString(DirectFunctionCall1(enum_out, PG_GETARG_DATUM(6))),
+						 "row") == 0 ? JL_NEIGHBOR_ROW : JL_NEIGHBOR_ELEMENT;
+	spec = cached_sketch(fcinfo, PG_GETARG_DATUM(7));
+	p->k = spec->k > 0 ? spec->k : p->d;
+	p->noise = spec->noise;
+	p->calibration = spec->calibration;
+	p->delta = spec->delta;
+	p->proj = p->d >= 1 ? jl_kind_resolve(spec->kind, p->d) : spec->kind;
+	*key = PG_GETARG_TEXT_PP(8);
+}
+
+/*
+ * jl_project_agg(attr, value, mechanism, key) since 0.5.0: k and the kind
+ * (with its density) of a jl_sketch mechanism, whose noise is not used
+ */
+void
+jl_agg_read_project_mechanism_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
+{
+	const JlSketchSpec *spec;
+
+	jl_require_arg(fcinfo, 3, "mechanism");
+	jl_require_arg(fcinfo, 4, "key");
+	memset(p, 0, sizeof(*p));
+	p->kind = JL_AGG_PROJECT;
+	spec = cached_sketch(fcinfo, PG_GETARG_DATUM(3));
+	if (spec->k == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jl_project_agg needs k"),
+				 errdetail("Without k the identity's k is d, which jl_project_agg is not given."),
+				 errhint("jl_sketch(k => 20), say.")));
+	p->k = spec->k;
+	p->delta = NAN;
+	p->proj = spec->kind;
+	*key = PG_GETARG_TEXT_PP(4);
+}
+
+void
+jl_agg_read_project_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
+{
+	jl_require_arg(fcinfo, 3, "k");
+	jl_require_arg(fcinfo, 4, "key");
+	memset(p, 0, sizeof(*p));
+	p->kind = JL_AGG_PROJECT;
+	p->k = PG_GETARG_INT32(3);
+	p->delta = NAN;
+	p->proj = JL_KIND_RADEMACHER;
+	*key = PG_GETARG_TEXT_PP(4);
+	if (PG_NARGS() > 5)
+	{
+		jl_require_arg(fcinfo, 5, "kind");
+		p->proj = jl_parse_kind(PG_GETARG_TEXT_PP(5));
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * the state
+ */
+
+MemoryContext
+jl_agg_context(FunctionCallInfo fcinfo, const char *fn)
+{
+	MemoryContext aggcxt;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		elog(ERROR, "%s called in non-aggregate context", fn);
+	return aggcxt;
+}
+
+/* a state in mcxt with parameters p, the strings copied, room for cap pairs */
+static JlAggState *
+state_alloc(MemoryContext mcxt, const JlAggParams *p, const char *key,
+			int64 cap)
+{
+	JlAggState *st = MemoryContextAllocZero(mcxt, sizeof(JlAggState));
+
+	st->p = *p;
+	st->p.key = MemoryContextStrdup(mcxt, key);
+	st->cap = Max(cap, JL_AGG_INITIAL_PAIRS);
+	st->pairs = MemoryContextAllocHuge(mcxt, mul_size(sizeof(JlSparsePair), (Size) st->cap));
+	return st;
+}
+
+JlAggState *
+jl_agg_state_create(MemoryContext mcxt, const JlAggParams *p, text *key)
+{
+	return state_alloc(mcxt, p, key ? text_to_cstring(key) : "default", 0);
+}
+
+static JlAggState *
+state_copy(MemoryContext mcxt, const JlAggState *src)
+{
+	JlAggState *st = state_alloc(mcxt, &src->p, src->p.key, src->n);
+
+	memcpy(st->pairs, src->pairs, sizeof(JlSparsePair) * src->n);
+	st->n = src->n;
+	st->ncompact = src->ncompact;
+	return st;
+}
+
+/* The state's row has these parameters (strings from the arguments). */
+void
+jl_agg_state_check_params(const JlAggState *st, const JlAggParams *p,
+						  text *key)
+{
+	const char *what = NULL;
+	JlAggParams q = *p;
+
+	/* compare the strings without copying them */
+	q.key = st->p.key;
+	if (!(key ? text_is_cstr(key, st->p.key) : strcmp(st->p.key, "default") == 0))
+		what = "key";
+	else
+		what = jl_agg_params_differ(&st->p, &q);
+	if (what != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the parameters of an aggregate release must be the same in every row of a group"),
+				 errdetail("The %s differs between rows.", what)));
+}
+
+static void
+state_compact(JlAggState *st)
+{
+	if (st->ncompact < st->n)
+	{
+		st->n = jl_sparse_compact(st->pairs, st->n);
+		st->ncompact = st->n;
+	}
+}
+
+/*
+ * Make room for more pairs: compact, and double while less than a quarter
+ * would stay free, so that a compaction (n log n) comes at most every cap/4
+ * additions and the capacity stays below 8/3 of the distinct attributes.
+ */
+static void
+state_reserve(JlAggState *st, int64 more)
+{
+	if (st->n + more <= st->cap)
+		return;
+	state_compact(st);
+	if (st->n + more > st->cap - st->cap / 4)
+	{
+		int64		cap = st->cap;
+
+		while (st->n + more > cap - cap / 4)
+			cap *= 2;
+		st->pairs = repalloc_huge(st->pairs, mul_size(sizeof(JlSparsePair), (Size) cap));
+		st->cap = cap;
+	}
+}
+
+static void
+check_attr_value(const JlAggState *st, int32 attr, double v)
+{
+	if (st->p.kind == JL_AGG_PROJECT && JL_KIND_IS_IDENTITY(st->p.proj) && attr > st->p.k)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("attr must lie between 1 and k = %d for kind 'identity', not %d",
+						st->p.k, attr),
+				 errhint("With kind 'identity', k is the dimension d: attribute i is coordinate i.")));
+	if (attr < 1 || (st->p.kind == JL_AGG_RELEASE && attr > st->p.d))
+	{
+		if (st->p.kind == JL_AGG_RELEASE)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("attr must lie between 1 and d = %d, not %d", st->p.d, attr),
+					 errhint("Attributes are numbered from 1, like array subscripts.")));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("attr must be at least 1, not %d", attr),
+				 errhint("Attributes are numbered from 1, like array subscripts.")));
+	}
+	if (!isfinite(v))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("value must be a finite number"),
+				 errdetail("The value of attr %d is %s.", attr,
+						   isnan(v) ? "NaN" : (v > 0 ? "Infinity" : "-Infinity"))));
+}
+
+void
+jl_agg_state_add(JlAggState *st, int32 attr, double v)
+{
+	check_attr_value(st, attr, v);
+	if (st->n > 0 && st->ncompact == st->n)
+	{
+		JlSparsePair *last = &st->pairs[st->n - 1];
+
+		/* input in attribute order stays compact without sorting */
+		if (attr == last->attr)
+		{
+			last->value += v;
+			return;
+		}
+	}
+	if (st->n == st->cap)
+		state_reserve(st, 1);
+	if (st->ncompact == st->n &&
+		(st->n == 0 || attr > st->pairs[st->n - 1].attr))
+		st->ncompact++;
+	st->pairs[st->n].attr = attr;
+	st->pairs[st->n].value = v;
+	st->n++;
+}
+
+const JlSparsePair *
+jl_agg_state_pairs(const JlAggState *st, int64 *n)
+{
+	JlSparsePair *copy;
+
+	if (st->ncompact == st->n)
+	{
+		*n = st->n;
+		return st->pairs;
+	}
+	copy = palloc_extended(mul_size(sizeof(JlSparsePair), (Size) st->n), MCXT_ALLOC_HUGE);
+	memcpy(copy, st->pairs, sizeof(JlSparsePair) * st->n);
+	*n = jl_sparse_compact(copy, st->n);
+	return copy;
+}
+
+void
+jl_agg_state_pairs_free(const JlAggState *st, const JlSparsePair *pairs)
+{
+	if (pairs != st->pairs)
+		pfree((void *) pairs);
+}
+
+/* ------------------------------------------------------------------------
+ * combine
+ */
+
+Datum
+jl_agg_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = jl_agg_context(fcinfo, "jl_agg_combine");
+	JlAggState *s1 = PG_ARGISNULL(0) ? NULL : (JlAggState *) PG_GETARG_POINTER(0);
+	JlAggState *s2 = PG_ARGISNULL(1) ? NULL : (JlAggState *) PG_GETARG_POINTER(1);
+	const char *what;
+
+	if (s2 == NULL)
+	{
+		if (s1 == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(s1);
+	}
+	if (s1 == NULL)
+		PG_RETURN_POINTER(state_copy(aggcxt, s2));	/* s2 may be short-lived */
+
+	what = jl_agg_params_differ(&s1->p, &s2->p);
+	if (what != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine aggregate release states with different parameters"),
+				 errdetail("The %s differs.", what)));
+
+	state_reserve(s1, s2->n);
+	if (s1->ncompact == s1->n && s2->ncompact == s2->n &&
+		(s1->n == 0 || s2->n == 0 || s2->pairs[0].attr > s1->pairs[s1->n - 1].attr))
+		s1->ncompact += s2->n;
+	memcpy(s1->pairs + s1->n, s2->pairs, sizeof(JlSparsePair) * s2->n);
+	s1->n += s2->n;
+	/* keep the bound on memory: distinct attributes, not inputs */
+	state_compact(s1);
+	PG_RETURN_POINTER(s1);
+}
+
+/* ------------------------------------------------------------------------
+ * serialization: one flat bytea
+ *
+ *   header (SerialHeader), key bytes, then npairs pairs of
+ *   (int32 attr, float8 value), sorted by attr and distinct.
+ */
+
+typedef struct SerialHeader
+{
+	uint32		magic;
+	uint16		version;
+	uint16		kind;
+	int32		d;
+	int32		k;
+	int32		neighbor;
+	int32		calibration;
+	uint32		proj;
+	int32		noise;
+	double		epsilon;
+	double		bound;
+	double		delta;
+	int64		npairs;
+	int32		keylen;
+} SerialHeader;
+
+#define PAIR_BYTES (sizeof(int32) + sizeof(double))
+
+Datum
+jl_agg_serialize(PG_FUNCTION_ARGS)
+{
+	JlAggState *st;
+	SerialHeader h;
+	bytea	   *out;
+	char	   *w;
+	Size		size;
+	int64		i;
+
+	jl_agg_context(fcinfo, "jl_agg_serialize");
+	st = (JlAggState *) PG_GETARG_POINTER(0);
+	/* the state is not used after serialization; its value is unchanged */
+	state_compact(st);
+
+	memset(&h, 0, sizeof(h));
+	h.magic = JL_AGG_MAGIC;
+	h.version = JL_AGG_VERSION;
+	h.kind = st->p.kind;
+	h.d = st->p.d;
+	h.k = st->p.k;
+	h.neighbor = st->p.neighbor;
+	h.calibration = st->p.calibration;
+	h.proj = st->p.proj;
+	h.noise = st->p.noise;
+	h.epsilon = st->p.epsilon;
+	h.bound = st->p.bound;
+	h.delta = st->p.delta;
+	h.npairs = st->n;
+	h.keylen = strlen(st->p.key);
+
+	size = add_size(VARHDRSZ + sizeof(h), h.keylen);
+	size = add_size(size, mul_size(PAIR_BYTES, (Size) st->n));
+	if (size > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("aggregate release state with %lld attributes is too large to pass between processes",
+						(long long) st->n),
+				 errhint("Disable parallel query for this statement (max_parallel_workers_per_gather = 0).")));
+	out = palloc(size);
+	SET_VARSIZE(out, size);
+	w = VARDATA(out);
+	memcpy(w, &h, sizeof(h));
+	w += sizeof(h);
+	memcpy(w, st->p.key, h.keylen);
+	w += h.keylen;
+	for (i = 0; i < st->n; i++)
+	{
+		memcpy(w, &st->pairs[i].attr, sizeof(int32));
+		memcpy(w + sizeof(int32), &st->pairs[i].value, sizeof(double));
+		w += PAIR_BYTES;
+	}
+	PG_RETURN_BYTEA_P(out);
+}
+
+static void
+malformed(const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("malformed aggregate release state"),
+			 errdetail("%s", why)));
+}
+
+/*
+ * The parameters in a serialized header, refused unless they are those of
+ * a valid state.
+ */
+static void
+header_params(const SerialHeader *h, JlAggParams *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = h->kind;
+	p->d = h->d;
+	p->k = h->k;
+	p->neighbor = h->neighbor;
+	p->calibration = h->calibration;
+	p->proj = h->proj;
+	p->noise = h->noise;
+	p->epsilon = h->epsilon;
+	p->bound = h->bound;
+	p->delta = h->delta;
+	if (p->kind == JL_AGG_RELEASE)
+	{
+		if ((p->neighbor != JL_NEIGHBOR_ELEMENT && p->neighbor != JL_NEIGHBOR_ROW) ||
+			(p->noise != JL_NOISE_LAPLACE && p->noise != JL_NOISE_GAUSSIAN) ||
+			(p->noise == JL_NOISE_LAPLACE && p->calibration != JL_CALIBRATION_EXACT &&
+			 p->calibration != JL_CALIBRATION_PAPER) ||
+			(p->noise == JL_NOISE_GAUSSIAN && p->calibration != JL_CALIBRATION_ANALYTIC &&
+			 p->calibration != JL_CALIBRATION_CLASSIC && p->calibration != JL_CALIBRATION_PAPER))
+			malformed("Its parameters are invalid.");
+		jl_agg_check_release_params(p);
+	}
+	else if (p->kind == JL_AGG_PROJECT)
+	{
+		if (p->d != 0)
+			malformed("Its parameters are invalid.");
+		jl_check_k(p->k);
+	}
+	else
+		malformed("Its kind is unknown.");
+	if (!jl_kind_ready(p->proj))
+		malformed("Its projection kind is invalid.");
+}
+
+Datum
+jl_agg_deserialize(PG_FUNCTION_ARGS)
+{
+	bytea	   *in;
+	const char *r;
+	Size		len;
+	SerialHeader h;
+	JlAggState *st;
+	JlAggParams p;
+	char	   *key;
+	int64		i;
+
+	jl_agg_context(fcinfo, "jl_agg_deserialize");
+	in = PG_GETARG_BYTEA_PP(0);
+	r = VARDATA_ANY(in);
+	len = VARSIZE_ANY_EXHDR(in);
+	if (len < sizeof(h))
+		malformed("It is shorter than its header.");
+	memcpy(&h, r, sizeof(h));
+	r += sizeof(h);
+	len -= sizeof(h);
+	if (h.magic != JL_AGG_MAGIC)
+		malformed("Its magic number is wrong.");
+	if (h.version != JL_AGG_VERSION)
+		malformed("It comes from another version of jldp.");
+	if (h.keylen < 0 || h.npairs < 0)
+		malformed("Its header is inconsistent.");
+	if ((Size) h.keylen > len ||
+		(Size) h.npairs != (len - h.keylen) / PAIR_BYTES ||
+		(len - h.keylen) % PAIR_BYTES != 0)
+		malformed("Its size does not match its header.");
+	header_params(&h, &p);
+
+	key = pnstrdup(r, h.keylen);
+	r += h.keylen;
+	if (strlen(key) != (size_t) h.keylen)
+		malformed("Its key name contains a NUL byte.");
+	st = state_alloc(CurrentMemoryContext, &p, key, h.npairs);
+	pfree(key);
+	for (i = 0; i < h.npairs; i++)
+	{
+		JlSparsePair *q = &st->pairs[i];
+
+		memcpy(&q->attr, r, sizeof(int32));
+		memcpy(&q->value, r + sizeof(int32), sizeof(double));
+		r += PAIR_BYTES;
+		/* values may be infinite: sums of duplicates can overflow */
+		if (q->attr < 1 || (p.kind == JL_AGG_RELEASE && q->attr > p.d) ||
+			(JL_KIND_IS_IDENTITY(p.proj) && q->attr > p.k) ||
+			(i > 0 && q->attr <= st->pairs[i - 1].attr))
+			malformed("Its attributes are out of order or out of range.");
+	}
+	st->n = st->ncompact = h.npairs;
+	PG_RETURN_POINTER(st);
+}
