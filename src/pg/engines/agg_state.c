@@ -18,6 +18,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "math/projection/agg_wire.h"
 #include "math/projection/mechanism.h"
 #include "math/projection/sparse.h"
 
@@ -27,14 +28,7 @@
 #include "pg/pipeline/mechanism.h"
 #include "pg/keys/projection_cache.h"
 
-PG_FUNCTION_INFO_V1(jl_agg_combine);
-PG_FUNCTION_INFO_V1(jl_agg_serialize);
-PG_FUNCTION_INFO_V1(jl_agg_deserialize);
-
 #define JL_AGG_INITIAL_PAIRS 16
-
-#define JL_AGG_MAGIC 0x4a4c4147	/* "JLAG" */
-#define JL_AGG_VERSION 4
 
 /* argument number of noise in the transition function */
 
@@ -398,22 +392,15 @@ jl_agg_state_pairs_free(const JlAggState *st, const JlSparsePair *pairs)
  * combine
  */
 
-Datum
-jl_agg_combine(PG_FUNCTION_ARGS)
+JlAggState *
+jl_agg_state_combine(MemoryContext aggcxt, JlAggState *s1, JlAggState *s2)
 {
-	MemoryContext aggcxt = jl_agg_context(fcinfo, "jl_agg_combine");
-	JlAggState *s1 = PG_ARGISNULL(0) ? NULL : (JlAggState *) PG_GETARG_POINTER(0);
-	JlAggState *s2 = PG_ARGISNULL(1) ? NULL : (JlAggState *) PG_GETARG_POINTER(1);
 	const char *what;
 
 	if (s2 == NULL)
-	{
-		if (s1 == NULL)
-			PG_RETURN_NULL();
-		PG_RETURN_POINTER(s1);
-	}
+		return s1;
 	if (s1 == NULL)
-		PG_RETURN_POINTER(state_copy(aggcxt, s2));	/* s2 may be short-lived */
+		return state_copy(aggcxt, s2);	/* s2 may be short-lived */
 
 	what = jl_agg_params_differ(&s1->p, &s2->p);
 	if (what != NULL)
@@ -430,54 +417,24 @@ jl_agg_combine(PG_FUNCTION_ARGS)
 	s1->n += s2->n;
 	/* keep the bound on memory: distinct attributes, not inputs */
 	state_compact(s1);
-	PG_RETURN_POINTER(s1);
+	return s1;
 }
 
 /* ------------------------------------------------------------------------
- * serialization: one flat bytea
- *
- *   header (SerialHeader), key bytes, then npairs pairs of
- *   (int32 attr, float8 value), sorted by attr and distinct.
+ * serialization: one flat bytea in the format of math/projection/agg_wire.h
  */
 
-typedef struct SerialHeader
+bytea *
+jl_agg_state_serialize(JlAggState *st)
 {
-	uint32		magic;
-	uint16		version;
-	uint16		kind;
-	int32		d;
-	int32		k;
-	int32		neighbor;
-	int32		calibration;
-	uint32		proj;
-	int32		noise;
-	double		epsilon;
-	double		bound;
-	double		delta;
-	int64		npairs;
-	int32		keylen;
-} SerialHeader;
-
-#define PAIR_BYTES (sizeof(int32) + sizeof(double))
-
-Datum
-jl_agg_serialize(PG_FUNCTION_ARGS)
-{
-	JlAggState *st;
-	SerialHeader h;
+	JlAggWireHeader h;
 	bytea	   *out;
-	char	   *w;
-	Size		size;
-	int64		i;
+	size_t		size;
 
-	jl_agg_context(fcinfo, "jl_agg_serialize");
-	st = (JlAggState *) PG_GETARG_POINTER(0);
 	/* the state is not used after serialization; its value is unchanged */
 	state_compact(st);
 
 	memset(&h, 0, sizeof(h));
-	h.magic = JL_AGG_MAGIC;
-	h.version = JL_AGG_VERSION;
 	h.kind = st->p.kind;
 	h.d = st->p.d;
 	h.k = st->p.k;
@@ -491,28 +448,17 @@ jl_agg_serialize(PG_FUNCTION_ARGS)
 	h.npairs = st->n;
 	h.keylen = strlen(st->p.key);
 
-	size = add_size(VARHDRSZ + sizeof(h), h.keylen);
-	size = add_size(size, mul_size(PAIR_BYTES, (Size) st->n));
-	if (size > MaxAllocSize)
+	size = jl_agg_wire_size(h.keylen, h.npairs);
+	if (size == 0 || size > MaxAllocSize - VARHDRSZ)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("aggregate release state with %lld attributes is too large to pass between processes",
 						(long long) st->n),
 				 errhint("Disable parallel query for this statement (max_parallel_workers_per_gather = 0).")));
-	out = palloc(size);
-	SET_VARSIZE(out, size);
-	w = VARDATA(out);
-	memcpy(w, &h, sizeof(h));
-	w += sizeof(h);
-	memcpy(w, st->p.key, h.keylen);
-	w += h.keylen;
-	for (i = 0; i < st->n; i++)
-	{
-		memcpy(w, &st->pairs[i].attr, sizeof(int32));
-		memcpy(w + sizeof(int32), &st->pairs[i].value, sizeof(double));
-		w += PAIR_BYTES;
-	}
-	PG_RETURN_BYTEA_P(out);
+	out = palloc(VARHDRSZ + size);
+	SET_VARSIZE(out, VARHDRSZ + size);
+	jl_agg_wire_write(&h, st->p.key, st->pairs, (uint8 *) VARDATA(out));
+	return out;
 }
 
 static void
@@ -529,7 +475,7 @@ malformed(const char *why)
  * a valid state.
  */
 static void
-header_params(const SerialHeader *h, JlAggParams *p)
+header_params(const JlAggWireHeader *h, JlAggParams *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->kind = h->kind;
@@ -565,58 +511,31 @@ header_params(const SerialHeader *h, JlAggParams *p)
 		malformed("Its projection kind is invalid.");
 }
 
-Datum
-jl_agg_deserialize(PG_FUNCTION_ARGS)
+JlAggState *
+jl_agg_state_deserialize(bytea *in)
 {
-	bytea	   *in;
-	const char *r;
-	Size		len;
-	SerialHeader h;
+	JlAggWireHeader h;
+	const uint8 *key;
+	const uint8 *pairs;
+	const char *why;
 	JlAggState *st;
 	JlAggParams p;
-	char	   *key;
-	int64		i;
+	int32		max_attr = PG_INT32_MAX;
 
-	jl_agg_context(fcinfo, "jl_agg_deserialize");
-	in = PG_GETARG_BYTEA_PP(0);
-	r = VARDATA_ANY(in);
-	len = VARSIZE_ANY_EXHDR(in);
-	if (len < sizeof(h))
-		malformed("It is shorter than its header.");
-	memcpy(&h, r, sizeof(h));
-	r += sizeof(h);
-	len -= sizeof(h);
-	if (h.magic != JL_AGG_MAGIC)
-		malformed("Its magic number is wrong.");
-	if (h.version != JL_AGG_VERSION)
-		malformed("It comes from another version of jldp.");
-	if (h.keylen < 0 || h.npairs < 0)
-		malformed("Its header is inconsistent.");
-	if ((Size) h.keylen > len ||
-		(Size) h.npairs != (len - h.keylen) / PAIR_BYTES ||
-		(len - h.keylen) % PAIR_BYTES != 0)
-		malformed("Its size does not match its header.");
+	why = jl_agg_wire_read((const uint8 *) VARDATA_ANY(in), VARSIZE_ANY_EXHDR(in),
+						   &h, &key, &pairs);
+	if (why != NULL)
+		malformed(why);
 	header_params(&h, &p);
+	if (p.kind == JL_AGG_RELEASE)
+		max_attr = Min(max_attr, p.d);
+	if (JL_KIND_IS_IDENTITY(p.proj))
+		max_attr = Min(max_attr, p.k);
 
-	key = pnstrdup(r, h.keylen);
-	r += h.keylen;
-	if (strlen(key) != (size_t) h.keylen)
-		malformed("Its key name contains a NUL byte.");
-	st = state_alloc(CurrentMemoryContext, &p, key, h.npairs);
-	pfree(key);
-	for (i = 0; i < h.npairs; i++)
-	{
-		JlSparsePair *q = &st->pairs[i];
-
-		memcpy(&q->attr, r, sizeof(int32));
-		memcpy(&q->value, r + sizeof(int32), sizeof(double));
-		r += PAIR_BYTES;
-		/* values may be infinite: sums of duplicates can overflow */
-		if (q->attr < 1 || (p.kind == JL_AGG_RELEASE && q->attr > p.d) ||
-			(JL_KIND_IS_IDENTITY(p.proj) && q->attr > p.k) ||
-			(i > 0 && q->attr <= st->pairs[i - 1].attr))
-			malformed("Its attributes are out of order or out of range.");
-	}
+	st = state_alloc(CurrentMemoryContext, &p, pnstrdup((const char *) key, h.keylen), h.npairs);
+	why = jl_agg_wire_pairs(pairs, h.npairs, max_attr, st->pairs);
+	if (why != NULL)
+		malformed(why);
 	st->n = st->ncompact = h.npairs;
-	PG_RETURN_POINTER(st);
+	return st;
 }

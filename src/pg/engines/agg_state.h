@@ -84,4 +84,13 @@ extern const JlSparsePair *jl_agg_state_pairs(const JlAggState *st, int64 *n);
 extern void jl_agg_state_pairs_free(const JlAggState *st,
 									const JlSparsePair *pairs);
 
+/*
+ * The aggregate's support functions' work (api/release/agg_support.c):
+ * two partial states combined into one (either may be NULL), and a state
+ * to bytes and back, the bytes checked as coming from outside.
+ */
+extern JlAggState *jl_agg_state_combine(MemoryContext aggcxt, JlAggState *s1, JlAggState *s2);
+extern bytea *jl_agg_state_serialize(JlAggState *st);
+extern JlAggState *jl_agg_state_deserialize(bytea *in);
+
 #endif

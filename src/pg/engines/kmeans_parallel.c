@@ -30,7 +30,7 @@
 
 #include "math/analytics/kmeans.h"
 
-#include "pg/api/analytics/kmeans.h"
+#include "pg/engines/kmeans_parallel.h"
 
 #define KM_SHARED_KEY UINT64CONST(0x6A6C6B6D00000001)
 #define KM_POINTS_KEY UINT64CONST(0x6A6C6B6D00000002)
@@ -172,6 +172,12 @@ km_sizes(const double *X, int64 n, int k, const double *centroids, int m, int64 
 			CHECK_FOR_INTERRUPTS();
 		sizes[jl_kmeans_nearest(X + i * k, centroids, m, k, NULL)]++;
 	}
+}
+
+void
+jl_kmeans_tick(void)
+{
+	CHECK_FOR_INTERRUPTS();
 }
 
 void

@@ -26,11 +26,10 @@
 
 #include "math/estimate/advise.h"
 
-#include "pg/api/analytics/advise.h"
+#include "pg/advice/advice.h"
 #include "pg/common/calibration_json.h"
 #include "pg/common/options.h"
 #include "pg/pipeline/pipeline.h"
-#include "pg/api/analytics/suggest_k.h"
 
 
 static JlStatus

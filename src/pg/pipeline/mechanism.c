@@ -17,7 +17,7 @@
 #include "math/estimate/advise.h"
 #include "math/covariance/covariance_accountant.h"
 
-#include "pg/api/analytics/advise.h"
+#include "pg/advice/advice.h"
 #include "pg/common/arrays.h"
 #include "pg/common/options.h"
 #include "pg/pipeline/mechanism.h"

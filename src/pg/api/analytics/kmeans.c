@@ -412,12 +412,6 @@ jl_kmeans_deserialize(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
-void
-jl_kmeans_tick(void)
-{
-	CHECK_FOR_INTERRUPTS();
-}
-
 ArrayType *
 jl_kmeans_matrix(const double *v, int m, int k)
 {

@@ -37,7 +37,7 @@
 #include "pg/keys/keystore.h"
 #include "pg/common/options.h"
 #include "pg/keys/projection_cache.h"
-#include "pg/api/analytics/suggest_k.h"
+#include "pg/advice/advice.h"
 #include "pg/common/messages.h"
 #include "pg/catalog/owner.h"
 
@@ -45,8 +45,6 @@ PG_FUNCTION_INFO_V1(jl_min_dim_sql);
 PG_FUNCTION_INFO_V1(jl_suggest_k);
 PG_FUNCTION_INFO_V1(jl_suggest_k_info);
 
-/* P of at most 1 GB, the projection cache's bound */
-#define JL_SUGGEST_P_BYTES ((double) (1 << 30))
 
 Datum
 jl_min_dim_sql(PG_FUNCTION_ARGS)
@@ -132,36 +130,6 @@ candidate_variance(void *ctx, int k)
 	return m.noise_variance;
 }
 
-void
-jl_check_release_info_privilege(Oid nsp)
-{
-	const char *api = quote_identifier(get_namespace_name(jl_api_nsp(nsp)));
-	Oid			fn = DatumGetObjectId(DirectFunctionCall1(regprocedurein,
-														  CStringGetDatum(psprintf("%s.jl_release_info(pg_catalog.int4, pg_catalog.float8, pg_catalog.float8, %s.jl_neighbor, %s.jl_mechanism, pg_catalog.text)",
-																				   api, api, api))));
-
-	if (pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
-		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_FUNCTION, "jl_release_info");
-}
-
-void
-jl_check_choice_args(int32 d, double epsilon, double lo, double hi)
-{
-	if (d < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("d must be at least 1, not %d", d)));
-	if (!(isfinite(epsilon) && epsilon > 0.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be a finite number > 0")));
-	if (!(isfinite(lo) && lo > 0.0 && isfinite(hi) && hi >= lo))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the squared distances must satisfy 0 < dist2 <= dist2_hi < Infinity"),
-				 errhint("dist2 is a typical squared distance between rows, or with dist2_hi the low end of a range.")));
-}
-
 /*
  * Arguments: 0 d, 1 n, 2 epsilon, 3 dist2, 4 dist2_hi, 5 neighbor,
  * 6 bound, 7 noise, 8 delta, 9 kind, 10 calibration, 11 key.
@@ -200,20 +168,6 @@ read_suggest_args(FunctionCallInfo fcinfo, SuggestArgs *a)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown noise \"%s\"", jl_msg_str(noise)),
 				 errhint("Use 'laplace' or 'gaussian'.")));
-}
-
-int
-jl_largest_k(int32 d, JlNeighbor neighbor)
-{
-	double		kmax = fmin(JL_MAX_K, floor(JL_SUGGEST_P_BYTES / (8.0 * d)));
-
-	if (neighbor == JL_NEIGHBOR_ROW)
-		kmax = fmin(kmax, fmin(JL_ROW_MAX_K, floor(sqrt(JL_ROW_MAX_WORK / d))));
-	if (kmax < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("d = %d is too large for any projection", d)));
-	return (int) kmax;
 }
 
 /*

@@ -70,7 +70,6 @@ extern void jl_advise_allow_noises(JlAdviseArgs *a, bool noise_given, JlNoise no
  * goal (argument goal_arg; NULL: 'distance'), cluster_var (goal_arg + 1)
  * and n (goal_arg + 2) into p.
  */
-extern void jl_advise_read_goal(FunctionCallInfo fcinfo, int goal_arg, JlAdviseProblem *p);
 
 /* the name of a goal: "distance", "clustering" or "neighbors" */
 extern const char *jl_advise_goal_name(JlAdviseGoal goal);
@@ -112,5 +111,39 @@ extern double jl_advise_epsilon_needed(JlAdviseArgs *a, const uint8 *secret);
 /* The same, returning false instead of the error. */
 extern bool jl_advise_try_choose(const JlAdviseArgs *a, const uint8 *secret,
 								 JlAdviseChoice *choice);
+
+/* The options the advisor weighs: no projection and each projection kind. */
+/* per option: no projection and each kind */
+#define JL_ADVISE_OPTIONS (1 + 4)
+
+/* One row of the result: a candidate and what it needs to be shown. */
+typedef struct JlAdviseRow
+{
+	JlAdviseCandidate c;
+	const char *kind;
+	JlKind		kindv;
+	JlNoise		noise;
+	JlStatus	refusal;		/* why no k was feasible */
+} JlAdviseRow;
+
+/*
+ * Every option (2 * JL_ADVISE_OPTIONS at most) of a's problem, each at its
+ * best k, calibrated to the key's P: the candidates into cs, what each is
+ * into rows; returns how many.
+ */
+extern int	jl_advise_evaluate(const JlAdviseArgs *a, const uint8 *secret, JlAdviseCandidate *cs,
+							   JlAdviseRow *rows);
+
+/* ERROR unless the caller may read what a release would do (jl_release_info's privilege). */
+extern void jl_check_release_info_privilege(Oid nsp);
+
+/* ERROR unless d, epsilon and the distances of a choice of k are valid. */
+extern void jl_check_choice_args(int32 d, double epsilon, double lo, double hi);
+
+/* P of at most 1 GB, the projection cache's bound */
+#define JL_SUGGEST_P_BYTES ((double) (1 << 30))
+
+/* The largest k a release of d attributes allows for this neighbour notion. */
+extern int	jl_largest_k(int32 d, JlNeighbor neighbor);
 
 #endif
