@@ -45,6 +45,7 @@ papers() {
 }
 
 part "build with warnings as errors (-Wall -Wextra -Werror)" make -s WARNINGS=error
+part "the architecture: layers, entry points, no cycle of calls (test/structure.sh)" test/structure.sh
 part "build and install" jl_install
 part "C unit tests (no server)" make -s unit
 part "C unit tests under AddressSanitizer and UndefinedBehaviorSanitizer" make -s -C test/unit run-sanitized

@@ -3,6 +3,10 @@
  *
  * The generator only chooses seeds among public sketches: it is keyed by the
  * user's seed so that results are reproducible, and is never used for noise.
+ *
+ * Over 700 lines: seeding, the assignment kernel (tiled, bit-identical
+ * serially and in parallel ranges), the update and the restarts work on
+ * one workspace layout (jl_kmeans_work_layout) that none of them owns.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE				/* qsort_r */

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "math/projection/mechanism.h"
+#include "math/base/status.h"
 
 /* sensitivities up to this are integers that a double holds exactly */
 #define JL_VALUE_MAX_SENSITIVITY (INT64_C(1) << 52)

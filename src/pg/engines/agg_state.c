@@ -25,7 +25,6 @@
 #include "pg/engines/agg_state.h"
 #include "pg/common/arrays.h"
 #include "pg/common/options.h"
-#include "pg/pipeline/mechanism.h"
 #include "pg/keys/projection_cache.h"
 
 #define JL_AGG_INITIAL_PAIRS 16
@@ -99,118 +98,6 @@ jl_agg_check_release_params(const JlAggParams *p)
 	if (p->noise == JL_NOISE_LAPLACE && p->calibration == JL_CALIBRATION_PAPER &&
 		p->neighbor == JL_NEIGHBOR_ROW && isnan(p->delta))
 		jl_report_status(JL_ERR_DELTA_REQUIRED);
-}
-
-/*
- * The unbudgeted aggregate's arguments: 3 d, 4 epsilon, 5 bound,
- * 6 neighbor (jl_neighbor), 7 mechanism (a jl_sketch), 8 key.  The
- * mechanism is read once per call site and again only when its bytes
- * change.
- */
-typedef struct MechanismCache
-{
-	Size		len;
-	char	   *bytes;
-	JlSketchSpec spec;
-} MechanismCache;
-
-static const JlSketchSpec *
-cached_sketch(FunctionCallInfo fcinfo, Datum composite)
-{
-	MechanismCache *mc = fcinfo->flinfo->fn_extra;
-	struct varlena *v = PG_DETOAST_DATUM_PACKED(composite);
-	Size		len = VARSIZE_ANY(v);
-	JlMechanismSpec spec;
-
-	if (mc != NULL && mc->len == len && memcmp(mc->bytes, v, len) == 0)
-		return &mc->spec;
-	jl_mechanism_read(composite, &spec);
-	if (spec.kind != JL_MECHANISM_SKETCH)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("jl_private_release_agg releases sketches: its mechanism is a jl_sketch(...)"),
-				 errhint("jl_sketch(k => 20), for example; the other mechanisms are released by jl_release over a protected table.")));
-	if (mc == NULL)
-		mc = fcinfo->flinfo->fn_extra =
-			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(MechanismCache));
-	else if (mc->bytes != NULL)
-		pfree(mc->bytes);
-	mc->bytes = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, len);
-	memcpy(mc->bytes, v, len);
-	mc->len = len;
-	mc->spec = spec.sketch;
-	return &mc->spec;
-}
-
-void
-jl_agg_read_unbudgeted_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
-{
-	const JlSketchSpec *spec;
-
-	jl_require_arg(fcinfo, 3, "d");
-	jl_require_arg(fcinfo, 4, "epsilon");
-	jl_require_arg(fcinfo, 5, "bound");
-	jl_require_arg(fcinfo, 6, "neighbor");
-	jl_require_arg(fcinfo, 7, "mechanism");
-	jl_require_arg(fcinfo, 8, "key");
-	memset(p, 0, sizeof(*p));
-	p->kind = JL_AGG_RELEASE;
-	p->d = PG_GETARG_INT32(3);
-	p->epsilon = PG_GETARG_FLOAT8(4);
-	p->bound = PG_GETARG_FLOAT8(5);
-	p->neighbor = strcmp(DatumGetCString(DirectFunctionCall1(enum_out, PG_GETARG_DATUM(6))),
-						 "row") == 0 ? JL_NEIGHBOR_ROW : JL_NEIGHBOR_ELEMENT;
-	spec = cached_sketch(fcinfo, PG_GETARG_DATUM(7));
-	p->k = spec->k > 0 ? spec->k : p->d;
-	p->noise = spec->noise;
-	p->calibration = spec->calibration;
-	p->delta = spec->delta;
-	p->proj = p->d >= 1 ? jl_kind_resolve(spec->kind, p->d) : spec->kind;
-	*key = PG_GETARG_TEXT_PP(8);
-}
-
-/*
- * jl_project_agg(attr, value, mechanism, key) since 0.5.0: k and the kind
- * (with its density) of a jl_sketch mechanism, whose noise is not used
- */
-void
-jl_agg_read_project_mechanism_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
-{
-	const JlSketchSpec *spec;
-
-	jl_require_arg(fcinfo, 3, "mechanism");
-	jl_require_arg(fcinfo, 4, "key");
-	memset(p, 0, sizeof(*p));
-	p->kind = JL_AGG_PROJECT;
-	spec = cached_sketch(fcinfo, PG_GETARG_DATUM(3));
-	if (spec->k == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("jl_project_agg needs k"),
-				 errdetail("Without k the identity's k is d, which jl_project_agg is not given."),
-				 errhint("jl_sketch(k => 20), say.")));
-	p->k = spec->k;
-	p->delta = NAN;
-	p->proj = spec->kind;
-	*key = PG_GETARG_TEXT_PP(4);
-}
-
-void
-jl_agg_read_project_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
-{
-	jl_require_arg(fcinfo, 3, "k");
-	jl_require_arg(fcinfo, 4, "key");
-	memset(p, 0, sizeof(*p));
-	p->kind = JL_AGG_PROJECT;
-	p->k = PG_GETARG_INT32(3);
-	p->delta = NAN;
-	p->proj = JL_KIND_RADEMACHER;
-	*key = PG_GETARG_TEXT_PP(4);
-	if (PG_NARGS() > 5)
-	{
-		jl_require_arg(fcinfo, 5, "kind");
-		p->proj = jl_parse_kind(PG_GETARG_TEXT_PP(5));
-	}
 }
 
 /* ------------------------------------------------------------------------

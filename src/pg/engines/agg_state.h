@@ -52,17 +52,6 @@ extern const char *jl_agg_params_differ(const JlAggParams *a,
 /* ERROR unless p is a valid release, checked as the dense release does. */
 extern void jl_agg_check_release_params(const JlAggParams *p);
 
-/* The parameters of a row of jl_project_agg; key points into the arguments. */
-extern void jl_agg_read_project_mechanism_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key);
-extern void jl_agg_read_project_params(FunctionCallInfo fcinfo, JlAggParams *p,
-									   text **key);
-
-/*
- * The parameters of a row of the unbudgeted jl_private_release_agg(attr,
- * value, d, epsilon, bound, neighbor, mechanism, key).
- */
-extern void jl_agg_read_unbudgeted_params(FunctionCallInfo fcinfo, JlAggParams *p,
-										  text **key);
 
 /* A new state in mcxt for a group whose first row has these parameters. */
 extern JlAggState *jl_agg_state_create(MemoryContext mcxt, const JlAggParams *p,

@@ -20,7 +20,6 @@
 
 #include "fmgr.h"
 
-#include "pg/budget/budget.h"
 
 #include "access/table.h"
 #include "access/tableam.h"

@@ -34,6 +34,7 @@
 #include <math.h>
 
 #include "nodes/execnodes.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -43,6 +44,7 @@
 #include "math/projection/sparse.h"
 
 #include "pg/engines/agg_state.h"
+#include "pg/pipeline/mechanism.h"
 #include "pg/common/arrays.h"
 #include "pg/keys/keystore.h"
 #include "pg/common/messages.h"
@@ -61,6 +63,120 @@ PG_FUNCTION_INFO_V1(jl_project_agg_final);
 /* ------------------------------------------------------------------------
  * transition functions
  */
+
+/* ---- the arguments of a row ---- */
+
+/*
+ * The unbudgeted aggregate's arguments: 3 d, 4 epsilon, 5 bound,
+ * 6 neighbor (jl_neighbor), 7 mechanism (a jl_sketch), 8 key.  The
+ * mechanism is read once per call site and again only when its bytes
+ * change.
+ */
+typedef struct MechanismCache
+{
+	Size		len;
+	char	   *bytes;
+	JlSketchSpec spec;
+} MechanismCache;
+
+static const JlSketchSpec *
+cached_sketch(FunctionCallInfo fcinfo, Datum composite)
+{
+	MechanismCache *mc = fcinfo->flinfo->fn_extra;
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(composite);
+	Size		len = VARSIZE_ANY(v);
+	JlMechanismSpec spec;
+
+	if (mc != NULL && mc->len == len && memcmp(mc->bytes, v, len) == 0)
+		return &mc->spec;
+	jl_mechanism_read(composite, &spec);
+	if (spec.kind != JL_MECHANISM_SKETCH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jl_private_release_agg releases sketches: its mechanism is a jl_sketch(...)"),
+				 errhint("jl_sketch(k => 20), for example; the other mechanisms are released by jl_release over a protected table.")));
+	if (mc == NULL)
+		mc = fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(MechanismCache));
+	else if (mc->bytes != NULL)
+		pfree(mc->bytes);
+	mc->bytes = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, len);
+	memcpy(mc->bytes, v, len);
+	mc->len = len;
+	mc->spec = spec.sketch;
+	return &mc->spec;
+}
+
+static void
+read_unbudgeted_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
+{
+	const JlSketchSpec *spec;
+
+	jl_require_arg(fcinfo, 3, "d");
+	jl_require_arg(fcinfo, 4, "epsilon");
+	jl_require_arg(fcinfo, 5, "bound");
+	jl_require_arg(fcinfo, 6, "neighbor");
+	jl_require_arg(fcinfo, 7, "mechanism");
+	jl_require_arg(fcinfo, 8, "key");
+	memset(p, 0, sizeof(*p));
+	p->kind = JL_AGG_RELEASE;
+	p->d = PG_GETARG_INT32(3);
+	p->epsilon = PG_GETARG_FLOAT8(4);
+	p->bound = PG_GETARG_FLOAT8(5);
+	p->neighbor = strcmp(DatumGetCString(DirectFunctionCall1(enum_out, PG_GETARG_DATUM(6))),
+						 "row") == 0 ? JL_NEIGHBOR_ROW : JL_NEIGHBOR_ELEMENT;
+	spec = cached_sketch(fcinfo, PG_GETARG_DATUM(7));
+	p->k = spec->k > 0 ? spec->k : p->d;
+	p->noise = spec->noise;
+	p->calibration = spec->calibration;
+	p->delta = spec->delta;
+	p->proj = p->d >= 1 ? jl_kind_resolve(spec->kind, p->d) : spec->kind;
+	*key = PG_GETARG_TEXT_PP(8);
+}
+
+/*
+ * jl_project_agg(attr, value, mechanism, key) since 0.5.0: k and the kind
+ * (with its density) of a jl_sketch mechanism, whose noise is not used
+ */
+static void
+read_project_mechanism_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
+{
+	const JlSketchSpec *spec;
+
+	jl_require_arg(fcinfo, 3, "mechanism");
+	jl_require_arg(fcinfo, 4, "key");
+	memset(p, 0, sizeof(*p));
+	p->kind = JL_AGG_PROJECT;
+	spec = cached_sketch(fcinfo, PG_GETARG_DATUM(3));
+	if (spec->k == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jl_project_agg needs k"),
+				 errdetail("Without k the identity's k is d, which jl_project_agg is not given."),
+				 errhint("jl_sketch(k => 20), say.")));
+	p->k = spec->k;
+	p->delta = NAN;
+	p->proj = spec->kind;
+	*key = PG_GETARG_TEXT_PP(4);
+}
+
+static void
+read_project_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
+{
+	jl_require_arg(fcinfo, 3, "k");
+	jl_require_arg(fcinfo, 4, "key");
+	memset(p, 0, sizeof(*p));
+	p->kind = JL_AGG_PROJECT;
+	p->k = PG_GETARG_INT32(3);
+	p->delta = NAN;
+	p->proj = JL_KIND_RADEMACHER;
+	*key = PG_GETARG_TEXT_PP(4);
+	if (PG_NARGS() > 5)
+	{
+		jl_require_arg(fcinfo, 5, "kind");
+		p->proj = jl_parse_kind(PG_GETARG_TEXT_PP(5));
+	}
+}
 
 /*
  * A row's (attr, value): a NULL value contributes nothing (the row is
@@ -106,7 +222,7 @@ jl_release_agg_trans(PG_FUNCTION_ARGS)
 	JlAggParams p;
 	text	   *key;
 
-	jl_agg_read_unbudgeted_params(fcinfo, &p, &key);
+	read_unbudgeted_params(fcinfo, &p, &key);
 	if (st == NULL)
 	{
 		jl_agg_check_release_params(&p);
@@ -126,9 +242,9 @@ project_agg_trans(FunctionCallInfo fcinfo, bool mechanism_form)
 	text	   *key;
 
 	if (mechanism_form)
-		jl_agg_read_project_mechanism_params(fcinfo, &p, &key);
+		read_project_mechanism_params(fcinfo, &p, &key);
 	else
-		jl_agg_read_project_params(fcinfo, &p, &key);
+		read_project_params(fcinfo, &p, &key);
 	if (st == NULL)
 	{
 		jl_check_k(p.k);
