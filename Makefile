@@ -67,7 +67,7 @@ all install installcheck:
 	@echo "PostgreSQL 15 server headers are missing: run 'make deps' (or test/deps.sh)" >&2; exit 1
 endif
 
-.PHONY: deps demo test check bench load unit paper fuzz
+.PHONY: deps demo test check bench load unit paper fuzz fuzz-core
 
 deps:
 	test/deps.sh
@@ -79,7 +79,7 @@ demo:
 
 # every test
 test:
-	test/deps.sh
+	test/deps.sh test
 	test/run_all.sh
 
 bench:
@@ -98,6 +98,12 @@ paper:
 
 unit:
 	$(MAKE) -C test/unit run
+
+# the plain-C core under libFuzzer, 10 million executions (make test runs
+# each harness for 20 s): test/fuzz/core
+fuzz-core:
+	test/deps.sh test
+	$(MAKE) -C test/fuzz/core long
 
 # the SQL fuzzer for 30 minutes (make test runs it for 150 s)
 fuzz:

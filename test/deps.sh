@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install what building, running and testing jldp needs (Debian 12);
-# with the argument bench, also what make bench needs.
+# with the argument test, also what make test adds (clang and its libFuzzer
+# runtime for the core's fuzzing, cppcheck); with bench, what make bench
+# needs.
 set -euo pipefail
 # postgresql-contrib: pgbench and the contrib modules, for test/load.sh;
 # python3-psycopg2: the analyst's Python example (docs/examples/analyst.py)
@@ -9,6 +11,8 @@ pkgs=(postgresql-15 postgresql-server-dev-15 libopenblas-dev build-essential
       postgresql-contrib)
 # "deps.sh bench": also perf, which make bench uses to profile a backend
 [ "${1:-}" = bench ] && pkgs+=(linux-perf)
+# "deps.sh test": the core's libFuzzer harnesses and the static analysis
+[ "${1:-}" = test ] && pkgs+=(clang libclang-rt-14-dev cppcheck)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -46,9 +46,11 @@ papers() {
 
 part "build with warnings as errors (-Wall -Wextra -Werror)" make -s WARNINGS=error
 part "the architecture: layers, entry points, no cycle of calls (test/structure.sh)" test/structure.sh
+part "static analysis: cppcheck on the core and the glue (test/static_analysis.sh)" test/static_analysis.sh
 part "build and install" jl_install
 part "C unit tests (no server)" make -s unit
 part "C unit tests under AddressSanitizer and UndefinedBehaviorSanitizer" make -s -C test/unit run-sanitized
+part "the plain-C core under libFuzzer, 20 s a harness (make fuzz-core: 10 million executions)" make -s -C test/fuzz/core run SECONDS=20
 part "k-means from one start against a numpy Lloyd and scikit-learn" \
   sh -c "make -s -C test/unit lloyd_from && /usr/bin/python3 test/kmeans_reference.py"
 jl_start_cluster

@@ -106,7 +106,7 @@ jl_kmeans_sort(double *X, int64_t n, int k, void *scratch, void (*tick) (void))
 			   *tmp = idx + n,
 			   *a,
 			   *b;
-	double	   *row = (double *) (tmp + n);
+	double	   *row = (void *) (tmp + n);	/* the scratch after the indices */
 	int64_t		i,
 				width,
 				calls = 0,
@@ -336,27 +336,30 @@ jl_kmeans_work_bytes(int64_t n, int k, int c)
 		(size_t) c * k * sizeof(double) + 4 * sizeof(double);
 }
 
+/* the next bytes of the workspace, as a pointer of any type */
+static void *
+km_carve(char **p, size_t bytes)
+{
+	void	   *at = *p;
+
+	*p += bytes;
+	return at;
+}
+
 static void
 km_work(void *work, int64_t n, int k, int c, KmWork *w)
 {
 	char	   *p = work;
 
 	w->par = NULL;
-	w->dist = (double *) p;
-	p += (size_t) n * sizeof(double);
-	w->sum = (double *) p;
-	p += (size_t) c * k * sizeof(double);
-	w->trial = (double *) p;
-	p += (size_t) c * k * sizeof(double);
-	w->blocked = (double *) p;
-	p += km_blocked_doubles(k, c) * sizeof(double);
-	w->tile = (double *) p;
-	p += (size_t) KM_TILE * k * sizeof(double);
-	w->trial_prev = (double *) p;
-	p += (size_t) c * k * sizeof(double);
-	w->count = (int64_t *) p;
-	p += (size_t) c * sizeof(int64_t);
-	w->label = (int *) p;
+	w->dist = km_carve(&p, (size_t) n * sizeof(double));
+	w->sum = km_carve(&p, (size_t) c * k * sizeof(double));
+	w->trial = km_carve(&p, (size_t) c * k * sizeof(double));
+	w->blocked = km_carve(&p, km_blocked_doubles(k, c) * sizeof(double));
+	w->tile = km_carve(&p, (size_t) KM_TILE * k * sizeof(double));
+	w->trial_prev = km_carve(&p, (size_t) c * k * sizeof(double));
+	w->count = km_carve(&p, (size_t) c * sizeof(int64_t));
+	w->label = km_carve(&p, (size_t) n * sizeof(int));
 }
 
 void
@@ -535,6 +538,8 @@ km_tile_assign(const double *x, int k, const double *blocked, int nb, int c,
 		}
 		/* a padded lane of the last block is a copy of centroid c - 1 */
 		for (m = 0; m < KM_BLOCK; m++)
+			/* cppcheck reads idx, a vector of 4 lanes, as uninitialised before its lanes are set */
+			/* cppcheck-suppress uninitvar */
 			idx[m] = b * KM_BLOCK + m < c ? b * KM_BLOCK + m : c - 1;
 		if (b == 0)
 		{

@@ -120,14 +120,6 @@ jl_chacha20_serialize(const uint32_t block[16], uint8_t out[64])
 	}
 }
 
-static inline void
-store_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t) v;
-	p[1] = (uint8_t) (v >> 8);
-	p[2] = (uint8_t) (v >> 16);
-	p[3] = (uint8_t) (v >> 24);
-}
 
 /*
  * Eight blocks side by side: lane j of vector word i is word i of block j;
@@ -147,6 +139,17 @@ typedef uint32_t jl_u32x8 __attribute__((vector_size(32)));
 #define JL_SHUFFLE_TRANSPOSE 1
 #else
 #define JL_SHUFFLE_TRANSPOSE 0
+#endif
+
+#if !JL_SHUFFLE_TRANSPOSE
+static inline void
+store_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t) v;
+	p[1] = (uint8_t) (v >> 8);
+	p[2] = (uint8_t) (v >> 16);
+	p[3] = (uint8_t) (v >> 24);
+}
 #endif
 
 #define ROTV(v, c) (((v) << (c)) | ((v) >> (32 - (c))))

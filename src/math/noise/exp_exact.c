@@ -282,6 +282,8 @@ jl_bernoulli_exp_resolve(JlRandom *r, uint64_t num, uint64_t den, uint32_t R)
 			drawn[have++] = (uint32_t) jl_rand_bits(r, 32);
 		u[w] = 0;
 		for (i = 0; i < w; i++)
+			/* drawn[0 .. w-1] is set just above (have reaches w): cppcheck does not follow the loop */
+			/* cppcheck-suppress uninitvar */
 			u[w - 1 - i] = drawn[i];
 		if (!jl_exp_fixed(num, den, w, e, &err))
 			break;
@@ -361,6 +363,8 @@ jl_exp_scaled_below(JlRandom *r, uint64_t num, uint64_t den, uint32_t K,
 			drawn[have++] = (uint32_t) jl_rand_bits(r, 32);
 		y[w] = j;
 		for (i = 0; i < w; i++)
+			/* drawn[0 .. w-1] is set just above (have reaches w): cppcheck does not follow the loop */
+			/* cppcheck-suppress uninitvar */
 			y[w - 1 - i] = drawn[i];
 		if (!jl_exp_fixed_any(num, den, w, e, &err))
 			break;

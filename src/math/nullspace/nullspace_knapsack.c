@@ -24,6 +24,8 @@ sort_by(int *idx, int n, const double *key)
 		{
 			int			w = idx[j];
 
+			/* w < v compares item numbers (the tie-break), not an index with its limit */
+			/* cppcheck-suppress arrayIndexThenCheck */
 			if (key[w] < key[v] || (key[w] == key[v] && w < v))
 				break;
 			idx[j + 1] = w;

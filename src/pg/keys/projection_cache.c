@@ -151,6 +151,8 @@ make_room(Size bytes)
 		if (free_slot >= 0 && cache_bytes() + bytes <= JL_CACHE_BYTES)
 			return &cache[free_slot];
 		Assert(lru != NULL);
+		/* every slot in use here, so the loop set lru (cppcheck assumes it may not) */
+		/* cppcheck-suppress nullPointerRedundantCheck */
 		evict(lru);
 	}
 }

@@ -397,7 +397,7 @@ jl_kmeans_deserialize(PG_FUNCTION_ARGS)
 		h.max_iter < 1 || h.n_init < 1 || h.n_init > KM_MAX_INIT || h.n < 0 ||
 		h.n > (int64) (KM_MAX_BYTES / (sizeof(double) * h.k)))
 		km_malformed("Its header is inconsistent.");
-	if (len - sizeof(h) != sizeof(double) * h.k * h.n)
+	if (len - sizeof(h) != sizeof(double) * h.k * (Size) h.n)	/* h.n >= 0, checked above */
 		km_malformed("Its size does not match its header.");
 	st = MemoryContextAllocZero(aggcxt, sizeof(KmState));
 	st->p.c = h.c;

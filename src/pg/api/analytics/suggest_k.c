@@ -205,7 +205,7 @@ suggest(FunctionCallInfo fcinfo, SuggestArgs *a, JlSuggest *s, JlMechanism *opti
 {
 	Oid			nsp = JL_CATALOG_NSP(fcinfo);
 	Candidates	c;
-	bool		found;
+	bool		found = false;
 
 	read_suggest_args(fcinfo, a);
 	a->kmax = jl_largest_k(a->d, a->neighbor);
