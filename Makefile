@@ -32,7 +32,10 @@ PG_CPPFLAGS = -I$(srcdir)/src -DJLDP_VERSION=\"$(EXTVERSION)\"
 # without fused multiply-adds the code did not ask for
 PG_CFLAGS = -fno-fast-math -ffp-contract=off -std=gnu99
 
-REGRESS = keys release recover roles privileges fuzz table_release agg analytics kinds rr gaussian kmeans_restarts version advise budget_boundary identity review_fixes nullspace covariance graph budget_durable budget_sources budget_units scaleout_states option_enums backend_threads dist2_release argument_ranges linear_fit altered_releases protected_tables protected_graph protected_review advised attack_matrix kmeans_relation
+# the pg_regress files, by feature: every sql/*.sql, keys first (it
+# creates the extension and the pinned key the others use)
+REGRESS_ALL = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
+REGRESS = keys $(filter-out keys,$(REGRESS_ALL))
 REGRESS_OPTS = --inputdir=.
 
 ifneq ($(wildcard /usr/lib/postgresql/15/bin/pg_config),)
@@ -84,12 +87,12 @@ test:
 
 bench:
 	test/deps.sh bench
-	test/bench.sh
+	test/bench/bench.sh
 
-# 8 sessions of budgeted releases for 5 minutes (test/load.sh): figures
+# 8 sessions of budgeted releases for 5 minutes (test/integration/load.sh): figures
 load:
 	test/deps.sh
-	test/load.sh 300
+	test/integration/load.sh 300
 
 # the papers' experiments, reproduced through the extension: docs/reproduction.md
 paper:
@@ -108,4 +111,4 @@ fuzz-core:
 # the SQL fuzzer for 30 minutes (make test runs it for 150 s)
 fuzz:
 	test/deps.sh
-	test/fuzz_cluster.sh $${JLDP_FUZZ_SECONDS:-1800}
+	test/fuzz/sql/fuzz_cluster.sh $${JLDP_FUZZ_SECONDS:-1800}

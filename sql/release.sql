@@ -1,7 +1,7 @@
 -- Projection and release under the pinned key from keys.sql.
 
 -- exact values of x P for a Gaussian P (rounded to 12 decimals: libm's last
--- bit is not ours; the default kind, Rademacher, in kinds.sql)
+-- bit is not ours; the default kind, Rademacher, in projection_kinds.sql)
 SELECT round(v::numeric, 12) AS p_row0 FROM unnest(jl_project('{1,0,0}', jl_sketch(k => 4, kind => 'gaussian'), 'pinned')) v;
 SELECT round(v::numeric, 12) AS p_row2 FROM unnest(jl_project('{0,0,1}', jl_sketch(k => 4, kind => 'gaussian'), 'pinned')) v;
 SELECT round(v::numeric, 12) AS xp FROM unnest(jl_project('{0.5,-2,3.25}', jl_sketch(k => 4, kind => 'gaussian'), 'pinned')) v;

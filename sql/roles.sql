@@ -3,7 +3,7 @@
 -- install script's grant lists: every routine and view of schemas jldp and
 -- jldp_internal, with who may use it.  Effective privileges (as
 -- has_function_privilege sees them, through role membership) are compared
--- with it; the hint table of permission errors too.  test/upgrade.sh checks
+-- with it; the hint table of permission errors too.  test/integration/upgrade.sh checks
 -- that an upgraded database has the same privileges (every ACL of the
 -- extension's routines, relations and schemas equals a fresh install's).
 CREATE ROLE regress_roles_none;

@@ -8,7 +8,7 @@ source test/pgenv.sh
 start=$(date +%s)
 jl_install
 make -s unit
-test/structure.sh
+test/static/structure.sh
 jl_start_cluster
 if ! make -s installcheck; then
   [ -f regression.diffs ] && cat regression.diffs

@@ -4,7 +4,7 @@
 # runtime for the core's fuzzing, cppcheck); with bench, what make bench
 # needs.
 set -euo pipefail
-# postgresql-contrib: pgbench and the contrib modules, for test/load.sh;
+# postgresql-contrib: pgbench and the contrib modules, for test/integration/load.sh;
 # python3-psycopg2: the analyst's Python example (docs/examples/analyst.py)
 pkgs=(postgresql-15 postgresql-server-dev-15 libopenblas-dev build-essential
       python3-matplotlib python3-numpy python3-sklearn python3-networkx python3-psycopg2

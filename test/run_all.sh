@@ -33,9 +33,9 @@ pg_regress() {
   fi
 }
 statistical() {
-  test/stat/run.sh
-  test/sparse_memory.sh
-  test/cancel_memory.sh
+  test/statistical/run.sh
+  test/integration/sparse_memory.sh
+  test/integration/cancel_memory.sh
 }
 papers() {
   local out
@@ -45,34 +45,34 @@ papers() {
 }
 
 part "build with warnings as errors (-Wall -Wextra -Werror)" make -s WARNINGS=error
-part "the architecture: layers, entry points, no cycle of calls (test/structure.sh)" test/structure.sh
-part "static analysis: cppcheck on the core and the glue (test/static_analysis.sh)" test/static_analysis.sh
+part "the architecture: layers, entry points, no cycle of calls (test/static/structure.sh)" test/static/structure.sh
+part "static analysis: cppcheck on the core and the glue (test/static/static_analysis.sh)" test/static/static_analysis.sh
 part "build and install" jl_install
 part "C unit tests (no server)" make -s unit
 part "C unit tests under AddressSanitizer and UndefinedBehaviorSanitizer" make -s -C test/unit run-sanitized
 part "the plain-C core under libFuzzer, 20 s a harness (make fuzz-core: 10 million executions)" make -s -C test/fuzz/core run SECONDS=20
 part "k-means from one start against a numpy Lloyd and scikit-learn" \
-  sh -c "make -s -C test/unit lloyd_from && /usr/bin/python3 test/kmeans_reference.py"
+  sh -c "make -s -C test/unit lloyd_from && /usr/bin/python3 test/statistical/kmeans_reference.py"
 jl_start_cluster
 # the cluster's own trap replaced ours: report the times, then stop it
 trap 'report_times; jl_stop_cluster' EXIT
 part "pg_regress" pg_regress
-part "upgrades (from 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.3.2, 0.3.3, 0.3.4, 0.4.0, 0.4.1, 0.4.2 and 0.5.0) equal a fresh install" test/upgrade.sh
-part "the README's SQL, in order, and the outputs it shows" test/readme.sh
-part "the analyst's Python example (psycopg2, numpy) against the server's recovery" test/python_example.sh
+part "upgrades (from 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.3.2, 0.3.3, 0.3.4, 0.4.0, 0.4.1, 0.4.2 and 0.5.0) equal a fresh install" test/integration/upgrade.sh
+part "the README's SQL, in order, and the outputs it shows" test/integration/readme.sh
+part "the analyst's Python example (psycopg2, numpy) against the server's recovery" test/integration/python_example.sh
 part "statistical tests" statistical
-part "cancels of the longest calibrations" test/cancel_latency.sh
+part "cancels of the longest calibrations" test/integration/cancel_latency.sh
 part "fuzz: every routine with hostile arguments (${JLDP_FUZZ_SECONDS:-150} s; make fuzz runs longer)" \
-  test/fuzz.sh "${JLDP_FUZZ_SECONDS:-150}"
-part "two sessions racing for the last of a budget" test/concurrency.sh
+  test/fuzz/sql/fuzz.sh "${JLDP_FUZZ_SECONDS:-150}"
+part "two sessions racing for the last of a budget" test/integration/concurrency.sh
 part "the charge's worker ending without a verdict" \
-  env JLDP_OWN_CLUSTER=${JL_CLUSTER_DIR:+1} test/charge_worker.sh
-part "load: 8 sessions of budgeted releases, bookings, cap changes and reads (test/load.sh, short)" \
-  test/load.sh "${JLDP_LOAD_SECONDS:-45}"
-part "a budget restored into a second cluster" test/budget_restore.sh
-part "keys at rest: encrypted under a master key, rotated, distributed" test/keywrap.sh
-part "scale-out: a coordinator and two shards over postgres_fdw" test/shard_scaleout.sh
-part "a sharded protected table released where its rows live" test/shard_protected.sh
+  env JLDP_OWN_CLUSTER=${JL_CLUSTER_DIR:+1} test/integration/charge_worker.sh
+part "load: 8 sessions of budgeted releases, bookings, cap changes and reads (test/integration/load.sh, short)" \
+  test/integration/load.sh "${JLDP_LOAD_SECONDS:-45}"
+part "a budget restored into a second cluster" test/integration/budget_restore.sh
+part "keys at rest: encrypted under a master key, rotated, distributed" test/integration/keywrap.sh
+part "scale-out: a coordinator and two shards over postgres_fdw" test/integration/shard_scaleout.sh
+part "a sharded protected table released where its rows live" test/integration/shard_protected.sh
 part "the papers' experiments, reduced (test/paper/run.sh --quick)" papers
 part "demo (the main job, as a smoke test)" sh -c 'test/demo.sh >/dev/null'
 

@@ -1,8 +1,8 @@
 /*
  * lloyd_from.c - Lloyd iterations of jl_kmeans_lloyd_from on points and a
  * start read from files: the driver of the comparison with a numpy Lloyd
- * and with scikit-learn from the same start (test/kmeans_reference.py)
- * and of the benchmark against scikit-learn (test/bench_kmeans.py).
+ * and with scikit-learn from the same start (test/statistical/kmeans_reference.py)
+ * and of the benchmark against scikit-learn (test/bench/bench_kmeans.py).
  *
  *   lloyd_from X.bin C0.bin n k c max_iter tol reps [centroids.bin]
  *

@@ -500,7 +500,7 @@ count_interrupt(void)
  * Arguments outside the accountants' range are refused at once (0.3.3 ran
  * for minutes at epsilon 1e308: the continued fraction at x = inf on every
  * call), and their loops call the interrupt hook.  The times are printed,
- * not asserted (test/cancel_latency.sh measures cancels in the server).
+ * not asserted (test/integration/cancel_latency.sh measures cancels in the server).
  */
 static void
 test_ranges(void)

@@ -9,19 +9,19 @@
 # The outputs the README shows (```text blocks, and "--  value" lines in
 # the SQL) are then compared with what the SQL printed: exactly where the
 # pinned key makes them deterministic, and by shape where a block is marked
-# <!-- noisy --> (test/readme_outputs.py).
+# <!-- noisy --> (test/integration/readme_outputs.py).
 # The README creates the roles curator, analyst and accountant; they must
 # not exist on the server, and are dropped afterwards with the database.
 # The README's own SQL puts jldp on the search path: the one the test
 # scripts' sessions get (test/pgenv.sh) is taken off here.  Assumes the PG*
 # variables point at a superuser connection of a server where jldp is
-# installed (see test/pgenv.sh).  Usage: test/readme.sh [markdown file];
+# installed (see test/pgenv.sh).  Usage: test/integration/readme.sh [markdown file];
 # with JLDP_README_OUTPUT=file, psql's output is kept there (to refresh the
 # outputs the README shows).  Afterwards each of the README's roles must
 # hold the jldp role the README says (what each jldp role may do is
 # sql/roles.sql's).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 readme=${1:-README.md}
 db=jldp_readme
 roles=(curator analyst accountant)
@@ -103,15 +103,15 @@ else
   exit 1
 fi
 
-# the outputs the README shows are what its SQL printed (test/readme_outputs.py)
-python3 test/readme_outputs.py "$readme" "$tmp/out"
+# the outputs the README shows are what its SQL printed (test/integration/readme_outputs.py)
+python3 test/integration/readme_outputs.py "$readme" "$tmp/out"
 # negative control: a README whose shown figure differs by one digit must fail
 sed 's/"noise_variance": 2\.5044050489862757/"noise_variance": 2.5044050489862758/' "$readme" > "$tmp/altered.md"
 if cmp -s "$readme" "$tmp/altered.md"; then
   echo "FAIL control: the shown noise_variance 2.5044050489862757 was not found to alter in $readme"
   exit 1
 fi
-if python3 test/readme_outputs.py "$tmp/altered.md" "$tmp/out" >/dev/null; then
+if python3 test/integration/readme_outputs.py "$tmp/altered.md" "$tmp/out" >/dev/null; then
   echo "FAIL control: a README showing a figure the SQL did not print passed the comparison"
   exit 1
 fi

@@ -24,13 +24,13 @@
 #      failing), the resolver, name reservations, locks and timeouts, and
 #      the sources it refuses.  The release's basic contract (one charge on
 #      each ledger, every unit once, the record, the refusals of a
-#      declaration that differs or a cap) is test/shard_protected.sh's.
+#      declaration that differs or a cap) is test/integration/shard_protected.sh's.
 #      Unlike 0.3's form, the coordinator is charged after the shards'
 #      checks and before any shard reads a row: a failure after that leaves
 #      its charge standing, marked as not released (jl_ledger.released).
 # Exits non-zero on any failure.
 set -euo pipefail
-source "$(dirname "$0")/pgenv.sh"
+source "$(dirname "$0")/../pgenv.sh"
 opts="-c max_prepared_transactions=10"
 jl_multi_start coord $opts; PC=$JL_MULTI_PORT
 jl_multi_start shard1 $opts; PS1=$JL_MULTI_PORT
@@ -204,7 +204,7 @@ read -r c0 s10 s20 _ _ <<<"$(state dsk)"
 
 # 6a. success: one coordinator charge, one on each shard, nothing left
 # prepared (every unit once, the record's rows and guarantee and the
-# decision's commit are checked by test/shard_protected.sh)
+# decision's commit are checked by test/integration/shard_protected.sh)
 rid=$(q $PC -c "$(rel dsk)")
 jl_check "distributed release: exactly one coordinator charge, one on each shard's ledger, nothing left prepared" \
   "$(state dsk)" "$(( c0 + 1 )) $(( s10 + 1 )) $(( s20 + 1 )) 00 ttt"
@@ -358,7 +358,7 @@ read -r c0 s10 s20 _ _ <<<"$(state dsk7)"
 jl_check "a CALL inside a transaction block is refused before any shard releases" \
   "$(err q $PC -c "BEGIN" -c "$(rel dsk7)")" "jl_release_distributed cannot run inside a transaction block"
 jl_check "  nothing charged, prepared or released" "$(state dsk7)" "$c0 $s10 $s20 00 fff"
-# (the coordinator's cap checked before any shard releases: test/shard_protected.sh)
+# (the coordinator's cap checked before any shard releases: test/integration/shard_protected.sh)
 jl_check "a session cannot decide a release it did not begin (a gid read from pg_prepared_xacts)" \
   "$(err q $PC -c "SELECT jldp_internal.jl_distributed_decide_declared('raw', 'dsk', info, 'jldp_0000000000000000000000000000dead', '{shard1}', '{1}', 'x', 1) FROM jldp_internal.jldp_release WHERE target = 'dsk'::regclass")" \
   'distributed release "jldp_0000000000000000000000000000dead" was not begun by this session'

@@ -12,7 +12,7 @@
  * identity (P = I_d, k = d) for reference.  Smaller is less noise for the
  * same epsilon; the noise variance scales with its square.
  *
- * Build and run: make -C test/measure run
+ * Build and run: make -C test/bench/measure run
  */
 #include "math/projection/projection.h"
 #include "math/projection/sensitivity.h"

@@ -20,7 +20,7 @@
 #      off by 12.5 and check 1 must fail.
 # Uses test/pgenv.sh's server; needs python3-psycopg2 and python3-numpy.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 . test/pgenv.sh
 jl_install
 jl_start_cluster

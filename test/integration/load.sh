@@ -20,9 +20,9 @@
 #     contexts (without the local buffers, which the pg_temp targets fill up
 #     to temp_buffers) now and then; the growth from the first to the last quarter
 #     of the run is reported and must stay below MEM_GROWTH_KB.
-# Usage: test/load.sh [DURATION] (default 300; make test runs 45).
+# Usage: test/integration/load.sh [DURATION] (default 300; make test runs 45).
 set -euo pipefail
-source "$(dirname "$0")/pgenv.sh"
+source "$(dirname "$0")/../pgenv.sh"
 if [ -z "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}" ]; then
   jl_install
   jl_start_cluster

@@ -12,7 +12,7 @@
 #      are changed by hand; the comparison must report each of them.
 #   3. Data: database D holds a key, a declared dataset, a ledger charge and
 #      a registry row made under OLD by OLD's library (built from this
-#      repository's history, test/old_library.sh); the new library refuses
+#      repository's history, test/integration/old_library.sh); the new library refuses
 #      OLD's SQL (55000, writing nothing) until the update; all of the data
 #      is unchanged by the upgrade
 #      (owners, ledger roles, key owners and releasers, OIDs in 0.1.0,
@@ -30,10 +30,10 @@
 # Exits non-zero on any failure.
 set -euo pipefail
 OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1 0.4.2 0.5.0"
-NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../jldp.control")
+NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../../jldp.control")
 dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
 tmp=$(mktemp -d)
-# the earlier versions' libraries make their data (test/old_library.sh)
+# the earlier versions' libraries make their data (test/integration/old_library.sh)
 JL_OLD_DIR=$tmp/old
 source "$(dirname "$0")/old_library.sh"
 cleanup() {

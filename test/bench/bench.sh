@@ -18,7 +18,7 @@
 #      and, when the server has pgvector, against its exact scan
 #   8. k-means, the long-format release, projection kinds on wide rows
 #   9. k-means against scikit-learn, one core each, the same points, start
-#      and iterations (test/bench_kmeans.py), and jl_kmeans over a million
+#      and iterations (test/bench/bench_kmeans.py), and jl_kmeans over a million
 #      sketches
 # Queries run through EXPLAIN (ANALYZE, TIMING OFF), which evaluates every
 # target-list expression but sends no rows to the client.  Each query runs
@@ -29,7 +29,7 @@
 # fastest and the median run.  On a shared machine the fastest run is the
 # least disturbed one; ratios use it.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source test/pgenv.sh
 N=${JLDP_BENCH_ROWS:-200000}
 NPAR=${JLDP_BENCH_PAR_ROWS:-2000000}
@@ -41,7 +41,8 @@ PY=/usr/bin/python3
 WORK=$(mktemp -d)
 REPORT=$WORK/report.md
 
-make -s -C test/unit bench_sampler bench_knn bench_cores lloyd_from >/dev/null
+make -s -C test/bench/c >/dev/null
+make -s -C test/unit lloyd_from >/dev/null
 jl_install
 jl_start_cluster
 trap 'jl_stop_cluster; rm -rf "$WORK"' EXIT
@@ -138,7 +139,7 @@ md ""
 # ---- 2. the samplers outside the server
 md "## The noise samplers"
 md ""
-md "\`test/unit/bench_sampler\`: the exact samplers with their tables, bits from the"
+md "\`test/bench/c/bench_sampler\`: the exact samplers with their tables, bits from the"
 md "ChaCha20 keystream generator the server uses ([randomness.md](randomness.md)); fastest of 7 rounds."
 md "The release above samples the discrete Laplace at scale 9167 grid steps and the"
 md "discrete Gaussian at 9802 (both from one alias-table lookup; the Gaussian at"
@@ -146,7 +147,7 @@ md "40000 is above the direct table's range and uses rejection from the Laplace)
 md ""
 md "| sampler | scale (grid steps) | ns per sample | random bits per sample |"
 md "|---|---|---|---|"
-test/unit/bench_sampler > "$WORK/sampler.txt"
+test/bench/c/bench_sampler > "$WORK/sampler.txt"
 ks=$(awk '/^keystream/ { print $3 }' "$WORK/sampler.txt")
 awk '$1 == "laplace" || $1 == "gaussian" { printf "| discrete %s | %s | %s | %s |\n", ($1 == "laplace") ? "Laplace" : "Gaussian", $2, $3, $4 }' \
   "$WORK/sampler.txt" | tee -a "$REPORT"
@@ -252,7 +253,7 @@ VACUUM ANALYZE tp;
 SQL
 NP=$(q -c "SELECT count(*) FROM tp")
 # the machine's own ceiling: a busy loop alone and in two processes at once
-cores=$(test/unit/bench_cores)
+cores=$(test/bench/c/bench_cores)
 PSET="SET max_parallel_workers_per_gather = 2"
 PSET1="SET max_parallel_workers_per_gather = 1"
 RSQL="SELECT jl_private_release(x, 4.0, 1, 'attribute', jl_sketch(k => 20)) FROM tp"
@@ -330,7 +331,7 @@ md "$(echo "$ppnl" | awk '{ printf "| the release, 2 workers, parallel_leader_pa
 md "$(echo "$pp1" | awk '{ printf "| the release, 1 worker | %.2fx | %.0f | %.0f |", $1, $2, $3 }')"
 md "$(echo "$ppa" | awk '{ printf "| the sum of the sketches, 2 workers | %.2fx | %.0f | %.0f |", $1, $2, $3 }')"
 md ""
-md "$(echo "$cores" | awk '{ printf "The ceilings: a busy loop in C (`test/unit/bench_cores`) takes %.3f s alone and %.3f s in each of two processes at once, so two processes do %.2fx the work of one on this machine (2.00x: two whole cores; 1.00x: the two CPUs share one core, as virtual CPUs may).", $1, $2, $3 }') The last row is this work split in two with nothing between the halves: what two processes gained at the time, a reference measured once (a parallel plan measured at a calmer moment can do better)."
+md "$(echo "$cores" | awk '{ printf "The ceilings: a busy loop in C (`test/bench/c/bench_cores`) takes %.3f s alone and %.3f s in each of two processes at once, so two processes do %.2fx the work of one on this machine (2.00x: two whole cores; 1.00x: the two CPUs share one core, as virtual CPUs may).", $1, $2, $3 }') The last row is this work split in two with nothing between the halves: what two processes gained at the time, a reference measured once (a parallel plan measured at a calmer moment can do better)."
 md ""
 md "$(awk -v s="$(f1 "$cser")" -v p="$(f1 "$cpar")" -v p1="$(f1 "$cpar1")" -v n="$NP" -v w="$(f2 "$cpar")" 'BEGIN { printf "CPU time of the machine during one run: %d ms serial, %d ms with 2 workers (%.2f us more a row), %d ms with 1 worker. What a parallel plan adds is the gather: each sketch a worker makes is copied into a 64 kB queue the leader empties, and the processes wake each other every few hundred rows. With 2 workers three processes share the two CPUs (the leader also releases rows while its queues are empty), and the CPUs idle while a worker waits for the leader to empty its full queue: the CPU time of the machine in that run was %.0f%% of twice its wall time. With the leader only gathering (parallel_leader_participation = off) or with 1 worker, two processes share the two CPUs.", s, p, (p - s) * 1000 / n, p1, 100 * p / (2 * w) }')"
 md ""
@@ -373,7 +374,7 @@ topn=$(timeit "SELECT id FROM s ORDER BY sketch[1] LIMIT 10")
 plain=$(timeit "SELECT id FROM s ORDER BY (SELECT sum((a - b) * (a - b)) FROM unnest(sketch, $QV) AS u(a, b)) LIMIT 10")
 cnt=$(timeit "SELECT count(sketch) FROM s")
 q -c "COPY (SELECT array_to_string(sketch, ' ') FROM s ORDER BY id <> 1, id) TO STDOUT" > "$WORK/sketches.txt"
-cbound=$(test/unit/bench_knn < "$WORK/sketches.txt" | cut -d' ' -f1)
+cbound=$(test/bench/c/bench_knn < "$WORK/sketches.txt" | cut -d' ' -f1)
 # pgvector's exact scan on the same sketches cast to vector(20), when the
 # server has pgvector (the extension named vector); not a dependency
 PGV=$(q -c "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")
@@ -405,7 +406,7 @@ md "| \`SELECT count(sketch) FROM s\` (the scan alone) | $(f1 "$cnt") | $(f2 "$c
 md "| \`ORDER BY sketch[1] LIMIT 10\` (the scan and the top-10 sort, no distance) | $(f1 "$topn") | $(f2 "$topn") |"
 md "| \`ORDER BY jl_recover_dist(sketch, q, nv) LIMIT 10\` (q a constant) | $(f1 "$knn") | $(f2 "$knn") |"
 md "| \`ORDER BY (SELECT sum((a - b) * (a - b)) FROM unnest(sketch, q))\` | $(f1 "$plain") | $(f2 "$plain") |"
-md "| plain C: the same distances and top 10 over the sketches in one float8 array (\`test/unit/bench_knn\`) | $cbound | |"
+md "| plain C: the same distances and top 10 over the sketches in one float8 array (\`test/bench/c/bench_knn\`) | $cbound | |"
 if [ -n "$PGV" ]; then
   md "| pgvector (extension vector $PGV): \`SELECT count(v) FROM sv\` (the sketches as vector(20)) | $(f1 "$pgvcnt") | $(f2 "$pgvcnt") |"
   md "| pgvector (extension vector $PGV): \`ORDER BY v <-> q LIMIT 10\` (its exact scan) | $(f1 "$pgv") | $(f2 "$pgv") |"
@@ -501,11 +502,11 @@ md ""
 md "## k-means against scikit-learn"
 md ""
 md "Lloyd iterations, one core each, on the same points from the same start for"
-md "the same number of iterations (test/bench_kmeans.py: n uniform points in"
+md "the same number of iterations (test/bench/bench_kmeans.py: n uniform points in"
 md "[0, 1)^20; scikit-learn $($PY -c 'import sklearn; print(sklearn.__version__)')'s KMeans(algorithm='lloyd', tol=0) with one"
 md "thread; jldp's iterations are the jl_kmeans aggregate's code). Fastest of 3."
 md ""
-$PY test/bench_kmeans.py | tee -a "$REPORT"
+$PY test/bench/bench_kmeans.py | tee -a "$REPORT"
 M=${JLDP_BENCH_KMEANS_ROWS:-1000000}
 q <<SQL >/dev/null
 CREATE TABLE km AS
@@ -544,7 +545,7 @@ VER=$(sed -n "s/^default_version = '\(.*\)'/\1/p" jldp.control)
 {
   echo "# jldp benchmarks"
   echo
-  echo "Written by \`make bench\` (test/bench.sh); benchmarks are separate from the"
+  echo "Written by \`make bench\` (test/bench/bench.sh); benchmarks are separate from the"
   echo "tests and assert nothing. This run: jldp $VER (commit $REV), PostgreSQL $PGV,"
   echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores of $CPU, $MEM of memory."
   echo "The machine is shared with other work, so the medians wander; the fastest"

@@ -24,7 +24,7 @@
 #      refused while keys and ledger rows exist.
 # Exits non-zero on any failure.
 set -euo pipefail
-source "$(dirname "$0")/pgenv.sh"
+source "$(dirname "$0")/../pgenv.sh"
 tmp=$(mktemp -d /tmp/jldp-restore.XXXXXX)
 chmod 755 "$tmp"
 [ "$(id -u)" -eq 0 ] && chown postgres: "$tmp"

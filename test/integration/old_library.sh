@@ -1,5 +1,5 @@
 # Sourced by the tests that put a database in the state an earlier version
-# of jldp left it in (test/upgrade.sh, test/keywrap.sh).  The library serves
+# of jldp left it in (test/integration/upgrade.sh, test/integration/keywrap.sh).  The library serves
 # only the SQL of its own version (jl_require_sql_version: 55000 otherwise),
 # so that state is made as it was made then: by that version's library,
 # built from the last commit of this repository whose jldp.control names
@@ -13,7 +13,7 @@
 # this machine; its library directory is read from it.  PG_CONFIG (with server headers)
 # builds.  Needs the repository's history (not a shallow clone).
 
-JL_OLD_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+JL_OLD_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 JL_OLD_DIR=${JL_OLD_DIR:-$(mktemp -d /tmp/jldp-old.XXXXXX)}
 
 jl_old_library() {

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """k-means against scikit-learn, one core each, on the same points, from the
-same start, for the same number of iterations (test/bench.sh, section 9; or
-alone: make -C test/unit lloyd_from && test/bench_kmeans.py).
+same start, for the same number of iterations (test/bench/bench.sh, section 9; or
+alone: make -C test/unit lloyd_from && test/bench/bench_kmeans.py).
 
 Points: n uniform in [0, 1)^20 (no clusters: Lloyd runs its full count); c
 centroids started at c of the points (numpy's generator, seed 1).  Both run
@@ -26,7 +26,7 @@ from sklearn.cluster import KMeans  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LLOYD = os.path.join(HERE, "unit", "lloyd_from")
+LLOYD = os.path.join(HERE, "..", "unit", "lloyd_from")
 K = 20
 SIZES = [int(s) for s in os.environ.get("JLDP_BENCH_KMEANS_N", "10000 100000 1000000").split()]
 CLUSTERS = [8, 32]

@@ -2,7 +2,7 @@
 """Every routine of the extension called with hostile arguments.
 
 Usage: sql_fuzz.py SECONDS [SEED]  (the PG* variables name a superuser
-connection to a database holding test/fuzz/fixtures.sql)
+connection to a database holding test/fuzz/sql/fixtures.sql)
 
 For each function, aggregate and procedure of jldp (but the aggregates'
 support functions, which take internal, and the trigger functions) a

@@ -3,7 +3,7 @@
 
 Usage: readme_outputs.py README.md psql-output
 
-The psql output is test/readme.sh's: each run block announced by a line
+The psql output is test/integration/readme.sh's: each run block announced by a line
 "== README.md:LINE" (LINE the block's first line).  Compared:
   - every ```text block, against the output of the last sql block run
     before it: each of its lines must be a line of that output;

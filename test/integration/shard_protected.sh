@@ -32,7 +32,7 @@
 #      refused, none with an internal error.
 # Exits non-zero on any failure.
 set -euo pipefail
-source "$(dirname "$0")/pgenv.sh"
+source "$(dirname "$0")/../pgenv.sh"
 opts="-c max_prepared_transactions=10"
 jl_multi_start coord $opts; PC=$JL_MULTI_PORT
 jl_multi_start shard1 $opts; PS1=$JL_MULTI_PORT
@@ -55,7 +55,7 @@ call_state() {
 charges() { q "$1" -c "SELECT count(*) FROM jl_ledger WHERE event = 'charge'"; }
 
 for p in $PC $PS1 $PS2; do q $p -c "CREATE EXTENSION jldp" >/dev/null; done
-# one key, carried in plain form (the master-key path is test/shard_scaleout.sh's)
+# one key, carried in plain form (the master-key path is test/integration/shard_scaleout.sh's)
 secret=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 for p in $PC $PS1 $PS2; do q $p -c "SELECT jl_key_import('shared', decode('$secret', 'hex'))" >/dev/null; done
 

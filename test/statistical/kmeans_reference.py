@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """k-means against independent implementations, from the same start.
 
-  make -C test/unit lloyd_from && test/kmeans_reference.py
+  make -C test/unit lloyd_from && test/statistical/kmeans_reference.py
 
 jldp's Lloyd iterations (jl_kmeans_lloyd_from, through test/unit/lloyd_from:
 the code of the jl_kmeans aggregate's iterations) against:
@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 from sklearn.cluster import KMeans  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LLOYD = os.path.join(HERE, "unit", "lloyd_from")
+LLOYD = os.path.join(HERE, "..", "unit", "lloyd_from")
 failures = 0
 
 

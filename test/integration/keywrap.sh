@@ -27,7 +27,7 @@
 #      session without a reload; a command's new output after a reload.
 # Exits non-zero on any failure.
 set -euo pipefail
-source "$(dirname "$0")/pgenv.sh"
+source "$(dirname "$0")/../pgenv.sh"
 source "$(dirname "$0")/old_library.sh"
 jl_multi_start c1
 P1=$JL_MULTI_PORT
@@ -136,7 +136,7 @@ check "the secret is in neither server's log" "$leaks" "0"
 # 8. the 0.3.0 update encrypts plain keys when a master key is configured
 as_pg psql -qX -h "$tmp" -p "$P2" -U postgres -d postgres -c "CREATE DATABASE up" >/dev/null
 qu() { as_pg psql -qXAt -v ON_ERROR_STOP=1 -h "$tmp" -p "$P2" -U postgres -d up "$@"; }
-# the key imported by 0.2.0's library (test/old_library.sh), updated by this one
+# the key imported by 0.2.0's library (test/integration/old_library.sh), updated by this one
 jl_library_use "$(jl_old_library 0.2.0)" -h "$tmp" -p "$P2" -U postgres
 qu -c "CREATE EXTENSION jldp VERSION '0.2.0'" -c "SELECT jl_key_import('shared', '\\x$secret')" >/dev/null ||
   { jl_library_current -h "$tmp" -p "$P2" -U postgres; exit 1; }

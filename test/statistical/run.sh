@@ -32,7 +32,7 @@
 # chance.  Negative controls are rejected with margins of 7 standard errors
 # or more (epsilon: eps_lb about 1.8 to 3 against the claimed 1).
 #
-# Usage: test/stat/run.sh        (JLDP_STAT_DB overrides the database name,
+# Usage: test/statistical/run.sh        (JLDP_STAT_DB overrides the database name,
 #                                 JLDP_STAT_PARTS the list of parts)
 set -euo pipefail
 # jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's
@@ -69,7 +69,7 @@ for part in ${JLDP_STAT_PARTS:-zero_variance recovery epsilon rr gaussian identi
   t0=$(date +%s)
   from=$(psql_db -At -c "SELECT coalesce(max(seq), 0) FROM stat_result")
   # the audits release thousands of times and test the mechanisms, not the
-  # budget (pg_regress, test/concurrency.sh and test/load.sh do): as the
+  # budget (pg_regress, test/integration/concurrency.sh and test/integration/load.sh do): as the
   # superuser, their charges are written in their own transactions instead
   # of by a background worker each (about 12 ms a release)
   if ! psql_db -o /dev/null -c "SET client_min_messages = warning" \

@@ -5,7 +5,7 @@
 # in its header, a README per folder, and no cycle of calls between files
 # (read from the built objects' symbols).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 exec python3 - "$@" <<'PY'
 import os, re, subprocess, sys, glob
 fail = []

@@ -9,9 +9,9 @@
 # Each step runs RUNS times (default 3; count(*) after a warm-up); wall-clock
 # in psql (\timing), parallel query off.  On a shared machine the fastest run
 # is the least disturbed one.
-# Usage: test/bench_graph.sh   (JLDP_BENCH_EDGES, JLDP_BENCH_VERTICES, JLDP_BENCH_RUNS)
+# Usage: test/bench/bench_graph.sh   (JLDP_BENCH_EDGES, JLDP_BENCH_VERTICES, JLDP_BENCH_RUNS)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source test/pgenv.sh
 E=${JLDP_BENCH_EDGES:-1000000}
 N=${JLDP_BENCH_VERTICES:-100000}

@@ -10,7 +10,7 @@
 #   written).  One core (no parallel query) unless stated; each query runs
 #   once to warm up, then RUNS times (default 3): fastest and median.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source test/pgenv.sh
 N=${JLDP_BENCH_ROWS:-1000000}
 RUNS=${JLDP_BENCH_RUNS:-3}

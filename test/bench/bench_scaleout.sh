@@ -33,9 +33,9 @@
 # the kNN query as jl_kmeans_lloyd and jl_knn build them.  All three servers
 # share this machine's cores, so the shards' speedup is bounded by them;
 # the projection to 16 shards assumes one core per shard.
-# Usage: test/bench_scaleout.sh  (JLDP_BENCH_ROWS, JLDP_BENCH_DIM, JLDP_BENCH_RUNS)
+# Usage: test/bench/bench_scaleout.sh  (JLDP_BENCH_ROWS, JLDP_BENCH_DIM, JLDP_BENCH_RUNS)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source test/pgenv.sh
 N=${JLDP_BENCH_ROWS:-400000}
 D=${JLDP_BENCH_DIM:-100}

@@ -5,7 +5,7 @@
 # reason: here for a whole class, or a cppcheck-suppress comment beside
 # the line.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 PG_CONFIG=${PG_CONFIG:-$(command -v pg_config || echo /usr/lib/postgresql/15/bin/pg_config)}
 common=(--quiet --enable=warning,portability,performance --std=c99 -I src --inline-suppr
         --error-exitcode=1 -j2

@@ -13,9 +13,9 @@
 # Each step runs once to warm up, then RUNS times (default 3); the figures are
 # the fastest and the median run, wall-clock in psql (\timing), parallel
 # query off.  On a shared machine the fastest run is the least disturbed one.
-# Usage: test/bench_covariance.sh   (JLDP_BENCH_ROWS, JLDP_BENCH_RUNS)
+# Usage: test/bench/bench_covariance.sh   (JLDP_BENCH_ROWS, JLDP_BENCH_RUNS)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source test/pgenv.sh
 N=${JLDP_BENCH_ROWS:-1000000}
 RUNS=${JLDP_BENCH_RUNS:-3}

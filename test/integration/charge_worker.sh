@@ -23,7 +23,7 @@
 #      (the worker commits synchronously).
 # Exits non-zero on any failure.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source test/pgenv.sh
 db=jldp_charge_worker
 fail=0
