@@ -94,7 +94,7 @@ load:
 	test/deps.sh
 	test/integration/load.sh 300
 
-# the papers' experiments, reproduced through the extension: docs/reproduction.md
+# the papers' experiments, reproduced through the extension: test/paper/reproduction.md
 paper:
 	test/deps.sh
 	test/paper/run.sh

@@ -4,7 +4,7 @@
 -- serve the goal (with the epsilon that would), unless forced.
 -- Expected values are checked against independent computations: the
 -- predicted error from the released noise variance by the formula of
--- docs/internals.md (sqrt(8 s2 r2 + 14 k s2^2) without a projection,
+-- docs/design/internals.md (sqrt(8 s2 r2 + 14 k s2^2) without a projection,
 -- Laplace), the same option released with jl_sketch, and the advisor's
 -- SQL function jl_advise given the declaration's row bound.
 SET client_min_messages = warning;

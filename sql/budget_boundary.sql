@@ -1,4 +1,4 @@
--- The privacy budget as a boundary between roles (docs/threat_model.md):
+-- The privacy budget as a boundary between roles (docs/design/threat_model.md):
 -- curators A and B, a release operator, an analyst, attacking each other,
 -- and a budget administrator, the only one to raise a cap or reset.
 -- Releases go through protected tables (jl_protect, jl_release); the cost

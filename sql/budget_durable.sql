@@ -1,6 +1,6 @@
 -- A charge is committed before any output exists: no ROLLBACK, ROLLBACK TO
 -- SAVEPOINT or error after the output was seen undoes it
--- (docs/threat_model.md, attack 12).  Each attack below released twice
+-- (docs/design/threat_model.md, attack 12).  Each attack below released twice
 -- within a cap of once before charges were committed on their own.  The
 -- releases are of protected tables (jl_protect, jl_release); a charge made
 -- for an unbudgeted primitive is booked (jl_budget_book).

@@ -1,5 +1,5 @@
 -- A release is charged to the ledger of the table it reads: not to a
--- view's, a partition's or a throwaway dataset's (docs/threat_model.md,
+-- view's, a partition's or a throwaway dataset's (docs/design/threat_model.md,
 -- attack 11).  Each attack below released a capped table's rows twice
 -- within a cap of once before sources were resolved.  A release now names
 -- a protected table and is charged to its own ledger (it takes no dataset

@@ -1,5 +1,5 @@
 -- Each privacy unit contributes to a budgeted release at most once per
--- charge (docs/threat_model.md, attack 10): a cross join with
+-- charge (docs/design/threat_model.md, attack 10): a cross join with
 -- generate_series(1, 100), or a view repeating each row, released 100
 -- sketches per unit for one charge before (averaging them cut the noise
 -- variance 100-fold).  A release now reads a protected table, whose

@@ -1,7 +1,7 @@
 -- Edge tables (jl_edge) released by the pipeline's graph mechanism
 -- (jl_graph), and jl_budget_book.  Expected values checked independently:
 -- the overlay weight against an mpmath quadrature of the replacement
--- pair's privacy loss (docs/graph_cuts.md's table: w0 = 19.62 for r = 10,
+-- pair's privacy loss (docs/design/graph_cuts.md's table: w0 = 19.62 for r = 10,
 -- epsilon = 0.5, delta = 0.01, so w = 40 w0 / (40 + w0) = 13.163 for 40
 -- vertices; the release's 13.165 includes the accountant's 1e-3 margin on
 -- delta); the cut against its count from the edges.

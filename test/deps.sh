@@ -5,7 +5,7 @@
 # needs.
 set -euo pipefail
 # postgresql-contrib: pgbench and the contrib modules, for test/integration/load.sh;
-# python3-psycopg2: the analyst's Python example (docs/examples/analyst.py)
+# python3-psycopg2: the analyst's Python example (docs/guide/analyst.py)
 pkgs=(postgresql-15 postgresql-server-dev-15 libopenblas-dev build-essential
       python3-matplotlib python3-numpy python3-sklearn python3-networkx python3-psycopg2
       postgresql-contrib)

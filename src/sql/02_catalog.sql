@@ -130,8 +130,8 @@ SELECT pg_catalog.pg_extension_config_dump('jldp_internal.jldp_release', '');
 SELECT pg_catalog.pg_extension_config_dump('jldp_internal.jldp_release_id_seq', '');
 
 -- Budget boundary: long-format releases grouped by their privacy unit -------
--- (docs/threat_model.md, attack 10)
--- Distributed release (docs/scaleout.md) ----------------------------------
+-- (docs/design/threat_model.md, attack 10)
+-- Distributed release (docs/design/scaleout.md) ----------------------------------
 -- A release over the shards of a partitioned table whose partitions are
 -- foreign tables: each shard releases its own rows (jl_release_part) in a
 -- transaction it prepares (two-phase commit); the coordinator charges the

@@ -56,7 +56,7 @@ COMMENT ON FUNCTION jldp.jl_key_drop(text) IS
 
 -- Keys changed under a cached key, and key owners and releasers by name -----
 -- every write to the key table sends a relcache invalidation of it, so
--- that call sites which cached a key look it up again (docs/internals.md)
+-- that call sites which cached a key look it up again (docs/design/internals.md)
 CREATE FUNCTION jldp_internal.jl_key_table_changed()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'jl_key_table_changed'
@@ -72,7 +72,7 @@ CREATE TRIGGER jldp_key_changed
 -- Keys at rest -------------------------------------------------------------
 -- With jldp.master_key_file or jldp.master_key_command set (postgresql.conf),
 -- key secrets are stored encrypted (ChaCha20-Poly1305) under that master
--- key; shards receive keys wrapped under it (docs/keys_at_rest.md).
+-- key; shards receive keys wrapped under it (docs/design/keys_at_rest.md).
 CREATE FUNCTION jldp.jl_key_export(name text)
 RETURNS bytea
 AS 'MODULE_PATHNAME', 'jl_key_export'

@@ -81,7 +81,7 @@ COMMENT ON FUNCTION jldp.jl_nearest_centroid(float8[], float8[]) IS
 
 -- Scale-out ----------------------------------------------------------------
 -- Pieces that postgres_fdw pushes to the shards of a partitioned sketch
--- table whose partitions are foreign tables (docs/scaleout.md): immutable,
+-- table whose partitions are foreign tables (docs/design/scaleout.md): immutable,
 -- no text arguments (a constant text argument blocks pushdown).
 CREATE FUNCTION jldp_internal.jl_lloyd_step_trans(float8[], float8[], float8[])
 RETURNS float8[] AS 'MODULE_PATHNAME', 'jl_lloyd_step_trans'

@@ -2,7 +2,7 @@
 
 -- Null-space cleaning ---------------------------------------------------------
 -- Least squares of label vectors on feature vectors, and cleaning of feature
--- vectors for a known linear predictor (docs/nullspace.md).  No key, no
+-- vectors for a known linear predictor (docs/design/nullspace.md).  No key, no
 -- noise, no budget: deterministic functions of their arguments.
 CREATE FUNCTION jldp_internal.jl_linear_fit_trans(internal, float8[], float8[])
 RETURNS internal

@@ -2,7 +2,7 @@
 
 -- Covariance release (Blocki et al.) ----------------------------------------
 -- R = Y [A; l I]: r rows of N(0, A^T A + l^2 I), Y fresh iid N(0,1) from the
--- secure random source; l from an exact accountant (docs/covariance.md).
+-- secure random source; l from an exact accountant (docs/design/covariance.md).
 CREATE FUNCTION jldp.jl_directional_variance(release regclass, x float8[])
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_directional_variance'
@@ -47,13 +47,13 @@ COMMENT ON FUNCTION jldp.jl_least_squares(regclass, int) IS
 -- Performance -----------------------------------------------------------------
 -- the planner's cost per row (in units of cpu_operator_cost) of a release and
 -- of a projection: a release takes about a microsecond a row at d = 100,
--- k = 20 (docs/benchmarks.md), far more than the COST 1 of a plain C
+-- k = 20 (test/bench/results.md), far more than the COST 1 of a plain C
 -- function, with which the planner keeps a release serial even over
 -- millions of rows; with these, parallel plans are chosen where they pay
 -- Graph cut release (Blocki et al.) -----------------------------------------
 -- One sketch per vertex: column i of R = Y E, E the incidence matrix of the
 -- graph overlaid with the complete graph, Y fresh iid N(0,1); the overlay
--- weight from an exact accountant on the edge neighbour (docs/graph_cuts.md).
+-- weight from an exact accountant on the edge neighbour (docs/design/graph_cuts.md).
 CREATE FUNCTION jldp.jl_cut_size(release regclass, s int[])
 RETURNS float8
 AS 'MODULE_PATHNAME', 'jl_cut_size'

@@ -347,7 +347,7 @@ BEGIN
     RAISE EXCEPTION 'jl_release_distributed: foreign server "%" sets no connect_timeout of 1 to 300 seconds', pg_catalog.split_part(untimed, ', ', 1)
       USING ERRCODE = '0A000',
             DETAIL = pg_catalog.format('Servers without one: %s.', untimed),
-            HINT = pg_catalog.format('ALTER SERVER %I OPTIONS (ADD connect_timeout ''5''); a frozen shard would otherwise hold the release past statement_timeout and pg_terminate_backend (docs/scaleout.md).',
+            HINT = pg_catalog.format('ALTER SERVER %I OPTIONS (ADD connect_timeout ''5''); a frozen shard would otherwise hold the release past statement_timeout and pg_terminate_backend (docs/design/scaleout.md).',
                                      pg_catalog.split_part(untimed, ', ', 1));
   END IF;
   -- each shard reads the units within its partition's bounds
@@ -478,7 +478,7 @@ BEGIN
       IF fp IS NULL THEN
         RAISE EXCEPTION 'jl_release_distributed: shard % has no key named "%"', srv[i], key
           USING ERRCODE = '42704',
-                HINT = 'Carry the key with jl_key_export and jl_key_import_wrapped (docs/scaleout.md).';
+                HINT = 'Carry the key with jl_key_export and jl_key_import_wrapped (docs/design/scaleout.md).';
       END IF;
       IF mpt = 0 THEN
         RAISE EXCEPTION 'jl_release_distributed: shard % does not allow prepared transactions', srv[i]

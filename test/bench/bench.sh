@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Benchmark: prints figures and writes them to docs/benchmarks.md with a plot
-# (docs/figures/bench_throughput.png); asserts nothing.
+# Benchmark: prints figures and writes them to test/bench/results.md with a plot
+# (test/bench/figures/bench_throughput.png); asserts nothing.
 #   1. n rows (JLDP_BENCH_ROWS, default 200000) of d = 100, k = 20, epsilon 4:
 #      the slice scan x[1:20], jl_private_release (Laplace; Gaussian with
 #      delta 1e-6) and jl_project, one core
@@ -34,8 +34,8 @@ source test/pgenv.sh
 N=${JLDP_BENCH_ROWS:-200000}
 NPAR=${JLDP_BENCH_PAR_ROWS:-2000000}
 RUNS=${JLDP_BENCH_RUNS:-7}
-OUT=${JLDP_BENCH_OUT:-docs/benchmarks.md}
-FIG=${JLDP_BENCH_FIG:-docs/figures/bench_throughput.png}
+OUT=${JLDP_BENCH_OUT:-test/bench/results.md}
+FIG=${JLDP_BENCH_FIG:-test/bench/figures/bench_throughput.png}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 WORK=$(mktemp -d)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of the scale-out recipe (docs/scaleout.md): prints figures and a
+# Benchmark of the scale-out recipe (docs/design/scaleout.md): prints figures and a
 # markdown table, asserts nothing.  Three throwaway clusters of its own on
 # TCP loopback (a coordinator and two shards) hold N rows of float8[D]
 # (default 400,000 x 100), split by id over the shards; the coordinator also

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A budget restored into another cluster keeps its owners and authorises
-# nothing new (docs/threat_model.md, attacks 3 and 7).  Makes two throwaway
+# nothing new (docs/design/threat_model.md, attacks 3 and 7).  Makes two throwaway
 # clusters of its own (own data directories and ports; needs initdb and the
 # installed jldp, not the PG* server):
 #   1. Cluster 1: curators A and B, two tables of A protected by A

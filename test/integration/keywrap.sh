@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Keys at rest and key distribution (docs/keys_at_rest.md).  Two throwaway
+# Keys at rest and key distribution (docs/design/keys_at_rest.md).  Two throwaway
 # clusters of its own (installed jldp, not the PG* server):
 #   1. Without a master key a key is stored as 32 plain bytes: a pg_dump
 #      contains its secret (the negative control of 3).
@@ -172,7 +172,7 @@ q1 -c "SELECT jl_key_drop('ref')" >/dev/null
 
 # 10. the settings are for superusers only
 # (loaded at connection: before a session loads jldp its settings are
-# placeholders, which PostgreSQL shows to every role; docs/keys_at_rest.md)
+# placeholders, which PostgreSQL shows to every role; docs/design/keys_at_rest.md)
 q1 -c "CREATE ROLE plain_role LOGIN" -c "ALTER SYSTEM SET session_preload_libraries = 'jldp'" >/dev/null; reload q1
 qr() { as_pg psql -qXAt -v ON_ERROR_STOP=1 -h "$tmp" -p "$P1" -U plain_role -d postgres "$@"; }
 for g in master_key_file master_key_command previous_master_key_file previous_master_key_command; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The analyst's Python example (docs/examples/analyst.py), run as it is
+# The analyst's Python example (docs/guide/analyst.py), run as it is
 # meant to be run: as a login role holding jldp_analyst and SELECT on one
 # release, over libpq.  A curator's table of 300 units in three segments
 # (50 attributes in [0, 1]; a unit is high, 0.8, on the attributes of its
@@ -50,7 +50,7 @@ SELECT released FROM jl_release('pyex', 'pyex_private', 4, jl_sketch(kind => 'id
 GRANT SELECT ON pyex_private TO $role;
 SQL
 
-example() { PGUSER=$role PGDATABASE=$db /usr/bin/python3 docs/examples/analyst.py pyex_private 3 "$@"; }
+example() { PGUSER=$role PGDATABASE=$db /usr/bin/python3 docs/guide/analyst.py pyex_private 3 "$@"; }
 example > "$tmp/out"
 example --noise-variance 0 > "$tmp/out0"
 head -4 "$tmp/out" | sed 's/^/     /'

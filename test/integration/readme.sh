@@ -15,20 +15,35 @@
 # The README's own SQL puts jldp on the search path: the one the test
 # scripts' sessions get (test/pgenv.sh) is taken off here.  Assumes the PG*
 # variables point at a superuser connection of a server where jldp is
-# installed (see test/pgenv.sh).  Usage: test/integration/readme.sh [markdown file];
+# installed (see test/pgenv.sh).  Usage: test/integration/readme.sh [markdown file]:
+# without one, README.md followed by the guide's pages (docs/guide), in the
+# order of docs/guide/README.md, each continuing the README's session;
 # with JLDP_README_OUTPUT=file, psql's output is kept there (to refresh the
 # outputs the README shows).  Afterwards each of the README's roles must
 # hold the jldp role the README says (what each jldp role may do is
 # sql/roles.sql's).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-readme=${1:-README.md}
 db=jldp_readme
+name=${1:-README.md and the guide (docs/guide)}
 roles=(curator analyst accountant)
 PGOPTIONS=$(printf '%s' "${PGOPTIONS:-}" | sed 's/-c search_path=[^ ]*//g')
 export PGOPTIONS
 
 tmp=$(mktemp -d)
+if [ $# -ge 1 ]; then
+  readme=$1
+else
+  # the walkthrough: README.md, then each page the guide's index lists
+  readme=$tmp/walkthrough.md
+  cp README.md "$readme"
+  pages=$(sed -n 's/^[0-9][0-9]*\. \[.*\](\([a-z_]*\.md\))$/\1/p' docs/guide/README.md)
+  [ -n "$pages" ] || { echo "FAIL no pages listed in docs/guide/README.md" >&2; exit 1; }
+  for p in $pages; do
+    printf '\n<!-- docs/guide/%s -->\n\n' "$p" >> "$readme"
+    cat "docs/guide/$p" >> "$readme"
+  done
+fi
 cleanup() {
   psql -qX -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
   for r in "${roles[@]}"; do
@@ -95,9 +110,9 @@ status=0
 psql -X -v ON_ERROR_STOP=1 -d "$db" -f "$tmp/readme.sql" > "$tmp/out" 2>&1 || status=$?
 [ -n "${JLDP_README_OUTPUT:-}" ] && cp "$tmp/out" "$JLDP_README_OUTPUT"
 if [ "$status" = 0 ]; then
-  echo "ok   $readme: $nrun sql blocks ran in order ($nfail refused as shown, $nskip not run)"
+  echo "ok   $name: $nrun sql blocks ran in order ($nfail refused as shown, $nskip not run)"
 else
-  echo "FAIL $readme: a block failed; the output from the last block announced:"
+  echo "FAIL $name: a block failed; the output from the last block announced:"
   # the output from the last "== README.md:LINE" on; psql names the script line
   awk '/^== /{buf = ""} {buf = buf $0 "\n"} END {printf "%s", buf}' "$tmp/out"
   exit 1
@@ -124,7 +139,7 @@ SELECT string_agg(m.rolname || ' in ' || g.rolname, ', ' ORDER BY m.rolname)
 SQL
 )
 if [ "$held" != "accountant in jldp_budget_admin, analyst in jldp_analyst, curator in jldp_curator" ]; then
-  echo "FAIL $readme: the README's roles hold '$held'"
+  echo "FAIL $name: the README's roles hold '$held'"
   exit 1
 fi
-echo "ok   $readme: its roles hold jldp's roles ($held)"
+echo "ok   $name: its roles hold jldp's roles ($held)"

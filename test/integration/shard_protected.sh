@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A sharded protected table (docs/scaleout.md, "Sharded protected tables")
+# A sharded protected table (docs/design/scaleout.md, "Sharded protected tables")
 # on three throwaway clusters of its own: a coordinator and two shards.
 #   1. Each shard declares its table (jl_protect); the coordinator declares
 #      its partitioned table of foreign partitions with the same call.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale-out over postgres_fdw (docs/scaleout.md) on three throwaway clusters
+# Scale-out over postgres_fdw (docs/design/scaleout.md) on three throwaway clusters
 # of its own: a coordinator and two shards on local sockets, one master key.
 #   1. The key is created on the coordinator and carried to the shards with
 #      jl_key_export / jl_key_import_wrapped: the same fingerprint on all.

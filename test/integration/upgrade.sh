@@ -29,7 +29,7 @@
 #      0.2.0 in place.
 # Exits non-zero on any failure.
 set -euo pipefail
-OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1 0.4.2 0.5.0"
+OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1 0.4.2 0.5.0 1.0.0"
 NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../../jldp.control")
 dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
 tmp=$(mktemp -d)
@@ -238,27 +238,36 @@ else
   PRIVATE_RELEASE="jl_private_release(x, 3, 1.0, key => 'kept')"
   RELEASE_INFO="jl_release_info(3, 3, 1.0, key => 'kept')"
 fi
+# the old version's declaration: by jl_protect since 1.0.0, which retired
+# the dataset-named functions
+if [ "$(printf '%s\n' 1.0.0 "$OLD" | sort -V | head -n 1)" = 1.0.0 ]; then
+  DS=public.src
+  DECLARE="SELECT jl_protect('src', 'id', ARRAY[jl_vector('x', 3, 0, 100)], neighbor => 'attribute', epsilon_cap => 5)"
+else
+  DS=kept_ds
+  DECLARE="SELECT jl_dataset_declare('kept_ds', 5.0, source => 'src')"
+fi
 q jldp_upgrade_d >/dev/null <<SQL
 CREATE EXTENSION jldp VERSION '$OLD';
 SELECT jl_key_import('kept', '\x00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
 CREATE TABLE src AS SELECT i AS id, ARRAY[i, 2 * i, i % 3]::float8[] AS x FROM generate_series(1, 50) i;
 ALTER TABLE src ADD PRIMARY KEY (id);
-SELECT jl_dataset_declare('kept_ds', 5.0, source => 'src');
+$DECLARE;
 -- a release as the old version's jl_release_table recorded it (the
 -- library no longer has it): its sketches, its charge and its registry row
 CREATE TABLE src_private AS SELECT id, $PRIVATE_RELEASE AS sketch FROM src;
-UPDATE jldp_dataset SET epsilon_spent = 1 WHERE name = 'kept_ds';
+UPDATE jldp_dataset SET epsilon_spent = 1 WHERE name = '$DS';
 INSERT INTO jldp_ledger (dataset, event, epsilon, delta, epsilon_spent, delta_spent, what, role)
-  SELECT 'kept_ds', 'charge', 1, 0, 1, 0, 'jl_release_table into src_private', role
-    FROM jldp_ledger WHERE dataset = 'kept_ds' AND event = 'declare';
+  SELECT '$DS', 'charge', 1, 0, 1, 0, 'jl_release_table into src_private', role
+    FROM jldp_ledger WHERE dataset = '$DS' AND event = 'declare';
 INSERT INTO jldp_release (source, target, id_column, vector, d, k, projection, neighbor, bound, clipping,
                           calibration, epsilon, delta, noise_variance, grid, key_fingerprint, dataset,
                           ledger_id, info, version, released_by)
   SELECT 'public.src', 'src_private'::regclass, 'id', 'x', 3, 3, i->>'projection', 'element', 1, 'none',
          i->>'calibration', 1, 0, (i->>'noise_variance')::float8, (i->>'grid')::float8, i->>'key_fingerprint',
-         'kept_ds', l.id, i || '{"rows": 50}', '$OLD', l.role
+         '$DS', l.id, i || '{"rows": 50}', '$OLD', l.role
     FROM $RELEASE_INFO i, jldp_ledger l
-   WHERE l.dataset = 'kept_ds' AND l.event = 'charge';
+   WHERE l.dataset = '$DS' AND l.event = 'charge';
 SQL
 contents() {
   q jldp_upgrade_d <<'SQL'

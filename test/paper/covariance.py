@@ -328,7 +328,7 @@ def main():
 
     # the section
     md = ["## Covariance release (Blocki et al.) against Analyze Gauss and Laplace on AᵀA\n"]
-    md.append("`test/paper/covariance.sh` (docs/covariance.md for the mechanism and its accountant). "
+    md.append("`test/paper/covariance.sh` (docs/design/covariance.md for the mechanism and its accountant). "
               "The JL release runs through jldp (the scene data as a protected table released by "
               "`jl_release` with `jl_covariance_mechanism`; the signed low-rank matrices declared in "
               "[-B, B] and released with `origin => 'zero'`, the second moments about their zero); "

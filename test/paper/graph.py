@@ -113,7 +113,7 @@ def blocki_cut(X, s_idx, n, w):
 
 
 def blocki_sd(cut, s, n, r, w):
-    """the estimate's standard deviation (docs/graph_cuts.md)"""
+    """the estimate's standard deviation (docs/design/graph_cuts.md)"""
     return math.sqrt(2.0 / r) * ((w / n) * s * (n - s) + (1 - w / n) * cut) / (1 - w / n)
 
 
@@ -282,7 +282,7 @@ def fmt_sizes(sizes):
 def fragment(summary, setup, names, epsilons, T, quick, seconds):
     """the markdown fragment; its reading is computed from the numbers"""
     md = ["## Cut queries: the graph release against Laplace and randomized response\n",
-          "`test/paper/graph.sh` (docs/graph_cuts.md for the mechanism). One `jl_release` with "
+          "`test/paper/graph.sh` (docs/design/graph_cuts.md for the mechanism). One `jl_release` with "
           "`jl_graph` per graph and epsilon, over the edge table declared with `jl_edge` (delta "
           "1e-6, the largest r of 100, 30, 10, 3, 1 whose overlay weight the release accepts, "
           "w0 < n) against two eps-DP baselines computed with numpy, for the same neighbours (one "

@@ -124,7 +124,7 @@ def main():
               "`jl_linear_fit` with an intercept (`jl_linear_fit_intercept`), every cleaning "
               "`jl_nullspace_clean`, the neighbours of the k-NN adversary come from "
               "`jl_recover_dist(a, b, 0)`. The derivation and the two gaps of the paper are in "
-              "[nullspace.md](nullspace.md).\n")
+              "[docs/design/nullspace.md](../../docs/design/nullspace.md).\n")
     kind = "a **quick** (reduced) run" if a.quick else "a full run"
     md.append(f"This section is from {kind}: {a.runs} random 90/10 splits of the 2407 rows "
               f"(seeded `setseed`), utility_error ε = {eps}, per split and configuration the "
@@ -196,7 +196,7 @@ def main():
     md.append("### Algorithm 1: published knapsack or water-filling\n")
     md.append("Theorem 2's criterion is E e_privacy = b (Σ_j α_j)² over all d eigenvectors of "
               "B_d (b a constant of the rotation model); water-filling maximises it exactly, the "
-              "published knapsack maximises Σ α_j² instead (docs/nullspace.md). *Expected* below "
+              "published knapsack maximises Σ α_j² instead (docs/design/nullspace.md). *Expected* below "
               "is the mean of (Σ_j α_j)² over the first split's test rows (α_j recovered from x "
               "and x̃), *measured* the no-attack and attack e_privacy at ε = "
               f"{eps} over all splits.\n")
@@ -280,7 +280,7 @@ def main():
                           f"{ms(g(nd, nc, e, m, 'attack', 'e_privacy'))} | {ms(g(nd, nc, e, m, 'attack', 'complete_privacy'), pct=True)} |")
     md.append("")
     md.append("Why these numbers differ from the published ones, and what they say: "
-              "[nullspace.md](nullspace.md#the-scene-experiments).\n")
+              "[docs/design/nullspace.md](../../docs/design/nullspace.md#the-scene-experiments).\n")
     md.append("Files: `results/nullspace_runs.csv` (per split, configuration, ε, method and "
               "adversary), `results/nullspace_labels.csv` (the labels drawn), "
               "`figures/nullspace_sweep.png`.\n")

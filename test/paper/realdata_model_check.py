@@ -77,7 +77,7 @@ def check(res, model):
 
 
 def main():
-    res = sys.argv[1] if len(sys.argv) > 1 else "docs/results"
+    res = sys.argv[1] if len(sys.argv) > 1 else "test/paper/results"
     for m in sys.argv[2:] or ["old", "1"]:
         model = "old" if m == "old" else float(m)
         print(f"model {m}: within one se in {check(res, model)} cells")

@@ -523,7 +523,7 @@ def reading(sets, verdicts, advice, epsilons, cells):
                   "because the best of many nearly equal measured means is favoured by its own "
                   "noise.")
     md.append(
-        "- *Why, from the advisor's models* (docs/internals.md). Distances: it predicts the "
+        "- *Why, from the advisor's models* (docs/design/internals.md). Distances: it predicts the "
         "error at one squared distance, dist2 = d/6 here, while the data's pairs are closer ("
         + ", ".join(f"{x['ds']} {float(x['mean_pair_dist2']):.3g} against {int(x['d']) / 6:.3g}"
                     for x in sets)

@@ -10,7 +10,7 @@
 # (Debian's python3-matplotlib and python3-numpy).
 #
 # Usage: test/paper/run.sh [--quick] [--out DIR]
-#   --out DIR  where to write (default: docs/ of the source tree):
+#   --out DIR  where to write (default: test/paper of the source tree):
 #                DIR/reproduction.md   the report
 #                DIR/figures/*.png     figures
 #                DIR/results/*.csv     the numbers behind them
@@ -41,7 +41,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 quick=0
-out="$top/docs"
+out="$top/test/paper"
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;

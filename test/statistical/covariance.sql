@@ -1,4 +1,4 @@
--- Check 8: the covariance release (Blocki et al., docs/covariance.md).
+-- Check 8: the covariance release (Blocki et al., docs/design/covariance.md).
 --
 -- A: 50 fixed rows, d = 3, of a protected table (jl_vector x in [0, 1] at
 -- weight 1: the encoding is x itself) declared for row neighbours with row

@@ -1,5 +1,5 @@
 -- Check 9: empirical (epsilon, delta) of the covariance release on the
--- worst-case neighbours (docs/covariance.md).
+-- worst-case neighbours (docs/design/covariance.md).
 --
 -- A = one row (1, 0), A' = one row (0, 1), each a protected table (one
 -- unit, jl_vector x in [0, 1] at weight 1: the encoding is x) declared for

@@ -1,5 +1,5 @@
 -- Check 10: the graph release for cut queries (Blocki et al.,
--- docs/graph_cuts.md).
+-- docs/design/graph_cuts.md).
 --
 -- G: 200 vertices, i joined to i+1, i+2, i+3 and i+17 (mod 200), 800 edges,
 -- each a row of an edge table (a unit id, jl_edge) released by jl_release

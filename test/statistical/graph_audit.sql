@@ -1,5 +1,5 @@
 -- Check 11: empirical (epsilon, delta) of the graph release for cut queries
--- (jl_release with jl_graph over an edge table, docs/graph_cuts.md) on the
+-- (jl_release with jl_graph over an edge table, docs/design/graph_cuts.md) on the
 -- worst-case pair of its neighbours, one edge row replaced by any other.
 --
 -- G0: n = 30 vertices, edges a cycle on 5..30 and the chords {i, i+5}

@@ -454,7 +454,7 @@ test_refusals_and_range(void)
  * Centres found by k-means: its seeds are single rows, so the noise of all k
  * coordinates enters the assignment (c divided by sqrt(2 + 3 k sigma^2 /
  * r2)); known centres keep r / (2 sigma).  digits at epsilon 4, Gaussian
- * noise, element neighbours (docs/results/realdata_cells.csv): the same
+ * noise, element neighbours (test/paper/results/realdata_cells.csv): the same
  * noise variance per coordinate for no projection and a Rademacher P, and
  * k = 5 clusters better (accuracy 0.241 against 0.180).
  */

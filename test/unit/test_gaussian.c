@@ -354,7 +354,7 @@ setup(JlMechanism *m, JlCalibration cal, double eps, double delta, double ps,
  * minimised independently in long double.
  */
 /*
- * The direct bound of docs/gaussian_certificate.md, written again in long
+ * The direct bound of docs/design/gaussian_certificate.md, written again in long
  * double from the formula (not from gaussian.c), minimised over the same
  * smoothing widths and cut-offs.
  */
@@ -525,7 +525,7 @@ test_direct_certificate(void)
  * lattice sums over n in Z^k with p(n) = e^(-|n|^2 / (2 s^2)) / Theta^k:
  * - h:   E[h_Dg(<N, u>)] = sum p(n) (1 - e^(eps - L(n)))_+,
  *        L(n) = (Dg^2 + 2 <n, w>) / (2 s^2), the quantity section 2 of
- *        docs/gaussian_certificate.md bounds;
+ *        docs/design/gaussian_certificate.md bounds;
  * - sh:  Pr[<N, w> > a] - e^eps mu_w(<m, w> > b), mu_w the weights
  *        e^(-|m|^2 / (2 s^2)) / Theta^k on the shifted lattice Z^k + w
  *        (the identity of section 2);

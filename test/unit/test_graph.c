@@ -1,5 +1,5 @@
 /*
- * test_graph.c - the graph release for cut queries (docs/graph_cuts.md):
+ * test_graph.c - the graph release for cut queries (docs/design/graph_cuts.md):
  * the fast sampler and the literal (n choose 2)-row product against the
  * target covariance (negative control: the overlay without centring), the
  * cut estimate's algebra, and the accountant applied to the graph

@@ -1,7 +1,7 @@
 /*
  * test_keystream_residue.c - fast key erasure leaves no copy of the erased
  * key, nor of the output, in the memory the generator worked in
- * (docs/randomness.md, "Backtracking resistance").
+ * (docs/design/randomness.md, "Backtracking resistance").
  *
  * The state itself is checked in test_keystream; here the check is on the
  * stack and the vector registers.  A refill runs in a frame below main's,

@@ -1,6 +1,6 @@
 /*
  * test_sparse.c - the long-format helpers of the release aggregate
- * (src/sparse.c): pair compaction, x P from rows generated on demand (plain
+ * (src/math/projection/sparse.c): pair compaction, x P from rows generated on demand (plain
  * and compensated) against the dense projection, and the sensitivities of P
  * streamed row by row against those of the materialized matrix.
  * Deterministic checks only.

@@ -10,7 +10,7 @@
  * The fit minimises ||Y - X W - 1 b^T||^2 + ridge ||W||_F^2 (the intercept
  * b is not penalised; without an intercept b = 0):
  *   W = (Sxx + ridge I)^+ Sxy,  b = mean y - W^T mean x,
- * solved through LAPACK dsyev (see docs/nullspace.md for why).
+ * solved through LAPACK dsyev (see docs/design/nullspace.md for why).
  *
  * Plain C: no postgres.h.  Matrices are row-major.
  */

@@ -1,5 +1,5 @@
 /*
- * covariance.h - the covariance release's linear algebra (docs/covariance.md):
+ * covariance.h - the covariance release's linear algebra (docs/design/covariance.md):
  * R = Y [A; l I] accumulated batch by batch, the Gram matrix for
  * sigma_min(A), and the analyst's estimates from R.  Matrices are row-major.
  *
@@ -30,7 +30,7 @@ void		jl_cov_accumulate(double *R, int r, int d, const double *Yb,
 void		jl_cov_gram_accumulate(double *G, int d, const double *X, int b);
 
 /*
- * The same release from the Gram matrix (docs/covariance.md, "Two ways to
+ * The same release from the Gram matrix (docs/design/covariance.md, "Two ways to
  * compute R"): R = Z F with Z (r x d) iid N(0,1) and F^T F = G + l2 I
  * (Cholesky, or the symmetric square root when G + l2 I is singular).  G is
  * the upper triangle of A^T A (d x d, row-major); Z is overwritten with

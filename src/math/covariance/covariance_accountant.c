@@ -2,7 +2,7 @@
  * covariance_accountant.c - delta(eps) of the covariance release and the
  * smallest lift that meets a requested delta.  The derivation, including
  * why the orthogonal pair of norm rho is the worst case, is in
- * docs/covariance.md; the numerics (quadrature, error estimate, margin)
+ * docs/design/covariance.md; the numerics (quadrature, error estimate, margin)
  * are described there too.
  */
 #include "math/covariance/covariance_accountant.h"
@@ -105,7 +105,7 @@ typedef struct Loss
 /*
  * E[(1 - e^(eps - L))_+ | X2 = y] for mu1 > 0: with t the X1 above which
  * L > eps, Q(t) - e^(eps - c0 + nu y/2) (1 + mu1)^(-r/2) Q((1 + mu1) t),
- * by tilting the chi-square density (docs/covariance.md).
+ * by tilting the chi-square density (docs/design/covariance.md).
  */
 static double
 inner(const Loss *l, double y)

@@ -3,7 +3,7 @@
  * Blum, Datta and Sheffet 2012): R = Y A-bar, Y r x N with iid N(0,1)
  * entries, A-bar = [A; l I] (rows of A of L2 norm <= C).  Neighbours: one
  * row of A replaced by another of norm <= C (for R alone, adding or removing
- * a row is a special case).  docs/covariance.md derives what these functions compute:
+ * a row is a special case).  docs/design/covariance.md derives what these functions compute:
  * the worst case over all neighbouring pairs is the pair whose whitened
  * rows are orthogonal with norm rho = C / l each, where the privacy loss is
  *     L = (x / 2) (X1 - X2 / (1 + x)),  x = rho^2,  X1, X2 iid chi-square(r),
@@ -29,7 +29,7 @@
 
 /*
  * The relative margin added to every computed delta, beyond the quadrature
- * error estimate and the truncated tail (docs/covariance.md, "Numerics").
+ * error estimate and the truncated tail (docs/design/covariance.md, "Numerics").
  */
 #define JL_COV_DELTA_MARGIN 1e-3
 

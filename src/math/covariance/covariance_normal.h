@@ -1,6 +1,6 @@
 /*
  * covariance_normal.h - iid standard normal entries of the covariance
- * release's Y, from secure random bits (docs/covariance.md, "Sampling Y").
+ * release's Y, from secure random bits (docs/design/covariance.md, "Sampling Y").
  *
  * Plain C: no postgres.h.
  */

@@ -23,7 +23,7 @@ wipe(void *p, size_t n)
  * register that a context switch or a signal frame could copy to memory.
  * VZEROALL where the processor has AVX (it clears the full registers),
  * otherwise PXOR on the 16 SSE registers.  Elsewhere nothing is done
- * (docs/randomness.md says so).
+ * (docs/design/randomness.md says so).
  */
 static void
 wipe_vector_registers(void)

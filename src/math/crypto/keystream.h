@@ -8,7 +8,7 @@
  * replace the key, the rest is the output, and the old key is overwritten
  * before the call returns.  So the state after a call says nothing about
  * the output of any earlier call (Bernstein, "Fast-key-erasure random-number
- * generators", 2017).  docs/randomness.md gives the security argument.
+ * generators", 2017).  docs/design/randomness.md gives the security argument.
  *
  * Plain C: no postgres.h.
  */

@@ -33,7 +33,7 @@
  *               / sqrt(v(lo) + v(hi))), v the variance of a recovered
  *               squared distance as for goal distance, the two recoveries
  *               taken as independent and normal.
- * docs/internals.md derives them.
+ * docs/design/internals.md derives them.
  *
  * Errors are compared as scores, the natural logarithm of the error, so that
  * a misclassification probability below the smallest double still ranks.

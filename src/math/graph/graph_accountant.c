@@ -1,7 +1,7 @@
 /*
  * graph_accountant.c - delta(eps) of the graph release and the smallest
  * overlay weight, from the covariance accountant's pair delta
- * (docs/graph_cuts.md, "Privacy").
+ * (docs/design/graph_cuts.md, "Privacy").
  */
 #include "math/graph/graph_accountant.h"
 

@@ -5,7 +5,7 @@
  * graph (every pair weight w/n, every edge of G weight 1), so that every
  * row of R is N(0, Sigma), Sigma = (w/n) L_Kn + (1 - w/n) L_G.
  *
- * Neighbours: graphs differing in one edge.  docs/graph_cuts.md shows that
+ * Neighbours: graphs differing in one edge.  docs/design/graph_cuts.md shows that
  * the neighbour is, after whitening by the shared part of Sigma, exactly the
  * add/remove pair (u, 0) of the covariance accountant with
  *     |u|^2 <= 2 (1 - w/n) / w,

@@ -1,6 +1,6 @@
 /*
  * graph_cut.h - the cut estimate from a graph release and its standard
- * deviation (docs/graph_cuts.md, "Cut estimates").
+ * deviation (docs/design/graph_cuts.md, "Cut estimates").
  *
  * Plain C: no postgres.h.
  */

@@ -1,7 +1,7 @@
 /*
  * graph_sampler.c - the graph release's sketches: the complete-graph
  * overlay as sqrt(w) (g - gbar 1) per row of R, plus one independent term
- * per edge (docs/graph_cuts.md, "Sampling").
+ * per edge (docs/design/graph_cuts.md, "Sampling").
  */
 #include "math/graph/graph_sampler.h"
 

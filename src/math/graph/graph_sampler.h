@@ -1,6 +1,6 @@
 /*
  * graph_sampler.h - the graph release R = Y E in O(r (|E| + n)) time and
- * O(r n) memory, without the (n choose 2) rows of E (docs/graph_cuts.md,
+ * O(r n) memory, without the (n choose 2) rows of E (docs/design/graph_cuts.md,
  * "Sampling").  R is stored vertex-major: S[i r + k] is entry k of vertex
  * i's sketch (column i of R), vertices 0-based.
  *

@@ -3,7 +3,7 @@
  * Pr[i] proportional to exp(-stride i / den) on i = 0 .. count-1, by one
  * lookup in an alias table of integer weights.
  *
- * The construction (docs/randomness.md, "The discrete Laplace by alias
+ * The construction (docs/design/randomness.md, "The discrete Laplace by alias
  * table"): rejection sampling with the uniform proposal, viewed as picking a
  * uniform cell (i, j) of a grid of integer cells under the scaled weights
  * K exp(-stride i / den), K a positive integer.  A cell j of column i lies

@@ -69,7 +69,7 @@ double		jl_zcdp_epsilon(double rho, double delta);
  * N_Z(0, s^2)^k (s in grid steps) against any shift of L2 norm at most Dg
  * grid steps: the hockey-stick divergence of the noise actually sampled,
  * bounded through the continuous Gaussian that the discrete one is after
- * smoothing by N(0, r^2) (docs/gaussian_certificate.md).  Minimised over a
+ * smoothing by N(0, r^2) (docs/design/gaussian_certificate.md).  Minimised over a
  * few smoothing widths r and tail cut-offs kappa, every one of which gives
  * a valid bound; rounded upward; at most 1.
  */

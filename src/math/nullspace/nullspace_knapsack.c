@@ -1,6 +1,6 @@
 /*
  * nullspace_knapsack.c - the two allocations of the utility budget over the
- * components of x (see nullspace_knapsack.h and docs/nullspace.md).
+ * components of x (see nullspace_knapsack.h and docs/design/nullspace.md).
  */
 #include "math/nullspace/nullspace_knapsack.h"
 

@@ -2,7 +2,7 @@
  * nullspace_knapsack.h - how much of each component null-space cleaning
  * removes: the augmented fractional knapsack of the paper (Fig. 1 with its
  * modified line 4) and the water-filling that maximises Theorem 2's
- * objective.  docs/nullspace.md derives both.
+ * objective.  docs/design/nullspace.md derives both.
  *
  * Plain C: no postgres.h.
  */

@@ -1,7 +1,7 @@
 /*
  * nullspace_model.c - decomposition of a linear model for null-space
  * cleaning, and the cleaning of one vector with its certificate (see
- * nullspace_model.h and docs/nullspace.md).
+ * nullspace_model.h and docs/design/nullspace.md).
  *
  * Over 700 lines: the decomposition and the cleaning share the model's
  * layout and its byte counts, and the certificate's error bounds follow

@@ -2,7 +2,7 @@
  * nullspace_model.h - null-space cleaning of feature vectors for a known
  * linear predictor A_d (d x m_d): the decomposition of the model, done once,
  * and the cleaning of one vector x with the certified guarantee
- * ||A_d^T (x - x~)||^2 <= eps_utility.  docs/nullspace.md has the
+ * ||A_d^T (x - x~)||^2 <= eps_utility.  docs/design/nullspace.md has the
  * derivation.
  *
  *   Algorithm 1: eigenvectors of B_d = A_d A_d^T, from the thin SVD of A_d

@@ -4,7 +4,7 @@
  * a header, the key's name, then npairs pairs of (int32 attr, float8
  * value), sorted by attr and distinct.  The reader takes bytes from
  * outside and trusts none of them: every length, count and attribute is
- * checked before it is used (fuzzed by test/fuzz/c/fuzz_agg_wire.c).
+ * checked before it is used (fuzzed by test/fuzz/core/fuzz_agg_wire.c).
  */
 #ifndef JLDP_MATH_AGG_WIRE_H
 #define JLDP_MATH_AGG_WIRE_H

@@ -16,7 +16,7 @@
  *   child created by a raw clone system call, bypassing fork(), runs no
  *   handler and is not covered.
  *
- * docs/randomness.md gives the design and its security argument.  Plain C:
+ * docs/design/randomness.md gives the design and its security argument.  Plain C:
  * no postgres.h.  Not thread-safe (one generator per process).
  */
 #ifndef JLDP_MATH_PROCESS_RANDOM_H

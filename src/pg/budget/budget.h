@@ -1,6 +1,6 @@
 /*
  * budget.h - the privacy budget: protected datasets with caps, charged by
- * basic composition, owned by roles (docs/threat_model.md).
+ * basic composition, owned by roles (docs/design/threat_model.md).
  */
 #ifndef JLDP_PG_BUDGET_H
 #define JLDP_PG_BUDGET_H

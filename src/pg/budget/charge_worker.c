@@ -4,7 +4,7 @@
  *
  * A charge written in the caller's transaction is undone by the caller's
  * ROLLBACK (or ROLLBACK TO SAVEPOINT, or an error after a cursor was
- * fetched) while the output has been seen (docs/threat_model.md, attack
+ * fetched) while the output has been seen (docs/design/threat_model.md, attack
  * 12).  So the release hands the charge to a dynamic background worker of
  * its database (no shared_preload_libraries needed; it takes one of
  * max_worker_processes' slots for a few milliseconds) and waits: the worker

@@ -1,7 +1,7 @@
 /*
  * charge_worker.h - budget charges committed by a background worker in a
  * transaction of their own, before the release that pays with them writes
- * any output (docs/threat_model.md, attack 12).
+ * any output (docs/design/threat_model.md, attack 12).
  */
 #ifndef JLDP_PG_CHARGE_WORKER_H
 #define JLDP_PG_CHARGE_WORKER_H

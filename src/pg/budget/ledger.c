@@ -9,7 +9,7 @@
  * curator can spend budget only through a release.  Who acts is read
  * before that switch (jl_budget_actor) and passed down: owners, spenders
  * and the ledger's roles are role names, which survive a dump restored into
- * another cluster (docs/threat_model.md).
+ * another cluster (docs/design/threat_model.md).
  */
 #include "postgres.h"
 

@@ -8,7 +8,7 @@
  * a simple view (PostgreSQL's automatically updatable views, which select
  * from one relation with no joins, grouping or set-returning functions,
  * and besides no subqueries), a partition.  Anything else that could mix
- * or repeat rows is refused (docs/threat_model.md, attacks 10 and 11).
+ * or repeat rows is refused (docs/design/threat_model.md, attacks 10 and 11).
  *
  * Every relation on the way, the source, its views and the base relation,
  * is locked (AccessShareLock) until the transaction ends: what was checked

@@ -1,6 +1,6 @@
 /*
  * source_relation.h - the base relation a release's source reads, whose
- * dataset pays for the release (docs/threat_model.md, attack 11).
+ * dataset pays for the release (docs/design/threat_model.md, attack 11).
  */
 #ifndef JLDP_PG_SOURCE_RELATION_H
 #define JLDP_PG_SOURCE_RELATION_H

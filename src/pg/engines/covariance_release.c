@@ -2,7 +2,7 @@
  * covariance_release.c - the arithmetic of the covariance mechanism
  * (pipeline/covariance.c): R = Y [A; l I] written to a new table of r rows
  * (i, y float8[]), Y fresh iid N(0,1) from the secure random source, never
- * keyed, never stored (docs/covariance.md).
+ * keyed, never stored (docs/design/covariance.md).
  *
  * The pipeline calibrates the lift from public inputs (jl_cov_calibrate),
  * refuses a release too large for memory (jl_cov_check_memory), charges,

@@ -3,7 +3,7 @@
  * (pipeline/graph.c), Blocki et al.'s release for cut queries: R = Y E with
  * E the edge-vertex incidence matrix of the graph overlaid with the
  * complete graph, written as one sketch (a column of R, r entries) per
- * vertex to a new table (vertex, sketch) (docs/graph_cuts.md).
+ * vertex to a new table (vertex, sketch) (docs/design/graph_cuts.md).
  *
  * The pipeline refuses n r beyond the memory bound before allocating
  * (jl_graph_check_memory) and sets the overlay weight from public inputs

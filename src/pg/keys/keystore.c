@@ -14,7 +14,7 @@
  * encrypted and authenticated (math/crypto/keywrap.c: ChaCha20-Poly1305, bound to
  * the key's name), so the table, its WAL, a backup or a dump reveal nothing
  * without the master key; without one it is stored as 32 plain bytes, as
- * before 0.3.0 (docs/keys_at_rest.md).
+ * before 0.3.0 (docs/design/keys_at_rest.md).
  */
 #include "postgres.h"
 

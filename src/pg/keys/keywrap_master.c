@@ -1,5 +1,5 @@
 /*
- * keywrap_master.c - reading the master key (docs/keys_at_rest.md).
+ * keywrap_master.c - reading the master key (docs/design/keys_at_rest.md).
  *
  * The key is 64 hexadecimal digits (surrounding white space ignored), read
  * from a file that neither group nor others may access, or printed by a

@@ -2,7 +2,7 @@
  * strong_random.c - the per-process noise source: the generator of
  * math/random/process_random.c (a ChaCha20 keystream with fast key erasure behind
  * the bit buffer of math/random/randbits.c, forgotten in the child of every fork)
- * seeded from pg_strong_random.  docs/randomness.md gives the design and
+ * seeded from pg_strong_random.  docs/design/randomness.md gives the design and
  * its security argument.
  */
 #include "postgres.h"

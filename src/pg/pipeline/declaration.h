@@ -1,7 +1,7 @@
 /*
  * declaration.h - a protected table's declaration: the relation, its unit,
  * its attributes with their public bounds and encodings, the neighbour
- * notion and the row clip (docs/design-1.0.md).  Everything a release
+ * notion and the row clip (docs/design/api-1.0.md).  Everything a release
  * knows about the data before its charge comes from here, checked against
  * the catalog under a lock; nothing is learnt from a row.
  *

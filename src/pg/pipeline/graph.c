@@ -2,7 +2,7 @@
  * graph.c - the graph mechanism of the pipeline (jl_graph): Blocki et
  * al.'s cut release R = Y E of a table declared with jl_edge, one sketch
  * (a column of R, r entries) per vertex (pg/engines/graph_release.c does the
- * arithmetic; docs/graph_cuts.md).
+ * arithmetic; docs/design/graph_cuts.md).
  *
  * A protected table's neighbours replace one unit's row: here one edge
  * row by any other (or by a row that is no edge).  The edge set then

@@ -1,6 +1,6 @@
 /*
  * pipeline.c - the steps of every release of a protected table (jl_release
- * and its variants in api/release/protected.c), through the one pipeline (docs/design-1.0.md), in this order, for every mechanism:
+ * and its variants in api/release/protected.c), through the one pipeline (docs/design/api-1.0.md), in this order, for every mechanism:
  *
  *   1. check every argument (the mechanism as its constructor does);
  *   2. resolve and lock the declared relation, and check the declaration

@@ -4,7 +4,7 @@
  * prints "alone_seconds pair_seconds throughput", throughput being the
  * work per second of the pair over that of one process (2.0: two whole
  * cores; 1.0: the two share one).  A parallel query can gain no more.
- *   make -C test/unit bench_cores && test/unit/bench_cores
+ *   make -C test/unit bench_cores && test/bench/c/bench_cores
  */
 #include "unit.h"
 

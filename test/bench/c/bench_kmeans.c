@@ -2,9 +2,9 @@
  * bench_kmeans.c - accuracy and time of jl_kmeans_run against n_init on
  * noisy sketches (not a test: it prints figures and always succeeds).
  *
- *   make -C test/unit bench_kmeans && test/unit/bench_kmeans [reps]
+ *   make -C test/unit bench_kmeans && test/bench/c/bench_kmeans [reps]
  *
- * Data as in docs/reproduction.md: isotropic unit-variance Gaussian blobs in
+ * Data as in test/paper/reproduction.md: isotropic unit-variance Gaussian blobs in
  * R^d, projected by a Gaussian P (entries N(0, 1/k)), plus continuous
  * Laplace noise of the stated variance per coordinate.  Two settings: two
  * blobs whose centres are 4 apart (the paper's, 1000 points each), and five

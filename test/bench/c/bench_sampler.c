@@ -2,7 +2,7 @@
  * bench_sampler.c - not a test: figures of the exact noise samplers as a
  * release uses them (with their tables, bits from the ChaCha20 keystream
  * generator of the server): nanoseconds and random bits per sample.
- *   make -C test/unit bench_sampler && test/unit/bench_sampler
+ *   make -C test/unit bench_sampler && test/bench/c/bench_sampler
  * Prints one line per sampler and scale: "name scale ns_per_sample bits_per_sample".
  */
 #include "unit.h"

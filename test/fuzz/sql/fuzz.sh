@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The SQL fuzzer (test/fuzz/sql/sql_fuzz.py): every routine of jldp called with
 # hostile arguments for SECONDS (default JLDP_FUZZ_SECONDS, else 150), in a
-# database of its own holding test/fuzz/fixtures.sql.  Needs a superuser
+# database of its own holding test/fuzz/sql/fixtures.sql.  Needs a superuser
 # connection through the PG* variables.  Usage: test/fuzz/sql/fuzz.sh [SECONDS [SEED]]
 set -euo pipefail
 # jldp's API is in schema jldp: as test/pgenv.sh does for run_all.sh's

@@ -9,7 +9,7 @@
  * spent budget is a budget administrator's (a member of jldp_budget_admin,
  * or a superuser), on any dataset: the role that spends a budget cannot
  * refill it.  Only a relation's owner (or a member, or a superuser) binds a
- * dataset to the relation (docs/threat_model.md).
+ * dataset to the relation (docs/design/threat_model.md).
  */
 #include "postgres.h"
 

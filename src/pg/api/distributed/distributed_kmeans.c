@@ -1,6 +1,6 @@
 /*
  * distributed_kmeans.c - the SQL pieces of k-means over a sharded sketch
- * table (docs/scaleout.md): the aggregate jl_lloyd_step(sketch, centroids),
+ * table (docs/design/scaleout.md): the aggregate jl_lloyd_step(sketch, centroids),
  * which a shard computes next to its rows (postgres_fdw pushes it: its
  * functions are immutable and its arguments are of non-collatable types),
  * the aggregate jl_vector_sum, which adds the shards' results, and

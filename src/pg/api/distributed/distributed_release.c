@@ -1,7 +1,7 @@
 /*
  * distributed_release.c - the coordinator's steps of a release over the
  * shards of a sharded protected table (jl_release_distributed,
- * docs/scaleout.md): before any shard reads, check what the coordinator's
+ * docs/design/scaleout.md): before any shard reads, check what the coordinator's
  * charge would refuse and begin the release (a global transaction id only
  * this session may decide); once every shard has checked its part, charge
  * the coordinator durably (jl_distributed_charge_declared); after the
@@ -389,7 +389,7 @@ check_target_partitions(Oid source, Oid target, Datum servers)
  * made for this release (nothing is charged here); the guarantee is the
  * coordinator's.  What the shards' records say is the caller's to pass:
  * a role that may spend the table can call this without the shards
- * (docs/threat_model.md row 61).
+ * (docs/design/threat_model.md row 61).
  */
 PG_FUNCTION_INFO_V1(jl_distributed_decide_declared);
 Datum

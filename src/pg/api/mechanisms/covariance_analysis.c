@@ -2,7 +2,7 @@
  * covariance_analysis.c - the analyst's side of a covariance release, all
  * post-processing of R (no budget): directional variance and its standard
  * deviation, the estimate of A^T A, principal components and least
- * squares (docs/covariance.md).
+ * squares (docs/design/covariance.md).
  */
 #include "postgres.h"
 

@@ -2,7 +2,7 @@
  * graph_cut.c - the analyst's side of a graph release, post-processing of
  * the sketches (no budget): the size of the cut (S, V \ S) and its
  * standard deviation for a set given as an array, and the same as
- * aggregates over rows of the release chosen in SQL (docs/graph_cuts.md,
+ * aggregates over rows of the release chosen in SQL (docs/design/graph_cuts.md,
  * "Cut estimates").
  */
 #include "postgres.h"

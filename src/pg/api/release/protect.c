@@ -1,7 +1,7 @@
 /*
  * protect.c - jl_protect: a table declared protected by its owner, with
  * its unit, its attributes and their public bounds, what a release
- * protects, and its caps (docs/design-1.0.md).  The declaration is the
+ * protects, and its caps (docs/design/api-1.0.md).  The declaration is the
  * dataset bound to the table (jldp_dataset), so that its ledger is the
  * one every release of it is charged to; a 0.3 dataset bound to the table
  * becomes its declaration, keeping what was spent.
