@@ -28,7 +28,7 @@ void		jl_grid_set_input_limit(JlMechanism *m);
  *   JL_ROW_CLAMP       some |x_i| exceeds input_limit: clamp first (a
  *                      contraction, so the sensitivity is unchanged);
  *   JL_ROW_COMPENSATED gamma_d ||x||_1 max|P| exceeds the allowance: project
- *                      with jl_project_vec_compensated instead of BLAS.
+ *                      with jl_project_vec_compensated instead of jl_project_vec.
  * Returns JL_ROW_PLAIN (0) for ordinary rows.  x must be finite.
  */
 #define JL_ROW_PLAIN 0

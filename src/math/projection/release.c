@@ -1,5 +1,6 @@
 /*
- * release.c - one row released on the grid: y = x P (BLAS, or compensated
+ * release.c - one row released on the grid: y = x P (our kernel for one row,
+ * BLAS level 3 for a batch of rows, or compensated
  * sums for rows past the floating-point allowance), rounded to the grid,
  * plus exact discrete noise.
  *

@@ -19,7 +19,11 @@
  * allowance of the release is met by every row.
  */
 
-/* Noise-free y = x P (BLAS), x of length d, y of length k. */
+/*
+ * Noise-free y = x P, x of length d, y of length k: our own register-blocked
+ * kernel (release.c; faster than BLAS dgemv at these shapes), a copy for
+ * P = I.
+ */
 void		jl_project_vec(const double *P, int64_t d, int k, const double *x,
 						   double *y);
 
