@@ -78,6 +78,22 @@ SELECT error($$SELECT jl_project('{1,0,0}', jl_sketch(k => 1), 'regress_ka')$$) 
 RESET ROLE;
 -- superusers use every key
 SELECT jl_project('{1,2,3}', jl_sketch(k => 2), 'regress_ka')::text = :'pa' AS superuser_projects_as_a;
+-- a grantee dropped since is revoked by its name, before a new role takes
+-- the name (grants are kept by name, as a dump keeps them)
+CREATE ROLE regress_keys_c IN ROLE jldp_curator;
+SET ROLE regress_keys_a;
+SELECT jl_key_grant('regress_ka', 'regress_keys_c') AS a_grants_c;
+RESET ROLE;
+DROP ROLE regress_keys_c;
+SET ROLE regress_keys_a;
+SELECT jl_key_revoke('regress_ka', 'regress_keys_c') AS a_revokes_dropped_c;
+SELECT users FROM jl_keys WHERE name = 'regress_ka';
+RESET ROLE;
+CREATE ROLE regress_keys_c IN ROLE jldp_curator;
+SET ROLE regress_keys_c;
+SELECT error($$SELECT jl_project('{1,0,0}', jl_sketch(k => 1), 'regress_ka')$$) AS new_c_projects;
+RESET ROLE;
+DROP ROLE regress_keys_c;
 SELECT jl_key_drop('regress_ka');
 DROP ROLE regress_keys_a, regress_keys_b;
 

@@ -1,10 +1,23 @@
--- jldp 1.0.0 -> 1.0.1: the documentation in three kinds (docs/guide,
+-- jldp 1.0.0 -> 1.0.1: jl_key_revoke takes the role's name, so that a
+-- grantee dropped since can be revoked (a new role of its name would
+-- otherwise use the key); the documentation in three kinds (docs/guide,
 -- docs/reference, docs/design), so the two hints of a distributed release
--- that name the scale-out notes name their new place.  Nothing else of the
--- SQL changes; keys, declarations, ledger, registry and released tables
--- are not touched.
+-- that name the scale-out notes name their new place.  Keys, their grants,
+-- declarations, ledger, registry and released tables are not touched.
 
 \echo Use "ALTER EXTENSION jldp UPDATE TO '1.0.1'" to load this file. \quit
+
+DROP FUNCTION jldp.jl_key_revoke(text, regrole);
+CREATE FUNCTION jldp.jl_key_revoke(name text, role name)
+RETURNS void
+AS 'MODULE_PATHNAME', 'jl_key_revoke'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION jldp.jl_key_revoke(text, name) IS
+  'Take back what jl_key_grant allowed (by the role''s name: also a role dropped since, whose name a new role could take).';
+
+REVOKE ALL ON FUNCTION jldp.jl_key_revoke(text, name) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION jldp.jl_key_revoke(text, name) TO jldp_curator;
 
 CREATE OR REPLACE PROCEDURE jldp_internal.jl_distributed_run(
     source regclass, id_column text, target text, key text, epsilon float8, delta float8,

@@ -38,13 +38,13 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION jldp.jl_key_grant(text, regrole) IS
   'Let a role (and its members) use a key: release and project with it. Its creator, a member of the creator''s role, or a superuser. A role that may project with a key learns its P.';
 
-CREATE FUNCTION jldp.jl_key_revoke(name text, role regrole)
+CREATE FUNCTION jldp.jl_key_revoke(name text, role name)
 RETURNS void
 AS 'MODULE_PATHNAME', 'jl_key_revoke'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION jldp.jl_key_revoke(text, regrole) IS
-  'Take back what jl_key_grant allowed.';
+COMMENT ON FUNCTION jldp.jl_key_revoke(text, name) IS
+  'Take back what jl_key_grant allowed (by the role''s name: also a role dropped since, whose name a new role could take).';
 
 CREATE FUNCTION jldp.jl_key_drop(name text)
 RETURNS void

@@ -35,38 +35,19 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 	if (rn == NULL || rn->target != target)
 	{
 		Oid			nsp = JL_CATALOG_NSP(fcinfo);
-		Oid			types[1] = {OIDOID};
-		Datum		values[1] = {ObjectIdGetDatum(target)};
-		JlOwnerScope scope;
-		bool		isnull;
+		HeapTuple	row;
 		char	   *noise,
 				   *kind,
 				   *mechanism;
-		int			rc;
 
-		jl_check_relation(target);
-		if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-					 errmsg("permission denied for table %s", get_rel_name(target))));
 		if (rn == NULL)
 			rn = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(*rn));
 		rn->target = InvalidOid;
 		SPI_connect();
-		jl_become_owner(nsp, &scope);
-		rc = SPI_execute_with_args(psprintf("SELECT noise_variance, k, info->>'noise', projection, info->>'mechanism' FROM %s "
-											"WHERE target = $1 ORDER BY id DESC LIMIT 1",
-											jl_qualified(nsp, "jldp_release")),
-								   1, types, values, NULL, true, 1);
-		jl_restore_user(&scope);
-		if (rc != SPI_OK_SELECT)
-			elog(ERROR, "could not read the release registry");
-		if (SPI_processed == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("table %s was not written by a jldp release", get_rel_name(target)),
-					 errhint("Pass the release's noise_variance instead.")));
-		mechanism = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5);
+		row = jl_registry_latest(nsp, target,
+								 "noise_variance, k, info->>'noise', projection, info->>'mechanism'",
+								 "Pass the release's noise_variance instead.");
+		mechanism = SPI_getvalue(row, SPI_tuptable->tupdesc, 5);
 		if (mechanism != NULL && strcmp(mechanism, "covariance") == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
@@ -77,14 +58,8 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 					 errmsg("table %s is a graph release, not sketches", get_rel_name(target)),
 					 errhint("Use jl_cut_size or jl_cut_estimate.")));
-		rn->noise_variance = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0],
-														  SPI_tuptable->tupdesc, 1, &isnull));
-		if (isnull)
-			rn->noise_variance = NAN;
-		rn->k = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
-											SPI_tuptable->tupdesc, 2, &isnull));
-		if (isnull)
-			rn->k = 0;
+		rn->noise_variance = jl_registry_float(row, 1, NAN);
+		rn->k = jl_registry_int(row, 2, 0);
 		/* the record as a release writes it (a forged one is refused) */
 		if (!(isfinite(rn->noise_variance) && rn->noise_variance >= 0.0 &&
 			  rn->k >= 1 && rn->k <= JL_MAX_K))
@@ -93,9 +68,9 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 					 errmsg("the registry record of release %s is not one a release writes",
 							get_rel_name(target)),
 					 errdetail("k = %d, noise variance %g.", rn->k, rn->noise_variance)));
-		noise = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
+		noise = SPI_getvalue(row, SPI_tuptable->tupdesc, 3);
 		strlcpy(rn->noise, noise == NULL ? "laplace" : noise, sizeof(rn->noise));
-		kind = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
+		kind = SPI_getvalue(row, SPI_tuptable->tupdesc, 4);
 		rn->identity = kind != NULL && strcmp(kind, "identity") == 0;
 		SPI_finish();
 		rn->target = target;
@@ -140,4 +115,63 @@ jl_registry_write(Oid nsp, const JlRegistryRecord *r)
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	jl_restore_user(&scope);
 	return id;
+}
+
+HeapTuple
+jl_registry_latest(Oid nsp, Oid target, const char *select, const char *hint)
+{
+	Oid			types[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(target)};
+	JlOwnerScope scope;
+	int			rc;
+
+	jl_check_relation(target);
+	if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for table %s", get_rel_name(target))));
+	jl_become_owner(nsp, &scope);
+	rc = SPI_execute_with_args(psprintf("SELECT %s FROM %s WHERE target = $1 ORDER BY id DESC LIMIT 1",
+										select, jl_qualified(nsp, "jldp_release")),
+							   1, types, values, NULL, true, 1);
+	jl_restore_user(&scope);
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "could not read the release registry");
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("table %s was not written by a jldp release", get_rel_name(target)),
+				 hint ? errhint("%s", hint) : 0));
+	return SPI_tuptable->vals[0];
+}
+
+int32
+jl_registry_int(HeapTuple row, int col, int32 dflt)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(row, SPI_tuptable->tupdesc, col, &isnull);
+
+	return isnull ? dflt : DatumGetInt32(d);
+}
+
+double
+jl_registry_float(HeapTuple row, int col, double dflt)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(row, SPI_tuptable->tupdesc, col, &isnull);
+
+	return isnull ? dflt : DatumGetFloat8(d);
+}
+
+void
+jl_registry_require_mechanism(HeapTuple row, int col, Oid target, const char *want,
+							  const char *hint)
+{
+	char	   *mech = SPI_getvalue(row, SPI_tuptable->tupdesc, col);
+
+	if (mech == NULL || strcmp(mech, want) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("table %s is not a %s release", get_rel_name(target), want),
+				 errhint("%s", hint)));
 }

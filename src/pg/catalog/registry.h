@@ -8,6 +8,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "access/htup.h"
 
 typedef struct JlReleaseNoise
 {
@@ -45,5 +46,25 @@ typedef struct JlRegistryRecord
  * SPI.
  */
 extern int64 jl_registry_write(Oid nsp, const JlRegistryRecord *r);
+
+/*
+ * The registry's latest record of the table target, as the extension's
+ * owner (the caller connected to SPI): the columns select names (SQL over
+ * the registry's row), in SPI_tuptable->vals[0]; ERROR 42704 (with hint)
+ * when no release wrote target.  Checks first that target exists and the
+ * caller may read it (42501).
+ */
+extern HeapTuple jl_registry_latest(Oid nsp, Oid target, const char *select, const char *hint);
+
+/* The value of column col of that row, or dflt when NULL. */
+extern int32 jl_registry_int(HeapTuple row, int col, int32 dflt);
+extern double jl_registry_float(HeapTuple row, int col, double dflt);
+
+/*
+ * ERROR 42809 unless the record's mechanism (column col, NULL for sketches)
+ * is want ("covariance", "graph"), hint naming what reads such a table.
+ */
+extern void jl_registry_require_mechanism(HeapTuple row, int col, Oid target, const char *want,
+										  const char *hint);
 
 #endif

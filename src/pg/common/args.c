@@ -26,6 +26,24 @@ jl_require_arg_hint(FunctionCallInfo fcinfo, int n, const char *name,
 }
 
 void
+jl_require_named(FunctionCallInfo fcinfo, const char *names)
+{
+	const char *p = names;
+
+	for (int n = 0; *p != '\0'; n++)
+	{
+		size_t		len = strcspn(p, " ");
+
+		if (!(len == 1 && *p == '-') && n < PG_NARGS() && PG_ARGISNULL(n))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s must not be NULL", pnstrdup(p, len))));
+		p += len;
+		p += strspn(p, " ");
+	}
+}
+
+void
 jl_require_args(FunctionCallInfo fcinfo, int nargs, const char *what)
 {
 	for (int i = 0; i < nargs; i++)

@@ -18,6 +18,14 @@ extern void jl_require_arg(FunctionCallInfo fcinfo, int n, const char *name);
 extern void jl_require_arg_hint(FunctionCallInfo fcinfo, int n, const char *name,
 								const char *detail, const char *hint);
 
+/*
+ * The arguments that must not be NULL, by position: names holds one word
+ * per argument from the first, "-" for one that may be NULL, e.g.
+ * "d epsilon dist2 - neighbor"; ERROR (22004, "name must not be NULL") at
+ * the first NULL one named.
+ */
+extern void jl_require_named(FunctionCallInfo fcinfo, const char *names);
+
 /* ERROR (22004, "what must not be NULL") if any of arguments 0 .. nargs-1 is NULL. */
 extern void jl_require_args(FunctionCallInfo fcinfo, int nargs, const char *what);
 

@@ -491,8 +491,8 @@ jl_key_store_import(Oid nsp, const char *name, const uint8 *secret, size_t n)
 	return insert_key(nsp, name, secret);
 }
 
-void
-jl_key_store_grant(Oid nsp, const char *name, Oid role, bool grant)
+static void
+grant_or_revoke(Oid nsp, const char *name, const char *role, bool grant)
 {
 	char	   *tbl = key_table_qualified(nsp);
 	Oid			types[2] = {TEXTOID, NAMEOID};
@@ -502,7 +502,7 @@ jl_key_store_grant(Oid nsp, const char *name, Oid role, bool grant)
 	int			rc;
 
 	values[0] = CStringGetTextDatum(name);
-	values[1] = DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(role, false)));
+	values[1] = DirectFunctionCall1(namein, CStringGetDatum(role));
 
 	SPI_connect();
 	jl_become_owner(nsp, &scope);
@@ -517,6 +517,18 @@ jl_key_store_grant(Oid nsp, const char *name, Oid role, bool grant)
 		elog(ERROR, "SPI_execute_with_args failed: %d", rc);
 	jl_restore_user(&scope);
 	SPI_finish();
+}
+
+void
+jl_key_store_grant(Oid nsp, const char *name, Oid role)
+{
+	grant_or_revoke(nsp, name, GetUserNameFromId(role, false), true);
+}
+
+void
+jl_key_store_revoke(Oid nsp, const char *name, const char *role)
+{
+	grant_or_revoke(nsp, name, role, false);
 }
 
 void

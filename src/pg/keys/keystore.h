@@ -39,7 +39,9 @@ extern uint64 jl_key_generation;
 extern text *jl_key_store_create(Oid nsp, const char *name);
 extern text *jl_key_store_import(Oid nsp, const char *name, const uint8 *secret, size_t n);
 extern text *jl_key_store_import_wrapped(Oid nsp, const char *name, const uint8 *wrapped, size_t n);
-extern void jl_key_store_grant(Oid nsp, const char *name, Oid role, bool grant);
+extern void jl_key_store_grant(Oid nsp, const char *name, Oid role);
+/* by the role's name: also a role dropped since */
+extern void jl_key_store_revoke(Oid nsp, const char *name, const char *role);
 extern void jl_key_store_drop(Oid nsp, const char *name);
 extern bytea *jl_key_store_export(Oid nsp, const char *name);
 extern int32 jl_key_store_rewrap(Oid nsp);

@@ -84,29 +84,27 @@ jl_key_export(PG_FUNCTION_ARGS)
 }
 
 /*
- * jl_key_grant(name, role) / jl_key_revoke(name, role): let a role (and
- * its members) use a key, or no longer.  Its creator (or a member of the
- * creator's role) or a superuser.
+ * jl_key_grant(name, role regrole) / jl_key_revoke(name, role name): let a
+ * role (and its members) use a key, or no longer; the revoke by the role's
+ * name, so that a grantee dropped since is revoked before a new role takes
+ * its name.  Its creator (or a member of the creator's role) or a superuser.
  */
-static Datum
-grant_or_revoke(FunctionCallInfo fcinfo, bool grant)
-{
-	jl_require_args(fcinfo, 2, "key name and role");
-	jl_key_store_grant(JL_CATALOG_NSP(fcinfo), text_to_cstring(PG_GETARG_TEXT_PP(0)),
-					   PG_GETARG_OID(1), grant);
-	PG_RETURN_VOID();
-}
-
 Datum
 jl_key_grant(PG_FUNCTION_ARGS)
 {
-	return grant_or_revoke(fcinfo, true);
+	jl_require_args(fcinfo, 2, "key name and role");
+	jl_key_store_grant(JL_CATALOG_NSP(fcinfo), text_to_cstring(PG_GETARG_TEXT_PP(0)),
+					   PG_GETARG_OID(1));
+	PG_RETURN_VOID();
 }
 
 Datum
 jl_key_revoke(PG_FUNCTION_ARGS)
 {
-	return grant_or_revoke(fcinfo, false);
+	jl_require_args(fcinfo, 2, "key name and role");
+	jl_key_store_revoke(JL_CATALOG_NSP(fcinfo), text_to_cstring(PG_GETARG_TEXT_PP(0)),
+						NameStr(*PG_GETARG_NAME(1)));
+	PG_RETURN_VOID();
 }
 
 /* jl_key_drop(name): its creator (or a member of its role) or a superuser */

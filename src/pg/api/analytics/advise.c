@@ -89,13 +89,7 @@ read_advise_args(FunctionCallInfo fcinfo, JlAdviseArgs *a)
 	int32		d;
 
 	memset(a, 0, sizeof(*a));
-	jl_require_arg(fcinfo, 0, "d");
-	jl_require_arg(fcinfo, 1, "epsilon");
-	jl_require_arg(fcinfo, 2, "dist2");
-	jl_require_arg(fcinfo, 4, "neighbor");
-	jl_require_arg(fcinfo, 5, "bound");
-	jl_require_arg(fcinfo, 8, "goal");
-	jl_require_arg(fcinfo, 11, "key");
+	jl_require_named(fcinfo, "d epsilon dist2 - neighbor bound - - goal - - key");
 	d = PG_GETARG_INT32(0);
 	p->d = d;
 	a->epsilon = PG_GETARG_FLOAT8(1);

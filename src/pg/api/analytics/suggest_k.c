@@ -139,14 +139,7 @@ read_suggest_args(FunctionCallInfo fcinfo, SuggestArgs *a)
 {
 	char	   *noise;
 
-	jl_require_arg(fcinfo, 0, "d");
-	jl_require_arg(fcinfo, 1, "n");
-	jl_require_arg(fcinfo, 2, "epsilon");
-	jl_require_arg(fcinfo, 3, "dist2");
-	jl_require_arg(fcinfo, 5, "neighbor");
-	jl_require_arg(fcinfo, 6, "bound");
-	jl_require_arg(fcinfo, 7, "noise");
-	jl_require_arg(fcinfo, 11, "key");
+	jl_require_named(fcinfo, "d n epsilon dist2 - neighbor bound noise - - - key");
 	a->d = PG_GETARG_INT32(0);
 	a->n = PG_GETARG_INT64(1);
 	a->epsilon = PG_GETARG_FLOAT8(2);

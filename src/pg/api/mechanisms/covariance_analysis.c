@@ -27,6 +27,7 @@
 #include "pg/common/arrays.h"
 #include "pg/common/options.h"
 #include "pg/catalog/owner.h"
+#include "pg/catalog/registry.h"
 
 PG_FUNCTION_INFO_V1(jl_directional_variance);
 PG_FUNCTION_INFO_V1(jl_directional_variance_stddev);
@@ -48,41 +49,16 @@ typedef struct CovData
 static void
 read_record(Oid nsp, Oid target, CovData *cd)
 {
-	Oid			types[1] = {OIDOID};
-	Datum		values[1] = {ObjectIdGetDatum(target)};
-	JlOwnerScope scope;
-	bool		isnull;
-	char	   *mech;
-	int			rc;
+	HeapTuple	row = jl_registry_latest(nsp, target,
+										 "info->>'mechanism', (info->>'r')::pg_catalog.int4, "
+										 "(info->>'d')::pg_catalog.int4, (info->>'noise_variance')::pg_catalog.float8",
+										 NULL);
 
-	jl_become_owner(nsp, &scope);
-	rc = SPI_execute_with_args(psprintf("SELECT info->>'mechanism', (info->>'r')::pg_catalog.int4, "
-										"(info->>'d')::pg_catalog.int4, (info->>'noise_variance')::pg_catalog.float8 "
-										"FROM %s WHERE target = $1 ORDER BY id DESC LIMIT 1",
-										jl_qualified(nsp, "jldp_release")),
-							   1, types, values, NULL, true, 1);
-	jl_restore_user(&scope);
-	if (rc != SPI_OK_SELECT)
-		elog(ERROR, "could not read the release registry");
-	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("table %s was not written by a jldp release", get_rel_name(target))));
-	mech = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-	if (mech == NULL || strcmp(mech, "covariance") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("table %s is not a covariance release", get_rel_name(target)),
-				 errhint("Use a table written by jl_release_covariance.")));
-	cd->r = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	if (isnull)
-		cd->r = 0;
-	cd->d = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
-	if (isnull)
-		cd->d = 0;
-	cd->l2 = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull));
-	if (isnull)
-		cd->l2 = NAN;
+	jl_registry_require_mechanism(row, 1, target, "covariance",
+								  "Use a table written by jl_release_covariance.");
+	cd->r = jl_registry_int(row, 2, 0);
+	cd->d = jl_registry_int(row, 3, 0);
+	cd->l2 = jl_registry_float(row, 4, NAN);
 	/* the record as a release writes it (a forged one is refused, not read) */
 	if (!(cd->r >= 1 && cd->r <= JL_COV_MAX_R && cd->d >= 1 &&
 		  (double) cd->r * cd->d <= (double) JL_COV_MAX_ENTRIES &&
@@ -148,11 +124,6 @@ release_data(FunctionCallInfo fcinfo, Oid target)
 	{
 		Oid			nsp = JL_CATALOG_NSP(fcinfo);
 
-		jl_check_relation(target);
-		if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-					 errmsg("permission denied for table %s", get_rel_name(target))));
 		if (cd == NULL)
 			cd = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(*cd));
 		else if (cd->R)

@@ -27,6 +27,7 @@
 #include "pg/common/arrays.h"
 #include "pg/common/options.h"
 #include "pg/catalog/owner.h"
+#include "pg/catalog/registry.h"
 
 PG_FUNCTION_INFO_V1(jl_cut_size);
 PG_FUNCTION_INFO_V1(jl_cut_size_stddev);
@@ -47,47 +48,16 @@ typedef struct GraphRecord
 static void
 read_record(Oid nsp, Oid target, GraphRecord *g)
 {
-	Oid			types[1] = {OIDOID};
-	Datum		values[1] = {ObjectIdGetDatum(target)};
-	JlOwnerScope scope;
-	bool		isnull;
-	char	   *mech;
-	int			rc;
+	HeapTuple	row = jl_registry_latest(nsp, target,
+										 "info->>'mechanism', (info->>'r')::pg_catalog.int4, "
+										 "(info->>'n')::pg_catalog.int4, (info->>'w')::pg_catalog.float8",
+										 NULL);
 
-	jl_check_relation(target);
-	if (pg_class_aclcheck(target, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for table %s", get_rel_name(target))));
-	jl_become_owner(nsp, &scope);
-	rc = SPI_execute_with_args(psprintf("SELECT info->>'mechanism', (info->>'r')::pg_catalog.int4, "
-										"(info->>'n')::pg_catalog.int4, (info->>'w')::pg_catalog.float8 "
-										"FROM %s WHERE target = $1 ORDER BY id DESC LIMIT 1",
-										jl_qualified(nsp, "jldp_release")),
-							   1, types, values, NULL, true, 1);
-	jl_restore_user(&scope);
-	if (rc != SPI_OK_SELECT)
-		elog(ERROR, "could not read the release registry");
-	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("table %s was not written by a jldp release", get_rel_name(target))));
-	mech = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-	if (mech == NULL || strcmp(mech, "graph") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("table %s is not a graph release", get_rel_name(target)),
-				 errhint("Use a table written by jl_release_graph.")));
+	jl_registry_require_mechanism(row, 1, target, "graph", "Use a table written by jl_release_graph.");
 	g->target = target;
-	g->r = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	if (isnull)
-		g->r = 0;
-	g->n = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
-	if (isnull)
-		g->n = 0;
-	g->w = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull));
-	if (isnull)
-		g->w = NAN;
+	g->r = jl_registry_int(row, 2, 0);
+	g->n = jl_registry_int(row, 3, 0);
+	g->w = jl_registry_float(row, 4, NAN);
 	/* the record as a release writes it (a forged one is refused, not read) */
 	if (!(g->r >= 1 && g->r <= JL_COV_MAX_R && g->n >= 2 &&
 		  (double) g->n * g->r <= (double) JL_COV_MAX_ENTRIES &&

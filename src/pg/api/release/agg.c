@@ -112,12 +112,7 @@ read_unbudgeted_params(FunctionCallInfo fcinfo, JlAggParams *p, text **key)
 {
 	const JlSketchSpec *spec;
 
-	jl_require_arg(fcinfo, 3, "d");
-	jl_require_arg(fcinfo, 4, "epsilon");
-	jl_require_arg(fcinfo, 5, "bound");
-	jl_require_arg(fcinfo, 6, "neighbor");
-	jl_require_arg(fcinfo, 7, "mechanism");
-	jl_require_arg(fcinfo, 8, "key");
+	jl_require_named(fcinfo, "- - - d epsilon bound neighbor mechanism key");
 	memset(p, 0, sizeof(*p));
 	p->kind = JL_AGG_RELEASE;
 	p->d = PG_GETARG_INT32(3);

@@ -203,13 +203,8 @@ static void
 read_text_options(FunctionCallInfo fcinfo, ReleaseOptions *o)
 {
 	o->k_is_d = false;
-	jl_require_arg(fcinfo, 1, "k");
-	jl_require_arg(fcinfo, 2, "epsilon");
-	jl_require_arg(fcinfo, 3, "neighbor");
-	jl_require_arg(fcinfo, 4, "bound");
-	jl_require_arg(fcinfo, 7, "key");
-	jl_require_arg(fcinfo, 8, "kind");
-	jl_require_arg(fcinfo, NOISE_ARG, "noise");
+	StaticAssertStmt(NOISE_ARG == 9, "the names below end with noise");
+	jl_require_named(fcinfo, "- k epsilon neighbor bound - - key kind noise");
 	o->noise = jl_parse_noise(PG_GETARG_TEXT_PP(NOISE_ARG));
 	o->k = PG_GETARG_INT32(1);
 	jl_check_k(o->k);
