@@ -46,6 +46,7 @@ papers() {
 
 part "build with warnings as errors (-Wall -Wextra -Werror)" make -s WARNINGS=error
 part "the architecture: layers, entry points, no cycle of calls (test/static/structure.sh)" test/static/structure.sh
+part "the docs against the code: links, paths, function names (test/static/docs.sh)" test/static/docs.sh
 part "static analysis: cppcheck on the core and the glue (test/static/static_analysis.sh)" test/static/static_analysis.sh
 part "build and install" jl_install
 part "C unit tests (no server)" make -s unit
