@@ -52,6 +52,8 @@ part "build and install" jl_install
 part "C unit tests (no server)" make -s unit
 part "C unit tests under AddressSanitizer and UndefinedBehaviorSanitizer" make -s -C test/unit run-sanitized
 part "the plain-C core under libFuzzer, 20 s a harness (make fuzz-core: 10 million executions)" make -s -C test/fuzz/core run SECONDS=20
+part "the composition accountant against an independent implementation (numpy)" \
+  sh -c "make -s -C test/unit compose_from && /usr/bin/python3 test/statistical/accountant_reference.py"
 part "k-means from one start against a numpy Lloyd and scikit-learn" \
   sh -c "make -s -C test/unit lloyd_from && /usr/bin/python3 test/statistical/kmeans_reference.py"
 jl_start_cluster

@@ -13,7 +13,7 @@ def err(m): fail.append(m)
 
 # the layers, lowest first; a folder may include only folders before it
 # (math/base and math/crypto are both the ground floor)
-layers = ['math/base', 'math/crypto', 'math/random', 'math/noise', 'math/projection',
+layers = ['math/base', 'math/crypto', 'math/accounting', 'math/random', 'math/noise', 'math/projection',
           'math/estimate', 'math/analytics', 'math/covariance', 'math/graph', 'math/nullspace',
           'pg/common', 'pg/catalog', 'pg/budget', 'pg/keys', 'pg/advice', 'pg/engines',
           'pg/pipeline', 'pg/api']
