@@ -1,9 +1,16 @@
--- jldp 1.0.0 -> 1.0.1: jl_key_revoke takes the role's name, so that a
--- grantee dropped since can be revoked (a new role of its name would
--- otherwise use the key); the documentation in three kinds (docs/guide,
--- docs/reference, docs/design), so the two hints of a distributed release
--- that name the scale-out notes name their new place.  Keys, their grants,
--- declarations, ledger, registry and released tables are not touched.
+-- jldp 1.0.0 -> 1.0.1:
+--  - the budget composed by the tightest valid accounting: each charge's
+--    privacy profile in the ledger, the composed totals in jldp_dataset
+--    and jldp_ledger (the existing rows: their sums, each old charge pure
+--    when its delta is 0, else known by its (epsilon, delta) only), shown by
+--    jl_budgets, jl_ledger and jl_protected;
+--  - jl_key_revoke takes the role's name, so that a grantee dropped since
+--    can be revoked (a new role of its name would otherwise use the key);
+--  - the documentation in three kinds (docs/guide, docs/reference,
+--    docs/design): the two hints of a distributed release that name the
+--    scale-out notes name their new place.
+-- Keys, grants, declarations, the ledger's rows, the registry and released
+-- tables are kept.
 
 \echo Use "ALTER EXTENSION jldp UPDATE TO '1.0.1'" to load this file. \quit
 
@@ -608,3 +615,82 @@ BEGIN
   PERFORM pg_catalog.pg_advisory_unlock(1785488496, lk);
 END
 $fn$;
+
+-- the composition accountant (docs/design/accounting.md): each charge's
+-- privacy profile in the ledger, and the composed totals; the charges
+-- written before this update are pure when their delta is 0, else known by
+-- their (epsilon, delta) only, and the totals so far are the sums
+ALTER TABLE jldp_internal.jldp_dataset
+  ADD COLUMN epsilon_composed float8 NOT NULL DEFAULT 0,
+  ADD COLUMN delta_composed float8 NOT NULL DEFAULT 0,
+  ADD COLUMN composed_by text NOT NULL DEFAULT 'basic';
+UPDATE jldp_internal.jldp_dataset
+   SET epsilon_composed = epsilon_spent::float8, delta_composed = delta_spent::float8;
+ALTER TABLE jldp_internal.jldp_ledger
+  ADD COLUMN profile text CHECK (profile IN ('pure', 'zcdp', 'approx')),
+  ADD COLUMN rho float8,
+  ADD COLUMN epsilon_composed float8,
+  ADD COLUMN delta_composed float8,
+  ADD COLUMN composed_by text;
+UPDATE jldp_internal.jldp_ledger
+   SET profile = CASE WHEN event IN ('charge', 'reserve') THEN
+                   CASE WHEN delta = 0 THEN 'pure' ELSE 'approx' END END,
+       epsilon_composed = epsilon_spent::float8, delta_composed = delta_spent::float8,
+       composed_by = 'basic';
+
+CREATE OR REPLACE VIEW jldp.jl_budgets WITH (security_barrier) AS
+  SELECT name, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
+         epsilon_cap - epsilon_spent AS epsilon_remaining,
+         delta_cap - delta_spent AS delta_remaining,
+         source, owner, created, spenders, unit,
+         -- the tightest valid composition at delta_cap (docs/design/accounting.md)
+         epsilon_composed, delta_composed, composed_by
+  FROM jldp_internal.jldp_dataset
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
+     OR pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole('jldp_budget_admin'), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
+
+COMMENT ON VIEW jldp.jl_budgets IS
+  'Protected datasets with their caps, spent and remaining (epsilon, delta) by basic composition (the sums), owner and granted spenders, and the charges since the last reset composed at delta_cap by the tightest valid accounting (epsilon_composed, delta_composed, composed_by: basic, rdp or pld; a release is admitted when either stays within the caps), for the datasets owned by the current role or a role it inherits (budget administrators and superusers: all).';
+
+CREATE OR REPLACE VIEW jldp.jl_ledger WITH (security_barrier) AS
+  SELECT l.id, l.dataset, l.event, l.epsilon, l.delta, l.epsilon_spent, l.delta_spent,
+         l.what, l.role, l.at,
+         -- a charge is committed before its release reads a row: false when
+         -- no release recorded it (it failed or was cancelled after the
+         -- charge, or is still running); a protected table's dist2 (a value)
+         -- marks its charge when it returns; NULL for other events and for
+         -- 0.3's jl_release_dist2, whose result was returned, not recorded,
+         -- and for a booked charge (jl_budget_book), which no release records
+         CASE WHEN l.event <> 'charge' THEN NULL
+              WHEN l.what = 'jl_budget_book' OR l.what LIKE 'jl_budget_book: %' THEN NULL
+              WHEN l.what LIKE 'jl_release_dist2 (declared) %' THEN l.what LIKE '% (returned)'
+              WHEN l.what LIKE 'jl_release_dist2 %' THEN NULL
+              ELSE EXISTS (SELECT 1 FROM jldp_internal.jldp_release r WHERE r.ledger_id = l.id)
+         END AS released,
+         l.profile, l.rho, l.epsilon_composed, l.delta_composed, l.composed_by
+  FROM jldp_internal.jldp_ledger l JOIN jldp_internal.jldp_dataset d ON d.name = l.dataset
+  WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(d.owner)), 'USAGE')
+     OR pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole('jldp_budget_admin'), 'USAGE')
+     OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
+
+COMMENT ON VIEW jldp.jl_ledger IS
+  'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it; for a charge, whether a release recorded it (released) and its privacy profile (pure, zcdp with rho, or approx); after each event, the composed totals (epsilon_composed at delta_composed, by composed_by), which anyone can recompute from the profiles since the last reset.';
+
+CREATE OR REPLACE VIEW jldp.jl_protected WITH (security_barrier) AS
+  SELECT source AS relation, name AS dataset, unit, neighbor, row_clip,
+         (SELECT sum(CASE (a).encoding WHEN 'numeric' THEN 1
+                                       WHEN 'category' THEN pg_catalog.cardinality((a).categories)
+                                       ELSE (a).length END)::int
+            FROM pg_catalog.unnest(attributes) a) AS d,
+         attributes, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
+         epsilon_cap - epsilon_spent AS epsilon_remaining, delta_cap - delta_spent AS delta_remaining,
+         owner, spenders, epsilon_composed, delta_composed, composed_by
+  FROM jldp_internal.jldp_dataset
+  WHERE attributes IS NOT NULL
+    AND (pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
+     OR pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole('jldp_budget_admin'), 'USAGE')
+         OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user));
+
+COMMENT ON VIEW jldp.jl_protected IS
+  'Protected tables (jl_protect) with their declaration (unit, neighbour notion, row clip, d, attributes), caps, spent and remaining by basic composition, the composed totals (jl_budgets), for the tables whose dataset the current role owns or inherits (budget administrators and superusers: all).';

@@ -48,7 +48,13 @@ CREATE TABLE jldp_internal.jldp_dataset (
     -- the numbers of the columns it reads (the unit, then each
     -- attribute's), when declared: a release refuses a table whose columns
     -- were renamed or added again since
-    columns       int2[]
+    columns       int2[],
+    -- the charges since the last reset composed at the cap's delta by the
+    -- tightest valid accounting (docs/design/accounting.md): what admits a
+    -- release, beside the sums above
+    epsilon_composed float8 NOT NULL DEFAULT 0,
+    delta_composed   float8 NOT NULL DEFAULT 0,
+    composed_by      text NOT NULL DEFAULT 'basic'
 );
 
 REVOKE ALL ON jldp_internal.jldp_dataset FROM PUBLIC;
@@ -72,7 +78,16 @@ CREATE TABLE jldp_internal.jldp_ledger (
     what          text,
     role          name NOT NULL,
     xact          xid8 NOT NULL DEFAULT pg_current_xact_id(),
-    at            timestamptz NOT NULL DEFAULT now()
+    at            timestamptz NOT NULL DEFAULT now(),
+    -- a charge's privacy profile: pure (epsilon-DP), zcdp (rho-zCDP, rho
+    -- below) or approx (only its epsilon and delta); NULL for other events
+    profile       text CHECK (profile IN ('pure', 'zcdp', 'approx')),
+    rho           float8,
+    -- the dataset's composed totals after the event (epsilon_composed of
+    -- jldp_dataset): anyone can recompute them from the profiles
+    epsilon_composed float8,
+    delta_composed   float8,
+    composed_by      text
 );
 
 REVOKE ALL ON jldp_internal.jldp_ledger FROM PUBLIC;

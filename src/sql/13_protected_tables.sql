@@ -177,7 +177,7 @@ CREATE VIEW jldp.jl_protected WITH (security_barrier) AS
             FROM pg_catalog.unnest(attributes) a) AS d,
          attributes, epsilon_cap, delta_cap, epsilon_spent, delta_spent,
          epsilon_cap - epsilon_spent AS epsilon_remaining, delta_cap - delta_spent AS delta_remaining,
-         owner, spenders
+         owner, spenders, epsilon_composed, delta_composed, composed_by
   FROM jldp_internal.jldp_dataset
   WHERE attributes IS NOT NULL
     AND (pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(owner)), 'USAGE')
@@ -185,7 +185,7 @@ CREATE VIEW jldp.jl_protected WITH (security_barrier) AS
          OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user));
 
 COMMENT ON VIEW jldp.jl_protected IS
-  'Protected tables (jl_protect) with their declaration (unit, neighbour notion, row clip, d, attributes), caps, spent and remaining, for the tables whose dataset the current role owns or inherits (budget administrators and superusers: all).';
+  'Protected tables (jl_protect) with their declaration (unit, neighbour notion, row clip, d, attributes), caps, spent and remaining by basic composition, the composed totals (jl_budgets), for the tables whose dataset the current role owns or inherits (budget administrators and superusers: all).';
 
 -- a protected table's budget, managed by the table (1.0.0): who may spend
 -- it, its caps and a reset.  The table's owner (or a member of its role)

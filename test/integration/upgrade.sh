@@ -275,11 +275,12 @@ SELECT 'key | ' || (to_jsonb(k) - 'owner' - 'users')::text || ' | owner ' ||   -
        CASE WHEN pg_typeof(k.owner) = 'oid'::regtype THEN pg_get_userbyid(k.owner::text::oid)::text
             ELSE k.owner::text END
   FROM jldp_key k ORDER BY name;
-SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders' - 'unit' - 'attributes' - 'neighbor' - 'row_clip' - 'columns')::text || ' | owner ' ||   -- columns added later (a declaration of 0.4.0: NULL until jl_protect)
+SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders' - 'unit' - 'attributes' - 'neighbor' - 'row_clip' - 'columns'
+                        - 'epsilon_composed' - 'delta_composed' - 'composed_by')::text || ' | owner ' ||   -- composed totals added by 1.0.1 (checked below)   -- columns added later (a declaration of 0.4.0: NULL until jl_protect)
        CASE WHEN pg_typeof(d.owner) = 'oid'::regtype THEN pg_get_userbyid(d.owner::text::oid)::text
             ELSE d.owner::text END
   FROM jldp_dataset d ORDER BY name;
-SELECT 'ledger | ' || (to_jsonb(l) - 'role')::text || ' | role ' ||
+SELECT 'ledger | ' || (to_jsonb(l) - 'role' - 'profile' - 'rho' - 'epsilon_composed' - 'delta_composed' - 'composed_by')::text || ' | role ' ||
        CASE WHEN pg_typeof(l.role) = 'oid'::regtype THEN pg_get_userbyid(l.role::text::oid)::text
             ELSE l.role::text END
   FROM jldp_ledger l ORDER BY id;
@@ -325,6 +326,12 @@ q jldp_upgrade_d -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
 contents > "$tmp/d.after"
 rows=$(grep -c -e '^key ' -e '^dataset ' -e '^ledger ' -e '^registry ' "$tmp/d.before" || true)
 versions=$(q jldp_upgrade_d <<'SQL'
+-- the old charges' profiles and the composed totals as the update writes
+-- them (1.0.1): a charge of delta 0 pure, the totals the sums
+SELECT bool_and(profile IS NOT DISTINCT FROM CASE WHEN event = 'charge' THEN 'pure' END
+                AND epsilon_composed = epsilon_spent::float8 AND composed_by = 'basic')
+       AND (SELECT bool_and(epsilon_composed = epsilon_spent::float8) FROM jldp_dataset)
+  FROM jldp_ledger;
 -- the old dataset completed as a declaration (attribute neighbours: what
 -- 0.3 spent bounds one element's loss), then released through the pipeline
 SELECT d = 3 FROM jl_protect('src', 'id', ARRAY[jl_vector('x', 3, 0, 100)], neighbor => 'attribute', epsilon_cap => 5);
@@ -350,8 +357,8 @@ if [ "$rows" -lt 4 ] || ! grep -q '^registry ' "$tmp/d.before" || ! grep -q '^le
 elif ! diff -u --label "$OLD" --label "updated to $NEW" "$tmp/d.before" "$tmp/d.after"; then
   echo "FAIL data: the upgrade changed the extension's tables or the key's projection"
   fail=1
-elif [ "$versions" != "$(printf 't\nt\n%s %s\nt\nt' "$first" "$NEW")" ]; then
-  echo "FAIL data: registry versions, owners by name and keys granted to no one, the old release recovered by name: '$versions', expected $first then $NEW, then t, t"
+elif [ "$versions" != "$(printf 't\nt\nt\n%s %s\nt\nt' "$first" "$NEW")" ]; then
+  echo "FAIL data: the old charges' profiles, registry versions, owners by name and keys granted to no one, the old release recovered by name: '$versions', expected t, t, t, $first then $NEW, then t, t"
   fail=1
 else
   echo "ok   data: a key, a dataset, its ledger and a registry row ($rows rows) and the key's projection are unchanged; the old release is recovered by name; the dataset, declared with jl_protect, releases through the pipeline, recorded as $NEW"

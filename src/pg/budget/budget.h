@@ -7,6 +7,8 @@
 
 #include "postgres.h"
 
+#include "math/accounting/accountant.h"
+
 #include "fmgr.h"
 #include "nodes/pg_list.h"
 
@@ -39,7 +41,7 @@ extern JlActor jl_budget_actor(void);
  */
 extern int64 jl_budget_charge_declared(Oid nsp, const char *dataset, Oid source_relid,
 									   const char *unit, double epsilon, double delta,
-									   const char *what);
+									   const char *what, const JlProfile *profile);
 
 /* What a background worker charges, in its own transaction. */
 typedef struct JlChargeRequest
@@ -53,6 +55,10 @@ typedef struct JlChargeRequest
 	const char *what;			/* the ledger's note */
 	const char *unit;			/* the declaration's unit */
 	JlActor		actor;
+	/* the release's privacy profile (its kind and rho; the epsilon and
+	 * delta above), what the accountant composes */
+	JlProfileKind profile;
+	double		rho;
 } JlChargeRequest;
 
 /*
@@ -81,7 +87,8 @@ extern void jl_budget_trial_charge(const JlChargeRequest *req);
 
 /* The same for jl_budget_charge_declared's charge. */
 extern void jl_budget_trial_charge_declared(Oid nsp, const char *dataset, Oid source_relid,
-											const char *unit, double epsilon, double delta);
+											const char *unit, double epsilon, double delta,
+											 const JlProfile *profile);
 
 /*
  * ERROR if a dataset named dataset, or bound to source_relid, was declared
@@ -141,7 +148,8 @@ extern void jl_budget_check_spend(const JlActor *a, const JlDataset *ds,
  */
 extern int64 jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon,
 									 double delta, const char *event, const char *what,
-									 const JlActor *a, bool show_budget);
+									 const JlActor *a, bool show_budget,
+									 JlProfileKind profile, double rho);
 
 /* Insert a ledger row (SPI, as owner); returns its id. */
 extern int64 jl_budget_ledger_insert(Oid nsp, const char *dataset, const char *event,

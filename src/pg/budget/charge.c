@@ -7,6 +7,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/transam.h"
 #include "access/xact.h"
 #include "executor/spi.h"
@@ -76,6 +78,28 @@ jl_budget_request(JlChargeRequest *r, Oid nsp, const char *dataset, Oid source_r
 	r->delta = delta;
 	r->what = what;
 	r->unit = unit;
+	/* what any release with these (epsilon, delta) is, until told more */
+	r->profile = delta > 0.0 ? JL_PROFILE_APPROX : JL_PROFILE_PURE;
+	r->rho = NAN;
+}
+
+/*
+ * The release's own profile, when its mechanism says more than its
+ * (epsilon, delta) (a Gaussian sketch: the rho of the noise it samples); a
+ * pure profile only for a release of delta 0
+ */
+static void
+request_profile(JlChargeRequest *r, const JlProfile *profile)
+{
+	if (profile == NULL)
+		return;
+	if (profile->kind == JL_PROFILE_ZCDP && isfinite(profile->rho) && profile->rho >= 0.0)
+	{
+		r->profile = JL_PROFILE_ZCDP;
+		r->rho = profile->rho;
+	}
+	else if (profile->kind == JL_PROFILE_APPROX)
+		r->profile = JL_PROFILE_APPROX;
 }
 
 void
@@ -110,24 +134,27 @@ jl_budget_trial_charge(const JlChargeRequest *req)
 
 void
 jl_budget_trial_charge_declared(Oid nsp, const char *dataset, Oid source_relid, const char *unit,
-								double epsilon, double delta)
+								double epsilon, double delta, const JlProfile *profile)
 {
 	JlChargeRequest r;
 
 	jl_budget_check_epsilon_delta(epsilon, delta);
 	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
 	jl_budget_request(&r, nsp, dataset, source_relid, unit, epsilon, delta, "(trial)");
+	request_profile(&r, profile);
 	jl_budget_trial_charge(&r);
 }
 
 int64
 jl_budget_charge_declared(Oid nsp, const char *dataset, Oid source_relid, const char *unit,
-						  double epsilon, double delta, const char *what)
+						  double epsilon, double delta, const char *what,
+						  const JlProfile *profile)
 {
 	JlChargeRequest r;
 
 	jl_budget_check_epsilon_delta(epsilon, delta);
 	jl_budget_refuse_uncommitted(nsp, dataset, source_relid);
 	jl_budget_request(&r, nsp, dataset, source_relid, unit, epsilon, delta, what);
+	request_profile(&r, profile);
 	return jl_charge_committed(&r);
 }

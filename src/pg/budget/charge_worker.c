@@ -75,7 +75,7 @@
 /* workers started for one charge when one ends before its transaction */
 #define JL_WORKER_ATTEMPTS 5
 
-#define JL_CHARGE_MAGIC 0x6a6c6305	/* "jlc", layout 5 */
+#define JL_CHARGE_MAGIC 0x6a6c6306	/* "jlc", layout 6 (the profile) */
 #define JL_ERR_TEXT 1024
 
 typedef enum
@@ -103,6 +103,8 @@ typedef struct ChargeShared
 	Oid			actor;
 	double		epsilon;
 	double		delta;
+	int32		profile;		/* JlProfileKind */
+	double		rho;
 	/* offsets into data, 0 for NULL */
 	Size		dataset,
 				source_q,
@@ -207,6 +209,8 @@ jl_charge_worker_main(Datum arg)
 	r.source_q = get_string(sh, sh->source_q);
 	r.epsilon = sh->epsilon;
 	r.delta = sh->delta;
+	r.profile = (JlProfileKind) sh->profile;
+	r.rho = sh->rho;
 	r.what = get_string(sh, sh->what);
 	r.actor.role = sh->actor;
 	r.actor.name = (char *) get_string(sh, sh->actor_name);
@@ -436,6 +440,8 @@ jl_charge_committed(const JlChargeRequest *r)
 	sh->actor = r->actor.role;
 	sh->epsilon = r->epsilon;
 	sh->delta = r->delta;
+	sh->profile = (int32) r->profile;
+	sh->rho = r->rho;
 	sh->dataset = put_string(sh, &used, r->dataset);
 	sh->source_q = put_string(sh, &used, r->source_q);
 	sh->what = put_string(sh, &used, r->what);

@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "access/transam.h"
@@ -30,6 +31,7 @@
 #include "utils/memutils.h"
 #include "utils/syscache.h"
 
+#include "math/projection/mechanism.h"
 #include "pg/budget/budget.h"
 #include "pg/catalog/owner.h"
 #include "pg/common/messages.h"
@@ -103,8 +105,10 @@ jl_budget_ledger_insert(Oid nsp, const char *dataset, const char *event, Datum e
 	values[3] = delta;
 	values[4] = what ? CStringGetTextDatum(what) : (Datum) 0;
 	values[5] = CStringGetTextDatum(a->name);
-	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (dataset, event, epsilon, delta, epsilon_spent, delta_spent, what, role) "
-										"SELECT $1, $2, $3, $4, epsilon_spent, delta_spent, $5, %s FROM %s WHERE name = $1 "
+	rc = SPI_execute_with_args(psprintf("INSERT INTO %s (dataset, event, epsilon, delta, epsilon_spent, delta_spent, what, role, "
+										"epsilon_composed, delta_composed, composed_by) "
+										"SELECT $1, $2, $3, $4, epsilon_spent, delta_spent, $5, %s, epsilon_composed, "
+										"delta_composed, composed_by FROM %s WHERE name = $1 "
 										"RETURNING id",
 										jl_qualified(nsp, "jldp_ledger"), "$6::pg_catalog.name",
 										jl_qualified(nsp, "jldp_dataset")),
@@ -326,56 +330,168 @@ jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
 	return true;
 }
 
+/*
+ * The charges of the dataset since its last reset, and this one, composed
+ * at the cap's delta by the tightest valid accounting (math/accounting);
+ * the caller holds the dataset's row lock, so no other charge comes
+ * between the composition and its record.
+ */
+static void
+compose_with(Oid nsp, const char *dataset, double epsilon, double delta,
+			 JlProfileKind kind, double rho, double delta_cap, JlComposition *c)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(dataset)};
+	JlProfile  *p;
+	uint64		n,
+				i;
+	JlStatus	s;
+
+	if (SPI_execute_with_args(psprintf("SELECT epsilon::pg_catalog.float8, delta::pg_catalog.float8, profile, rho "
+									   "FROM %s WHERE dataset = $1 AND event IN ('charge', 'reserve') "
+									   "AND id > (SELECT COALESCE(pg_catalog.max(id), 0) FROM %s "
+									   "WHERE dataset = $1 AND event = 'reset') ORDER BY id",
+									   jl_qualified(nsp, "jldp_ledger"), jl_qualified(nsp, "jldp_ledger")),
+							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the budget ledger");
+	n = SPI_processed;
+	if (n + 1 > (uint64) INT_MAX / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dataset \"%s\" has too many charges to compose", jl_msg_str(dataset))));
+	p = palloc0(sizeof(JlProfile) * (n + 1));
+	for (i = 0; i < n; i++)
+	{
+		HeapTuple	row = SPI_tuptable->vals[i];
+		TupleDesc	td = SPI_tuptable->tupdesc;
+		bool		isnull;
+		char	   *profile = SPI_getvalue(row, td, 3);
+		Datum		r;
+
+		p[i].epsilon = DatumGetFloat8(SPI_getbinval(row, td, 1, &isnull));
+		p[i].delta = DatumGetFloat8(SPI_getbinval(row, td, 2, &isnull));
+		r = SPI_getbinval(row, td, 4, &isnull);
+		p[i].rho = isnull ? NAN : DatumGetFloat8(r);
+		/* a row without a profile (or with one it cannot hold) is known by its (epsilon, delta) */
+		p[i].kind = JL_PROFILE_APPROX;
+		if (profile != NULL && strcmp(profile, "pure") == 0 && p[i].delta == 0.0)
+			p[i].kind = JL_PROFILE_PURE;
+		else if (profile != NULL && strcmp(profile, "zcdp") == 0 && isfinite(p[i].rho) && p[i].rho >= 0.0)
+			p[i].kind = JL_PROFILE_ZCDP;
+	}
+	p[n].kind = kind == JL_PROFILE_PURE && delta == 0.0 ? JL_PROFILE_PURE :
+		kind == JL_PROFILE_ZCDP && isfinite(rho) && rho >= 0.0 ? JL_PROFILE_ZCDP : JL_PROFILE_APPROX;
+	p[n].epsilon = epsilon;
+	p[n].delta = delta;
+	p[n].rho = rho;
+	s = jl_compose(p, (int) n + 1, delta_cap, c);
+	if (s != JL_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("the ledger of dataset \"%s\" holds a charge no release writes", jl_msg_str(dataset)),
+				 errdetail("%s", jl_status_message(s))));
+	pfree(p);
+}
+
 int64
 jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double delta,
 						const char *event, const char *what, const JlActor *a,
-						bool show_budget)
+						bool show_budget, JlProfileKind profile, double rho)
 {
-	Oid			types[3] = {TEXTOID, NUMERICOID, NUMERICOID};
-	Datum		values[3];
+	Oid			types[6] = {TEXTOID, NUMERICOID, NUMERICOID, FLOAT8OID, FLOAT8OID, TEXTOID};
+	Datum		values[6];
 	int			rc;
 	bool		isnull;
-	bool		fits;
+	bool		fits_sum,
+				fits_composed;
+	double		eps_cap,
+				delta_cap;
+	JlComposition c;
+	int64		id;
 
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = jl_budget_numeric(epsilon);
 	values[2] = jl_budget_numeric(delta);
 	rc = SPI_execute_with_args(psprintf("SELECT epsilon_spent + $2 <= epsilon_cap AND delta_spent + $3 <= delta_cap, "
 										"(epsilon_cap - epsilon_spent)::text, (delta_cap - delta_spent)::text, "
-										"epsilon_cap::text, delta_cap::text "
+										"epsilon_cap::text, delta_cap::text, "
+										"epsilon_cap::pg_catalog.float8, delta_cap::pg_catalog.float8 "
 										"FROM %s WHERE name = $1",
 										jl_qualified(nsp, "jldp_dataset")),
 							   3, types, values, NULL, false, 1);
 	if (rc != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not read the budget of dataset \"%s\"", dataset);
-	fits = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	if (!fits && show_budget)
-		ereport(ERROR,
-				(errcode(ERRCODE_BUDGET_EXCEEDED),
-				 errmsg("privacy budget of dataset \"%s\" would be exceeded", jl_msg_str(dataset)),
-				 errdetail("This release needs epsilon %s, delta %s; the remaining budget is epsilon %s, delta %s (caps %s, %s).",
-						   jl_budget_numeric_text(values[1]), jl_budget_numeric_text(values[2]),
-						   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
-						   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3),
-						   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4),
-						   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5)),
-				 errhint("A budget administrator (jldp_budget_admin) can raise the cap with jl_set_cap(protected, epsilon_cap, delta_cap).")));
+	fits_sum = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	eps_cap = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6, &isnull));
+	delta_cap = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 7, &isnull));
+	{
+		/* the caps' texts, kept past the ledger's query */
+		char	   *eps_left = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
+				   *delta_left = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3),
+				   *eps_cap_t = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4),
+				   *delta_cap_t = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5);
+
+		/*
+		 * The composition at the cap's delta.  The caps are numeric, read
+		 * as float8 (to the nearest): the composed epsilon must stay below
+		 * the float just under the cap's, its delta within the cap's.
+		 */
+		compose_with(nsp, dataset, epsilon, delta, profile, rho,
+					 delta_cap > 1.0 ? 1.0 : nextafter(delta_cap, 0.0), &c);
+		fits_composed = c.epsilon <= nextafter(eps_cap, 0.0) && c.delta <= nextafter(delta_cap, 0.0);
+		if (!fits_sum && !fits_composed && show_budget)
+			ereport(ERROR,
+					(errcode(ERRCODE_BUDGET_EXCEEDED),
+					 errmsg("privacy budget of dataset \"%s\" would be exceeded", jl_msg_str(dataset)),
+					 errdetail("This release needs epsilon %s, delta %s; the remaining budget is epsilon %s, delta %s (caps %s, %s)%s.",
+							   jl_budget_numeric_text(values[1]), jl_budget_numeric_text(values[2]),
+							   eps_left, delta_left, eps_cap_t, delta_cap_t,
+							   strcmp(c.method, "basic") == 0 ? "" :
+							   psprintf("; composed with the earlier charges (%s) it would be epsilon %.6g at delta %.3g",
+										c.method, c.epsilon, c.delta)),
+					 errhint("A budget administrator (jldp_budget_admin) can raise the cap with jl_set_cap(protected, epsilon_cap, delta_cap).")));
+	}
 	/* a role that does not see the dataset in jl_budgets learns no figures */
-	if (!fits)
+	if (!fits_sum && !fits_composed)
 		ereport(ERROR,
 				(errcode(ERRCODE_BUDGET_EXCEEDED),
 				 errmsg("privacy budget of dataset \"%s\" would be exceeded", jl_msg_str(dataset)),
 				 errdetail("This release needs epsilon %s, delta %s.",
 						   jl_budget_numeric_text(values[1]), jl_budget_numeric_text(values[2])),
 				 errhint("A budget administrator (jldp_budget_admin) can raise the cap with jl_set_cap(protected, epsilon_cap, delta_cap).")));
+	/* the composed totals: the composition's, or the sums' where only they fit */
+	if (!fits_composed)
+	{
+		c.epsilon = c.basic_epsilon;
+		c.delta = c.basic_delta;
+		c.method = "basic";
+	}
+	values[3] = Float8GetDatum(c.epsilon);
+	values[4] = Float8GetDatum(c.delta);
+	values[5] = CStringGetTextDatum(c.method);
 	rc = SPI_execute_with_args(psprintf("UPDATE %s SET epsilon_spent = epsilon_spent + $2, "
-										"delta_spent = delta_spent + $3 WHERE name = $1",
+										"delta_spent = delta_spent + $3, epsilon_composed = $4, "
+										"delta_composed = $5, composed_by = $6 WHERE name = $1",
 										jl_qualified(nsp, "jldp_dataset")),
-							   3, types, values, NULL, false, 0);
+							   6, types, values, NULL, false, 0);
 	if (rc != SPI_OK_UPDATE)
 		elog(ERROR, "could not charge the budget");
-	return jl_budget_ledger_insert(nsp, dataset, event, values[1], false, values[2], false,
-								   what, a);
+	id = jl_budget_ledger_insert(nsp, dataset, event, values[1], false, values[2], false,
+								 what, a);
+	{
+		Oid			ptypes[3] = {INT8OID, TEXTOID, FLOAT8OID};
+		Datum		pvalues[3] = {Int64GetDatum(id),
+			CStringGetTextDatum(profile == JL_PROFILE_ZCDP && isfinite(rho) ? "zcdp" :
+								profile == JL_PROFILE_PURE && delta == 0.0 ? "pure" : "approx"),
+		Float8GetDatum(rho)};
+		char		pnulls[3] = {' ', ' ', profile == JL_PROFILE_ZCDP && isfinite(rho) ? ' ' : 'n'};
+
+		if (SPI_execute_with_args(psprintf("UPDATE %s SET profile = $2, rho = $3 WHERE id = $1",
+										   jl_qualified(nsp, "jldp_ledger")),
+								  3, ptypes, pvalues, pnulls, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "could not write the budget ledger");
+	}
+	return id;
 }
 
 int64
@@ -411,7 +527,7 @@ jl_budget_charge_now(const JlChargeRequest *r)
 	jl_budget_check_spend(a, &ds, r->dataset);
 	id = jl_budget_charge_locked(r->nsp, r->dataset, r->epsilon, r->delta,
 								 "charge", r->what, a,
-								 jl_budget_may_manage(a, &ds));
+								 jl_budget_may_manage(a, &ds), r->profile, r->rho);
 	jl_restore_user(&scope);
 	SPI_finish();
 	return id;

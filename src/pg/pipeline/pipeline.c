@@ -212,7 +212,8 @@ charge_once(JlPipeline *pl, const JlMechanismOps *ops)
 											  pl->decl.unit, pl->epsilon, pl->delta_charged,
 											  ops->writes_target ?
 											  psprintf("jl_release into %s", pl->target_name) :
-											  psprintf("jl_release_dist2 (declared) of %s", pl->decl.relation_q));
+											  psprintf("jl_release_dist2 (declared) of %s", pl->decl.relation_q),
+											  pl->profile.kind ? &pl->profile : NULL);
 }
 
 /* 5. the rows, with names resolved in pg_catalog only */

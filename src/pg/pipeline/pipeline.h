@@ -13,6 +13,7 @@
 
 #include "postgres.h"
 
+#include "pg/budget/budget.h"
 #include "pg/keys/keystore.h"
 #include "pg/keys/projection_cache.h"
 #include "pg/pipeline/declaration.h"
@@ -32,6 +33,9 @@ typedef struct JlPipeline
 	char	   *target_q;
 	Oid			target;
 	double		delta_charged;	/* set by the calibration */
+	JlProfile	profile;		/* the release's privacy profile, set by the
+								 * calibration when it says more than
+								 * (epsilon, delta_charged): kind 0 else */
 	int64		ledger_id;
 	int64		nrows;
 	double		noise_variance; /* of the release, for the caller */

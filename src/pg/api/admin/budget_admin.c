@@ -203,7 +203,8 @@ jl_reset_relation(PG_FUNCTION_ARGS)
 	name = protected_dataset(nsp, &a, relid,
 							 "A budget administrator (jldp_budget_admin) resets a protected table's budget.");
 	change_dataset(nsp, &a, name,
-				   "UPDATE %s SET epsilon_spent = 0, delta_spent = 0 WHERE name = $1",
+				   "UPDATE %s SET epsilon_spent = 0, delta_spent = 0, epsilon_composed = 0, "
+				   "delta_composed = 0, composed_by = 'basic' WHERE name = $1",
 				   NUMERICOID, (Datum) 0, true, (Datum) 0, true, "reset", NULL,
 				   JL_ADMIN_ONLY, NULL);
 	jl_restore_user(&scope);

@@ -331,7 +331,7 @@ jl_distributed_charge_declared(PG_FUNCTION_ARGS)
 				 errmsg("%s is not a sharded table", decl.relation_q)));
 	jl_budget_check_spender(nsp, decl.dataset);
 	begun_ledger = jl_budget_charge_declared(nsp, decl.dataset, decl.relid, decl.unit, begun_epsilon,
-											 begun_delta, psprintf("jl_release_distributed (%s)", gid));
+											 begun_delta, psprintf("jl_release_distributed (%s)", gid), NULL);
 	PG_RETURN_INT64(begun_ledger);
 }
 

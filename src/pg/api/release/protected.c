@@ -157,7 +157,8 @@ jl_release_part_check(PG_FUNCTION_ARGS)
 	ops = jl_pipeline_ops(&pl);
 	jl_pipeline_prepare(&pl, ops);
 	jl_budget_trial_charge_declared(pl.nsp, pl.decl.dataset, pl.decl.relid, pl.decl.unit,
-									pl.epsilon, pl.delta_charged);
+									pl.epsilon, pl.delta_charged,
+									pl.profile.kind ? &pl.profile : NULL);
 	explicit_bzero(&pl.key, sizeof(pl.key));
 	PG_RETURN_VOID();
 }
@@ -195,7 +196,8 @@ jl_budget_book(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64(jl_budget_charge_declared(pl.nsp, pl.decl.dataset, pl.decl.relid,
 											  pl.decl.unit, pl.epsilon, delta,
 											  note ? psprintf("jl_budget_book: %s", note) :
-											  "jl_budget_book"));
+											  "jl_budget_book",
+											  NULL));
 }
 
 /*
