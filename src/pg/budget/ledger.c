@@ -352,7 +352,16 @@ compose_with(Oid nsp, const char *dataset, double epsilon, double delta,
 									   "AND id > (SELECT COALESCE(pg_catalog.max(id), 0) FROM %s "
 									   "WHERE dataset = $1 AND event = 'reset') ORDER BY id",
 									   jl_qualified(nsp, "jldp_ledger"), jl_qualified(nsp, "jldp_ledger")),
-							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+							  /*
+							   * not read-only: a snapshot taken now, after the
+							   * dataset's lock, sees every charge committed
+							   * before it (a read-only read keeps the
+							   * transaction's first snapshot, which misses a
+							   * charge that committed while this one waited
+							   * for the lock: two would pass a cap that
+							   * admits one)
+							   */
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the budget ledger");
 	n = SPI_processed;
 	if (n + 1 > (uint64) INT_MAX / 2)
