@@ -498,6 +498,17 @@ for kind in rademacher gaussian achlioptas sparse; do
 done
 md ""
 
+# ---- 8b. composing a dataset's releases, per charge
+md "## Composing a dataset's releases, per charge"
+md ""
+md "Each charge composes the dataset's charges since its last reset with the new"
+md "one (docs/design/accounting.md), under the dataset's lock; what that costs"
+md "against the number of releases already on the dataset (test/bench/c/bench_compose:"
+md "epsilons 0.01 to 0.026, target delta 1e-6; mixed: every third zCDP)."
+md ""
+test/bench/c/bench_compose | tee -a "$REPORT"
+md ""
+
 # ---- 9. k-means against scikit-learn; a million sketches
 md "## k-means against scikit-learn"
 md ""
