@@ -276,7 +276,7 @@ SELECT 'key | ' || (to_jsonb(k) - 'owner' - 'users')::text || ' | owner ' ||   -
             ELSE k.owner::text END
   FROM jldp_key k ORDER BY name;
 SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders' - 'unit' - 'attributes' - 'neighbor' - 'row_clip' - 'columns'
-                        - 'epsilon_composed' - 'delta_composed' - 'composed_by')::text || ' | owner ' ||   -- composed totals added by 1.0.1 (checked below)   -- columns added later (a declaration of 0.4.0: NULL until jl_protect)
+                        - 'epsilon_composed' - 'delta_composed' - 'composed_by')::text || ' | owner ' ||   -- composed totals added by 1.1.0 (checked below)   -- columns added later (a declaration of 0.4.0: NULL until jl_protect)
        CASE WHEN pg_typeof(d.owner) = 'oid'::regtype THEN pg_get_userbyid(d.owner::text::oid)::text
             ELSE d.owner::text END
   FROM jldp_dataset d ORDER BY name;
@@ -327,7 +327,7 @@ contents > "$tmp/d.after"
 rows=$(grep -c -e '^key ' -e '^dataset ' -e '^ledger ' -e '^registry ' "$tmp/d.before" || true)
 versions=$(q jldp_upgrade_d <<'SQL'
 -- the old charges' profiles and the composed totals as the update writes
--- them (1.0.1): a charge of delta 0 pure, the totals the sums
+-- them (1.1.0): a charge of delta 0 pure, the totals the sums
 SELECT bool_and(profile IS NOT DISTINCT FROM CASE WHEN event = 'charge' THEN 'pure' END
                 AND epsilon_composed = epsilon_spent::float8 AND composed_by = 'basic')
        AND (SELECT bool_and(epsilon_composed = epsilon_spent::float8) FROM jldp_dataset)

@@ -1,4 +1,4 @@
--- jldp 1.0.0 -> 1.0.1:
+-- jldp 1.0.0 -> 1.1.0:
 --  - the budget composed by the tightest valid accounting: each charge's
 --    privacy profile in the ledger, the composed totals in jldp_dataset
 --    and jldp_ledger (the existing rows: their sums, each old charge pure
@@ -12,7 +12,7 @@
 -- Keys, grants, declarations, the ledger's rows, the registry and released
 -- tables are kept.
 
-\echo Use "ALTER EXTENSION jldp UPDATE TO '1.0.1'" to load this file. \quit
+\echo Use "ALTER EXTENSION jldp UPDATE TO '1.1.0'" to load this file. \quit
 
 DROP FUNCTION jldp.jl_key_revoke(text, regrole);
 CREATE FUNCTION jldp.jl_key_revoke(name text, role name)
