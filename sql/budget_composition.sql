@@ -53,5 +53,17 @@ SELECT d FROM jl_protect('bc_pure', 'id', ARRAY[jl_numeric('a', 0, 7)], epsilon_
 SELECT bc_try('bc_pure', 15, 0.1) AS admitted;
 SELECT epsilon_spent, round(epsilon_composed::numeric, 10) AS epsilon_composed, composed_by FROM jl_budgets WHERE name = 'public.bc_pure';
 
+-- 3. the sums are judged in exact decimals, not in doubles, which round
+-- to nearest: under a cap of 2.6999999999999997, bookings of 0.9, 0.01,
+-- 0.35, 0.85, 0.03, 0.55 and 0.01 (2.70 exactly; 2.6999999999999993 in
+-- doubles) stop at the sixth (found by a review: the double sums admitted
+-- the seventh)
+CREATE TABLE bc_ulp AS SELECT * FROM bc_src;
+ALTER TABLE bc_ulp ADD PRIMARY KEY (id);
+SELECT d FROM jl_protect('bc_ulp', 'id', ARRAY[jl_numeric('a', 0, 7)], epsilon_cap => 2.6999999999999997);
+SELECT e, error(format('SELECT jl_budget_book(%L, %s, 0)', 'bc_ulp', e)) AS booked
+  FROM unnest(ARRAY[0.9, 0.01, 0.35, 0.85, 0.03, 0.55, 0.01]) WITH ORDINALITY AS b(e, i) ORDER BY i;
+SELECT epsilon_spent, epsilon_cap FROM jl_budgets WHERE name = 'public.bc_ulp';
+
 DROP FUNCTION bc_try(regclass, int, float8);
-DROP TABLE bc_src, bc_pure;
+DROP TABLE bc_src, bc_pure, bc_ulp;

@@ -261,6 +261,18 @@ test_edges(void)
 	jl_compose(p + 1, 1, 1e-3, &c);
 	check(c.epsilon == 1.0 && strcmp(c.method, "basic") == 0, "an approximate release alone composes basically");
 	check(jl_compose(&bad, 1, 1e-6, &c) == JL_ERR_EPSILON, "a NaN epsilon refused");
+	{
+		/* sums past the double range, and below its normal range: no hang, basic */
+		JlProfile	big[2] = {{JL_PROFILE_PURE, 1e308, 0.0, 0.0}, {JL_PROFILE_PURE, 1e308, 0.0, 0.0}};
+		JlProfile	tiny = {JL_PROFILE_PURE, 1e-320, 0.0, 0.0};
+
+		jl_compose(big, 2, 1e-6, &c);
+		check(isinf(c.epsilon) && strcmp(c.method, "basic") == 0,
+			  "pure epsilons summing past the double range: basic, infinite (once a hang: a NaN grid)");
+		jl_compose(&tiny, 1, 1e-6, &c);
+		check(c.epsilon == 1e-320 && isinf(c.pld_epsilon),
+			  "a subnormal pure epsilon: no PLD grid (a step of 0), basic");
+	}
 	check(jl_compose(p, 0, 1e-6, &c) == JL_OK && c.epsilon == 0.0, "no release: nothing spent");
 }
 

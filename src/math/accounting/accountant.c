@@ -26,6 +26,9 @@
  * basic composition (their deltas taken off the target first).
  */
 #include "math/accounting/accountant.h"
+#include "math/base/interrupt.h"
+
+#include <float.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,6 +39,17 @@
 #define PLD_DELTA_MARGIN_ABS 1e-15
 /* the PLD grid: at most this many steps across the pure releases' sum */
 #define PLD_STEPS 65536
+/*
+ * The PLD composes at most this many pure releases (its cost is about
+ * n (65536 + n) steps, under the dataset's lock); beyond, Renyi DP alone
+ * (n times 160 orders)
+ */
+#define PLD_MAX_RELEASES 4096
+/*
+ * Every epsilon a method returns is raised by this much, relative: the
+ * rounding of its sums (of at most a million terms) to nearest, never up
+ */
+#define ROUNDING_MARGIN 1e-9
 
 bool
 jl_profile_valid(const JlProfile *p)
@@ -117,8 +131,14 @@ pld_distribution(const double *eps, int n, double h, int64_t *Mp)
 	double	   *cur,
 			   *next;
 
+	double		steps = 0.0;
+
+	/* at most 2^24 steps each way (the grid of jl_compose has 65536 + n) */
 	for (int i = 0; i < n; i++)
-		M += (int64_t) ceil(eps[i] / h);
+		steps += ceil(eps[i] / h);
+	if (!(steps >= 0.0 && steps <= 16777216.0))
+		return NULL;
+	M = (int64_t) steps;
 	cur = calloc((size_t) (2 * M + 1), sizeof(double));
 	next = calloc((size_t) (2 * M + 1), sizeof(double));
 	if (cur == NULL || next == NULL)
@@ -132,6 +152,8 @@ pld_distribution(const double *eps, int n, double h, int64_t *Mp)
 	{
 		int64_t		m = (int64_t) ceil(eps[i] / h);
 		double		p = 1.0 / (1.0 + exp(-(m * h)));	/* loss +m h: the likelier */
+
+		jl_interrupt_check();
 
 		if (m == 0)
 			continue;
@@ -163,7 +185,15 @@ pld_delta_of(const double *dist, int64_t M, double h, double epsilon)
 {
 	double		delta = 0.0;
 
-	for (int64_t j = M + (int64_t) floor(epsilon / h); j <= 2 * M; j++)
+	int64_t		from;
+
+	/* the losses above epsilon only; epsilon within [0, M h] (finite) */
+	if (!(epsilon >= 0.0))
+		epsilon = 0.0;
+	if (epsilon >= M * h)
+		return 0.0;
+	from = M + (int64_t) floor(epsilon / h);
+	for (int64_t j = from; j <= 2 * M; j++)
 	{
 		double		l = (j - M) * h;
 
@@ -265,12 +295,14 @@ jl_compose(const JlProfile *p, int n, double delta, JlComposition *out)
 	out->delta = out->basic_delta;
 	out->method = "basic";
 
-	rem = delta - approx_delta;
-	if (delta > 0.0 && rem > 0.0 && npure + nzcdp > 0)
+	/* the sums' rounding: the approximate releases' epsilon up, delta's target down */
+	approx_eps *= 1.0 + ROUNDING_MARGIN;
+	rem = (delta - approx_delta * (1.0 + ROUNDING_MARGIN)) * (1.0 - ROUNDING_MARGIN);
+	if (delta > 0.0 && rem > 0.0 && npure + nzcdp > 0 && isfinite(out->basic_epsilon))
 	{
 		rdp_curve(p, n, true, true, curve);
-		out->rdp_epsilon = jl_rdp_to_epsilon(curve, rem) + approx_eps;
-		if (npure > 0)
+		out->rdp_epsilon = (jl_rdp_to_epsilon(curve, rem) + approx_eps) * (1.0 + ROUNDING_MARGIN);
+		if (npure > 0 && npure <= PLD_MAX_RELEASES)
 		{
 			static const double splits[] = {0.5, 0.9, 0.1, 0.99, 0.01};
 			int			k = 0;
@@ -288,7 +320,13 @@ jl_compose(const JlProfile *p, int n, double delta, JlComposition *out)
 					pure_eps[k++] = p[i].epsilon;
 					h += p[i].epsilon;
 				}
-			h = h > 0.0 ? h / PLD_STEPS : 1.0;
+			/* a grid of normal steps over a finite sum, else no PLD */
+			h = h / PLD_STEPS;
+			if (!(isfinite(h) && h >= DBL_MIN))
+			{
+				free(pure_eps);
+				goto chosen;
+			}
 			dist = pld_distribution(pure_eps, npure, h, &M);
 			if (dist == NULL)
 			{
@@ -296,7 +334,7 @@ jl_compose(const JlProfile *p, int n, double delta, JlComposition *out)
 				return JL_ERR_STATS;
 			}
 			if (nzcdp == 0)
-				out->pld_epsilon = pld_epsilon(dist, M, h, rem) + approx_eps;
+				out->pld_epsilon = (pld_epsilon(dist, M, h, rem) + approx_eps) * (1.0 + ROUNDING_MARGIN);
 			else
 			{
 				double		zcurve[JL_RDP_ORDERS];
@@ -304,8 +342,9 @@ jl_compose(const JlProfile *p, int n, double delta, JlComposition *out)
 				rdp_curve(p, n, false, true, zcurve);
 				for (size_t s = 0; s < sizeof(splits) / sizeof(splits[0]); s++)
 				{
-					double		e = pld_epsilon(dist, M, h, splits[s] * rem) +
-						jl_rdp_to_epsilon(zcurve, (1.0 - splits[s]) * rem) + approx_eps;
+					double		e = (pld_epsilon(dist, M, h, splits[s] * rem) +
+								 jl_rdp_to_epsilon(zcurve, (1.0 - splits[s]) * rem) + approx_eps) *
+						(1.0 + ROUNDING_MARGIN);
 
 					if (e < out->pld_epsilon)
 						out->pld_epsilon = e;
@@ -315,6 +354,8 @@ jl_compose(const JlProfile *p, int n, double delta, JlComposition *out)
 			free(pure_eps);
 		}
 	}
+
+chosen:
 
 	/*
 	 * The least of the methods valid at delta; basic stands at its own
