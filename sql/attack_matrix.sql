@@ -48,7 +48,11 @@ BEGIN
 END $$;
 SELECT am_table(t), am_long_table(t || '_l'), am_edge_table(t || '_e')
   FROM unnest(ARRAY['am_ok', 'am_empty', 'am_rolled_back', 'am_gen', 'am_unit',
-                    'am_rls', 'am_attached', 'am_inherits', 'am_swapped', 'am_keyed']) t;
+                    'am_rls', 'am_attached', 'am_inherits', 'am_swapped', 'am_keyed', 'am_spent']) t;
+-- a budget nearly spent (99.8 of 100 booked, pure): every path's release is
+-- past the caps by the sums and by the tightest composition at the cap's
+-- delta (1.1.0), and is refused before its charge
+SELECT count(jl_budget_book(t::regclass, 99.8, 0)) AS booked FROM unnest(ARRAY['am_spent', 'am_spent_l', 'am_spent_e']) t;
 -- a curator allowed to spend and read am_keyed (and to create its
 -- outputs), and a key it was not granted
 CREATE ROLE regress_am_curator IN ROLE jldp_curator;
@@ -133,7 +137,8 @@ INSERT INTO am_attacks (attack, relation, expect) VALUES
   ('an attribute now a generated column',     'am_gen',         '22023'),
   ('declared columns swapped by renames',     'am_swapped',     '55000'),
   ('a unit no longer unique',                 'am_unit',        '55000'),
-  ('an undeclared table',                     'am_undeclared',  '55000');
+  ('an undeclared table',                     'am_undeclared',  '55000'),
+  ('a budget nearly spent, sums and composed', 'am_spent',       '53400');
 
 CREATE TABLE am_cells (attack text, path text, outcome text, charges bigint);
 GRANT INSERT ON am_cells TO regress_am_curator;
