@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -f "jldp--$(sed -n "s/^default_version = '\(.*\)'/\1/p" jldp.control).sql" ] || make -s "jldp--$(sed -n "s/^default_version = '\(.*\)'/\1/p" jldp.control).sql"
 exec python3 - <<'PY'
-import glob, os, re, subprocess, sys
+import os, re, subprocess, sys
 fail = []
 files = subprocess.check_output(['git', 'ls-files'], text=True).split()
 pages = [f for f in files if f.endswith('.md') and not f.startswith('CHANGELOG')]
@@ -42,7 +42,6 @@ for p in linked:
 
 # 2. paths named in pages and in source comments
 known = set(files) | {os.path.dirname(f) for f in files}
-built = {'jldp.so', 'results', 'regression.diffs'}
 npaths = 0
 pathre = re.compile(r'(?<![\w/.-])((?:src|test|docs|sql|expected)/[\w./-]*\w)')
 sources = pages + [f for f in files if f.startswith(('src/', 'test/')) and f.endswith(('.c', '.h', '.sh', '.py', '.sql'))

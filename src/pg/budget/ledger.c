@@ -331,6 +331,20 @@ jl_budget_declare(Oid nsp, const char *dataset, const char *eps_cap,
 }
 
 /*
+ * What a charge is known as: pure only at delta 0, zCDP only with a rho
+ * that is a number >= 0, else by its (epsilon, delta) alone
+ */
+static JlProfileKind
+profile_kind(JlProfileKind kind, double delta, double rho)
+{
+	if (kind == JL_PROFILE_PURE && delta == 0.0)
+		return JL_PROFILE_PURE;
+	if (kind == JL_PROFILE_ZCDP && isfinite(rho) && rho >= 0.0)
+		return JL_PROFILE_ZCDP;
+	return JL_PROFILE_APPROX;
+}
+
+/*
  * The charges of the dataset since its last reset, and this one, composed
  * at the cap's delta by the tightest valid accounting (math/accounting);
  * the caller holds the dataset's row lock, so no other charge comes
@@ -382,14 +396,12 @@ compose_with(Oid nsp, const char *dataset, double epsilon, double delta,
 		r = SPI_getbinval(row, td, 4, &isnull);
 		p[i].rho = isnull ? NAN : DatumGetFloat8(r);
 		/* a row without a profile (or with one it cannot hold) is known by its (epsilon, delta) */
-		p[i].kind = JL_PROFILE_APPROX;
-		if (profile != NULL && strcmp(profile, "pure") == 0 && p[i].delta == 0.0)
-			p[i].kind = JL_PROFILE_PURE;
-		else if (profile != NULL && strcmp(profile, "zcdp") == 0 && isfinite(p[i].rho) && p[i].rho >= 0.0)
-			p[i].kind = JL_PROFILE_ZCDP;
+		p[i].kind = profile_kind(profile == NULL ? JL_PROFILE_APPROX :
+								 strcmp(profile, "pure") == 0 ? JL_PROFILE_PURE :
+								 strcmp(profile, "zcdp") == 0 ? JL_PROFILE_ZCDP : JL_PROFILE_APPROX,
+								 p[i].delta, p[i].rho);
 	}
-	p[n].kind = kind == JL_PROFILE_PURE && delta == 0.0 ? JL_PROFILE_PURE :
-		kind == JL_PROFILE_ZCDP && isfinite(rho) && rho >= 0.0 ? JL_PROFILE_ZCDP : JL_PROFILE_APPROX;
+	p[n].kind = profile_kind(kind, delta, rho);
 	p[n].epsilon = epsilon;
 	p[n].delta = delta;
 	p[n].rho = rho;
@@ -493,12 +505,12 @@ jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double del
 	id = jl_budget_ledger_insert(nsp, dataset, event, values[1], false, values[2], false,
 								 what, a);
 	{
+		JlProfileKind k = profile_kind(profile, delta, rho);
 		Oid			ptypes[3] = {INT8OID, TEXTOID, FLOAT8OID};
 		Datum		pvalues[3] = {Int64GetDatum(id),
-			CStringGetTextDatum(profile == JL_PROFILE_ZCDP && isfinite(rho) ? "zcdp" :
-								profile == JL_PROFILE_PURE && delta == 0.0 ? "pure" : "approx"),
+			CStringGetTextDatum(k == JL_PROFILE_ZCDP ? "zcdp" : k == JL_PROFILE_PURE ? "pure" : "approx"),
 		Float8GetDatum(rho)};
-		char		pnulls[3] = {' ', ' ', profile == JL_PROFILE_ZCDP && isfinite(rho) ? ' ' : 'n'};
+		char		pnulls[3] = {' ', ' ', k == JL_PROFILE_ZCDP ? ' ' : 'n'};
 
 		if (SPI_execute_with_args(psprintf("UPDATE %s SET profile = $2, rho = $3 WHERE id = $1",
 										   jl_qualified(nsp, "jldp_ledger")),

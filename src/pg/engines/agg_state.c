@@ -419,7 +419,12 @@ jl_agg_state_deserialize(bytea *in)
 	if (JL_KIND_IS_IDENTITY(p.proj))
 		max_attr = Min(max_attr, p.k);
 
-	st = state_alloc(CurrentMemoryContext, &p, pnstrdup((const char *) key, h.keylen), h.npairs);
+	{
+		char	   *name = pnstrdup((const char *) key, h.keylen);
+
+		st = state_alloc(CurrentMemoryContext, &p, name, h.npairs);
+		pfree(name);
+	}
 	why = jl_agg_wire_pairs(pairs, h.npairs, max_attr, st->pairs);
 	if (why != NULL)
 		malformed(why);

@@ -658,11 +658,12 @@ jl_key_master_id_hex(void)
 {
 	uint8		mk[JL_MASTER_KEY_BYTES],
 				id[JL_MASTER_ID_BYTES];
-	char	   *hex = palloc(2 * JL_MASTER_ID_BYTES + 1);
+	char	   *hex;
 
 	if (!jl_master_key(mk, id))
 		return NULL;
 	explicit_bzero(mk, sizeof(mk));
+	hex = palloc(2 * JL_MASTER_ID_BYTES + 1);
 	jl_hex(id, JL_MASTER_ID_BYTES, hex);
 	return hex;
 }

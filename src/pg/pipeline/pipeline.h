@@ -35,7 +35,9 @@ typedef struct JlPipeline
 	double		delta_charged;	/* set by the calibration */
 	JlProfile	profile;		/* the release's privacy profile, set by the
 								 * calibration when it says more than
-								 * (epsilon, delta_charged): kind 0 else */
+								 * (epsilon, delta_charged), whose are its
+								 * epsilon and delta: its kind (0: not set)
+								 * and rho */
 	int64		ledger_id;
 	int64		nrows;
 	double		noise_variance; /* of the release, for the caller */

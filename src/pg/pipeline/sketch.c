@@ -178,8 +178,6 @@ calibrated:
 	pl->noise_variance = m->noise_variance;
 	/* Gaussian noise: the zCDP of the discrete Gaussian it samples */
 	pl->profile.kind = spec->noise == JL_NOISE_GAUSSIAN ? JL_PROFILE_ZCDP : JL_PROFILE_PURE;
-	pl->profile.epsilon = pl->epsilon;
-	pl->profile.delta = pl->delta_charged;
 	pl->profile.rho = spec->noise == JL_NOISE_GAUSSIAN ? m->rho : NAN;
 }
 
