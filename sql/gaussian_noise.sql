@@ -117,19 +117,21 @@ SELECT epsilon_spent, delta_spent FROM jl_protected WHERE relation = 'g_src'::re
 SELECT event, epsilon, delta FROM jl_ledger WHERE dataset = 'public.g_src' ORDER BY id;
 SELECT count(*) AS rows, bool_and(v / r.grid = round(v / r.grid)) AS on_grid
   FROM g_rel, unnest(sketch) v, jl_releases r WHERE r.target = 'g_rel'::regclass;
--- a second release: by the sums, 4e-6 + 7e-6 > 1e-5; but each release is
--- rho-zCDP (the rho of the discrete Gaussian it samples, in the ledger),
--- and by Renyi DP the two together are (1.1867, 1e-5)-DP (the cap's delta,
--- read as the float just under it), within the caps: admitted
--- (docs/design/accounting.md).  Independently (numpy, 400,000 orders):
--- rho 0.0321416 + 0.0095961 give epsilon 1.18521 at that delta; the
--- accountant's 160 orders 1.18672, above it by 0.13%, as a coarser grid of
--- orders may be
+-- a second release: by the sums, 4e-6 + 7e-6 > 1e-5; but each release's
+-- discrete Gaussian noise is dominated by a Gaussian shift mu (with an atom
+-- of delta / 1024; both in the ledger, beside its rho), and by their
+-- privacy loss distributions the two together are (1.0915, 1e-5)-DP (the
+-- cap's delta, read as the float just under it), within the caps: admitted
+-- (docs/design/accounting.md); by Renyi DP they were (1.1867, 1e-5).
+-- Independently (scipy, the closed form of sqrt(mu1^2 + mu2^2) at
+-- 1e-5 - 1.1e-5 / 1024): mu 0.2547221 and 0.1391959 give 1.0915492 (the
+-- first alone 0.9455778); each mu is 1.0047 times sqrt(2 rho)
 SELECT released FROM jl_release('g_src', 'g_rel2', 0.5, jl_sketch(k => 4, noise => 'gaussian', delta => 7e-6), key => 'pinned');
 SELECT epsilon_spent, delta_spent, round(epsilon_composed::numeric, 4) AS epsilon_composed,
        round(delta_composed::numeric, 10) AS delta_composed, composed_by
   FROM jl_budgets WHERE name = 'public.g_src';
-SELECT event, profile, round(rho::numeric, 7) AS rho, round(epsilon_composed::numeric, 4) AS epsilon_composed, composed_by
+SELECT event, profile, round(rho::numeric, 7) AS rho, round(mu::numeric, 7) AS mu,
+       round(epsilon_composed::numeric, 4) AS epsilon_composed, composed_by
   FROM jl_ledger WHERE dataset = 'public.g_src' ORDER BY id;
 -- a third, at epsilon 2, is past the caps by the sums and composed: refused
 SELECT error($$SELECT jl_release('g_src', 'g_rel3', 2.0, jl_sketch(k => 4, noise => 'gaussian', delta => 4e-6), key => 'pinned')$$);

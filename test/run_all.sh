@@ -60,7 +60,7 @@ jl_start_cluster
 # the cluster's own trap replaced ours: report the times, then stop it
 trap 'report_times; jl_stop_cluster' EXIT
 part "pg_regress" pg_regress
-part "upgrades (from 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.3.2, 0.3.3, 0.3.4, 0.4.0, 0.4.1, 0.4.2, 0.5.0 and 1.0.0) equal a fresh install" test/integration/upgrade.sh
+part "upgrades (from 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.3.2, 0.3.3, 0.3.4, 0.4.0, 0.4.1, 0.4.2, 0.5.0, 1.0.0 and 1.1.0) equal a fresh install" test/integration/upgrade.sh
 part "the README's and the guide's SQL, in order, and the outputs they show" test/integration/readme.sh
 part "the analyst's Python example (psycopg2, numpy) against the server's recovery" test/integration/python_example.sh
 part "statistical tests" statistical

@@ -87,7 +87,11 @@ CREATE TABLE jldp_internal.jldp_ledger (
     -- jldp_dataset): anyone can recompute them from the profiles
     epsilon_composed float8,
     delta_composed   float8,
-    composed_by      text
+    composed_by      text,
+    -- a zcdp charge's dominating Gaussian shift (N(mu, 1) against N(0, 1),
+    -- with an atom of delta / 1024 on one side), when its calibration found
+    -- one: the accountant composes it by its privacy loss distribution
+    mu               float8
 );
 
 REVOKE ALL ON jldp_internal.jldp_ledger FROM PUBLIC;

@@ -35,11 +35,11 @@ CREATE VIEW jldp.jl_ledger WITH (security_barrier) AS
               WHEN l.what LIKE 'jl_release_dist2 %' THEN NULL
               ELSE EXISTS (SELECT 1 FROM jldp_internal.jldp_release r WHERE r.ledger_id = l.id)
          END AS released,
-         l.profile, l.rho, l.epsilon_composed, l.delta_composed, l.composed_by
+         l.profile, l.rho, l.epsilon_composed, l.delta_composed, l.composed_by, l.mu
   FROM jldp_internal.jldp_ledger l JOIN jldp_internal.jldp_dataset d ON d.name = l.dataset
   WHERE pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole(pg_catalog.quote_ident(d.owner)), 'USAGE')
      OR pg_catalog.pg_has_role(current_user, pg_catalog.to_regrole('jldp_budget_admin'), 'USAGE')
      OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user);
 
 COMMENT ON VIEW jldp.jl_ledger IS
-  'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it; for a charge, whether a release recorded it (released) and its privacy profile (pure, zcdp with rho, or approx); after each event, the composed totals (epsilon_composed at delta_composed, by composed_by), which anyone can recompute from the profiles since the last reset.';
+  'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it; for a charge, whether a release recorded it (released) and its privacy profile (pure, zcdp with rho and, when known, the Gaussian shift mu that dominates it, or approx); after each event, the composed totals (epsilon_composed at delta_composed, by composed_by), which anyone can recompute from the profiles since the last reset.';

@@ -29,7 +29,7 @@
 #      0.2.0 in place.
 # Exits non-zero on any failure.
 set -euo pipefail
-OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1 0.4.2 0.5.0 1.0.0"
+OLDS="0.1.0 0.2.0 0.3.0 0.3.1 0.3.2 0.3.3 0.3.4 0.4.0 0.4.1 0.4.2 0.5.0 1.0.0 1.1.0"
 NEW=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$(dirname "$0")/../../jldp.control")
 dbs="jldp_upgrade_a jldp_upgrade_b jldp_upgrade_c jldp_upgrade_d"
 tmp=$(mktemp -d)
@@ -280,7 +280,7 @@ SELECT 'dataset | ' || (to_jsonb(d) - 'owner' - 'spenders' - 'unit' - 'attribute
        CASE WHEN pg_typeof(d.owner) = 'oid'::regtype THEN pg_get_userbyid(d.owner::text::oid)::text
             ELSE d.owner::text END
   FROM jldp_dataset d ORDER BY name;
-SELECT 'ledger | ' || (to_jsonb(l) - 'role' - 'profile' - 'rho' - 'epsilon_composed' - 'delta_composed' - 'composed_by')::text || ' | role ' ||
+SELECT 'ledger | ' || (to_jsonb(l) - 'role' - 'profile' - 'rho' - 'epsilon_composed' - 'delta_composed' - 'composed_by' - 'mu')::text || ' | role ' ||
        CASE WHEN pg_typeof(l.role) = 'oid'::regtype THEN pg_get_userbyid(l.role::text::oid)::text
             ELSE l.role::text END
   FROM jldp_ledger l ORDER BY id;
@@ -325,12 +325,16 @@ fi
 q jldp_upgrade_d -c "ALTER EXTENSION jldp UPDATE TO '$NEW'"
 contents > "$tmp/d.after"
 rows=$(grep -c -e '^key ' -e '^dataset ' -e '^ledger ' -e '^registry ' "$tmp/d.before" || true)
-versions=$(q jldp_upgrade_d <<'SQL'
--- the old charges' profiles and the composed totals as the update writes
--- them (1.1.0): a charge of delta 0 pure, the totals the sums
-SELECT bool_and(profile IS NOT DISTINCT FROM CASE WHEN event = 'charge' THEN 'pure' END
-                AND epsilon_composed = epsilon_spent::float8 AND composed_by = 'basic')
-       AND (SELECT bool_and(epsilon_composed = epsilon_spent::float8) FROM jldp_dataset)
+# (from 1.1.0 on, the old charge was written with the columns of its time)
+since_110=$([ "$(printf '%s\n' 1.1.0 "$OLD" | sort -V | head -n 1)" = 1.1.0 ] && echo t || echo f)
+versions=$(q jldp_upgrade_d -v since_110="$since_110" <<'SQL'
+-- the old charges' profiles and the composed totals as the update to 1.1.0
+-- writes them: a charge of delta 0 pure, the totals the sums (a 1.1.0
+-- ledger keeps what it had); no old charge has a dominating shift (1.2.0)
+SELECT bool_and(mu IS NULL AND (:'since_110'::bool OR
+                (profile IS NOT DISTINCT FROM CASE WHEN event = 'charge' THEN 'pure' END
+                 AND epsilon_composed = epsilon_spent::float8 AND composed_by = 'basic')))
+       AND (:'since_110'::bool OR (SELECT bool_and(epsilon_composed = epsilon_spent::float8) FROM jldp_dataset))
   FROM jldp_ledger;
 -- the old dataset completed as a declaration (attribute neighbours: what
 -- 0.3 spent bounds one element's loss), then released through the pipeline

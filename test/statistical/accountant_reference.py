@@ -19,6 +19,14 @@ pure, covariance releases as (epsilon, delta) only), at the target delta:
     convolution on that grid (no rounding); with zCDP releases, the same
     five splits of delta as the accountant, the zCDP part by RDP: again
     the accountant must lie between this and 1% above;
+  - Gaussian releases that carry a dominating shift mu (an atom of delta /
+    1024 on one side and N(mu, 1) against N(0, 1)): the shifts compose to
+    sqrt(sum mu^2) and the pure releases' exact losses L_j add to theirs, so
+    delta(eps) = sum_j p_j delta_mu(eps - L_j) + sum delta / 1024, with
+    delta_mu(c) = Phi(-c/mu + mu/2) - e^c Phi(-c/mu - mu/2) from scipy, the
+    other zCDP releases by RDP with the same splits; the accountant's PLD
+    is the better of this and the above, and must lie between it and 1%
+    above;
   - where the sequence is pure, the exact composition is a lower bound for
     every method: none may go below it.
 The two examples of the accounting notes are among the sequences.  Exits
@@ -30,6 +38,7 @@ import sys
 
 import numpy as np
 from scipy.optimize import brentq
+from scipy.stats import norm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPOSE = os.path.join(HERE, "..", "unit", "compose_from")
@@ -83,6 +92,21 @@ def pld_epsilon(losses, dist, delta):
     return brentq(lambda e: d(e) - delta, 0.0, top, xtol=1e-12)
 
 
+def gdp_delta(mu, c):
+    """delta of N(mu, 1) against N(0, 1) at c (any real c)"""
+    return norm.cdf(-c / mu + mu / 2) - np.exp(c) * norm.cdf(-c / mu - mu / 2)
+
+
+def gauss_pld_epsilon(losses, dist, mu, target):
+    """least eps with sum_j dist_j delta_mu(eps - L_j) <= target"""
+    def d(eps):
+        return float(np.sum(dist * gdp_delta(mu, eps - losses)))
+    if d(0.0) <= target:
+        return 0.0
+    hi = float(losses.max()) + mu * (mu / 2 + 40)
+    return brentq(lambda e: d(e) - target, 0.0, hi, xtol=1e-12)
+
+
 def reference(seq, delta):
     basic_e = sum(r[1] for r in seq)
     basic_d = sum(r[2] for r in seq)
@@ -91,6 +115,8 @@ def reference(seq, delta):
     rem = delta - approx_d
     pure = [r[1] for r in seq if r[0] == "pure"]
     zcdp = [r[3] for r in seq if r[0] == "zcdp"]
+    shifts = [(r[4], r[2]) for r in seq if r[0] == "zcdp" and r[4] > 0]
+    rest = [r[3] for r in seq if r[0] == "zcdp" and not r[4] > 0]
     rdp = pld = np.inf
     exact = None
     if rem > 0 and (pure or zcdp):
@@ -106,11 +132,23 @@ def reference(seq, delta):
                 zc = ALPHAS * sum(zcdp)
                 pld = min(pld_epsilon(losses, dist, s * rem) + rdp_epsilon(zc, (1 - s) * rem) + approx_e
                           for s in SPLITS)
+        if shifts:
+            mu = float(np.sqrt(sum(m * m for m, _ in shifts)))
+            d0 = sum(d for _, d in shifts) / 1024
+            losses, dist = pld_dist(pure) if pure else (np.zeros(1), np.ones(1))
+            rc = ALPHAS * sum(rest)
+            for s in (SPLITS if rest else [1.0]):
+                t = s * rem - d0
+                if t > 0:
+                    e = gauss_pld_epsilon(losses, dist, mu, t) + approx_e
+                    if rest:
+                        e += rdp_epsilon(rc, (1 - s) * rem)
+                    pld = min(pld, e)
     return basic_e, basic_d, rdp, pld, exact
 
 
 def accountant(seq, delta):
-    text = "%r\n" % delta + "".join("%s %r %r %r\n" % r for r in seq)
+    text = "%r\n" % delta + "".join("%s %r %r %r %r\n" % r for r in seq)
     out = subprocess.run([COMPOSE], input=text, capture_output=True, text=True, check=True).stdout.split()
     return [float(x) for x in out[:5]] + [out[5]]
 
@@ -123,11 +161,17 @@ def within(c, r):
 
 sigma = 4.224678889326871          # Balle-Wang's sigma at (1, 1e-6), sensitivity 1
 rho = 1 / (2 * sigma ** 2)
+# the dominating shift of a release's discrete noise at (1, 1e-6): at most
+# 1.0021 times 1 / sigma (test/unit/test_gaussian_dominance.c)
+mu_sampled = 1.0021 / sigma
 rng = np.random.default_rng(20261128)
 sequences = [
-    ("100 Laplace releases at epsilon 0.1", [("pure", 0.1, 0.0, 0.0)] * 100, 1e-6),
-    ("12 Gaussian releases at (1, 1e-6)", [("zcdp", 1.0, 1e-6, rho)] * 12, 1e-5),
-    ("50 at 0.1 and 50 at 0.07", [("pure", 0.1, 0.0, 0.0)] * 50 + [("pure", 0.07, 0.0, 0.0)] * 50, 1e-5),
+    ("100 Laplace releases at epsilon 0.1", [("pure", 0.1, 0.0, 0.0, 0.0)] * 100, 1e-6),
+    ("12 Gaussian releases at (1, 1e-6) by rho", [("zcdp", 1.0, 1e-6, rho, 0.0)] * 12, 1e-5),
+    ("12 Gaussian releases at (1, 1e-6) with their shift", [("zcdp", 1.0, 1e-6, rho, mu_sampled)] * 12, 1e-5),
+    ("50 at 0.1 and 50 at 0.07", [("pure", 0.1, 0.0, 0.0, 0.0)] * 50 + [("pure", 0.07, 0.0, 0.0, 0.0)] * 50, 1e-5),
+    ("100 Laplace at 0.1 and 12 Gaussian with their shift",
+     [("pure", 0.1, 0.0, 0.0, 0.0)] * 100 + [("zcdp", 1.0, 1e-6, rho, mu_sampled)] * 12, 1e-5),
 ]
 for t in range(4):
     seq = []
@@ -135,11 +179,14 @@ for t in range(4):
         k = rng.choice(["pure", "pure", "zcdp", "approx"])
         e = GRID * int(rng.integers(2, 200))
         if k == "pure":
-            seq.append(("pure", e, 0.0, 0.0))
+            seq.append(("pure", e, 0.0, 0.0, 0.0))
         elif k == "zcdp":
-            seq.append(("zcdp", e, 1e-7, e * e / float(rng.uniform(4, 40))))
+            r = e * e / float(rng.uniform(4, 40))
+            # two in three with a dominating shift a little above sqrt(2 rho)
+            m = float(np.sqrt(2 * r) * rng.uniform(1.0, 1.01)) if rng.integers(3) else 0.0
+            seq.append(("zcdp", e, 1e-7, r, m))
         else:
-            seq.append(("approx", e, 1e-8, 0.0))
+            seq.append(("approx", e, 1e-8, 0.0, 0.0))
     sequences.append(("mixed sequence %d (%d releases: Laplace, Gaussian, randomized response, covariance)"
                       % (t + 1, len(seq)), seq, [1e-6, 1e-5, 1e-4, 1e-3][t]))
 
@@ -155,6 +202,14 @@ for name, seq, delta in sequences:
     if exact is not None:
         check(min(c[2], c[3], c[4]) >= exact * (1 - 1e-9), name + ": no method below the exact composition")
     check(c[4] <= c[0] or c[1] > delta, name + ": never worse than basic")
+
+# the example of the issue: twelve Gaussian releases at (1, 1e-6) compose at
+# 1e-5 to within 1% of twelve continuous Gaussians at Balle-Wang's sigma
+exact12 = brentq(lambda e: gdp_delta(np.sqrt(12) / sigma, e) - 1e-5, 0.0, 20.0, xtol=1e-12)
+c = accountant(sequences[2][1], 1e-5)
+check(c[5] == "pld" and exact12 <= c[4] <= 1.01 * exact12 and c[4] < 0.3 * c[0],
+      "12 Gaussian releases: %.4f by %s, within 1%% of the continuous Gaussians' exact %.4f (basic %.0f)"
+      % (c[4], c[5], exact12, c[0]))
 
 # negative control: an accountant that read rho as epsilon would be far below
 be, bd, rr, pr, exact = reference(sequences[0][1], 1e-6)

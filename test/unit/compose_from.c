@@ -2,7 +2,8 @@
  * compose_from.c - not a test: the composition of the profiles read from
  * standard input (math/accounting/accountant.c), for
  * test/statistical/accountant_reference.py.  First line: the target delta;
- * then one release a line: kind (pure, zcdp, approx), epsilon, delta, rho.
+ * then one release a line: kind (pure, zcdp, approx), epsilon, delta, rho,
+ * mu (0: none).
  * Prints: basic_epsilon basic_delta rdp_epsilon pld_epsilon epsilon method.
  */
 #include <stdio.h>
@@ -27,7 +28,7 @@ main(void)
 	{
 		JlProfile	q = {0};
 
-		if (scanf("%15s %lf %lf %lf", kind, &q.epsilon, &q.delta, &q.rho) != 4)
+		if (scanf("%15s %lf %lf %lf %lf", kind, &q.epsilon, &q.delta, &q.rho, &q.mu) != 5)
 			break;
 		q.kind = strcmp(kind, "pure") == 0 ? JL_PROFILE_PURE :
 			strcmp(kind, "zcdp") == 0 ? JL_PROFILE_ZCDP : JL_PROFILE_APPROX;

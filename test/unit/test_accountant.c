@@ -199,9 +199,10 @@ test_gaussian_sequence(void)
 		p[i].epsilon = 1.0;
 		p[i].delta = 1e-6;
 		p[i].rho = rho;
+		p[i].mu = NAN;			/* rho only, as an upgraded ledger's rows */
 	}
 	jl_compose(p, 12, 1e-5, &c);
-	note("12 Gaussian releases at (1, 1e-6), delta 1e-5: basic %.4f (delta %.1e), rdp %.4f, exact (continuous) %.4f",
+	note("12 Gaussian releases at (1, 1e-6) known by rho only, delta 1e-5: basic %.4f (delta %.1e), rdp %.4f, exact (continuous) %.4f",
 		 c.basic_epsilon, c.basic_delta, c.rdp_epsilon, exact);
 	check(c.rdp_epsilon >= exact, "RDP not below the exact composition of continuous Gaussians");
 	check(fabs(c.rdp_epsilon - 3.7698) <= 0.01 * 3.7698, "RDP within 1%% of 3.7698 (zCDP's optimal conversion)");
@@ -231,6 +232,8 @@ test_properties(void)
 			p[i].epsilon = 0.01 + ((x >> 20) % 1000) / 500.0;
 			p[i].delta = p[i].kind == JL_PROFILE_PURE ? 0.0 : 1e-8;
 			p[i].rho = p[i].epsilon * p[i].epsilon / 8;
+			/* half the zCDP ones with a dominating shift */
+			p[i].mu = (x >> 40) % 2 ? sqrt(2.0 * p[i].rho) * 1.001 : NAN;
 		}
 		for (int m = 1; m <= n; m++)
 		{

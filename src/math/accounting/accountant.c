@@ -22,10 +22,19 @@
  *          their distribution is computed exactly, up to the rounding of
  *          double sums, covered by a margin on delta.  The zCDP releases
  *          join by rdp, with delta split between the two.
+ *          A Gaussian release with a dominating shift mu (an atom of
+ *          delta0 = delta / 1024 on one side and N(mu, 1) against N(0, 1),
+ *          math/noise/gaussian_dominance.h) joins the PLD instead: Gaussian
+ *          shifts compose exactly to sqrt(sum mu^2), their atoms to at most
+ *          the sum of the delta0, and the pure releases' losses L_j add to
+ *          the Gaussian loss, so delta(eps) = sum_j p_j delta_mu(eps - L_j)
+ *          + sum delta0 (gaussian_profile.h), evaluated at multiples of h
+ *          with every term rounded up.
  * The releases known only by their (epsilon, delta) join every method by
  * basic composition (their deltas taken off the target first).
  */
 #include "math/accounting/accountant.h"
+#include "math/accounting/gaussian_profile.h"
 #include "math/base/interrupt.h"
 
 #include <float.h>
@@ -62,11 +71,18 @@ jl_profile_valid(const JlProfile *p)
 		case JL_PROFILE_PURE:
 			return p->delta == 0.0;
 		case JL_PROFILE_ZCDP:
-			return isfinite(p->rho) && p->rho >= 0.0;
+			return isfinite(p->rho) && p->rho >= 0.0 &&
+				(isnan(p->mu) || (isfinite(p->mu) && p->mu >= 0.0));
 		case JL_PROFILE_APPROX:
 			return true;
 	}
 	return false;
+}
+
+bool
+jl_profile_has_mu(const JlProfile *p)
+{
+	return p->kind == JL_PROFILE_ZCDP && isfinite(p->mu) && p->mu > 0.0 && p->delta > 0.0;
 }
 
 double
@@ -240,9 +256,17 @@ pld_epsilon(const double *dist, int64_t M, double h, double target)
 	return hi;
 }
 
+/* which zCDP releases an RDP curve sums */
+typedef enum
+{
+	ZCDP_NONE,
+	ZCDP_ALL,
+	ZCDP_WITHOUT_MU				/* those the PLD does not take */
+} ZcdpShare;
+
 /* the RDP curve of the profiles of the kinds asked for */
 static void
-rdp_curve(const JlProfile *p, int n, bool pure, bool zcdp, double *curve)
+rdp_curve(const JlProfile *p, int n, bool pure, ZcdpShare zcdp, double *curve)
 {
 	for (int k = 0; k < JL_RDP_ORDERS; k++)
 	{
@@ -253,11 +277,177 @@ rdp_curve(const JlProfile *p, int n, bool pure, bool zcdp, double *curve)
 		{
 			if (pure && p[i].kind == JL_PROFILE_PURE)
 				c += jl_rdp_pure(p[i].epsilon, alpha);
-			else if (zcdp && p[i].kind == JL_PROFILE_ZCDP)
+			else if (p[i].kind == JL_PROFILE_ZCDP &&
+					 (zcdp == ZCDP_ALL || (zcdp == ZCDP_WITHOUT_MU && !jl_profile_has_mu(&p[i]))))
 				c += alpha * p[i].rho;
 		}
 		curve[k] = c;
 	}
+}
+
+/*
+ * The least multiple of h (on the valid side) at which the pure releases'
+ * distribution (dist, M) with the Gaussian shift mu has delta at most
+ * target: sum_j dist_j delta_mu(i h - (j - M) h) over the atoms, with
+ * delta_mu rounded up, tabulated at the multiples of h it is read at.
+ * Beyond top (a multiple of h past the largest pure loss, where delta_mu
+ * is small) nothing is tried.  INFINITY when nothing up to top holds, or
+ * out of memory.
+ */
+static double
+pld_gauss_epsilon(const double *dist, int64_t M, double h, double mu, int64_t top,
+				  double target)
+{
+	int64_t		lo = -1,
+				hi = top,
+				tn = top + 2 * M + 1;	/* m from -M to top + M */
+	double	   *T = malloc(sizeof(double) * (size_t) tn);
+	double		d;
+
+	if (T == NULL)
+		return INFINITY;
+	for (int64_t m = 0; m < tn; m++)
+	{
+		if (m % 4096 == 0)
+			jl_interrupt_check();
+		T[m] = jl_gdp_delta(mu, (double) (m - M) * h, 1);
+	}
+	/* delta at i h, the atoms' loss (j - M) h: T[i - (j - M) + M] */
+#define MIXED_DELTA(i, out) \
+	do { \
+		double		acc_ = 0.0; \
+		for (int64_t j = 0; j <= 2 * M; j++) \
+			if (dist[j] > 0.0) \
+				acc_ += dist[j] * T[(i) - j + 2 * M]; \
+		(out) = acc_ * (1.0 + PLD_DELTA_MARGIN_REL) + PLD_DELTA_MARGIN_ABS; \
+	} while (0)
+	MIXED_DELTA(top, d);
+	if (!(d <= target))
+	{
+		free(T);
+		return INFINITY;
+	}
+	/* lo fails (or is -1), hi holds */
+	while (hi - lo > 1)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+
+		jl_interrupt_check();
+		MIXED_DELTA(mid, d);
+		if (d <= target)
+			hi = mid;
+		else
+			lo = mid;
+	}
+#undef MIXED_DELTA
+	free(T);
+	return (double) hi * h;
+}
+
+/*
+ * The PLD's epsilon at delta rem for the pure releases (eps, npure), the
+ * zCDP releases (if zcdp) by RDP with delta split between the two.
+ * INFINITY when it cannot be had (JL_ERR_STATS when out of memory).
+ */
+static JlStatus
+pld_with_rdp(const JlProfile *p, int n, const double *eps, int npure, bool zcdp, double rem,
+			 double approx_eps, double *out)
+{
+	static const double splits[] = {0.5, 0.9, 0.1, 0.99, 0.01};
+	int64_t		M;
+	double		h = 0.0,
+			   *dist;
+
+	*out = INFINITY;
+	for (int i = 0; i < npure; i++)
+		h += eps[i];
+	/* a grid of normal steps over a finite sum, else no PLD */
+	h = h / PLD_STEPS;
+	if (!(isfinite(h) && h >= DBL_MIN))
+		return JL_OK;
+	dist = pld_distribution(eps, npure, h, &M);
+	if (dist == NULL)
+		return JL_ERR_STATS;
+	if (!zcdp)
+		*out = (pld_epsilon(dist, M, h, rem) + approx_eps) * (1.0 + ROUNDING_MARGIN);
+	else
+	{
+		double		zcurve[JL_RDP_ORDERS];
+
+		rdp_curve(p, n, false, ZCDP_ALL, zcurve);
+		for (size_t s = 0; s < sizeof(splits) / sizeof(splits[0]); s++)
+		{
+			double		e = (pld_epsilon(dist, M, h, splits[s] * rem) +
+							 jl_rdp_to_epsilon(zcurve, (1.0 - splits[s]) * rem) + approx_eps) *
+				(1.0 + ROUNDING_MARGIN);
+
+			if (e < *out)
+				*out = e;
+		}
+	}
+	free(dist);
+	return JL_OK;
+}
+
+/*
+ * The PLD's epsilon at delta rem for the pure releases (eps, npure) and the
+ * Gaussian releases with a dominating shift (their composed mu, the sum of
+ * their atoms d0), the other zCDP releases (if any) by RDP with delta split
+ * between the two, the approximate ones added (approx_eps).  INFINITY when
+ * it cannot be had (JL_ERR_STATS when out of memory).
+ */
+static JlStatus
+pld_with_gaussians(const JlProfile *p, int n, const double *eps, int npure, double mu,
+				   double d0, bool rest, double rem, double approx_eps, double *out)
+{
+	static const double all[] = {1.0};
+	static const double splits[] = {0.5, 0.9, 0.1, 0.99, 0.01};
+	const double *sp = rest ? splits : all;
+	int			nsp = rest ? (int) (sizeof(splits) / sizeof(splits[0])) : 1;
+	double		rcurve[JL_RDP_ORDERS],
+				h = 0.0,
+			   *dist = NULL,
+				tail = 0.0;
+	int64_t		M = 0,
+				top = 0;
+
+	*out = INFINITY;
+	if (rest)
+		rdp_curve(p, n, false, ZCDP_WITHOUT_MU, rcurve);
+	if (npure > 0)
+	{
+		/*
+		 * One grid over the pure releases' sum and the Gaussian's reach: past
+		 * tail, delta_mu is at most a billionth of the least target tried
+		 */
+		tail = jl_gdp_epsilon(mu, rem * sp[nsp - 1] * 1e-9);
+		for (int i = 0; i < npure; i++)
+			h += eps[i];
+		h = (h + tail) / PLD_STEPS;
+		if (!(isfinite(h) && h >= DBL_MIN))
+			return JL_OK;
+		dist = pld_distribution(eps, npure, h, &M);
+		if (dist == NULL)
+			return JL_ERR_STATS;
+		top = M + (int64_t) ceil(tail / h);
+	}
+	for (int s = 0; s < nsp; s++)
+	{
+		double		t = sp[s] * rem * (1.0 - ROUNDING_MARGIN) - d0,
+					e;
+
+		if (!(t > 0.0))
+			continue;
+		e = npure == 0 ? jl_gdp_epsilon(mu, t * (1.0 - ROUNDING_MARGIN)) :
+			pld_gauss_epsilon(dist, M, h, mu, top, t);
+		if (rest)
+			e += jl_rdp_to_epsilon(rcurve, (1.0 - sp[s]) * rem);
+		e = (e + approx_eps) * (1.0 + ROUNDING_MARGIN);
+		if (e < *out)
+			*out = e;
+	}
+	free(dist);
+	return JL_OK;
 }
 
 JlStatus
@@ -267,7 +457,10 @@ jl_compose(const JlProfile *p, int n, double delta, JlComposition *out)
 				approx_delta = 0.0,
 				rem;
 	int			npure = 0,
-				nzcdp = 0;
+				nzcdp = 0,
+				ngauss = 0;
+	double		mu2 = 0.0,
+				d0 = 0.0;
 	double		curve[JL_RDP_ORDERS];
 	double	   *pure_eps;
 
@@ -288,7 +481,15 @@ jl_compose(const JlProfile *p, int n, double delta, JlComposition *out)
 		else if (p[i].kind == JL_PROFILE_PURE)
 			npure++;
 		else
+		{
 			nzcdp++;
+			if (jl_profile_has_mu(&p[i]))
+			{
+				ngauss++;
+				mu2 += p[i].mu * p[i].mu;
+				d0 += p[i].delta * JL_GDP_DELTA0_SHARE;
+			}
+		}
 	}
 	out->rdp_epsilon = out->pld_epsilon = INFINITY;
 	out->epsilon = out->basic_epsilon;
@@ -300,62 +501,48 @@ jl_compose(const JlProfile *p, int n, double delta, JlComposition *out)
 	rem = (delta - approx_delta * (1.0 + ROUNDING_MARGIN)) * (1.0 - ROUNDING_MARGIN);
 	if (delta > 0.0 && rem > 0.0 && npure + nzcdp > 0 && isfinite(out->basic_epsilon))
 	{
-		rdp_curve(p, n, true, true, curve);
+		rdp_curve(p, n, true, ZCDP_ALL, curve);
 		out->rdp_epsilon = (jl_rdp_to_epsilon(curve, rem) + approx_eps) * (1.0 + ROUNDING_MARGIN);
-		if (npure > 0 && npure <= PLD_MAX_RELEASES)
+		if (npure <= PLD_MAX_RELEASES && (npure > 0 || ngauss > 0))
 		{
-			static const double splits[] = {0.5, 0.9, 0.1, 0.99, 0.01};
 			int			k = 0;
+			double		e;
+			JlStatus	st;
 
-			int64_t		M;
-			double		h = 0.0,
-					   *dist;
-
-			pure_eps = malloc(sizeof(double) * npure);
+			pure_eps = malloc(sizeof(double) * (npure + 1));
 			if (pure_eps == NULL)
 				return JL_ERR_STATS;
 			for (int i = 0; i < n; i++)
 				if (p[i].kind == JL_PROFILE_PURE)
-				{
 					pure_eps[k++] = p[i].epsilon;
-					h += p[i].epsilon;
-				}
-			/* a grid of normal steps over a finite sum, else no PLD */
-			h = h / PLD_STEPS;
-			if (!(isfinite(h) && h >= DBL_MIN))
+			/* the zCDP releases by RDP (the pure ones alone when none is zCDP) */
+			if (npure > 0)
 			{
-				free(pure_eps);
-				goto chosen;
-			}
-			dist = pld_distribution(pure_eps, npure, h, &M);
-			if (dist == NULL)
-			{
-				free(pure_eps);
-				return JL_ERR_STATS;
-			}
-			if (nzcdp == 0)
-				out->pld_epsilon = (pld_epsilon(dist, M, h, rem) + approx_eps) * (1.0 + ROUNDING_MARGIN);
-			else
-			{
-				double		zcurve[JL_RDP_ORDERS];
-
-				rdp_curve(p, n, false, true, zcurve);
-				for (size_t s = 0; s < sizeof(splits) / sizeof(splits[0]); s++)
+				st = pld_with_rdp(p, n, pure_eps, npure, nzcdp > 0, rem, approx_eps, &e);
+				if (st != JL_OK)
 				{
-					double		e = (pld_epsilon(dist, M, h, splits[s] * rem) +
-								 jl_rdp_to_epsilon(zcurve, (1.0 - splits[s]) * rem) + approx_eps) *
-						(1.0 + ROUNDING_MARGIN);
-
-					if (e < out->pld_epsilon)
-						out->pld_epsilon = e;
+					free(pure_eps);
+					return st;
 				}
+				out->pld_epsilon = fmin(out->pld_epsilon, e);
 			}
-			free(dist);
+			/* the Gaussian releases with a dominating shift by their PLD */
+			if (ngauss > 0)
+			{
+				st = pld_with_gaussians(p, n, pure_eps, npure,
+										sqrt(mu2) * (1.0 + ROUNDING_MARGIN),
+										d0 * (1.0 + ROUNDING_MARGIN), nzcdp > ngauss,
+										rem, approx_eps, &e);
+				if (st != JL_OK)
+				{
+					free(pure_eps);
+					return st;
+				}
+				out->pld_epsilon = fmin(out->pld_epsilon, e);
+			}
 			free(pure_eps);
 		}
 	}
-
-chosen:
 
 	/*
 	 * The least of the methods valid at delta; basic stands at its own

@@ -31,15 +31,28 @@ typedef struct JlProfile
 	double		epsilon;		/* as stated by the release */
 	double		delta;			/* 0 for pure */
 	double		rho;			/* zCDP only */
+	double		mu;				/* zCDP only, when known (else 0 or NaN): a
+								 * Gaussian shift N(mu, 1) that, with an atom
+								 * of delta * JL_GDP_DELTA0_SHARE on one side,
+								 * dominates the release
+								 * (math/noise/gaussian_dominance.h) */
 } JlProfile;
+
+/* the dominating pair's atom, as a share of the release's delta */
+#define JL_GDP_DELTA0_SHARE (1.0 / 1024.0)
+
+/* Whether a profile carries a dominating Gaussian shift. */
+bool		jl_profile_has_mu(const JlProfile *p);
 
 typedef struct JlComposition
 {
 	double		basic_epsilon;	/* sum of epsilons */
 	double		basic_delta;	/* sum of deltas */
 	double		rdp_epsilon;	/* at delta: Renyi DP (INFINITY if none) */
-	double		pld_epsilon;	/* at delta: the pure releases' privacy loss
-								 * distribution with the rest (INFINITY if none) */
+	double		pld_epsilon;	/* at delta: the privacy loss distribution of
+								 * the pure releases and the Gaussian ones
+								 * with a dominating shift, with the rest
+								 * (INFINITY if none) */
 	double		epsilon;		/* the least of the valid ones */
 	double		delta;			/* at which epsilon holds */
 	const char *method;			/* "basic", "rdp" or "pld" */

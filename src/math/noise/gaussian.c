@@ -6,6 +6,7 @@
  * sampler.  How a release uses them is in calibrate.c.
  */
 #include "math/noise/gaussian.h"
+#include "math/accounting/gaussian_profile.h"
 #include "math/noise/exp_alias.h"
 #include "math/noise/laplace.h"
 
@@ -184,15 +185,6 @@ poisson_eta(double x2)
 	return 2.0 * q / (1.0 - q) * (1.0 + 1e-12) + 1e-300;
 }
 
-/* upper tail of N(0, 1) at x, rounded up (down with dir < 0) */
-static double
-normal_tail(double x, int dir)
-{
-	double		xa = x - (double) dir * (fabs(x) * 1e-14 + 1e-300);
-
-	return 0.5 * erfc(xa / M_SQRT2) * (1.0 + (double) dir * 1e-12);
-}
-
 double
 jl_discrete_gaussian_delta_at(double Dg, double s, int k, double epsilon,
 							  double r, double kappa)
@@ -232,9 +224,9 @@ jl_discrete_gaussian_delta_at(double Dg, double s, int k, double epsilon,
 	c = kappa * r * Dg;
 	a = epsilon * s2 - 0.5 * Dg * Dg;
 	b = epsilon * s2 + 0.5 * Dg * Dg;
-	tail_kappa = normal_tail(kappa, 1);
-	upper = Bk * normal_tail((a - c) / sd, 1) / (1.0 - tail_kappa) * (1.0 + 1e-13);
-	lower = Ak * normal_tail((b + c) / sd, -1) - tail_kappa;
+	tail_kappa = jl_normal_tail(kappa, 1);
+	upper = Bk * jl_normal_tail((a - c) / sd, 1) / (1.0 - tail_kappa) * (1.0 + 1e-13);
+	lower = Ak * jl_normal_tail((b + c) / sd, -1) - tail_kappa;
 	if (lower < 0.0)
 		lower = 0.0;
 	d = upper - exp(epsilon) * (1.0 - 1e-13) * lower;

@@ -27,6 +27,7 @@
 #include "math/projection/calibrate.h"
 #include "math/base/fp.h"
 #include "math/noise/gaussian.h"
+#include "math/noise/gaussian_dominance.h"
 #include "math/projection/grid.h"
 #include "math/noise/laplace.h"
 
@@ -51,6 +52,7 @@ calibrate_laplace(JlMechanism *m)
 
 	m->sigma_calibration = NAN;
 	m->rho = NAN;
+	m->gdp_mu = NAN;
 	m->delta_holding = 0.0;
 	if (!(isfinite(m->epsilon) && m->epsilon > 0.0))
 		return JL_ERR_EPSILON;
@@ -236,6 +238,7 @@ typedef struct Certificate
 	uint64_t	s;
 	double		delta_holding;
 	double		epsilon_effective;
+	double		mu;				/* the dominating Gaussian shift, or NaN */
 } Certificate;
 
 static Certificate cert_cache[CERT_CACHE];
@@ -246,7 +249,7 @@ static Certificate
 certify(double Dg, uint64_t s0, int k, double epsilon, double delta, bool raise)
 {
 	Certificate c = {.Dg = Dg, .s0 = s0, .k = k, .epsilon = epsilon,
-	.delta = delta, .raise = raise, .s = s0};
+	.delta = delta, .raise = raise, .s = s0, .mu = NAN};
 	int			i;
 
 	for (i = 0; i < cert_used; i++)
@@ -262,6 +265,7 @@ certify(double Dg, uint64_t s0, int k, double epsilon, double delta, bool raise)
 	{
 		c.delta_holding = certified_delta(Dg, c.s, k, epsilon);
 		c.epsilon_effective = certified_epsilon(Dg, c.s, k, delta);
+		c.mu = jl_discrete_gaussian_mu(Dg, (double) c.s, k, delta * JL_GDP_DELTA0_SHARE);
 	}
 	cert_cache[cert_next] = c;
 	cert_next = (cert_next + 1) % CERT_CACHE;
@@ -351,6 +355,7 @@ calibrate_gaussian(JlMechanism *m)
 	 */
 	m->noise_variance = m->scale * m->scale;
 	m->rho = rho_of(Dg, s);
+	m->gdp_mu = cert.mu;
 	m->delta_holding = cert.delta_holding;
 	m->epsilon_effective = cert.epsilon_effective;
 	m->valid = (m->delta_holding <= m->delta);

@@ -55,10 +55,12 @@ typedef struct JlChargeRequest
 	const char *what;			/* the ledger's note */
 	const char *unit;			/* the declaration's unit */
 	JlActor		actor;
-	/* the release's privacy profile (its kind and rho; the epsilon and
-	 * delta above), what the accountant composes */
+	/* the release's privacy profile (its kind, rho and dominating
+	 * Gaussian shift mu; the epsilon and delta above), what the accountant
+	 * composes */
 	JlProfileKind profile;
 	double		rho;
+	double		mu;
 } JlChargeRequest;
 
 /*
@@ -149,7 +151,7 @@ extern void jl_budget_check_spend(const JlActor *a, const JlDataset *ds,
 extern int64 jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon,
 									 double delta, const char *event, const char *what,
 									 const JlActor *a, bool show_budget,
-									 JlProfileKind profile, double rho);
+									 JlProfileKind profile, double rho, double mu);
 
 /* Insert a ledger row (SPI, as owner); returns its id. */
 extern int64 jl_budget_ledger_insert(Oid nsp, const char *dataset, const char *event,

@@ -81,11 +81,13 @@ jl_budget_request(JlChargeRequest *r, Oid nsp, const char *dataset, Oid source_r
 	/* what any release with these (epsilon, delta) is, until told more */
 	r->profile = delta > 0.0 ? JL_PROFILE_APPROX : JL_PROFILE_PURE;
 	r->rho = NAN;
+	r->mu = NAN;
 }
 
 /*
  * The release's own profile, when its mechanism says more than its
- * (epsilon, delta) (a Gaussian sketch: the rho of the noise it samples); a
+ * (epsilon, delta) (a Gaussian sketch: the rho of the noise it samples and the
+ * Gaussian shift that dominates it); a
  * pure profile only for a release of delta 0
  */
 static void
@@ -97,6 +99,8 @@ request_profile(JlChargeRequest *r, const JlProfile *profile)
 	{
 		r->profile = JL_PROFILE_ZCDP;
 		r->rho = profile->rho;
+		/* its dominating Gaussian shift, when the calibration found one */
+		r->mu = isfinite(profile->mu) && profile->mu > 0.0 ? profile->mu : NAN;
 	}
 	else if (profile->kind == JL_PROFILE_APPROX)
 		r->profile = JL_PROFILE_APPROX;

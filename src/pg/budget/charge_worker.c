@@ -75,7 +75,7 @@
 /* workers started for one charge when one ends before its transaction */
 #define JL_WORKER_ATTEMPTS 5
 
-#define JL_CHARGE_MAGIC 0x6a6c6306	/* "jlc", layout 6 (the profile) */
+#define JL_CHARGE_MAGIC 0x6a6c6307	/* "jlc", layout 7 (the profile's mu) */
 #define JL_ERR_TEXT 1024
 
 typedef enum
@@ -105,6 +105,7 @@ typedef struct ChargeShared
 	double		delta;
 	int32		profile;		/* JlProfileKind */
 	double		rho;
+	double		mu;
 	/* offsets into data, 0 for NULL */
 	Size		dataset,
 				source_q,
@@ -211,6 +212,7 @@ jl_charge_worker_main(Datum arg)
 	r.delta = sh->delta;
 	r.profile = (JlProfileKind) sh->profile;
 	r.rho = sh->rho;
+	r.mu = sh->mu;
 	r.what = get_string(sh, sh->what);
 	r.actor.role = sh->actor;
 	r.actor.name = (char *) get_string(sh, sh->actor_name);
@@ -442,6 +444,7 @@ jl_charge_committed(const JlChargeRequest *r)
 	sh->delta = r->delta;
 	sh->profile = (int32) r->profile;
 	sh->rho = r->rho;
+	sh->mu = r->mu;
 	sh->dataset = put_string(sh, &used, r->dataset);
 	sh->source_q = put_string(sh, &used, r->source_q);
 	sh->what = put_string(sh, &used, r->what);

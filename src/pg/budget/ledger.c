@@ -352,7 +352,7 @@ profile_kind(JlProfileKind kind, double delta, double rho)
  */
 static void
 compose_with(Oid nsp, const char *dataset, double epsilon, double delta,
-			 JlProfileKind kind, double rho, double delta_cap, JlComposition *c)
+			 JlProfileKind kind, double rho, double mu, double delta_cap, JlComposition *c)
 {
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {CStringGetTextDatum(dataset)};
@@ -361,7 +361,7 @@ compose_with(Oid nsp, const char *dataset, double epsilon, double delta,
 				i;
 	JlStatus	s;
 
-	if (SPI_execute_with_args(psprintf("SELECT epsilon::pg_catalog.float8, delta::pg_catalog.float8, profile, rho "
+	if (SPI_execute_with_args(psprintf("SELECT epsilon::pg_catalog.float8, delta::pg_catalog.float8, profile, rho, mu "
 									   "FROM %s WHERE dataset = $1 AND event IN ('charge', 'reserve') "
 									   "AND id > (SELECT COALESCE(pg_catalog.max(id), 0) FROM %s "
 									   "WHERE dataset = $1 AND event = 'reset') ORDER BY id",
@@ -395,6 +395,8 @@ compose_with(Oid nsp, const char *dataset, double epsilon, double delta,
 		p[i].delta = DatumGetFloat8(SPI_getbinval(row, td, 2, &isnull));
 		r = SPI_getbinval(row, td, 4, &isnull);
 		p[i].rho = isnull ? NAN : DatumGetFloat8(r);
+		r = SPI_getbinval(row, td, 5, &isnull);
+		p[i].mu = isnull ? NAN : DatumGetFloat8(r);
 		/* a row without a profile (or with one it cannot hold) is known by its (epsilon, delta) */
 		p[i].kind = profile_kind(profile == NULL ? JL_PROFILE_APPROX :
 								 strcmp(profile, "pure") == 0 ? JL_PROFILE_PURE :
@@ -405,6 +407,7 @@ compose_with(Oid nsp, const char *dataset, double epsilon, double delta,
 	p[n].epsilon = epsilon;
 	p[n].delta = delta;
 	p[n].rho = rho;
+	p[n].mu = mu;
 	s = jl_compose(p, (int) n + 1, delta_cap, c);
 	if (s != JL_OK)
 		ereport(ERROR,
@@ -417,7 +420,7 @@ compose_with(Oid nsp, const char *dataset, double epsilon, double delta,
 int64
 jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double delta,
 						const char *event, const char *what, const JlActor *a,
-						bool show_budget, JlProfileKind profile, double rho)
+						bool show_budget, JlProfileKind profile, double rho, double mu)
 {
 	Oid			types[6] = {TEXTOID, NUMERICOID, NUMERICOID, FLOAT8OID, FLOAT8OID, TEXTOID};
 	Datum		values[6];
@@ -457,7 +460,7 @@ jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double del
 		 * as float8 (to the nearest): the composed epsilon must stay below
 		 * the float just under the cap's, its delta within the cap's.
 		 */
-		compose_with(nsp, dataset, epsilon, delta, profile, rho,
+		compose_with(nsp, dataset, epsilon, delta, profile, rho, mu,
 					 delta_cap > 1.0 ? 1.0 : nextafter(delta_cap, 0.0), &c);
 		/*
 		 * basic composition is judged by the exact decimal sums (fits_sum):
@@ -506,15 +509,16 @@ jl_budget_charge_locked(Oid nsp, const char *dataset, double epsilon, double del
 								 what, a);
 	{
 		JlProfileKind k = profile_kind(profile, delta, rho);
-		Oid			ptypes[3] = {INT8OID, TEXTOID, FLOAT8OID};
-		Datum		pvalues[3] = {Int64GetDatum(id),
+		bool		has_mu = k == JL_PROFILE_ZCDP && isfinite(mu) && mu > 0.0;
+		Oid			ptypes[4] = {INT8OID, TEXTOID, FLOAT8OID, FLOAT8OID};
+		Datum		pvalues[4] = {Int64GetDatum(id),
 			CStringGetTextDatum(k == JL_PROFILE_ZCDP ? "zcdp" : k == JL_PROFILE_PURE ? "pure" : "approx"),
-		Float8GetDatum(rho)};
-		char		pnulls[3] = {' ', ' ', k == JL_PROFILE_ZCDP ? ' ' : 'n'};
+		Float8GetDatum(rho), Float8GetDatum(has_mu ? mu : 0.0)};
+		char		pnulls[4] = {' ', ' ', k == JL_PROFILE_ZCDP ? ' ' : 'n', has_mu ? ' ' : 'n'};
 
-		if (SPI_execute_with_args(psprintf("UPDATE %s SET profile = $2, rho = $3 WHERE id = $1",
+		if (SPI_execute_with_args(psprintf("UPDATE %s SET profile = $2, rho = $3, mu = $4 WHERE id = $1",
 										   jl_qualified(nsp, "jldp_ledger")),
-								  3, ptypes, pvalues, pnulls, false, 0) != SPI_OK_UPDATE)
+								  4, ptypes, pvalues, pnulls, false, 0) != SPI_OK_UPDATE)
 			elog(ERROR, "could not write the budget ledger");
 	}
 	return id;
@@ -553,7 +557,7 @@ jl_budget_charge_now(const JlChargeRequest *r)
 	jl_budget_check_spend(a, &ds, r->dataset);
 	id = jl_budget_charge_locked(r->nsp, r->dataset, r->epsilon, r->delta,
 								 "charge", r->what, a,
-								 jl_budget_may_manage(a, &ds), r->profile, r->rho);
+								 jl_budget_may_manage(a, &ds), r->profile, r->rho, r->mu);
 	jl_restore_user(&scope);
 	SPI_finish();
 	return id;

@@ -176,9 +176,11 @@ calibrated:
 	st->rows.precalibrated = true;
 	pl->delta_charged = spec->noise == JL_NOISE_GAUSSIAN ? spec->delta : 0.0;
 	pl->noise_variance = m->noise_variance;
-	/* Gaussian noise: the zCDP of the discrete Gaussian it samples */
+	/* Gaussian noise: the zCDP of the discrete Gaussian it samples, and the
+	 * Gaussian shift that dominates it */
 	pl->profile.kind = spec->noise == JL_NOISE_GAUSSIAN ? JL_PROFILE_ZCDP : JL_PROFILE_PURE;
 	pl->profile.rho = spec->noise == JL_NOISE_GAUSSIAN ? m->rho : NAN;
+	pl->profile.mu = spec->noise == JL_NOISE_GAUSSIAN ? m->gdp_mu : NAN;
 }
 
 /* P held densely for long format up to this size; rows made on demand beyond */
