@@ -40,7 +40,7 @@ SELECT n, 'curator' FROM unnest(ARRAY[
   'jl_key_grant', 'jl_key_revoke',
   'jl_protect', 'jl_numeric', 'jl_category', 'jl_vector', 'jl_long', 'jl_edge',
   'jl_protect_grant', 'jl_protect_revoke',
-  'jl_sketch', 'jl_advised', 'jl_covariance_mechanism', 'jl_graph',
+  'jl_sketch', 'jl_advised', 'jl_covariance_mechanism', 'jl_graph', 'jl_kmeans_mechanism',
   'jl_release', 'jl_release_dist2', 'jl_release_distributed', 'jl_distributed_resolve',
   'jl_budget_book', 'jl_advise', 'jl_suggest_k', 'jl_suggest_k_info', 'jl_release_info',
   'jl_private_release', 'jl_private_release_agg', 'jl_project', 'jl_project_agg',

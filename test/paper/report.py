@@ -670,7 +670,7 @@ def main():
 
     # the fragments of the experiments beside this one
     for name in ("kenthapadi_section.md", "realdata_section.md", "nullspace_section.md", "covariance_section.md",
-                 "graph_section.md"):
+                 "graph_section.md", "clusters_section.md"):
         frag = os.path.join(res, name)
         if os.path.exists(frag):
             with open(frag) as f:

@@ -35,7 +35,10 @@
 # covariance release against Analyze Gauss and Laplace on A^T A), whose
 # fragment is DIR/results/covariance_section.md, and for test/paper/graph.sh
 # (the graph release for cut queries against per-query Laplace and
-# randomized response), whose fragment is DIR/results/graph_section.md.
+# randomized response), whose fragment is DIR/results/graph_section.md,
+# and for test/paper/clusters.sh (the k-means mechanism against
+# diffprivlib's algorithm and release-then-cluster), whose fragment is
+# DIR/results/clusters_section.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -142,7 +145,7 @@ t_sql=$(( $(date +%s) - t0 ))
 
 # the experiments beside this one (see the header), each timed
 declare -A secs
-for plugin in kenthapadi realdata nullspace covariance graph; do
+for plugin in kenthapadi realdata nullspace covariance graph clusters; do
   secs[$plugin]=0
   if [ -f "$here/$plugin.sh" ]; then
     echo "== test/paper/$plugin.sh"

@@ -265,13 +265,61 @@ jl_dp_kmeans_step(const JlDpKmeansSpec *spec, const JlDpKmeansCalibration *cal,
 	}
 }
 
+/*
+ * Spread over the box (Su et al.'s initialisation, as diffprivlib makes
+ * it): each centroid drawn uniformly in the box shrunk by p on every side,
+ * redrawn (up to 100 times) while it is within 2p of an earlier one; p
+ * starts at half the box's narrowest side and is halved whenever the k do
+ * not fit.  Public: no row is read.
+ */
 void
 jl_dp_kmeans_init(const JlDpKmeansSpec *spec, JlRandom *r, double *centroids)
 {
-	for (int j = 0; j < spec->k; j++)
-		for (int i = 0; i < spec->d; i++)
-			centroids[(int64_t) j * spec->d + i] =
-				spec->lo[i] + (spec->hi[i] - spec->lo[i]) * uniform(r);
+	int			k = spec->k,
+				d = spec->d;
+	double		p = INFINITY;
+
+	for (int i = 0; i < d; i++)
+		p = fmin(p, (spec->hi[i] - spec->lo[i]) / 2.0);
+	for (int round = 0; round < 60; round++, p /= 2.0)
+	{
+		int			placed = 0,
+					retry = 0;
+
+		while (placed < k && retry < 100)
+		{
+			double	   *c = centroids + (int64_t) placed * d;
+			bool		far = true;
+
+			for (int i = 0; i < d; i++)
+				c[i] = spec->lo[i] + p + (spec->hi[i] - spec->lo[i] - 2.0 * p) * uniform(r);
+			for (int j = 0; j < placed && far; j++)
+			{
+				double		dist = 0.0;
+
+				for (int i = 0; i < d; i++)
+				{
+					double		t = c[i] - centroids[(int64_t) j * d + i];
+
+					dist += t * t;
+				}
+				far = dist >= 4.0 * p * p;
+			}
+			if (far)
+			{
+				placed++;
+				retry = 0;
+			}
+			else
+				retry++;
+		}
+		if (placed == k)
+			return;
+	}
+	/* p underflowed: anywhere in the box */
+	for (int j = 0; j < k; j++)
+		for (int i = 0; i < d; i++)
+			centroids[(int64_t) j * d + i] = spec->lo[i] + (spec->hi[i] - spec->lo[i]) * uniform(r);
 }
 
 void

@@ -52,7 +52,6 @@ calibrate_laplace(JlMechanism *m)
 
 	m->sigma_calibration = NAN;
 	m->rho = NAN;
-	m->gdp_mu = NAN;
 	m->delta_holding = 0.0;
 	if (!(isfinite(m->epsilon) && m->epsilon > 0.0))
 		return JL_ERR_EPSILON;
@@ -238,7 +237,6 @@ typedef struct Certificate
 	uint64_t	s;
 	double		delta_holding;
 	double		epsilon_effective;
-	double		mu;				/* the dominating Gaussian shift, or NaN */
 } Certificate;
 
 static Certificate cert_cache[CERT_CACHE];
@@ -249,7 +247,7 @@ static Certificate
 certify(double Dg, uint64_t s0, int k, double epsilon, double delta, bool raise)
 {
 	Certificate c = {.Dg = Dg, .s0 = s0, .k = k, .epsilon = epsilon,
-	.delta = delta, .raise = raise, .s = s0, .mu = NAN};
+	.delta = delta, .raise = raise, .s = s0};
 	int			i;
 
 	for (i = 0; i < cert_used; i++)
@@ -265,13 +263,58 @@ certify(double Dg, uint64_t s0, int k, double epsilon, double delta, bool raise)
 	{
 		c.delta_holding = certified_delta(Dg, c.s, k, epsilon);
 		c.epsilon_effective = certified_epsilon(Dg, c.s, k, delta);
-		c.mu = jl_discrete_gaussian_mu(Dg, (double) c.s, k, delta * JL_GDP_DELTA0_SHARE);
 	}
 	cert_cache[cert_next] = c;
 	cert_next = (cert_next + 1) % CERT_CACHE;
 	if (cert_used < CERT_CACHE)
 		cert_used++;
 	return c;
+}
+
+/*
+ * The Gaussian shift that dominates a calibrated Gaussian release's noise
+ * (math/noise/gaussian_dominance.h), for the budget's accountant: tens of
+ * milliseconds, so computed only for the releases a budget composes, and
+ * the last few kept (a pure function of Dg, s, k and delta).
+ */
+#define MU_CACHE 8
+
+typedef struct MuEntry
+{
+	double		Dg;
+	uint64_t	s;
+	int			k;
+	double		delta;
+	double		mu;
+} MuEntry;
+
+static MuEntry mu_cache[MU_CACHE];
+static int	mu_used,
+			mu_next;
+
+double
+jl_calibration_gdp_mu(const JlMechanism *m)
+{
+	double		Dg;
+	MuEntry		e;
+
+	if (m->noise != JL_NOISE_GAUSSIAN || !m->valid || !(m->grid > 0.0) || m->t == 0)
+		return NAN;
+	Dg = m->sensitivity / m->grid * (1.0 + 2.0 * JL_U_ROUND);
+	for (int i = 0; i < mu_used; i++)
+		if (mu_cache[i].Dg == Dg && mu_cache[i].s == m->t && mu_cache[i].k == m->k &&
+			mu_cache[i].delta == m->delta)
+			return mu_cache[i].mu;
+	e.Dg = Dg;
+	e.s = m->t;
+	e.k = m->k;
+	e.delta = m->delta;
+	e.mu = jl_discrete_gaussian_mu(Dg, (double) m->t, m->k, m->delta * JL_GDP_DELTA0_SHARE);
+	mu_cache[mu_next] = e;
+	mu_next = (mu_next + 1) % MU_CACHE;
+	if (mu_used < MU_CACHE)
+		mu_used++;
+	return e.mu;
 }
 
 static JlStatus
@@ -355,7 +398,6 @@ calibrate_gaussian(JlMechanism *m)
 	 */
 	m->noise_variance = m->scale * m->scale;
 	m->rho = rho_of(Dg, s);
-	m->gdp_mu = cert.mu;
 	m->delta_holding = cert.delta_holding;
 	m->epsilon_effective = cert.epsilon_effective;
 	m->valid = (m->delta_holding <= m->delta);

@@ -28,4 +28,13 @@ JlStatus	jl_mechanism_calibrate(JlMechanism *m);
  */
 JlStatus	jl_calibrate_to(JlMechanism *m, const JlProjStats *st);
 
+/*
+ * The Gaussian shift that, with an atom of delta / 1024, dominates the
+ * discrete Gaussian noise of a calibrated Gaussian mechanism
+ * (math/noise/gaussian_dominance.h), for the budget's accountant; NaN for
+ * other noise or when none is found.  Tens of milliseconds the first time
+ * (a few kept per process).
+ */
+double		jl_calibration_gdp_mu(const JlMechanism *m);
+
 #endif

@@ -94,9 +94,6 @@ typedef struct JlMechanism
 	/* Gaussian only */
 	double		sigma_calibration;	/* the calibration's continuous sigma */
 	double		rho;			/* zCDP of the sampled noise */
-	double		gdp_mu;			/* a Gaussian shift that dominates it, with an
-								 * atom of delta / 1024 (gaussian_dominance.h);
-								 * NaN if none */
 	double		delta_holding;	/* delta certified at epsilon (<= delta
 								 * when valid) */
 

@@ -58,6 +58,11 @@ jl_release_noise(FunctionCallInfo fcinfo, Oid target)
 					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 					 errmsg("table %s is a graph release, not sketches", get_rel_name(target)),
 					 errhint("Use jl_cut_size or jl_cut_estimate.")));
+		if (mechanism != NULL && strcmp(mechanism, "kmeans") == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("table %s is a k-means release, not sketches", get_rel_name(target)),
+					 errhint("Its rows are the clusters (cluster, size, centroid, encoded); label sketches by the nearest of the centroids projected with jl_project(encoded, mechanism, key).")));
 		rn->noise_variance = jl_registry_float(row, 1, NAN);
 		rn->k = jl_registry_int(row, 2, 0);
 		/* the record as a release writes it (a forged one is refused) */

@@ -15,6 +15,7 @@
 #include "utils/typcache.h"
 
 #include "math/estimate/advise.h"
+#include "math/analytics/dp_kmeans.h"
 #include "math/covariance/covariance_accountant.h"
 
 #include "pg/advice/advice.h"
@@ -92,7 +93,7 @@ absent(HeapTupleHeader th, const char *who, const char *const *names)
 		(void) field(th, *names, &isnull);
 		if (!isnull)
 			refuse(who, psprintf("%s does not go with this mechanism", *names),
-				   "Build the mechanism with its constructor: jl_sketch(...), jl_advised(...), jl_covariance_mechanism(...) or jl_graph(...).");
+				   "Build the mechanism with its constructor: jl_sketch(...), jl_advised(...), jl_covariance_mechanism(...), jl_graph(...) or jl_kmeans_mechanism(...).");
 	}
 }
 
@@ -272,6 +273,41 @@ read_advised(HeapTupleHeader th, JlAdvisedSpec *spec)
 	spec->force = DatumGetBool(v);
 }
 
+static void
+read_kmeans(HeapTupleHeader th, JlKmeansSpec *spec)
+{
+	static const char *const others[] = {"kind", "noise", "calibration", "lift", "method",
+	"goal", "dist2", "dist2_hi", "cluster_var", "force", "origin", "density", NULL};
+	bool		isnull;
+	Datum		v;
+
+	absent(th, "jl_kmeans_mechanism", others);
+	v = required(th, "jl_kmeans_mechanism", "k");
+	spec->k = DatumGetInt32(v);
+	if (spec->k < 1 || spec->k > JL_DP_KMEANS_MAX_K)
+		refuse("jl_kmeans_mechanism", psprintf("k must be between 1 and %d, not %d", JL_DP_KMEANS_MAX_K, spec->k),
+			   "k is the number of clusters to release.");
+	v = field(th, "delta", &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("jl_kmeans_mechanism: delta must not be NULL"),
+				 errdetail("Its iterations add Gaussian noise: the release is (epsilon, delta)-DP with delta > 0."),
+				 errhint("delta => 1e-6, say: well below 1/n, and within the table's delta cap.")));
+	spec->delta = DatumGetFloat8(v);
+	if (!(spec->delta > 0.0 && spec->delta < 1.0))
+		jl_report_status(JL_ERR_DELTA);
+	/* the iterations ride in r (the composite's fields are the constructors') */
+	v = field(th, "r", &isnull);
+	if (isnull)
+		refuse("jl_kmeans_mechanism", "iterations must not be NULL", "5 is the default.");
+	spec->iterations = DatumGetInt32(v);
+	if (spec->iterations < 1 || spec->iterations > JL_DP_KMEANS_MAX_ITERATIONS)
+		refuse("jl_kmeans_mechanism",
+			   psprintf("iterations must be between 1 and %d, not %d", JL_DP_KMEANS_MAX_ITERATIONS, spec->iterations),
+			   "Each iteration is released and costs privacy: 5 is the default.");
+}
+
 void
 jl_mechanism_read(Datum composite, JlMechanismSpec *spec)
 {
@@ -304,10 +340,15 @@ jl_mechanism_read(Datum composite, JlMechanismSpec *spec)
 		spec->kind = JL_MECHANISM_ADVISED;
 		read_advised(th, &spec->advised);
 	}
+	else if (strcmp(name, "kmeans") == 0)
+	{
+		spec->kind = JL_MECHANISM_KMEANS;
+		read_kmeans(th, &spec->kmeans);
+	}
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown mechanism \"%s\"", name),
-				 errhint("Build the mechanism with its constructor: jl_sketch(k => 20), jl_advised(dist2 => 0.5), jl_covariance_mechanism(r => 100, delta => 1e-6), or jl_graph(r => 100, delta => 1e-6).")));
+				 errhint("Build the mechanism with its constructor: jl_sketch(k => 20), jl_advised(dist2 => 0.5), jl_covariance_mechanism(r => 100, delta => 1e-6), jl_graph(r => 100, delta => 1e-6), or jl_kmeans_mechanism(k => 4, delta => 1e-6).")));
 }
 

@@ -1,7 +1,7 @@
 /*
  * mechanism.h - the mechanisms a protected table is released with, as
  * their constructors build them (jl_sketch, jl_covariance_mechanism,
- * jl_graph) and as the pipeline reads them
+ * jl_graph, jl_kmeans_mechanism) and as the pipeline reads them
  * back: every check made in one place, when the value is built and again
  * when it is used (a composite can be written by hand).
  */
@@ -40,6 +40,14 @@ typedef struct JlGraphSpec
 	double		delta;
 } JlGraphSpec;
 
+/* jl_kmeans_mechanism: differentially private k-means (noisy Lloyd) */
+typedef struct JlKmeansSpec
+{
+	int			k;
+	double		delta;
+	int			iterations;
+} JlKmeansSpec;
+
 /*
  * jl_advised: the sketch the advisor ranks first for the goal, refused
  * when it would not serve the goal unless forced
@@ -61,7 +69,8 @@ typedef enum JlMechanismKind
 	JL_MECHANISM_SKETCH,
 	JL_MECHANISM_COVARIANCE,
 	JL_MECHANISM_GRAPH,
-	JL_MECHANISM_ADVISED
+	JL_MECHANISM_ADVISED,
+	JL_MECHANISM_KMEANS
 } JlMechanismKind;
 
 typedef struct JlMechanismSpec
@@ -71,6 +80,7 @@ typedef struct JlMechanismSpec
 	JlCovarianceSpec covariance;
 	JlGraphSpec graph;
 	JlAdvisedSpec advised;
+	JlKmeansSpec kmeans;
 } JlMechanismSpec;
 
 /* A jl_mechanism value, checked (ERROR naming what is wrong). */

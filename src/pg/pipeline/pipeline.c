@@ -58,6 +58,8 @@ jl_pipeline_ops(const JlPipeline *pl)
 			return &jl_graph_ops;
 		case JL_MECHANISM_ADVISED:
 			return &jl_advised_ops;
+		case JL_MECHANISM_KMEANS:
+			return &jl_kmeans_ops;
 		default:
 			return &jl_sketch_ops;
 	}

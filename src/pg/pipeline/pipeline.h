@@ -72,6 +72,7 @@ extern const JlMechanismOps jl_covariance_ops;
 extern const JlMechanismOps jl_dist2_ops;
 extern const JlMechanismOps jl_graph_ops;
 extern const JlMechanismOps jl_advised_ops;
+extern const JlMechanismOps jl_kmeans_ops;
 
 /*
  * The sketch's calibration of m (noise, epsilon, delta and calibration set)

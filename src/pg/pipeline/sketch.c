@@ -180,7 +180,7 @@ calibrated:
 	 * Gaussian shift that dominates it */
 	pl->profile.kind = spec->noise == JL_NOISE_GAUSSIAN ? JL_PROFILE_ZCDP : JL_PROFILE_PURE;
 	pl->profile.rho = spec->noise == JL_NOISE_GAUSSIAN ? m->rho : NAN;
-	pl->profile.mu = spec->noise == JL_NOISE_GAUSSIAN ? m->gdp_mu : NAN;
+	pl->profile.mu = spec->noise == JL_NOISE_GAUSSIAN ? jl_calibration_gdp_mu(m) : NAN;
 }
 
 /* P held densely for long format up to this size; rows made on demand beyond */

@@ -65,7 +65,7 @@ static const RoleOf roles[] = {
 	{"jl_vector", CURATOR}, {"jl_long", CURATOR}, {"jl_edge", CURATOR},
 	{"jl_protect_grant", CURATOR}, {"jl_protect_revoke", CURATOR},
 	{"jl_sketch", CURATOR}, {"jl_advised", CURATOR},
-	{"jl_covariance_mechanism", CURATOR}, {"jl_graph", CURATOR},
+	{"jl_covariance_mechanism", CURATOR}, {"jl_graph", CURATOR}, {"jl_kmeans_mechanism", CURATOR},
 	{"jl_release", CURATOR}, {"jl_release_dist2", CURATOR},
 	{"jl_release_distributed", CURATOR}, {"jl_distributed_resolve", CURATOR},
 	{"jl_budget_book", CURATOR}, {"jl_advise", CURATOR}, {"jl_suggest_k", CURATOR},
