@@ -41,11 +41,36 @@ SELECT rank, kind, k, noise, advise_sig(predicted_error) AS stddev_lo,
   FROM jl_advise(30, 1.0, 0.3, 30, noise => 'laplace', key => 'advise');
 
 -- clustering: two clusters whose centres are dist2 apart, each attribute
--- with variance cluster_var around its centre, centres found by k-means in n rows
+-- with variance cluster_var around its centre, centres found by k-means in n rows;
+-- with n and delta the k-means mechanism is ranked too (the clusters
+-- released, not the rows).  Its prediction checked independently (scipy):
+-- with its noise variance 5746.6097 (sd 75.8064 of a sum's coordinate; the
+-- continuous calibration's 75.577 for mu = 0.23669 over sqrt(5) iterations
+-- and a sensitivity 8, the box's diagonal), a count's sd 75.8064 / 4, 500
+-- rows a centroid: tau2 = (75.8064^2 + 16/64 (75.8064/4)^2) / 500^2, and
+-- Phi(-6.4 / sqrt(4 6.4 (0.01 + tau2) + 4 64 tau2^2 + 8 64 0.01 tau2)) =
+-- 6.5066e-10
 SELECT rank, kind, k, noise, advise_sig(predicted_error) AS misclassified,
        advise_sig(relative_error) AS relative, note
   FROM jl_advise(64, 1.0, 6.4, delta => 1e-6, goal => 'clustering', cluster_var => 0.01, n => 1000,
                  key => 'advise');
+
+-- the k-means mechanism's rank as n shrinks (its centroids average fewer
+-- rows) and under row neighbours (rows bound = 2 apart: within Jung's
+-- radius 2 sqrt(64 / 130) of a centre); checked as above from its noise
+-- variance: n = 20, attribute: tau2 = (5746.6097 + 5746.6097 / 64) / 10^2,
+-- misclassification 0.49727, so the per-row releases win (0.3701); rows,
+-- n = 1000: s2 442.5137, lambda 0.70165 (R / 2 on the grid), tau2 =
+-- (442.5137 + R^2 / 64 442.5137 / 0.70165^2) / 500^2: 1.8865e-30 (the
+-- per-row releases' best 0.4987)
+SELECT nb, n, rank, advise_sig(noise_variance) AS s2, advise_sig(predicted_error) AS misclassified,
+       (SELECT advise_sig(min(predicted_error)) FROM jl_advise(64, 1.0, 6.4, neighbor => nb::jl_neighbor, bound => bd, delta => 1e-6,
+                                                   goal => 'clustering', cluster_var => 0.01, n => n, key => 'advise') o
+         WHERE o.kind <> 'kmeans mechanism') AS best_per_row
+  FROM (VALUES ('attribute', 1.0, 20), ('attribute', 1.0, 1000), ('row', 2.0, 1000)) v(nb, bd, n),
+       jl_advise(64, 1.0, 6.4, neighbor => nb::jl_neighbor, bound => bd, delta => 1e-6, goal => 'clustering',
+                 cluster_var => 0.01, n => n, key => 'advise') a
+ WHERE a.kind = 'kmeans mechanism' ORDER BY nb, n;
 
 -- row neighbours: the row statistics of P (no projection: L1 sqrt(d))
 SELECT rank, kind, k, noise, advise_sig(noise_variance) AS s2, advise_sig(relative_error) AS relative

@@ -618,3 +618,17 @@ jl_advise_d_needed(double r2, int k, double s2, double f, double s2_identity,
 	return (f * r2 * r2 + 8.0 * r2 * (s2 - s2_identity) + cn * k * s2 * s2) /
 		(cn * s2_identity * s2_identity);
 }
+
+double
+jl_advise_kmeans_score(const JlAdviseProblem *p, double r2, double tau2)
+{
+	double		s = p->cluster_var,
+				d = (double) p->d,
+				var = 4.0 * r2 * (s + tau2) + 4.0 * d * tau2 * tau2 + 8.0 * d * s * tau2;
+
+	if (!(r2 > 0.0 && var >= 0.0 && isfinite(var)))
+		return 0.0;				/* log 1: nothing known */
+	if (var == 0.0)
+		return -INFINITY;
+	return jl_log_normal_tail(r2 / sqrt(var));
+}

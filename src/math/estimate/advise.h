@@ -212,4 +212,18 @@ int			jl_advise_rank(const JlAdviseProblem *p, JlAdviseCandidate *cs, int n);
 double		jl_advise_d_needed(double r2, int k, double s2, double f,
 							   double s2_identity, bool gaussian);
 
+/*
+ * The k-means mechanism (math/analytics/dp_kmeans.h) for goal clustering:
+ * the log of the misclassification probability of a row between two
+ * clusters whose centres are r2 apart (squared), each attribute varying by
+ * cluster_var around its centre, labelled by the nearer of the two
+ * released centroids, each off its centre by tau2 per coordinate (the
+ * release's noise over the cluster's rows): with x = mu1 + e and centroids
+ * mu1 + u, mu2 + v, |x - c2|^2 - |x - c1|^2 has mean r2 and variance
+ * 4 r2 (s + t) + 4 d t^2 + 8 d s t (s = cluster_var, t = tau2), and the
+ * probability is Phi(-r2 / sqrt(that)).  It assumes Lloyd's iterations
+ * find the two clusters (their local optima are not modelled).
+ */
+double		jl_advise_kmeans_score(const JlAdviseProblem *p, double r2, double tau2);
+
 #endif

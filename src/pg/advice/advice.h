@@ -146,4 +146,30 @@ extern void jl_check_choice_args(int32 d, double epsilon, double lo, double hi);
 /* The largest k a release of d attributes allows for this neighbour notion. */
 extern int	jl_largest_k(int32 d, JlNeighbor neighbor);
 
+/*
+ * The k-means mechanism as an option for goal clustering (jl_advise): the
+ * release of two clusters' centroids (the model's two) over n rows at the
+ * problem's epsilon and delta, with the geometry of its neighbour notion
+ * and bound (attribute: the box [0, bound]^d, about its centre; row: rows
+ * at most bound apart, within bound sqrt(d / (2 (d + 1))) of a centre by
+ * Jung's theorem), its predicted misclassification of a row
+ * (jl_advise_kmeans_score).  found false when it does not apply (another
+ * goal, no n, no delta) or its calibration refuses (refusal).
+ */
+typedef struct JlAdviseKmeans
+{
+	bool		applies;
+	bool		found;
+	JlStatus	refusal;
+	int			clusters;
+	int			iterations;
+	double		sum_sd;			/* noise sd of a sum's coordinate */
+	double		count_sd;		/* of a count */
+	double		tau2;			/* a centroid's noise per coordinate */
+	double		score;			/* log of the misclassification at dist2 */
+	double		score_hi;		/* at dist2_hi */
+} JlAdviseKmeans;
+
+extern void jl_advise_kmeans_option(const JlAdviseArgs *a, JlAdviseKmeans *o);
+
 #endif

@@ -24,6 +24,7 @@
 #include "utils/lsyscache.h"
 #include "utils/tuplestore.h"
 
+#include "math/analytics/dp_kmeans.h"
 #include "math/estimate/advise.h"
 #include "math/projection/calibrate.h"
 #include "math/projection/sensitivity.h"
@@ -266,6 +267,62 @@ usefulness_of(JlAdviseArgs *a, const uint8 *secret, double error)
 					need);
 }
 
+/*
+ * The k-means mechanism's row (goal clustering with n and delta): ranked
+ * beside the per-row releases by its predicted misclassification, its note
+ * saying which wins.
+ */
+static void
+put_kmeans_row(Tuplestorestate *ts, TupleDesc desc, const JlAdviseArgs *a,
+			   const JlAdviseKmeans *km, int rank, double best_sketch, double best_all)
+{
+	Datum		v[ADVISE_COLUMNS];
+	bool		null[ADVISE_COLUMNS];
+	double		e = jl_advise_error(km->score);
+	StringInfoData b;
+
+	memset(null, false, sizeof(null));
+	initStringInfo(&b);
+	if (!km->found)
+		appendStringInfo(&b, "refused: %s", km->refusal == JL_ERR_STATS ?
+						 psprintf("rows of more than %d attributes", JL_DP_KMEANS_MAX_D) :
+						 jl_status_message(km->refusal));
+	else
+	{
+		appendStringInfo(&b, "the clusters released, not the rows: jl_release(protected, target, epsilon, jl_kmeans_mechanism(k => clusters, delta => %g)), %d noisy Lloyd iterations, a row's guarantee under either neighbour notion; predicted for two clusters of n/2 rows each, the rows labelled by the released centroids (Lloyd's local optima not modelled): ",
+						 a->delta, km->iterations);
+		if (!isfinite(best_sketch))
+			appendStringInfoString(&b, "no per-row release is valid");
+		else if (e <= best_sketch)
+			appendStringInfo(&b, "wins: misclassification %.3g against %.3g for the best per-row release",
+							 e, best_sketch);
+		else
+			appendStringInfo(&b, "the best per-row release wins: misclassification %.3g against its %.3g",
+							 best_sketch, e);
+		if (rank == 1 && !jl_advise_useful(&a->p, e))
+			appendStringInfo(&b, "; not useful for goal clustering at this epsilon (misclassification %.3g, useful below %.2g)",
+							 e, JL_ADVISE_USEFUL_MISCLASSIFICATION);
+	}
+	v[0] = Int32GetDatum(rank);
+	null[0] = !km->found;
+	v[1] = CStringGetTextDatum("kmeans mechanism");
+	v[2] = Int32GetDatum(km->clusters);
+	v[3] = CStringGetTextDatum("gaussian");
+	v[4] = CStringGetTextDatum("dominating Gaussian shift");
+	v[5] = Float8GetDatum(a->delta);
+	v[6] = Float8GetDatum(km->sum_sd * km->sum_sd);
+	null[6] = !km->found;
+	v[7] = Float8GetDatum(e);
+	null[7] = !km->found;
+	v[8] = Float8GetDatum(jl_advise_error(km->score_hi));
+	null[8] = !km->found || a->p.lo == a->p.hi;
+	v[9] = Float8GetDatum(best_all > 0.0 ? e / best_all : 1.0);
+	null[9] = !km->found;
+	v[10] = BoolGetDatum(!km->found);
+	v[11] = CStringGetTextDatum(b.data);
+	tuplestore_putvalues(ts, desc, v, null);
+}
+
 Datum
 jl_advise(PG_FUNCTION_ARGS)
 {
@@ -277,8 +334,12 @@ jl_advise(PG_FUNCTION_ARGS)
 	JlAdviseRow		opts[2 * JL_ADVISE_OPTIONS];
 	int			n = 0,
 				rank,
-				i;
+				i,
+				km_rank = 1;
 	const char *usefulness = NULL;
+	JlAdviseKmeans km;
+	double		best_sketch = INFINITY,
+				best_all = INFINITY;
 
 	read_advise_args(fcinfo, &a);
 	jl_check_release_info_privilege(nsp);
@@ -299,13 +360,46 @@ jl_advise(PG_FUNCTION_ARGS)
 	}
 	PG_END_TRY();
 
+	/* the k-means mechanism, for goal clustering: its rank among the found */
+	jl_advise_kmeans_option(&a, &km);
+	if (km.found)
+	{
+		double		e = jl_advise_error(km.score);
+
+		for (i = 0; i < n; i++)
+			if (cs[i].found)
+			{
+				best_sketch = fmin(best_sketch, jl_advise_error(cs[i].score));
+				if (cs[i].score <= km.score)
+					km_rank++;
+			}
+		for (i = 0; i < n; i++)
+			if (cs[i].found && cs[i].rank >= km_rank)
+				cs[i].rank++;
+		if (km_rank == 1)
+		{
+			usefulness = NULL;	/* said in the k-means mechanism's row */
+			/* the per-row releases' relative errors: to the best, now it */
+			for (i = 0; i < n; i++)
+				if (cs[i].found && e > 0.0)
+					cs[i].relative *= best_sketch / e;
+		}
+		best_all = fmin(best_sketch, e);
+	}
+
 	/* the ranked options in order, then the refused ones */
-	for (rank = 1; rank <= n; rank++)
+	for (rank = 1; rank <= n + 1; rank++)
+	{
+		if (km.found && rank == km_rank)
+			put_kmeans_row(rsinfo->setResult, rsinfo->setDesc, &a, &km, rank, best_sketch, best_all);
 		for (i = 0; i < n; i++)
 			if (cs[i].found && cs[i].rank == rank)
 				put_row(rsinfo->setResult, rsinfo->setDesc, &a, cs, opts, n, i, usefulness);
+	}
 	for (i = 0; i < n; i++)
 		if (!cs[i].found)
 			put_row(rsinfo->setResult, rsinfo->setDesc, &a, cs, opts, n, i, NULL);
+	if (km.applies && !km.found)
+		put_kmeans_row(rsinfo->setResult, rsinfo->setDesc, &a, &km, 0, best_sketch, best_all);
 	return (Datum) 0;
 }
