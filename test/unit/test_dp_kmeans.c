@@ -81,6 +81,41 @@ test_calibration(void)
 	check(worst < 1.01, "the dominating shift within 1%% of the continuous Dg / s (at most %.5f times)", worst);
 }
 
+/*
+ * The charge (one profile: rho and mu = sqrt(T) mu_step, at (epsilon,
+ * delta)) composes on the budget exactly as the T iterations would, each
+ * charged on its own (rho / T, mu_step, delta / T: the same atoms).
+ */
+static void
+test_charge_is_the_iterations(void)
+{
+	JlDpKmeansSpec sp = box_spec(4, 3, 5, 1.0, 1e-6);
+	JlDpKmeansCalibration c;
+	JlProfile	one,
+				each[5];
+	JlComposition a,
+				b;
+	JlStatus	sa,
+				sb;
+
+	jl_dp_kmeans_calibrate(&sp, &c);
+	one = (JlProfile)
+	{
+		.kind = JL_PROFILE_ZCDP,.epsilon = 1.0,.delta = 1e-6,.rho = c.rho,.mu = c.mu
+	};
+	for (int i = 0; i < 5; i++)
+		each[i] = (JlProfile)
+	{
+		.kind = JL_PROFILE_ZCDP,.epsilon = 1.0,.delta = 1e-6 / 5,.rho = c.rho / 5,.mu = c.mu_step
+	};
+	sa = jl_compose(&one, 1, 1e-5, &a);
+	sb = jl_compose(each, 5, 1e-5, &b);
+	check(sa == JL_OK && sb == JL_OK && fabs(a.epsilon - b.epsilon) <= 1e-8 * b.epsilon &&
+		  strcmp(a.method, "pld") == 0,
+		  "the charge composes as its 5 iterations would: %.9f at 1e-5 (each iteration charged: %.9f)",
+		  a.epsilon, b.epsilon);
+}
+
 static void
 test_refusals(void)
 {
@@ -292,6 +327,7 @@ main(void)
 	jl_random_init(&rng, unit_getrandom_fill, NULL);
 	test_refusals();
 	test_calibration();
+	test_charge_is_the_iterations();
 	test_noise();
 	test_audit();
 	test_clusters();
