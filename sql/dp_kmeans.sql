@@ -9,8 +9,8 @@
 -- closed form delta_mu(e) = Phi(-e/mu + mu/2) - e^e Phi(-e/mu - mu/2)):
 -- mu 0.4482927 holds at (2, 1e-6) (delta_mu(2) + 1e-6/1024 = 9.9886e-7),
 -- its epsilon at 1e-6 (1 - 1/1024) is 1.999889; at the cap's delta 1e-5
--- (less 1e-6/1024) 1.76479; with the second release's mu 0.3137335, the
--- shifts composed (hypot) at 1e-5 - 1.01e-4/1024: 2.20586.  The noise: the
+-- (less 1e-6/1024) 1.76479; with the second release's mu 0.3138536 (2
+-- iterations), the shifts composed (hypot) at 1e-5 - 1.01e-4/1024: 2.20617.  The noise: the
 -- continuous sigma for one step, the sensitivity 2 (the declared diameter:
 -- sqrt(1 + 1 + 2)) over mu / sqrt(5), is 9.9759; sampled 10.0132 (the
 -- grid's rounding allowance), so rho = 5 Dg^2 / (2 s^2) about 0.09974
@@ -55,7 +55,7 @@ SELECT n AS charges_after_refusals FROM km_charges;
 
 -- the release: one call
 SELECT released, epsilon_charged, delta_charged, round(noise_variance::numeric, 6) AS noise_variance, guarantee
-  FROM jl_release('km_customers', 'km_c', 2, jl_kmeans_mechanism(k => 4, delta => 1e-6));
+  FROM jl_release('km_customers', 'km_c', 2, jl_kmeans_mechanism(k => 4, delta => 1e-6, iterations => 5));
 SELECT n AS charges FROM km_charges;
 -- its charge: zCDP with the dominating shift of its iterations
 SELECT event, epsilon, delta, profile, round(rho::numeric, 7) AS rho, round(mu::numeric, 7) AS mu,
@@ -78,7 +78,9 @@ SELECT d, k, projection, neighbor, calibration, epsilon, delta, round(bound::num
        round((info->>'epsilon_effective')::numeric, 6) AS epsilon_effective
   FROM jl_releases WHERE target = 'km_c'::regclass;
 -- a second release whose own delta (1e-4) is past the cap's (1e-5): its
--- noise's dominating shift composes with the first at the cap's delta
+-- noise's dominating shift composes with the first at the cap's delta; its
+-- iterations left out, Su et al.'s rule gives 2 (epsilon 1 over
+-- sqrt(500 4^3 / 4000^2 (4 + cbrt(4 4 0.225^2))^3) = 2.04)
 SELECT released FROM jl_release('km_customers', 'km_d', 1, jl_kmeans_mechanism(k => 4, delta => 1e-4));
 SELECT event, epsilon, delta, profile, round(mu::numeric, 7) AS mu,
        round(epsilon_composed::numeric, 4) AS epsilon_composed, composed_by

@@ -38,13 +38,13 @@ CREATE OR REPLACE VIEW jldp.jl_ledger WITH (security_barrier) AS
 COMMENT ON VIEW jldp.jl_ledger IS
   'The budget ledger of the datasets jl_budgets shows to the current role: each event with the (epsilon, delta) it asked for and the totals after it; for a charge, whether a release recorded it (released) and its privacy profile (pure, zcdp with rho and, when known, the Gaussian shift mu that dominates it, or approx); after each event, the composed totals (epsilon_composed at delta_composed, by composed_by), which anyone can recompute from the profiles since the last reset.';
 
-CREATE FUNCTION jldp.jl_kmeans_mechanism(k int, delta float8, iterations int DEFAULT 5)
+CREATE FUNCTION jldp.jl_kmeans_mechanism(k int, delta float8, iterations int DEFAULT NULL)
 RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN jldp_internal.jl_mechanism_checked(ROW('kmeans', k, NULL, NULL, delta, NULL, iterations, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
 
 COMMENT ON FUNCTION jldp.jl_kmeans_mechanism(int, float8, int) IS
-  'The k-means mechanism for jl_release: differentially private k-means over the encoded rows, released as k clusters (cluster, size, centroid in the attributes'' units, encoded centroid); iterations noisy Lloyd steps from centroids drawn in the public box, each releasing every cluster''s sum and count with discrete Gaussian noise, composed exactly for (epsilon, delta) (docs/design/dp_kmeans.md).  k at most the number of units.';
+  'The k-means mechanism for jl_release: differentially private k-means over the encoded rows, released as k clusters (cluster, size, centroid in the attributes'' units, encoded centroid); iterations noisy Lloyd steps (left out: Su et al.''s choice from n, k, d and epsilon, 2 to 7) from centroids spread over the public box, each releasing every cluster''s sum and count with discrete Gaussian noise, composed exactly for (epsilon, delta) (docs/design/dp_kmeans.md).  k at most the number of units.';
 
 REVOKE ALL ON FUNCTION jldp.jl_kmeans_mechanism(int, float8, int) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION jldp.jl_kmeans_mechanism(int, float8, int) TO jldp_curator;

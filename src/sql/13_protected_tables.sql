@@ -79,13 +79,13 @@ RETURN jldp_internal.jl_mechanism_checked(ROW('covariance', NULL, NULL, NULL, de
 COMMENT ON FUNCTION jldp.jl_covariance_mechanism(int, float8, jldp.jl_lift, jldp.jl_covariance_method, jldp.jl_origin) IS
   'The covariance mechanism for jl_release (Blocki et al.): r rows of R = Y [A; l I], A the encoded rows (each of L2 norm at most the row clip, or the largest the declaration allows), Y fresh Gaussian, the lift l from an exact accountant for (epsilon, delta); jl_covariance and jl_directional_variance read it.  origin => ''zero'' releases the second moments of the numbers about their zero (x weight / (hi - lo), signed) instead of about lo, the norm bound then the largest norm of such a row.';
 
-CREATE FUNCTION jldp.jl_kmeans_mechanism(k int, delta float8, iterations int DEFAULT 5)
+CREATE FUNCTION jldp.jl_kmeans_mechanism(k int, delta float8, iterations int DEFAULT NULL)
 RETURNS jldp.jl_mechanism
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN jldp_internal.jl_mechanism_checked(ROW('kmeans', k, NULL, NULL, delta, NULL, iterations, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::jldp.jl_mechanism);
 
 COMMENT ON FUNCTION jldp.jl_kmeans_mechanism(int, float8, int) IS
-  'The k-means mechanism for jl_release: differentially private k-means over the encoded rows, released as k clusters (cluster, size, centroid in the attributes'' units, encoded centroid); iterations noisy Lloyd steps from centroids drawn in the public box, each releasing every cluster''s sum and count with discrete Gaussian noise, composed exactly for (epsilon, delta) (docs/design/dp_kmeans.md).  k at most the number of units.';
+  'The k-means mechanism for jl_release: differentially private k-means over the encoded rows, released as k clusters (cluster, size, centroid in the attributes'' units, encoded centroid); iterations noisy Lloyd steps (left out: Su et al.''s choice from n, k, d and epsilon, 2 to 7) from centroids spread over the public box, each releasing every cluster''s sum and count with discrete Gaussian noise, composed exactly for (epsilon, delta) (docs/design/dp_kmeans.md).  k at most the number of units.';
 
 CREATE FUNCTION jldp_internal.jl_encode_number(x float8, lo float8, hi float8, weight float8)
 RETURNS float8

@@ -171,6 +171,19 @@ jl_dp_kmeans_calibrate(const JlDpKmeansSpec *spec, JlDpKmeansCalibration *cal)
 	return JL_OK;
 }
 
+int
+jl_dp_kmeans_auto_iterations(int64_t n, int k, int d, double epsilon)
+{
+	double		rho = 0.225,
+				em = sqrt(500.0 * pow((double) k, 3.0) / ((double) n * (double) n) *
+						  pow(d + cbrt(4.0 * d * rho * rho), 3.0)),
+				t = epsilon / em;
+
+	if (!(t >= 2.0))
+		return 2;
+	return t >= 7.0 ? 7 : (int) t;
+}
+
 int64_t
 jl_dp_kmeans_work_doubles(int k, int d)
 {
@@ -252,16 +265,42 @@ jl_dp_kmeans_step(const JlDpKmeansSpec *spec, const JlDpKmeansCalibration *cal,
 	if (released != NULL)
 		memcpy(released, y, sizeof(double) * (size_t) k * w);
 	/* post-processing of the release only */
-	for (int j = 0; j < k; j++)
 	{
-		double		nc = y[(int64_t) j * w + d] * g / cal->lambda;
-		double	   *c = centroids + (int64_t) j * d;
+		int			big = 0;
+		double		side = INFINITY;
 
-		counts[j] = nc;
-		if (nc >= cal->count_sd && nc >= 1.0)
-			for (int i = 0; i < d; i++)
-				c[i] = fmin(fmax(spec->centre[i] + y[(int64_t) j * w + i] * g / nc,
-								 spec->lo[i]), spec->hi[i]);
+		for (int j = 0; j < k; j++)
+		{
+			double		nc = y[(int64_t) j * w + d] * g / cal->lambda;
+			double	   *c = centroids + (int64_t) j * d;
+
+			counts[j] = nc;
+			if (nc > counts[big])
+				big = j;
+			if (nc >= cal->count_sd && nc >= 1.0)
+				for (int i = 0; i < d; i++)
+					c[i] = fmin(fmax(spec->centre[i] + y[(int64_t) j * w + i] * g / nc,
+									 spec->lo[i]), spec->hi[i]);
+		}
+		for (int i = 0; i < d; i++)
+			side = fmin(side, spec->hi[i] - spec->lo[i]);
+		/* the empty ones seeded again beside the largest */
+		for (int j = 0; j < k; j++)
+			if (j != big && !(counts[j] >= cal->count_sd && counts[j] >= 1.0))
+			{
+				double	   *c = centroids + (int64_t) j * d,
+						   *b = centroids + (int64_t) big * d,
+							norm = 0.0;
+
+				for (int i = 0; i < d; i++)
+				{
+					x[i] = uniform(r) - 0.5;
+					norm += x[i] * x[i];
+				}
+				norm = norm > 0.0 ? sqrt(norm) : 1.0;
+				for (int i = 0; i < d; i++)
+					c[i] = fmin(fmax(b[i] + 0.1 * side * x[i] / norm, spec->lo[i]), spec->hi[i]);
+			}
 	}
 }
 

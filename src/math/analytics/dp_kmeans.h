@@ -66,6 +66,13 @@ bool		jl_dp_kmeans_spec_ok(const JlDpKmeansSpec *spec);
  */
 JlStatus	jl_dp_kmeans_calibrate(const JlDpKmeansSpec *spec, JlDpKmeansCalibration *cal);
 
+/*
+ * The iterations for n rows when none are given: Su et al.'s rule (2016,
+ * as diffprivlib applies it), from public numbers only: epsilon over
+ * epsilon_m = sqrt(500 k^3 / n^2 (d + cbrt(4 d 0.225^2))^3), within 2..7.
+ */
+int			jl_dp_kmeans_auto_iterations(int64_t n, int k, int d, double epsilon);
+
 /* doubles of workspace jl_dp_kmeans_run needs */
 int64_t		jl_dp_kmeans_work_doubles(int k, int d);
 
@@ -79,8 +86,10 @@ void		jl_dp_kmeans_init(const JlDpKmeansSpec *spec, JlRandom *r, double *centroi
  * the centre and lambda_g times the count, in grid steps, each coordinate
  * of a row rounded to the grid, with N_Z(0, s^2) noise on every
  * coordinate; then (post-processing) a centroid is the noisy sum over the
- * noisy count, clamped to the box, or kept where the noisy count is below
- * one count's noise sd.  counts (k) gets the noisy counts; released (k (d +
+ * noisy count, clamped to the box; a cluster whose noisy count is below one
+ * count's noise sd (empty, as far as the release tells) is seeded again
+ * beside the centroid of the largest, a step of a tenth of the box's
+ * narrowest side in a direction drawn from r, so that it may split it.  counts (k) gets the noisy counts; released (k (d +
  * 1), or NULL) the released vector, exact (or NULL) the same before the
  * noise (for tests).
  */

@@ -128,9 +128,12 @@ km_calibrate(JlPipeline *pl)
 				st->centre[i] = 0.0;
 		}
 	}
+	/* the number of units (not protected) sets the iterations left out */
+	st->counted = count_units(pl);
 	st->spec.k = ks->k;
 	st->spec.d = d;
-	st->spec.iterations = ks->iterations;
+	st->spec.iterations = ks->iterations > 0 ? ks->iterations :
+		jl_dp_kmeans_auto_iterations(Max(st->counted, 1), ks->k, d, pl->epsilon);
 	st->spec.epsilon = pl->epsilon;
 	st->spec.delta = ks->delta;
 	st->spec.lo = st->lo;
@@ -147,7 +150,6 @@ km_calibrate(JlPipeline *pl)
 	jl_report_status(s);
 
 	/* k units at least, and the rows within the memory limit: before the charge */
-	st->counted = count_units(pl);
 	if (ks->k > st->counted)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -299,7 +301,7 @@ km_guarantee(JlPipeline *pl)
 	StringInfoData b;
 
 	initStringInfo(&b);
-	appendStringInfo(&b, "(epsilon = %g, delta = %g) differential privacy (k-means, %d clusters: %d noisy Lloyd iterations from centroids drawn in the public box, each releasing every cluster's sum and count with discrete Gaussian noise, sd %.6g per coordinate of a sum and %.6g for a count; composed through their dominating Gaussian shift mu = %.6g, epsilon %.6g holding at delta) for each unit (%s) of %s, against a unit's row replaced by any other (a change of one attribute is one: the row may change cluster), two encoded rows at most %.6g apart",
+	appendStringInfo(&b, "(epsilon = %g, delta = %g) differential privacy (k-means, %d clusters: %d noisy Lloyd iterations from centroids spread over the public box, each releasing every cluster's sum and count with discrete Gaussian noise, sd %.6g per coordinate of a sum and %.6g for a count; composed through their dominating Gaussian shift mu = %.6g, epsilon %.6g holding at delta) for each unit (%s) of %s, against a unit's row replaced by any other (a change of one attribute is one: the row may change cluster), two encoded rows at most %.6g apart",
 					 pl->epsilon, pl->delta_charged, st->spec.k, st->spec.iterations, st->cal.sum_sd,
 					 st->cal.count_sd, st->cal.mu, st->cal.epsilon_effective, pl->decl.unit,
 					 pl->decl.relation_q, st->spec.diameter);

@@ -297,15 +297,13 @@ read_kmeans(HeapTupleHeader th, JlKmeansSpec *spec)
 	spec->delta = DatumGetFloat8(v);
 	if (!(spec->delta > 0.0 && spec->delta < 1.0))
 		jl_report_status(JL_ERR_DELTA);
-	/* the iterations ride in r (the composite's fields are the constructors') */
+	/* the iterations ride in r (the composite's fields are the constructors'); NULL: chosen from n */
 	v = field(th, "r", &isnull);
-	if (isnull)
-		refuse("jl_kmeans_mechanism", "iterations must not be NULL", "5 is the default.");
-	spec->iterations = DatumGetInt32(v);
-	if (spec->iterations < 1 || spec->iterations > JL_DP_KMEANS_MAX_ITERATIONS)
+	spec->iterations = isnull ? 0 : DatumGetInt32(v);
+	if (!isnull && (spec->iterations < 1 || spec->iterations > JL_DP_KMEANS_MAX_ITERATIONS))
 		refuse("jl_kmeans_mechanism",
 			   psprintf("iterations must be between 1 and %d, not %d", JL_DP_KMEANS_MAX_ITERATIONS, spec->iterations),
-			   "Each iteration is released and costs privacy: 5 is the default.");
+			   "Each iteration is released and costs privacy: leave iterations out for Su et al.'s choice from n, k, d and epsilon.");
 }
 
 void

@@ -45,7 +45,7 @@ typedef struct JlKmeansSpec
 {
 	int			k;
 	double		delta;
-	int			iterations;
+	int			iterations;		/* 0: chosen from the number of units */
 } JlKmeansSpec;
 
 /*
