@@ -47,6 +47,12 @@ CREATE TABLE km AS SELECT i AS id, ARRAY(SELECT random() FROM generate_series(1,
   FROM generate_series(1, 100000) i;
 CREATE TABLE kmsz AS SELECT i AS id, ARRAY(SELECT ((i % 10000) * 7 + j)::float8 FROM generate_series(1, 100) j WHERE i > 0) AS sketch
   FROM generate_series(1, 20000) i;
+-- the k-means mechanism's iterations: 20000 rows of 50 into 1000 clusters,
+-- a billion multiply-adds an iteration
+CREATE TABLE kmrows AS SELECT i AS id, ARRAY(SELECT ((i * j) % 97) / 97.0::float8 FROM generate_series(1, 50) j WHERE i > 0)::float8[] AS v
+  FROM generate_series(1, 20000) i;
+ALTER TABLE kmrows ADD PRIMARY KEY (id);
+SELECT jl_protect('kmrows', 'id', ARRAY[jl_vector('v', 50, 0, 1)], epsilon_cap => 100, delta_cap => 0.5);
 SQL
 fail=0
 worst=0
@@ -75,11 +81,31 @@ the streamed statistics of P at d = 2^31 - 1 (a long-format release, attribute n
 k-means of 100000 sketches into 64 clusters, 100000 iterations at most|200|SELECT jl_kmeans(sketch, jl_kmeans_options(64, 0, 100000)) FROM km
 k-means of 20000 sketches of 100 into 10000 clusters (the clusters' sizes counted)|200|SELECT * FROM jl_kmeans('kmsz', 10000)
 CALLS
+# the k-means mechanism cancelled in its iterations, after its charge (3 s:
+# its calibration, the count and the charge come first); 0.3.3's pattern,
+# a check once per 65536 rows whatever a row costs, waited out an iteration
+# (minutes at these sizes)
+km_out=$(printf "SELECT 'loaded ' || jldp_version();\nSELECT 'start ' || extract(epoch FROM clock_timestamp());\nSET statement_timeout = '3000ms';\nSELECT jl_release('kmrows', 'km1', 1.0, jl_kmeans_mechanism(k => 1000, delta => 1e-6, iterations => 50));\nRESET statement_timeout;\nSELECT 'end ' || extract(epoch FROM clock_timestamp());\n" \
+         | psql -X -q -At -v ON_ERROR_STOP=0 -d "$DB" 2>&1)
+start=$(echo "$km_out" | awk '$1 == "start" { print $2 }')
+end=$(echo "$km_out" | awk '$1 == "end" { print $2 }')
+ms=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%d", (b - a) * 1000 - 3000 }')
+km_charged=$(psql -X -q -At -d "$DB" -c "SELECT count(*) FILTER (WHERE NOT released) || ' of ' || count(*) FROM jl_ledger WHERE event = 'charge' AND dataset = 'public.kmrows'")
+if echo "$km_out" | grep -q 'canceling statement due to statement timeout' && [ "$km_charged" = "1 of 1" ]; then
+  echo "ok   the k-means mechanism's iterations (20000 rows of 50, 1000 clusters): cancelled after its charge, ended $ms ms after the timeout; the charge stands, marked not released"
+  [ "$ms" -gt "$worst" ] && worst=$ms
+  if [ "$ms" -gt "$BOUND_MS" ]; then
+    echo "FAIL the k-means mechanism's iterations: ended $ms ms after its timeout (bound $BOUND_MS ms)"; fail=1
+  fi
+else
+  echo "FAIL the k-means mechanism's iterations: not cancelled in its run by a 3 s timeout (charges not released: $km_charged):"
+  echo "$km_out" | sed 's/^/     /'; fail=1
+fi
 echo "     the longest time past a timeout: $worst ms"
 # the releases were cancelled in their calibration, which comes before the
 # charge: a charge would mean the cancel landed later (writing the target),
 # and the calibration was not measured
-charges=$(psql -X -q -At -d "$DB" -c "SELECT count(*) FROM jl_ledger WHERE event = 'charge'")
+charges=$(psql -X -q -At -d "$DB" -c "SELECT count(*) FROM jl_ledger WHERE event = 'charge' AND dataset <> 'public.kmrows'")
 if [ "$charges" != "0" ]; then
   echo "FAIL a release was cancelled after its charge ($charges charges): its calibration ended before the timeout"; fail=1
 else

@@ -437,5 +437,27 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 [ $fail = 0 ] && echo "ok   composed: $ROUNDS rounds, after one release at 0.6 under caps (1.0, 0.1), two simultaneous 0.6 releases: exactly one succeeded each round (composed $composed; the sums would have refused both)"
 
+# 14. the k-means mechanism counts the units before its charge and reads
+# them after: a row inserted in between grew a table counted near the
+# memory limit past it, and the release was refused after its charge (the
+# review of 1.2.0).  The table's writers now wait from the count to the end
+# of the release's transaction: an insert with a lock timeout of 500 ms,
+# started while a release's transaction is open, times out (55P03); once
+# it commits, the insert goes through
+q -c "CREATE TABLE kmw_src (LIKE src INCLUDING ALL)" -c "INSERT INTO kmw_src SELECT * FROM src" >/dev/null
+q -c "SELECT d FROM jl_protect('kmw_src', 'id', ARRAY[jl_vector('x', 3, 0, 1)], epsilon_cap => 10, delta_cap => 1e-3)" >/dev/null
+( q -c "BEGIN" -c "SELECT released FROM jl_release('kmw_src', 'kmw_out', 1, jl_kmeans_mechanism(k => 2, delta => 1e-6))" \
+    -c "SELECT pg_sleep(3)" -c "COMMIT" > "$tmp/kmw.a" 2>&1 || true ) &
+sleep 1.5
+ins=$(q -c "SET lock_timeout = '500ms'" -c "INSERT INTO kmw_src SELECT (SELECT max(id) FROM kmw_src) + 1, ARRAY[0.5, 0.5, 0.5]::float8[]" 2>&1 || true)
+wait
+after=$(q -c "INSERT INTO kmw_src SELECT (SELECT max(id) FROM kmw_src) + 1, ARRAY[0.5, 0.5, 0.5]::float8[]" 2>&1 && echo inserted || true)
+if echo "$ins" | grep -q "lock timeout" && echo "$after" | grep -q inserted && grep -q kmw_out "$tmp/kmw.a"; then
+  echo "ok   k-means: an insert while a release's transaction is open waits (timed out: 55P03), and goes through after its commit"
+else
+  echo "FAIL k-means: an insert during the release: '$ins'; after it: '$after'; the release: $(cat "$tmp/kmw.a")"
+  fail=1
+fi
+
 rm -rf "$tmp"
 exit $fail

@@ -210,6 +210,8 @@ jl_dp_kmeans_step(const JlDpKmeansSpec *spec, const JlDpKmeansCalibration *cal,
 				lam_g = nearbyint(cal->lambda / g);
 	double	   *y = work,		/* per cluster: d sums, then the count */
 			   *x = work + (int64_t) k * w;
+	/* an interrupt check every million or so multiply-adds */
+	int64_t		every = (int64_t) (1 << 20) / ((int64_t) k * d + d) + 1;
 
 	memset(y, 0, sizeof(double) * (size_t) k * w);
 	for (int64_t p = 0; p < n; p++)
@@ -219,7 +221,7 @@ jl_dp_kmeans_step(const JlDpKmeansSpec *spec, const JlDpKmeansCalibration *cal,
 					best = INFINITY;
 		int			bj = 0;
 
-		if ((p & 65535) == 0)
+		if (p % every == 0)
 			jl_interrupt_check();
 		/* the row within the box and the radius (the caller's, enforced) */
 		for (int i = 0; i < d; i++)
@@ -261,7 +263,11 @@ jl_dp_kmeans_step(const JlDpKmeansSpec *spec, const JlDpKmeansCalibration *cal,
 	if (exact != NULL)
 		memcpy(exact, y, sizeof(double) * (size_t) k * w);
 	for (int64_t q = 0; q < (int64_t) k * w; q++)
+	{
+		if (q % 1024 == 0)
+			jl_interrupt_check();
 		y[q] += (double) jl_discrete_gaussian(r, cal->s, NULL);
+	}
 	if (released != NULL)
 		memcpy(released, y, sizeof(double) * (size_t) k * w);
 	/* post-processing of the release only */
@@ -329,6 +335,8 @@ jl_dp_kmeans_init(const JlDpKmeansSpec *spec, JlRandom *r, double *centroids)
 		{
 			double	   *c = centroids + (int64_t) placed * d;
 			bool		far = true;
+
+			jl_interrupt_check();
 
 			for (int i = 0; i < d; i++)
 				c[i] = spec->lo[i] + p + (spec->hi[i] - spec->lo[i] - 2.0 * p) * uniform(r);

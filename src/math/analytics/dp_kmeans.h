@@ -18,6 +18,7 @@
 #define JL_DP_KMEANS_MAX_K 1000
 #define JL_DP_KMEANS_MAX_D 10000
 #define JL_DP_KMEANS_MAX_ITERATIONS 50
+#define JL_DP_KMEANS_MAX_EPSILON 1000.0
 
 typedef struct JlDpKmeansSpec
 {

@@ -28,6 +28,7 @@
 #include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "storage/lmgr.h"
 
 #include "math/analytics/dp_kmeans.h"
 #include "math/projection/attribute_sensitivity.h"
@@ -57,13 +58,20 @@ typedef struct KmState
 	double	   *counts;			/* k */
 } KmState;
 
-/* the units the reader gives, counted (the number is not protected) */
+/*
+ * The units the reader gives, counted (the number is not protected), with
+ * the table's writers locked out until the release's transaction ends, so
+ * that the rows read after the charge are the rows counted before it (a
+ * table grown past the memory limit in between would be refused after the
+ * charge)
+ */
 static int64
 count_units(JlPipeline *pl)
 {
 	int64		n;
 	bool		isnull;
 
+	LockRelationOid(pl->decl.relid, ShareLock);
 	SPI_connect();
 	if (SPI_execute(psprintf("SELECT pg_catalog.count(*) FROM (%s) AS s (u, v)",
 							 jl_pipeline_rows_sql(pl)), true, 1) != SPI_OK_SELECT)
@@ -98,6 +106,12 @@ km_calibrate(JlPipeline *pl)
 						(long long) decl->d, JL_DP_KMEANS_MAX_D),
 				 errhint("Release sketches with jl_sketch and cluster them with jl_kmeans.")));
 	d = (int) decl->d;
+	if (!(pl->epsilon <= JL_DP_KMEANS_MAX_EPSILON))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon must be at most %g for the k-means mechanism, not %g",
+						JL_DP_KMEANS_MAX_EPSILON, pl->epsilon),
+				 errhint("At an epsilon past %g the noise protects nothing.", JL_DP_KMEANS_MAX_EPSILON)));
 
 	/* the box of the encoding, its centre, the radius about it, the diameter */
 	st->lo = palloc0(sizeof(double) * d);
@@ -144,9 +158,11 @@ km_calibrate(JlPipeline *pl)
 	if (s == JL_ERR_STATS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the k-means mechanism cannot release %d clusters of %d coordinates in %d iterations",
-						ks->k, d, ks->iterations),
-				 errdetail("The declaration's bounds must give weights within [1e-100, 1e100].")));
+				 errmsg("the k-means mechanism cannot be calibrated for the declaration of %s",
+						decl->relation_q),
+				 errdetail("Its encoded rows lie within %g of their centre and %g of each other; the mechanism needs both within [1e-100, 1e100].",
+						   st->spec.radius, st->spec.diameter),
+				 errhint("Declare weights nearer 1 (a weight scales an attribute's encoding).")));
 	jl_report_status(s);
 
 	/* k units at least, and the rows within the memory limit: before the charge */
@@ -172,7 +188,7 @@ km_calibrate(JlPipeline *pl)
 }
 
 /* the rows as the reader gives them, into memory (grown if more arrived) */
-static double *
+static pg_noinline double *
 read_rows(JlPipeline *pl, int64 *n)
 {
 	int			d = (int) pl->decl.d;
@@ -206,12 +222,13 @@ read_rows(JlPipeline *pl, int64 *n)
 					 pl->decl.relation_q, len, d);
 			if (have == cap)
 			{
-				if (cap > KM_MAX_DOUBLES / d / 2)
+				/* not with the writers locked out since the count; kept safe */
+				if (cap >= KM_MAX_DOUBLES / d)
 					ereport(ERROR,
 							(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 							 errmsg("the rows of %s exceed the k-means mechanism's memory limit",
 									pl->decl.relation_q)));
-				cap *= 2;
+				cap = Min(2 * cap, KM_MAX_DOUBLES / d);
 				rows = repalloc_huge(rows, sizeof(double) * (Size) cap * d);
 			}
 			memcpy(rows + (Size) have * d, x, sizeof(double) * d);
@@ -264,9 +281,17 @@ km_write(JlPipeline *pl)
 
 	st->centroids = palloc(sizeof(double) * (Size) k * d);
 	st->counts = palloc(sizeof(double) * k);
-	jl_dp_kmeans_run(&st->spec, &st->cal, rows, n, jl_strong_random(), st->centroids, st->counts, work);
-	explicit_bzero(rows, sizeof(double) * (Size) n * d);
-	explicit_bzero(work, sizeof(double) * (Size) jl_dp_kmeans_work_doubles(k, d));
+	/* the rows and the sums wiped, on an error or a cancel too */
+	PG_TRY();
+	{
+		jl_dp_kmeans_run(&st->spec, &st->cal, rows, n, jl_strong_random(), st->centroids, st->counts, work);
+	}
+	PG_FINALLY();
+	{
+		explicit_bzero(rows, sizeof(double) * (Size) n * d);
+		explicit_bzero(work, sizeof(double) * (Size) jl_dp_kmeans_work_doubles(k, d));
+	}
+	PG_END_TRY();
 	pfree(rows);
 	pfree(work);
 
