@@ -138,13 +138,15 @@ BEGIN
 					INSERT INTO rd_advice
 					SELECT s.ds, eps, nz, rep, g.goal, a.kind, a.k, a.noise_variance,
 						   a.predicted_error, a.note
+					-- the best per-row release (for goal clustering the advisor
+					-- also ranks the k-means mechanism, which releases no rows)
 					FROM (VALUES ('distance'), ('clustering')) g(goal),
-						 LATERAL jl_advise(s.d, eps, rd_dist2(s.d), NULL, 'attribute', 1, nz::jl_noise, delta,
-										   g.goal::jl_goal,
-										   CASE WHEN g.goal = 'clustering' THEN rd_cluster_var() END,
-										   CASE WHEN g.goal = 'clustering' THEN s.n END,
-										   kname) a
-					WHERE a.rank = 1;
+						 LATERAL (SELECT * FROM jl_advise(s.d, eps, rd_dist2(s.d), NULL, 'attribute', 1, nz::jl_noise, delta,
+														  g.goal::jl_goal,
+														  CASE WHEN g.goal = 'clustering' THEN rd_cluster_var() END,
+														  CASE WHEN g.goal = 'clustering' THEN s.n END,
+														  kname) x
+								   WHERE x.kind <> 'kmeans mechanism' AND NOT x.refused ORDER BY x.rank LIMIT 1) a;
 					-- a diagnostic: the advisor told the data's own statistics (mean
 					-- squared distance of the sampled pairs; the closest two class
 					-- centres and the within-class variance), its choice released too
@@ -155,10 +157,10 @@ BEGIN
 					FROM (VALUES ('distance, data', 'distance', s.mean_pair_dist2, NULL::float8),
 								 ('clustering, data', 'clustering', s.min_centre_dist2,
 								  s.within_class_var)) g(goal, g2, dist2, cv),
-						 LATERAL jl_advise(s.d, eps, g.dist2, NULL, 'attribute', 1, nz::jl_noise, delta, g.g2::jl_goal,
-										   g.cv, CASE WHEN g.g2 = 'clustering' THEN s.n END,
-										   kname) a
-					WHERE a.rank = 1;
+						 LATERAL (SELECT * FROM jl_advise(s.d, eps, g.dist2, NULL, 'attribute', 1, nz::jl_noise, delta,
+														  g.g2::jl_goal, g.cv, CASE WHEN g.g2 = 'clustering' THEN s.n END,
+														  kname) x
+								   WHERE x.kind <> 'kmeans mechanism' AND NOT x.refused ORDER BY x.rank LIMIT 1) a;
 					-- dist2 read from the data under a budget of its own
 					SELECT e.dist2, e.stddev INTO est
 					FROM jl_release_dist2(('rd_t_' || s.ds)::regclass, est_eps) e;
