@@ -16,21 +16,11 @@ import csv
 import sys
 
 import numpy as np
-from sklearn import datasets
 
-LOADERS = {
-    "iris": datasets.load_iris,
-    "wine": datasets.load_wine,
-    "breast_cancer": datasets.load_breast_cancer,
-    "digits": datasets.load_digits,
-}
+# the bundled data sets, scaled as the real-data experiment scales them
+from realdata_data import LOADERS, scaled
+
 SHARES = [0.45, 0.25, 0.15, 0.10, 0.05]
-
-
-def scaled(x):
-    lo, hi = x.min(axis=0), x.max(axis=0)
-    span = np.where(hi > lo, hi - lo, 1.0)
-    return np.clip((x - lo) / span, 0.0, 1.0)
 
 
 def synthetic(n, rng):

@@ -8,19 +8,12 @@
  * Statistical checks reject at UNIT_ALPHA = 1e-7 (unit.h).
  */
 #include "unit.h"
+#include "gaussian_exact.h"
 
 #include "math/accounting/accountant.h"
 #include "math/analytics/dp_kmeans.h"
 
 static JlRandom rng;
-
-/* delta of N(mu, 1) against N(0, 1) at eps, long double, from the formula */
-static long double
-gdp_ld(long double mu, long double eps)
-{
-	return 0.5L * erfcl((eps / mu - mu / 2.0L) / sqrtl(2.0L)) -
-		expl(eps) * 0.5L * erfcl((eps / mu + mu / 2.0L) / sqrtl(2.0L));
-}
 
 /* the unit box [0, 1]^d about its centre */
 static double box_lo[8],

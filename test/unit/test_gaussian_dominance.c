@@ -16,46 +16,12 @@
  *   composition of twelve continuous Gaussians at Balle and Wang's sigma.
  */
 #include "unit.h"
+#include "gaussian_exact.h"
 
 #include "math/accounting/accountant.h"
 #include "math/accounting/gaussian_profile.h"
 #include "math/noise/gaussian.h"
 #include "math/noise/gaussian_dominance.h"
-
-/* exact delta(eps) of N_Z(0, s^2)^k (k = 1, 2) against the integer shift v */
-static long double
-exact_discrete_delta(double s, int k, const int *v, double eps)
-{
-	long		N = (long) (40.0 * s) + 10;
-	long double z = 0.0L,
-				acc = 0.0L,
-				vv = 0.0L,
-				ss = 2.0L * s * s;
-
-	for (int i = 0; i < k; i++)
-		vv += (long double) v[i] * v[i];
-	for (long n1 = -N; n1 <= N; n1++)
-		z += expl(-(long double) n1 * n1 / ss);
-	for (long n1 = -N; n1 <= N; n1++)
-		for (long n2 = (k == 2 ? -N : 0); n2 <= (k == 2 ? N : 0); n2++)
-		{
-			long double L = (vv + 2.0L * ((long double) n1 * v[0] +
-										  (k == 2 ? (long double) n2 * v[1] : 0.0L))) / ss;
-
-			if (L > eps)
-				acc += expl(-((long double) n1 * n1 + (long double) n2 * n2) / ss) *
-					(1.0L - expl(eps - L));
-		}
-	return acc / (k == 2 ? z * z : z);
-}
-
-/* delta_mu(eps) in long double, written from the formula */
-static long double
-gdp_ld(long double mu, long double eps)
-{
-	return 0.5L * erfcl((eps / mu - mu / 2.0L) / sqrtl(2.0L)) -
-		expl(eps) * 0.5L * erfcl((eps / mu + mu / 2.0L) / sqrtl(2.0L));
-}
 
 static void
 test_sound(void)

@@ -286,6 +286,22 @@ rdp_curve(const JlProfile *p, int n, bool pure, ZcdpShare zcdp, double *curve)
 }
 
 /*
+ * delta (with the PLD's margins) at i h of the pure releases' distribution
+ * (dist, M) with the Gaussian tabulated in T: the atom at loss (j - M) h
+ * reads T[i - (j - M) + M]
+ */
+static double
+mixed_delta(const double *dist, int64_t M, const double *T, int64_t i)
+{
+	double		acc = 0.0;
+
+	for (int64_t j = 0; j <= 2 * M; j++)
+		if (dist[j] > 0.0)
+			acc += dist[j] * T[i - j + 2 * M];
+	return acc * (1.0 + PLD_DELTA_MARGIN_REL) + PLD_DELTA_MARGIN_ABS;
+}
+
+/*
  * The least multiple of h (on the valid side) at which the pure releases'
  * distribution (dist, M) with the Gaussian shift mu has delta at most
  * target: sum_j dist_j delta_mu(i h - (j - M) h) over the atoms, with
@@ -312,16 +328,7 @@ pld_gauss_epsilon(const double *dist, int64_t M, double h, double mu, int64_t to
 			jl_interrupt_check();
 		T[m] = jl_gdp_delta(mu, (double) (m - M) * h, 1);
 	}
-	/* delta at i h, the atoms' loss (j - M) h: T[i - (j - M) + M] */
-#define MIXED_DELTA(i, out) \
-	do { \
-		double		acc_ = 0.0; \
-		for (int64_t j = 0; j <= 2 * M; j++) \
-			if (dist[j] > 0.0) \
-				acc_ += dist[j] * T[(i) - j + 2 * M]; \
-		(out) = acc_ * (1.0 + PLD_DELTA_MARGIN_REL) + PLD_DELTA_MARGIN_ABS; \
-	} while (0)
-	MIXED_DELTA(top, d);
+	d = mixed_delta(dist, M, T, top);
 	if (!(d <= target))
 	{
 		free(T);
@@ -333,13 +340,12 @@ pld_gauss_epsilon(const double *dist, int64_t M, double h, double mu, int64_t to
 		int64_t		mid = lo + (hi - lo) / 2;
 
 		jl_interrupt_check();
-		MIXED_DELTA(mid, d);
+		d = mixed_delta(dist, M, T, mid);
 		if (d <= target)
 			hi = mid;
 		else
 			lo = mid;
 	}
-#undef MIXED_DELTA
 	free(T);
 	return (double) hi * h;
 }
